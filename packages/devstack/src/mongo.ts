@@ -1,0 +1,16 @@
+import { EmbeddedMongo } from '@bahi/embedded-mongo';
+
+export interface MongoHandle {
+  uri: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * MONGODB_URI when set (real MongoDB), otherwise the embedded server in this process,
+ * in memory unless `dbPath` is given.
+ */
+export async function startMongo(opts: { port?: number; dbPath?: string } = {}): Promise<MongoHandle> {
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, stop: async () => {} };
+  const server = await EmbeddedMongo.start({ port: opts.port ?? 0, dbPath: opts.dbPath });
+  return { uri: server.uri, stop: () => server.stop() };
+}
