@@ -1,0 +1,182 @@
+import type { Position } from './auth';
+
+/** The signed-in user as the shell shows it (spec 000, section 3). */
+export interface UserData {
+  id: number;
+  name: string;
+  position: Position;
+  companyId: number | null;
+  companyName: string | null;
+}
+
+/** POST /loginReact */
+export interface LoginRequest {
+  email: string;
+  password: string;
+}
+
+/** POST /loginReact reply; failures carry success:false and msg with a 4xx status. */
+export interface LoginReply {
+  success: boolean;
+  token?: string;
+  forceChange?: boolean;
+  user?: UserData;
+  msg: string;
+}
+
+/** GET /loginReact */
+export interface LoginCheckReply {
+  authenticated: boolean;
+}
+
+/** GET /getUserData */
+export interface GetUserDataReply {
+  user: UserData;
+}
+
+/** POST /logout */
+export interface LogoutReply {
+  success: boolean;
+  msg: string;
+}
+
+/** POST /manage/profile/edit/updatePassword */
+export interface UpdatePasswordRequest {
+  current_password: string;
+  new_password: string;
+  re_type_new_password: string;
+}
+
+/** Reply of both password calls (user and admin). */
+export interface SuccessMessageReply {
+  success: boolean;
+  message: string;
+}
+
+/** GET /getCompanyDetails reply and the identity.company.details NATS reply. */
+export interface CompanyDetails {
+  id: number;
+  name: string;
+  add1: string;
+  add2: string;
+  mob1: string;
+  mob2: string;
+  email: string;
+  /** URL path of the logo under the API base (`/companyLogo/{id}`), or null. */
+  logo: string | null;
+  upiId: string | null;
+}
+
+/** POST /setCompanyDetails (managers). `id` must be the caller's company. */
+export interface SetCompanyDetailsRequest {
+  id: number;
+  name: string;
+  add1: string;
+  add2?: string;
+  mob1: string;
+  mob2?: string;
+  email: string;
+  upiId?: string;
+}
+
+export interface DoneReply {
+  done: boolean;
+  err?: string;
+}
+
+/** POST /manage/profile/edit/{id}/uploadProfileImage (multipart field `image`) and POST /updateProductImage/{id}. */
+export interface UploadImageReply {
+  fileName: string;
+}
+
+/** A row of GET /admin/companyList. */
+export interface AdminCompanyRow {
+  id: number;
+  name: string;
+  add: string;
+  mob: string;
+  email: string;
+  manager: string | null;
+  managerEmail: string | null;
+  users: number;
+}
+
+/** GET /admin/companyList?pageNo=0&text= (page size 10). */
+export interface AdminCompanyListReply {
+  companyList: AdminCompanyRow[];
+  noOfPages: number;
+}
+
+/** A user as the administration and the manager's user list show it (spec 001, section 3). */
+export interface AdminUserRow {
+  id: number;
+  name: string;
+  email: string;
+  is_locked: boolean;
+  position: Position;
+  forceChange: boolean;
+}
+
+/** GET /admin/company/details/{id} */
+export interface AdminCompanyDetailsReply {
+  company: CompanyDetails | null;
+  users: AdminUserRow[];
+  error: string | null;
+}
+
+/** POST /admin/createCompany */
+export interface CreateCompanyRequest {
+  cName: string;
+  cAdd: string;
+  cMob: string;
+  mName: string;
+  mEmail: string;
+}
+
+/** The temporary manager password is shown once to the admin; the manager must change it at first login. */
+export interface CreateCompanyReply extends SuccessMessageReply {
+  companyId?: number;
+  managerId?: number;
+  managerPassword?: string;
+}
+
+/** POST /admin/user/update-password */
+export interface AdminUpdatePasswordRequest {
+  newPassword: string;
+  email: string;
+}
+
+/** POST /users (manager adds a user to their own company). */
+export interface CreateUserRequest {
+  name: string;
+  email: string;
+  password: string;
+  position: 'staff' | 'manager';
+}
+
+export interface CreateUserReply {
+  success: boolean;
+  id: number;
+  message: string;
+}
+
+/** GET /users */
+export interface UserListReply {
+  users: AdminUserRow[];
+}
+
+/** identity.company.details request. */
+export interface CompanyDetailsRequest {
+  companyId: number;
+}
+
+/** identity.user.lookup request: by id or e-mail, always within a company unless the caller is identity itself. */
+export interface UserLookupRequest {
+  companyId: number;
+  userId?: number;
+  email?: string;
+}
+
+export interface UserLookupReply {
+  user: (UserData & { email: string; is_locked: boolean }) | null;
+}

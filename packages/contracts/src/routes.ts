@@ -1,0 +1,190 @@
+import type { ServiceName } from './services';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * One public call under /api. `path` is written exactly as the spec writes it (trailing
+ * slashes and misspellings included), with `:name` for path parameters.
+ */
+export interface RouteDef {
+  method: HttpMethod;
+  path: string;
+  service: ServiceName;
+  /** Served without a token (the gateway lets it through unauthenticated). */
+  public?: boolean;
+  /** Where it comes from: a spec (000/001, section 7) or a Bahi addition. */
+  source: '000' | '001' | 'bahi';
+}
+
+const r = (
+  method: HttpMethod,
+  path: string,
+  service: ServiceName,
+  source: RouteDef['source'],
+  extra: { public?: boolean } = {},
+): RouteDef => ({ method, path, service, source, ...extra });
+
+/** Every call of both specs plus Bahi's additions, with the service that answers it. */
+export const Routes: readonly RouteDef[] = [
+  // --- identity: login and session (000)
+  r('POST', '/loginReact', 'identity', '000', { public: true }),
+  // Public: answers {authenticated} by inspecting the token when one is sent.
+  r('GET', '/loginReact', 'identity', '000', { public: true }),
+  r('POST', '/logout', 'identity', '000'),
+  r('GET', '/getUserData', 'identity', '000'),
+  // --- identity: company profile and password (001)
+  r('GET', '/getCompanyDetails', 'identity', '001'),
+  r('POST', '/setCompanyDetails', 'identity', '001'),
+  r('POST', '/manage/profile/edit/:id/uploadProfileImage', 'identity', '001'),
+  r('POST', '/manage/profile/edit/updatePassword', 'identity', '001'),
+  // --- identity: platform administration (001)
+  r('GET', '/admin/companyList', 'identity', '001'),
+  r('GET', '/admin/company/details/:id', 'identity', '001'),
+  r('POST', '/admin/createCompany', 'identity', '001'),
+  r('DELETE', '/admin/company/delete/:id', 'identity', '001'),
+  r('POST', '/admin/user/update-password', 'identity', '001'),
+  r('POST', '/admin/user/unlock', 'identity', '001'),
+  // --- identity: Bahi additions (manager's user management, logo download)
+  r('GET', '/users', 'identity', 'bahi'),
+  r('POST', '/users', 'identity', 'bahi'),
+  r('DELETE', '/users/:id', 'identity', 'bahi'),
+  r('GET', '/companyLogo/:companyId', 'identity', 'bahi', { public: true }),
+
+  // --- sales: cart (000)
+  r('GET', '/getProducts', 'sales', '000'),
+  r('GET', '/addProductIntoCart/:code', 'sales', '000'),
+  r('GET', '/removeProductFromCart/:sl_no', 'sales', '000'),
+  r('POST', '/upQuan/', 'sales', '000'),
+  r('POST', '/upDisc/', 'sales', '000'),
+  r('POST', '/upTax/', 'sales', '000'),
+  r('POST', '/upShip/', 'sales', '000'),
+  r('POST', '/upSummeryDisc/', 'sales', '000'),
+  r('DELETE', '/clearCart/:cart_no', 'sales', '000'),
+  // --- sales: checkout, sales list, bills (000)
+  r('POST', '/MAKE_SALE', 'sales', '000'),
+  r('POST', '/makeSaleFromEstimate', 'sales', '000'),
+  r('GET', '/getSaleList', 'sales', '000'),
+  r('GET', '/getBillDetails', 'sales', '000'),
+  r('GET', '/fillCartFromBill', 'sales', '000'),
+  // --- sales: estimates (000)
+  r('GET', '/createEstimate', 'sales', '000'),
+  r('GET', '/getEstimateList', 'sales', '000'),
+  r('GET', '/getEstimateProductListSummery', 'sales', '000'),
+  r('POST', '/updateEstimateCustomer/', 'sales', '000'),
+  r('GET', '/addProductIntoEstimate/:productId/:estimateId', 'sales', '000'),
+  r('GET', '/removeProductFromEstimate/:serial/:estimateId', 'sales', '000'),
+  r('POST', '/updateQuanInEstimate/', 'sales', '000'),
+  r('POST', '/updateDiscInEstimate/', 'sales', '000'),
+  r('POST', '/updateEstimateTax/', 'sales', '000'),
+  r('POST', '/updateEstimateShip/', 'sales', '000'),
+  r('POST', '/updateEstimateSummeryDisc/', 'sales', '000'),
+  r('GET', '/getEstimateDetails', 'sales', '000'),
+  r('GET', '/duplicateEstimate', 'sales', '000'),
+  r('DELETE', '/deleteEstimate/:id', 'sales', '000'),
+  // --- sales: delivery (001)
+  r('GET', '/addDelivery/:saleId', 'sales', '001'),
+  r('POST', '/delivery', 'sales', '001'),
+  r('PUT', '/delivery', 'sales', '001'),
+
+  // --- ledger: customers (000)
+  r('GET', '/getCustomerList/', 'ledger', '000'),
+  r('GET', '/getClientDue', 'ledger', '000'),
+  r('POST', '/clients/addClient', 'ledger', '000'),
+  r('PUT', '/clients/addClient', 'ledger', '000'),
+  r('POST', '/clientList/add-client', 'ledger', '000'),
+  r('GET', '/getAllClientsList', 'ledger', '000'),
+  r('GET', '/getClientsList', 'ledger', '000'),
+  r('GET', '/getClientsDetails', 'ledger', '000'),
+  r('GET', '/getAllClientsHistory', 'ledger', '000'),
+  // --- ledger: distributors (001)
+  r('GET', '/getAllDistributorsList', 'ledger', '001'),
+  r('GET', '/getDistributorsList', 'ledger', '001'),
+  r('GET', '/getDistributorsDetails', 'ledger', '001'),
+  r('GET', '/distributorsHistory', 'ledger', '001'),
+  r('POST', '/addDistributor', 'ledger', '001'),
+  r('PUT', '/addDistributor', 'ledger', '001'),
+  // --- ledger: payments (001)
+  r('GET', '/getDueAndDueDate', 'ledger', '001'),
+  r('GET', '/getClientDueAndDueDate', 'ledger', '001'),
+  r('POST', '/purchaseDuePaymentReact', 'ledger', '001'),
+  r('POST', '/salesDuePayment', 'ledger', '001'),
+  r('GET', '/getSalesPaymentDetails', 'ledger', '001'),
+
+  // --- inventory: purchases from the cart or an estimate (000)
+  r('GET', '/checkOutPurchase', 'inventory', '000'),
+  r('POST', '/checkOutPurchase', 'inventory', '000'),
+  r('POST', '/checkOutPurchaseFromEstimate', 'inventory', '000'),
+  // --- inventory: products (001)
+  r('GET', '/getCategoryBrand', 'inventory', '001'),
+  r('GET', '/getProductList', 'inventory', '001'),
+  r('POST', '/createNewProduct', 'inventory', '001'),
+  r('GET', '/getProductListForStockBook', 'inventory', '001'),
+  r('GET', '/addProductPageDetails', 'inventory', '001'),
+  r('GET', '/getProductDetails', 'inventory', '001'),
+  r('GET', '/getProductHistory', 'inventory', '001'),
+  r('POST', '/duplicateProduct', 'inventory', '001'),
+  r('DELETE', '/product/:id', 'inventory', '001'),
+  r('POST', '/updateProductImage/:id', 'inventory', '001'),
+  r('POST', '/editProduct', 'inventory', '001'),
+  r('GET', '/getLabelDetails/:id', 'inventory', '001'),
+  r('GET', '/productPage/:cat', 'inventory', '001'),
+  // --- inventory: categories (001)
+  r('GET', '/getCategoryList', 'inventory', '001'),
+  r('POST', '/catagory/add', 'inventory', '001'),
+  r('GET', '/editCatagory/:id', 'inventory', '001'),
+  r('DELETE', '/deleteCatagory/:id', 'inventory', '001'),
+  r('PUT', '/editCatagory/:id/editLabel', 'inventory', '001'),
+  // --- inventory: purchases (001)
+  r('GET', '/getPurchaseList', 'inventory', '001'),
+  r('GET', '/getPurchaseDetails', 'inventory', '001'),
+  r('GET', '/getPurchaseLabelDetails', 'inventory', '001'),
+  // --- inventory: Bahi addition (product image download, like a storage host by stored name)
+  r('GET', '/productImage/:fileName', 'inventory', 'bahi', { public: true }),
+];
+
+/**
+ * Whole path prefixes owned by one service, for calls the specs leave unnamed: every printable
+ * PDF is served by documents under /pdf/ (the documents service names the paths below it).
+ */
+export const RoutePrefixes: readonly { prefix: string; service: ServiceName; public?: boolean }[] = [
+  { prefix: '/pdf/', service: 'documents' },
+];
+
+/** Splits a concrete path against a route path; returns the params or null. */
+export function matchPath(routePath: string, actual: string): Record<string, string> | null {
+  const want = routePath.split('/');
+  const got = actual.split('/');
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    const g = got[i]!;
+    if (w.startsWith(':')) {
+      if (g === '') return null;
+      params[w.slice(1)] = decodeURIComponent(g);
+    } else if (w !== g) return null;
+  }
+  return params;
+}
+
+/**
+ * The route answering `method path` (path without /api and without the query). A spec path
+ * written with a trailing slash also matches without it, and vice versa.
+ */
+export function findRoute(method: string, path: string): { route: RouteDef; params: Record<string, string> } | null {
+  const m = method.toUpperCase();
+  const variants = path.endsWith('/') && path.length > 1 ? [path, path.slice(0, -1)] : [path, `${path}/`];
+  for (const route of Routes) {
+    if (route.method !== m) continue;
+    for (const p of variants) {
+      const params = matchPath(route.path, p);
+      if (params) return { route, params };
+    }
+  }
+  return null;
+}
+
+/** The service owning a path under a prefix route, if any. */
+export function findPrefixRoute(path: string): (typeof RoutePrefixes)[number] | null {
+  return RoutePrefixes.find((p) => path.startsWith(p.prefix)) ?? null;
+}

@@ -1,0 +1,25 @@
+/** The NestJS services behind the gateway (ARCHITECTURE.md, "Who owns what"). */
+export const ServiceNames = ['identity', 'inventory', 'sales', 'ledger', 'documents'] as const;
+export type ServiceName = (typeof ServiceNames)[number];
+
+/** Default HTTP ports (docs/design.md). Port 0 means "pick a free one" (tests). */
+export const DefaultPorts = {
+  gateway: 8080,
+  identity: 3001,
+  inventory: 3002,
+  sales: 3003,
+  ledger: 3004,
+  documents: 3005,
+  mongo: 27017,
+  nats: 4222,
+} as const;
+
+/** Env variable holding a service's port, e.g. IDENTITY_PORT. */
+export function portEnv(service: ServiceName): string {
+  return `${service.toUpperCase()}_PORT`;
+}
+
+/** Env variable the gateway reads for a service's base URL, e.g. IDENTITY_URL. */
+export function urlEnv(service: ServiceName): string {
+  return `${service.toUpperCase()}_URL`;
+}
