@@ -1,0 +1,198 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useAlert } from './alert';
+import { Button, Spinner } from './controls';
+import { PAGE_NOT_VALID, footerVisible, pageFromInput, pageFromQuery, rowTarget, visibleKeys } from './paging';
+
+export type Row = Record<string, unknown>;
+
+export interface Column<R extends Row = Row> {
+  key: string;
+  header: ReactNode;
+  render?(row: R): ReactNode;
+  align?: 'left' | 'right' | 'center';
+}
+
+export interface PageResult<R extends Row = Row> {
+  rows: R[];
+  noOfPages: number;
+}
+
+export interface PagedTableProps<R extends Row = Row> {
+  title?: ReactNode;
+  /** Loads one page; pageNo is zero-based, as in the pageNo query parameter. */
+  load(pageNo: number, signal: AbortSignal): Promise<PageResult<R>>;
+  /** Defaults to every field of the first row not starting with 'hide'. */
+  columns?: Column<R>[];
+  /** Makes rows clickable: navigates to `${rowUrl}/${row.hide_url ?? row.id}`. */
+  rowUrl?: string;
+  /** Reload when any of these change (a search text, for example); page goes back to 0. */
+  deps?: unknown[];
+  /** Alert shown when a page fails to load; null logs only (the sales list does that). */
+  loadErrorMessage?: string | null;
+  actions?: ReactNode;
+  emptyText?: ReactNode;
+  testId?: string;
+}
+
+const label = (key: string) => key.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+
+/** The shared paged table of spec 000 ('Shared paged table'). */
+export function PagedTable<R extends Row = Row>({
+  title,
+  load,
+  columns,
+  rowUrl,
+  deps = [],
+  loadErrorMessage = 'unable to connet to server',
+  actions,
+  emptyText = 'No records found.',
+  testId = 'paged-table',
+}: PagedTableProps<R>) {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const alert = useAlert();
+  const pageNo = pageFromQuery(params.get('pageNo'));
+  const [state, setState] = useState<{ loading: boolean; rows: R[]; noOfPages: number }>({ loading: true, rows: [], noOfPages: 0 });
+  const [jump, setJump] = useState('');
+  const depKey = JSON.stringify(deps);
+
+  const goTo = (p: number) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set('pageNo', String(p));
+        return next;
+      },
+      { preventScrollReset: true },
+    );
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    setState((s) => ({ ...s, loading: true }));
+    load(pageNo, ctrl.signal).then(
+      (res) => !ctrl.signal.aborted && setState({ loading: false, rows: res.rows ?? [], noOfPages: Number(res.noOfPages) || 0 }),
+      (err) => {
+        if (ctrl.signal.aborted) return;
+        console.error('paged table load failed', err);
+        if (loadErrorMessage) alert.error(loadErrorMessage);
+        setState({ loading: false, rows: [], noOfPages: 0 });
+      },
+    );
+    return () => ctrl.abort();
+    // load is usually an inline function; reload on page and on the caller's deps only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pageNo, depKey]);
+
+  // A changed filter starts again from the first page.
+  const [prevDeps, setPrevDeps] = useState(depKey);
+  if (prevDeps !== depKey) {
+    setPrevDeps(depKey);
+    if (pageNo !== 0) goTo(0);
+  }
+
+  const cols: Column<R>[] = columns ?? visibleKeys(state.rows[0]).map((key) => ({ key, header: label(key) }));
+  const { rows, noOfPages, loading } = state;
+
+  const onGo = () => {
+    const p = pageFromInput(jump, noOfPages);
+    if (p === null) alert.error(PAGE_NOT_VALID);
+    else {
+      setJump('');
+      goTo(p);
+    }
+  };
+
+  return (
+    <section className="bk-card bk-table-card" data-testid={testId}>
+      {(title || actions) && (
+        <header className="bk-card__head">
+          {title && <h2>{title}</h2>}
+          {actions && <div className="bk-card__actions">{actions}</div>}
+        </header>
+      )}
+      <div className="bk-table-wrap">
+        {loading ? (
+          <Spinner label="Loading list…" />
+        ) : (
+          <table className={`bk-table ${rowUrl ? 'bk-table--clickable' : ''}`}>
+            <thead>
+              <tr>
+                {cols.map((c) => (
+                  <th key={c.key} style={{ textAlign: c.align }}>
+                    {c.header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 && (
+                <tr>
+                  <td colSpan={Math.max(cols.length, 1)} className="bk-table__empty">
+                    {emptyText}
+                  </td>
+                </tr>
+              )}
+              {rows.map((row, i) => {
+                const to = rowUrl ? rowTarget(rowUrl, row) : undefined;
+                return (
+                  <tr
+                    key={String(row.hide_url ?? row.id ?? i)}
+                    onClick={to ? () => navigate(to) : undefined}
+                    onKeyDown={to ? (e) => e.key === 'Enter' && navigate(to) : undefined}
+                    tabIndex={to ? 0 : undefined}
+                    role={to ? 'link' : undefined}
+                  >
+                    {cols.map((c) => (
+                      <td key={c.key} style={{ textAlign: c.align }}>
+                        {c.render ? c.render(row) : String(row[c.key] ?? '')}
+                      </td>
+                    ))}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </div>
+      {!loading && footerVisible(noOfPages, rows.length) && (
+        <footer className="bk-pager" aria-label="Pages">
+          <Button variant="secondary" disabled={pageNo <= 0} onClick={() => goTo(pageNo - 1)}>
+            Prev
+          </Button>
+          {pageNo > 0 && (
+            <Button variant="ghost" onClick={() => goTo(pageNo - 1)}>
+              {pageNo}
+            </Button>
+          )}
+          <span className="bk-pager__current" aria-current="page">
+            {pageNo + 1}
+          </span>
+          {pageNo + 1 < noOfPages && (
+            <Button variant="ghost" onClick={() => goTo(pageNo + 1)}>
+              {pageNo + 2}
+            </Button>
+          )}
+          <Button variant="secondary" disabled={pageNo + 1 >= noOfPages} onClick={() => goTo(pageNo + 1)}>
+            Next
+          </Button>
+          <span className="bk-pager__spacer" />
+          <input
+            className="bk-pager__input"
+            type="number"
+            min={1}
+            placeholder="Page Number"
+            aria-label="Page Number"
+            value={jump}
+            onChange={(e) => setJump(e.target.value)}
+            onKeyDown={(e) => e.key === 'Enter' && onGo()}
+          />
+          <Button variant="secondary" onClick={onGo}>
+            Go
+          </Button>
+          <span className="bk-pager__info">of {noOfPages}</span>
+        </footer>
+      )}
+    </section>
+  );
+}

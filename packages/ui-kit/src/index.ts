@@ -1,0 +1,14 @@
+import './styles.css';
+
+export * from './api';
+export * from './session';
+export * from './format';
+export * from './paging';
+export * from './user';
+export * from './alert';
+export * from './confirm';
+export * from './Modal';
+export * from './controls';
+export * from './PagedTable';
+export * from './RemoteBoundary';
+export * from './pageHeader';
