@@ -1,0 +1,229 @@
+import type { IncomingMessage } from 'node:http';
+import compression from 'compression';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin, type RequestHandler } from 'http-proxy-middleware';
+import type { Logger } from 'pino';
+import { bearerAuth, claimsOf, type TokenChecker } from './auth';
+import { sendError } from './errors';
+import { mountFrontend } from './frontend';
+import { collectHealth } from './health';
+import { RouteTable, type PrefixDef, type RouteDef } from './route-table';
+
+export interface GatewayOptions {
+  routes: readonly RouteDef[];
+  prefixes?: readonly PrefixDef[];
+  /** Every service the product has, configured or not (for 501s and /api/health). */
+  serviceNames: readonly string[];
+  /** Base URL per service; a service without one answers 501. */
+  serviceUrls: Readonly<Record<string, string | undefined>>;
+  auth: TokenChecker;
+  natsUp: () => boolean;
+  shellDir: string;
+  remotesDir: string;
+  remoteUrls?: Record<string, string>;
+  logger: Logger;
+  /** Request body limits in bytes, by Content-Length. */
+  limits?: { json: number; multipart: number };
+  /** Upstream answer deadline in ms (PDF rendering included). */
+  proxyTimeoutMs?: number;
+}
+
+export const DEFAULT_LIMITS = { json: 1024 * 1024, multipart: 5 * 1024 * 1024 };
+
+/** Paths below /api that never need a token, whatever the route table says. */
+const ALWAYS_PUBLIC = new Set(['/health']);
+
+type ProxyReq = IncomingMessage & { bahiTimedOut?: boolean; bahiLogout?: boolean };
+
+function origins(urls: Record<string, string>): string[] {
+  const out = new Set<string>();
+  for (const u of Object.values(urls)) {
+    try {
+      const o = new URL(u).origin;
+      if (o !== 'null') out.add(o);
+    } catch {
+      /* relative URLs are same-origin */
+    }
+  }
+  return [...out];
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) * 10) / 10} MB` : `${Math.round(n / 1024)} KB`;
+}
+
+export function createApp(opts: GatewayOptions): Express {
+  const log = opts.logger;
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  const remoteUrls = opts.remoteUrls ?? {};
+  const table = new RouteTable(opts.routes, opts.prefixes);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('etag', 'weak');
+
+  // Request log: method, path, status, time. Never headers (they carry the bearer token).
+  app.use((req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      log.info(
+        { method: req.method, url: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
+    });
+    next();
+  });
+
+  const remoteOrigins = origins(remoteUrls);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          'default-src': ["'self'"],
+          'script-src': ["'self'", ...remoteOrigins],
+          // style-loader injects <style> tags at run time.
+          'style-src': ["'self'", "'unsafe-inline'", ...remoteOrigins],
+          'img-src': ["'self'", 'data:', 'blob:', ...remoteOrigins],
+          'font-src': ["'self'", 'data:', ...remoteOrigins],
+          'connect-src': ["'self'", ...remoteOrigins],
+          // Bills and reports are shown as PDFs in a frame or new tab from blob: URLs.
+          'frame-src': ["'self'", 'blob:'],
+          'object-src': ["'self'", 'blob:'],
+          'frame-ancestors': ["'none'"],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      frameguard: { action: 'deny' },
+      crossOriginEmbedderPolicy: false,
+      // Plain-HTTP localhost must keep working; HSTS belongs to the TLS terminator.
+      strictTransportSecurity: false,
+    }),
+  );
+  app.use(compression());
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  const proxies = new Map<string, RequestHandler>();
+  for (const name of opts.serviceNames) {
+    const target = opts.serviceUrls[name];
+    if (!target) continue;
+    proxies.set(
+      name,
+      createProxyMiddleware({
+        target,
+        changeOrigin: true,
+        xfwd: true,
+        proxyTimeout: opts.proxyTimeoutMs ?? 60_000,
+        ejectPlugins: true,
+        plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
+        on: {
+          proxyReq: (proxyReq, req) => {
+            const r = req as ProxyReq;
+            proxyReq.on('timeout', () => (r.bahiTimedOut = true));
+          },
+          proxyRes: (proxyRes, req) => {
+            // A logout that the service accepted takes effect here at once, before the NATS event.
+            const claims = claimsOf(req as Request);
+            const status = proxyRes.statusCode ?? 500;
+            if (claims && status < 400 && (req as ProxyReq).bahiLogout) {
+              opts.auth.revokeLocally(claims);
+            }
+          },
+          error: (err, req, res) => {
+            const r = req as ProxyReq;
+            const code = (err as NodeJS.ErrnoException).code;
+            log.warn({ service: name, code, url: r.url?.split('?')[0] }, 'upstream error');
+            if (!('writeHead' in res)) return (res as unknown as { destroy(): void }).destroy();
+            const timedOut = r.bahiTimedOut || code === 'ETIMEDOUT';
+            sendError(
+              res as unknown as Response,
+              timedOut ? 504 : 502,
+              timedOut
+                ? `The ${name} service did not answer in time. Please try again.`
+                : `The ${name} service is not reachable right now. Please try again shortly.`,
+            );
+          },
+        },
+      }),
+    );
+  }
+
+  const api = express.Router();
+  api.get('/health', async (_req, res) => {
+    const report = await collectHealth(opts.serviceNames, opts.serviceUrls, opts.natsUp);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(report.status === 'ok' ? 200 : 503).json(report);
+  });
+
+  api.use((req: Request, res: Response, next: NextFunction) => {
+    const pathname = req.path;
+    const found = table.match(req.method, pathname);
+    if (found.kind === 'none') return sendError(res, 404, `No API call ${req.method} /api${pathname} exists.`);
+    if (found.kind === 'method-not-allowed') {
+      return sendError(res, 405, `${req.method} is not allowed on /api${pathname}; use ${found.allowed.join(' or ')}.`, {
+        Allow: found.allowed.join(', '),
+      });
+    }
+    const route = found.route;
+    bearerAuth(opts.auth, req, res, () => {
+      const proxy = proxies.get(route.service);
+      if (!proxy) {
+        return sendError(res, 501, `${route.service} service is not available yet: ${route.method} /api${route.path}`);
+      }
+      if (!withinBodyLimit(req, res, limits)) return;
+      if (route.method === 'POST' && /^\/logout\/?$/i.test(route.path)) (req as ProxyReq).bahiLogout = true;
+      proxy(req, res, next).catch(next);
+    }, route.public === true || ALWAYS_PUBLIC.has(pathname));
+  });
+  app.use('/api', api);
+
+  mountFrontend(app, { shellDir: opts.shellDir, remotesDir: opts.remotesDir, remoteUrls });
+
+  app.use((req: Request, res: Response) => {
+    if (req.accepts(['html', 'json']) === 'json') return sendError(res, 404, `Nothing at ${req.path}.`);
+    res.status(404).type('text/plain').send('Not found');
+  });
+
+  // Last resort: a sentence for the client, the details only in our log.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status = (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
+    if (err instanceof URIError || status === 400) return sendError(res, 400, 'The request could not be understood.');
+    log.error({ err, url: req.originalUrl.split('?')[0] }, 'unhandled error');
+    sendError(res, 500, 'Something went wrong in the gateway. Please try again.');
+  });
+
+  return app;
+
+  function withinBodyLimit(req: Request, res: Response, lim: { json: number; multipart: number }): boolean {
+    const multipart = /^multipart\//i.test(req.headers['content-type'] ?? '');
+    const max = multipart ? lim.multipart : lim.json;
+    const lengthHeader = req.headers['content-length'];
+    if (lengthHeader === undefined) {
+      // Streaming bodies of unknown size could exceed the limit unseen; browsers always send a length.
+      if (req.headers['transfer-encoding']) {
+        sendError(res, 411, 'A request body must be sent with a Content-Length header.');
+        return false;
+      }
+      return true;
+    }
+    const length = Number(lengthHeader);
+    if (!Number.isFinite(length) || length < 0) {
+      sendError(res, 400, 'The Content-Length header is not a valid number.');
+      return false;
+    }
+    if (length > max) {
+      res.setHeader('Connection', 'close');
+      sendError(res, 413, `The request body is too large (${formatBytes(length)}); the limit is ${formatBytes(max)}${multipart ? ' for uploads' : ''}.`);
+      return false;
+    }
+    return true;
+  }
+}
+
+export type { RouteDef, PrefixDef } from './route-table';
+export type { TokenChecker, Claims } from './auth';

@@ -1,0 +1,42 @@
+import path from 'node:path';
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  natsUrl: string;
+  jwtSecret: string;
+  serviceUrls: Record<string, string | undefined>;
+  shellDir: string;
+  remotesDir: string;
+  remoteUrls: Record<string, string>;
+  logLevel: string;
+}
+
+/** Reads the gateway's environment (docs/design.md, "Ports and processes"). */
+export function loadConfig(env: NodeJS.ProcessEnv, serviceNames: readonly string[], baseDir: string): GatewayConfig {
+  const jwtSecret = env.BAHI_JWT_SECRET ?? '';
+  if (!jwtSecret) throw new Error('BAHI_JWT_SECRET is not set: the gateway cannot verify tokens without it.');
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}".`);
+  const serviceUrls: Record<string, string | undefined> = {};
+  for (const name of serviceNames) {
+    const v = env[`${name.toUpperCase()}_URL`];
+    if (v) serviceUrls[name] = v.replace(/\/+$/, '');
+  }
+  const remoteUrls: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    const m = /^REMOTE_([A-Z0-9_]+)_URL$/.exec(k);
+    if (m && v) remoteUrls[m[1].toLowerCase()] = v;
+  }
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    jwtSecret,
+    serviceUrls,
+    shellDir: path.resolve(baseDir, env.SHELL_DIR ?? '../shell/dist'),
+    remotesDir: path.resolve(baseDir, env.REMOTES_DIR ?? '../frontends'),
+    remoteUrls,
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,68 @@
+type Status = 'up' | 'down' | 'unavailable' | 'unknown';
+
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  services: Record<string, { status: Status; detail?: Record<string, unknown> }>;
+  nats: { status: Status };
+  mongo: { status: Status };
+}
+
+async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; body: unknown }> {
+  try {
+    const res = await fetch(new URL('/health', url), { signal: AbortSignal.timeout(timeoutMs) });
+    const body = await res.json().catch(() => null);
+    return { ok: res.ok, body };
+  } catch {
+    return { ok: false, body: null };
+  }
+}
+
+/** Pulls the database indicator out of a service's health body (terminus `info`/`details`). */
+function mongoStatusFrom(body: unknown): Status {
+  if (!body || typeof body !== 'object') return 'unknown';
+  const b = body as Record<string, unknown>;
+  const sections = [b.details, b.info, b.error, b].filter((s): s is Record<string, unknown> => !!s && typeof s === 'object');
+  for (const section of sections) {
+    for (const [key, value] of Object.entries(section)) {
+      if (!/mongo|database|^db$/i.test(key)) continue;
+      const st = typeof value === 'object' && value ? (value as { status?: unknown }).status : value;
+      if (st === 'up' || st === 'ok' || st === true) return 'up';
+      if (st === 'down' || st === false) return 'down';
+    }
+  }
+  return 'unknown';
+}
+
+/**
+ * Each configured service's /health (which covers its own MongoDB and NATS links), the
+ * gateway's NATS connection, and MongoDB as the services see it.
+ */
+export async function collectHealth(
+  serviceNames: readonly string[],
+  serviceUrls: Readonly<Record<string, string | undefined>>,
+  natsUp: () => boolean,
+  timeoutMs = 2000,
+): Promise<HealthReport> {
+  const services: HealthReport['services'] = {};
+  const mongo: Status[] = [];
+  await Promise.all(
+    serviceNames.map(async (name) => {
+      const url = serviceUrls[name];
+      if (!url) {
+        services[name] = { status: 'unavailable' };
+        return;
+      }
+      const { ok, body } = await probe(url, timeoutMs);
+      services[name] = { status: ok ? 'up' : 'down' };
+      if (body && typeof body === 'object') {
+        const detail = (body as Record<string, unknown>).details ?? (body as Record<string, unknown>).info;
+        if (detail && typeof detail === 'object') services[name].detail = detail as Record<string, unknown>;
+      }
+      mongo.push(mongoStatusFrom(body));
+    }),
+  );
+  const mongoStatus: Status = mongo.includes('down') ? 'down' : mongo.includes('up') ? 'up' : 'unknown';
+  const nats: Status = natsUp() ? 'up' : 'down';
+  const allUp = Object.values(services).every((s) => s.status !== 'down') && nats === 'up' && mongoStatus !== 'down';
+  return { status: allUp ? 'ok' : 'degraded', services, nats: { status: nats }, mongo: { status: mongoStatus } };
+}
