@@ -1,0 +1,105 @@
+import {
+  type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  SetMetadata,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { AuthError, bearerToken, RevocationList, verifyToken } from '@bahi/auth';
+import type { Position, TokenClaims } from '@bahi/contracts';
+import { SERVICE_CONFIG, type ServiceConfig } from './config';
+
+const PUBLIC_KEY = 'bahi:public';
+const POSITIONS_KEY = 'bahi:positions';
+
+/** The route needs no token. */
+export const Public = () => SetMetadata(PUBLIC_KEY, true);
+
+/** Only these positions may call the route (403 otherwise). Applies to a handler or a whole controller. */
+export const Positions = (...positions: Position[]) => SetMetadata(POSITIONS_KEY, positions);
+
+export type AuthedRequest = Request & { user?: TokenClaims };
+
+/** Verifies tokens against the shared secret and the live revocation list. */
+@Injectable()
+export class AuthService {
+  constructor(
+    @Inject(SERVICE_CONFIG) private readonly cfg: ServiceConfig,
+    private readonly revocations: RevocationList,
+  ) {}
+
+  /** Claims of a valid, unrevoked token; throws AuthError otherwise. */
+  verify(token: string | null | undefined): TokenClaims {
+    const claims = verifyToken(token, this.cfg.jwtSecret);
+    if (this.revocations.isRevoked(claims)) throw new AuthError('revoked');
+    return claims;
+  }
+
+  /** Claims of the request's bearer token, or null when missing or not valid. */
+  tryRequest(req: Request): TokenClaims | null {
+    try {
+      return this.verify(bearerToken(req.headers.authorization));
+    } catch {
+      return null;
+    }
+  }
+}
+
+const POSITION_MESSAGES: Record<string, string> = {
+  admin: 'Only a platform administrator can do this.',
+  manager: 'Only a manager can do this.',
+};
+
+/**
+ * Global guard of HTTP routes: a valid, unrevoked bearer token unless @Public(), then the
+ * @Positions() check. NATS handlers are internal and pass (callers already checked the user).
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthService,
+  ) {}
+
+  canActivate(ctx: ExecutionContext): boolean {
+    if (ctx.getType() !== 'http') return true;
+    const targets = [ctx.getHandler(), ctx.getClass()];
+    const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) {
+      // Public routes still see a valid token's claims when one is sent.
+      req.user = this.auth.tryRequest(req) ?? undefined;
+      return true;
+    }
+    try {
+      req.user = this.auth.verify(bearerToken(req.headers.authorization));
+    } catch (err) {
+      throw new UnauthorizedException((err as Error).message);
+    }
+    const allowed = this.reflector.getAllAndOverride<Position[] | undefined>(POSITIONS_KEY, targets);
+    if (allowed?.length && !allowed.includes(req.user.position)) {
+      const need = allowed.length === 1 ? POSITION_MESSAGES[allowed[0]!] : undefined;
+      throw new ForbiddenException(need ?? `Your position (${req.user.position}) may not do this.`);
+    }
+    return true;
+  }
+}
+
+/** The verified claims of the caller (undefined on a public route without a token). */
+export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): TokenClaims | undefined => {
+  return ctx.switchToHttp().getRequest<AuthedRequest>().user;
+});
+
+/** The caller's companyId, from the verified token only; 403 for a token without a company (a platform admin). */
+export const Tenant = createParamDecorator((_: unknown, ctx: ExecutionContext): number => {
+  const user = ctx.switchToHttp().getRequest<AuthedRequest>().user;
+  if (!user) throw new UnauthorizedException('Authentication required: send a bearer token.');
+  if (user.companyId === null || user.companyId === undefined) {
+    throw new ForbiddenException('This call needs a company account; platform administrators have no company.');
+  }
+  return user.companyId;
+});

@@ -1,0 +1,84 @@
+import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { ServiceName } from '@bahi/contracts';
+import { SERVICE_CONFIG, type ServiceConfig } from './config';
+import { AllExceptionsFilter, describeError, validationException } from './errors';
+import { createLogger, PinoNestLogger, requestLogger } from './logger';
+import { LOGGER } from './module';
+
+/** Body size limit of JSON and form requests (file uploads have their own limits). */
+export const BODY_LIMIT = '1mb';
+
+/**
+ * The shared HTTP + NATS setup of a created app: logs, body parsing with JSON errors, the global
+ * validation pipe and exception filter, and the NATS server in the service's queue group with
+ * the app's pipes and filters (inheritAppConfig).
+ */
+export function configureApp(app: INestApplication): { cfg: ServiceConfig; logger: Logger } {
+  const cfg = app.get<ServiceConfig>(SERVICE_CONFIG);
+  const logger = app.get<Logger>(LOGGER);
+  app.useLogger(new PinoNestLogger(logger));
+  const http = app.getHttpAdapter().getInstance() as express.Express;
+  http.disable('x-powered-by');
+  app.use(requestLogger(logger));
+  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT }));
+  // Malformed or oversized bodies answer in the same JSON error shape, never an HTML stack page.
+  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (!err) return next();
+    const out = describeError(err, logger);
+    res.status(out.status).json(out.body);
+  });
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      exceptionFactory: validationException,
+    }),
+  );
+  app.useGlobalFilters(new AllExceptionsFilter(logger));
+  app.connectMicroservice<MicroserviceOptions>(
+    {
+      transport: Transport.NATS,
+      options: { servers: [cfg.natsUrl], queue: cfg.service, name: `${cfg.service}-server`, maxReconnectAttempts: -1 },
+    },
+    { inheritAppConfig: true },
+  );
+  return { cfg, logger };
+}
+
+/** Starts the NATS server and HTTP listener; a busy port is a clear error naming it. */
+export async function startApp(app: INestApplication, cfg: ServiceConfig): Promise<string> {
+  await app.startAllMicroservices();
+  try {
+    await app.listen(cfg.port);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${cfg.port} (${cfg.service} HTTP) is already in use. Stop whatever holds it or set ${cfg.service.toUpperCase()}_PORT.`);
+    }
+    throw err;
+  }
+  const addr = app.getHttpServer().address();
+  const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
+  return `http://127.0.0.1:${port}`;
+}
+
+/** main.ts of every service: `bootstrapService(AppModule, { service: 'identity' })`. */
+export async function bootstrapService(appModule: unknown, opts: { service: ServiceName }): Promise<INestApplication> {
+  const bootLogger = createLogger(opts.service, process.env.LOG_LEVEL || 'info');
+  try {
+    const app = await NestFactory.create(appModule as never, { bodyParser: false, bufferLogs: true });
+    const { cfg, logger } = configureApp(app);
+    app.enableShutdownHooks();
+    const url = await startApp(app, cfg);
+    logger.info({ url, nats: cfg.natsUrl, db: cfg.dbName ?? '(from URI)' }, `${cfg.service} listening`);
+    return app;
+  } catch (err) {
+    bootLogger.fatal({ err }, `${opts.service} failed to start: ${(err as Error).message}`);
+    throw err;
+  }
+}

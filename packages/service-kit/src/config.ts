@@ -1,0 +1,48 @@
+import { DefaultPorts, portEnv, type ServiceName } from '@bahi/contracts';
+
+export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
+
+export interface ServiceConfig {
+  service: ServiceName;
+  /** HTTP port; 0 picks a free one. */
+  port: number;
+  mongoUri: string;
+  /** `bahi_<service>` unless the URI names a database (then undefined: the URI decides). */
+  dbName: string | undefined;
+  natsUrl: string;
+  jwtSecret: string;
+  logLevel: string;
+  /** Default timeout of a NATS request, ms. */
+  natsTimeoutMs: number;
+}
+
+/** True when a mongodb:// URI has a database path (mongodb://host:27017/shop). */
+export function uriNamesDatabase(uri: string): boolean {
+  const m = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]*)/.exec(uri);
+  return !!m && m[1]!.length > 0;
+}
+
+function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number (0-65535), got '${raw}'.`);
+  return n;
+}
+
+/** Reads a service's configuration from the environment (docs/design.md). */
+export function loadServiceConfig(service: ServiceName, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const mongoUri = env.MONGODB_URI || `mongodb://127.0.0.1:${DefaultPorts.mongo}`;
+  const jwtSecret = env.BAHI_JWT_SECRET ?? '';
+  if (!jwtSecret) throw new Error('BAHI_JWT_SECRET is not set: every service needs the shared JWT secret.');
+  return {
+    service,
+    port: intEnv(env, portEnv(service), DefaultPorts[service]),
+    mongoUri,
+    dbName: uriNamesDatabase(mongoUri) ? undefined : `bahi_${service}`,
+    natsUrl: env.NATS_URL || `nats://127.0.0.1:${DefaultPorts.nats}`,
+    jwtSecret,
+    logLevel: env.LOG_LEVEL || 'info',
+    natsTimeoutMs: Number(env.BAHI_NATS_TIMEOUT_MS) > 0 ? Number(env.BAHI_NATS_TIMEOUT_MS) : 5000,
+  };
+}

@@ -1,0 +1,12 @@
+export { BahiServiceModule, LOGGER, type BahiServiceOptions } from './module';
+export { bootstrapService, configureApp, startApp, BODY_LIMIT } from './bootstrap';
+export { loadServiceConfig, uriNamesDatabase, SERVICE_CONFIG, type ServiceConfig } from './config';
+export { AuthGuard, AuthService, CurrentUser, Positions, Public, Tenant, type AuthedRequest } from './auth';
+export { AllExceptionsFilter, describeError, validationException, type ErrorOutcome } from './errors';
+export { NatsClient, NATS_CLIENT, NATS_CONNECTION, remoteToHttp } from './nats';
+export { SequenceService } from './sequence';
+export { HealthController, NatsHealthIndicator } from './health';
+export { createLogger, PinoNestLogger, requestLogger } from './logger';
+export * as Money from './money';
+export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumber, toMoneyString, toPaise, fromPaise, Decimal, type MoneyInput } from './money';
+export { RevocationList, Revoke } from '@bahi/auth';

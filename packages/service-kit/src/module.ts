@@ -1,0 +1,99 @@
+import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ClientsModule, Transport } from '@nestjs/microservices';
+import { MongooseModule } from '@nestjs/mongoose';
+import { TerminusModule } from '@nestjs/terminus';
+import type { NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { RevocationList } from '@bahi/auth';
+import type { ServiceName } from '@bahi/contracts';
+import { AuthGuard, AuthService } from './auth';
+import { loadServiceConfig, SERVICE_CONFIG, type ServiceConfig } from './config';
+import { HealthController, NatsHealthIndicator } from './health';
+import { createLogger } from './logger';
+import { connectNats, NATS_CLIENT, NATS_CONNECTION, NatsClient } from './nats';
+import { SequenceService } from './sequence';
+
+export const LOGGER = 'BAHI_LOGGER';
+
+export interface BahiServiceOptions {
+  service: ServiceName;
+}
+
+/** Closes the plain NATS connection and the revocation list on shutdown. */
+class NatsLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly revocations: RevocationList,
+  ) {}
+  async onApplicationShutdown() {
+    this.revocations.stop();
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+}
+
+/**
+ * Everything a Bahi service shares: config from env, the mongoose connection to `bahi_<service>`,
+ * the NATS client, token verification with revocations, the global auth/position guard,
+ * per-company sequences and /health. Import once in the service's AppModule.
+ */
+@Global()
+@Module({})
+export class BahiServiceModule {
+  static forRoot(opts: BahiServiceOptions): DynamicModule {
+    const configProvider: Provider = { provide: SERVICE_CONFIG, useFactory: () => loadServiceConfig(opts.service) };
+    const loggerProvider: Provider = {
+      provide: LOGGER,
+      inject: [SERVICE_CONFIG],
+      useFactory: (cfg: ServiceConfig): Logger => createLogger(cfg.service, cfg.logLevel),
+    };
+    const connectionProvider: Provider = {
+      provide: NATS_CONNECTION,
+      inject: [SERVICE_CONFIG],
+      useFactory: (cfg: ServiceConfig) => connectNats(cfg),
+    };
+    const revocationProvider: Provider = {
+      provide: RevocationList,
+      inject: [NATS_CONNECTION, LOGGER],
+      useFactory: async (nc: NatsConnection, logger: Logger) => {
+        const list = new RevocationList({ log: (m) => logger.warn(m) });
+        await list.start(nc);
+        return list;
+      },
+    };
+    return {
+      module: BahiServiceModule,
+      imports: [
+        MongooseModule.forRootAsync({
+          inject: [SERVICE_CONFIG],
+          useFactory: (cfg: ServiceConfig) => ({ uri: cfg.mongoUri, dbName: cfg.dbName, serverSelectionTimeoutMS: 10_000 }),
+        }),
+        ClientsModule.registerAsync([
+          {
+            name: NATS_CLIENT,
+            inject: [SERVICE_CONFIG],
+            useFactory: (cfg: ServiceConfig) => ({
+              transport: Transport.NATS,
+              options: { servers: [cfg.natsUrl], name: `${cfg.service}-client`, maxReconnectAttempts: -1 },
+            }),
+          },
+        ]),
+        TerminusModule.forRoot({ logger: false }),
+      ],
+      controllers: [HealthController],
+      providers: [
+        configProvider,
+        loggerProvider,
+        connectionProvider,
+        revocationProvider,
+        NatsLifecycle,
+        NatsClient,
+        AuthService,
+        SequenceService,
+        NatsHealthIndicator,
+        { provide: APP_GUARD, useClass: AuthGuard },
+      ],
+      exports: [SERVICE_CONFIG, LOGGER, NATS_CONNECTION, RevocationList, NatsClient, AuthService, SequenceService, ClientsModule],
+    };
+  }
+}

@@ -1,0 +1,152 @@
+import request from 'supertest';
+import { connect, type NatsConnection } from 'nats';
+import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
+import { nestEmit, nestRequest, newSessionId, Revoke, signToken } from '@bahi/auth';
+import { Subjects, type TokenSubject } from '@bahi/contracts';
+import { startTestService, type TestService } from '../src/testing';
+import { ProbeModule } from './probe.module';
+
+const secret = 'kit-test-secret';
+const person = (over: Partial<TokenSubject> = {}): TokenSubject => ({
+  sub: '1',
+  uid: 1,
+  name: 'Mira',
+  email: 'mira@a.local',
+  position: 'manager',
+  companyId: 1,
+  companyName: 'A',
+  sid: newSessionId(),
+  ...over,
+});
+const bearer = (s: TokenSubject) => `Bearer ${signToken(s, secret)}`;
+
+async function eventually(fn: () => Promise<void>, ms = 5000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > end) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+describe('service kit, wired like a real service', () => {
+  let mongo: MongoHandle;
+  let nats: NatsHandle;
+  let svc: TestService;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    [mongo, nats] = await Promise.all([startMongo(), startNats()]);
+    svc = await startTestService(ProbeModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: secret, natsTimeoutMs: 500 });
+    nc = await connect({ servers: nats.url });
+  });
+  afterAll(async () => {
+    await nc?.close();
+    await svc?.close();
+    await nats?.stop();
+    await mongo?.stop();
+  });
+
+  it('answers /health with mongodb and nats up, without a token', async () => {
+    const res = await request(svc.url).get('/health').expect(200);
+    expect(res.body).toMatchObject({ status: 'ok', info: { mongodb: { status: 'up' }, nats: { status: 'up' } } });
+  });
+
+  it('refuses missing, invalid and expired tokens with 401', async () => {
+    expect((await request(svc.url).get('/probe/me').expect(401)).body).toMatchObject({ statusCode: 401, message: expect.stringMatching(/token/) });
+    await request(svc.url).get('/probe/me').set('Authorization', 'Bearer nope').expect(401);
+    const expired = signToken(person(), secret, -5);
+    expect((await request(svc.url).get('/probe/me').set('Authorization', `Bearer ${expired}`).expect(401)).body.message).toMatch(/expired/);
+    await request(svc.url).get('/probe/me').set('Authorization', `Bearer ${signToken(person(), 'other')}`).expect(401);
+  });
+
+  it('puts the verified claims on the request; public routes need none', async () => {
+    const res = await request(svc.url).get('/probe/me').set('Authorization', bearer(person())).expect(200);
+    expect(res.body.user).toMatchObject({ uid: 1, companyId: 1, position: 'manager' });
+    expect((await request(svc.url).get('/probe/public').expect(200)).body).toEqual({ ok: true, user: null });
+    expect((await request(svc.url).get('/probe/public').set('Authorization', bearer(person({ uid: 9 }))).expect(200)).body.user).toBe(9);
+  });
+
+  it('enforces positions and the tenant', async () => {
+    const res = await request(svc.url).get('/probe/manager').set('Authorization', bearer(person({ position: 'staff' }))).expect(403);
+    expect(res.body.message).toBe('Only a manager can do this.');
+    await request(svc.url).get('/probe/manager').set('Authorization', bearer(person())).expect(200);
+    const admin = person({ position: 'admin', companyId: null, companyName: null });
+    expect((await request(svc.url).get('/probe/product/1').set('Authorization', bearer(admin)).expect(403)).body.message).toMatch(/company/);
+  });
+
+  it('rejects a token once identity revokes it (session, user, company)', async () => {
+    const s1 = person({ uid: 21 });
+    const s2 = person({ uid: 22 });
+    const s3 = person({ uid: 23, companyId: 7 });
+    for (const s of [s1, s2, s3]) await request(svc.url).get('/probe/me').set('Authorization', bearer(s)).expect(200);
+    nestEmit(nc, Subjects.identity.sessionRevoked, {
+      revocations: [Revoke.session(s1.sid), Revoke.userBefore(22, Date.now() + 1000), Revoke.company(7)],
+    });
+    // A user cut-off in the future catches tokens signed right now too.
+    await eventually(async () => {
+      await request(svc.url).get('/probe/me').set('Authorization', bearer(s1)).expect(401);
+      await request(svc.url).get('/probe/me').set('Authorization', bearer(s2)).expect(401);
+      await request(svc.url).get('/probe/me').set('Authorization', bearer(s3)).expect(401);
+    });
+    // Another user of the same company is untouched.
+    await request(svc.url).get('/probe/me').set('Authorization', bearer(person({ uid: 24 }))).expect(200);
+  });
+
+  it('carries an RpcException status and message across NATS', async () => {
+    const auth = bearer(person());
+    expect((await request(svc.url).get('/probe/product/12').set('Authorization', auth).expect(200)).body).toEqual({ productId: 12, companyId: 1 });
+    const nf = await request(svc.url).get('/probe/product/404').set('Authorization', auth).expect(404);
+    expect(nf.body).toMatchObject({ statusCode: 404, message: 'Product 404 not found.' });
+    const boom = await request(svc.url).get('/probe/product/500').set('Authorization', auth).expect(500);
+    expect(boom.body.message).toBe('Internal server error');
+    expect(JSON.stringify(boom.body)).not.toMatch(/hunter2|at /);
+  });
+
+  it('times out a NATS request with 504', async () => {
+    const res = await request(svc.url).get('/probe/product/999').set('Authorization', bearer(person())).expect(504);
+    expect(res.body.message).toMatch(/No reply on inventory.product.lookup/);
+  });
+
+  it('validates NATS payloads with the global pipe (inheritAppConfig)', async () => {
+    await expect(nestRequest(nc, Subjects.identity.userLookup, { companyId: 1, email: 'not-an-email' })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/email/) });
+    await expect(nestRequest(nc, Subjects.identity.userLookup, { companyId: 1, email: 'a@b.in' })).resolves.toMatchObject({ echo: 'a@b.in' });
+    const res = await request(svc.url).post('/probe/lookup').set('Authorization', bearer(person())).send({ companyId: 'x', email: 'a@b.in' }).expect(400);
+    expect(res.body.message).toMatch(/companyId/);
+  });
+
+  it('answers bad bodies with a 400 naming the field and stores nothing', async () => {
+    const auth = bearer(person({ companyId: 3 }));
+    const r1 = await request(svc.url).post('/probe/things').set('Authorization', auth).send({ code: '', qty: -1 }).expect(400);
+    expect(r1.body.message).toMatch(/code/);
+    expect(r1.body.message).toMatch(/qty/);
+    const r2 = await request(svc.url).post('/probe/things').set('Authorization', auth).send({ code: 'a', qty: 1, companyId: 9 }).expect(400);
+    expect(r2.body.message).toMatch(/Unknown field 'companyId'/);
+    const r3 = await request(svc.url).post('/probe/things').set('Authorization', auth).set('Content-Type', 'application/json').send('{"code":').expect(400);
+    expect(r3.body).toMatchObject({ statusCode: 400, message: 'The request body is not valid JSON.' });
+    const r4 = await request(svc.url).get('/probe/things/not-an-id').set('Authorization', auth).expect(400);
+    expect(r4.body.message).toMatch(/_id/);
+    await request(svc.url).post('/probe/things').set('Authorization', auth).send({ code: 'a', qty: 1 }).expect(201);
+    const dup = await request(svc.url).post('/probe/things').set('Authorization', auth).send({ code: 'a', qty: 2 }).expect(409);
+    expect(dup.body.message).toBe('A record with this code already exists.');
+    // Same code in another company is fine: tenancy is part of the key.
+    await request(svc.url).post('/probe/things').set('Authorization', bearer(person({ companyId: 4 }))).send({ code: 'a', qty: 1 }).expect(201);
+  });
+
+  it('hands out sequential ids per company', async () => {
+    const a = bearer(person({ companyId: 11 }));
+    const b = bearer(person({ companyId: 12 }));
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await request(svc.url).post('/probe/seq').set('Authorization', a).send({ name: 'sale' })).body.id);
+    expect(ids).toEqual([1, 2, 3]);
+    expect((await request(svc.url).post('/probe/seq').set('Authorization', b).send({ name: 'sale' })).body.id).toBe(1);
+    expect((await request(svc.url).post('/probe/seq').set('Authorization', a).send({ name: 'product' })).body.id).toBe(1);
+    const parallel = await Promise.all(
+      Array.from({ length: 8 }, () => request(svc.url).post('/probe/seq').set('Authorization', b).send({ name: 'sale' })),
+    );
+    expect(parallel.map((r) => r.body.id).sort((x, y) => x - y)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});

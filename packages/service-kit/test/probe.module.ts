@@ -1,0 +1,101 @@
+// A tiny service used to test the kit the way a real service uses it.
+import { Body, Controller, Get, Module, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { InjectModel, MongooseModule, Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { IsEmail, IsInt, IsNotEmpty, IsString, Min } from 'class-validator';
+import type { Model } from 'mongoose';
+import { Subjects, type TokenClaims } from '@bahi/contracts';
+import { BahiServiceModule, CurrentUser, NatsClient, Positions, Public, SequenceService, Tenant } from '../src';
+
+@Schema({ collection: 'things' })
+export class Thing {
+  @Prop({ required: true }) companyId!: number;
+  @Prop({ required: true }) code!: string;
+  @Prop({ required: true, min: 0 }) qty!: number;
+}
+const ThingSchema = SchemaFactory.createForClass(Thing);
+ThingSchema.index({ companyId: 1, code: 1 }, { unique: true });
+
+class ThingDto {
+  @IsString() @IsNotEmpty() code!: string;
+  @IsInt() @Min(0) qty!: number;
+}
+class SeqDto {
+  @IsString() @IsNotEmpty() name!: string;
+}
+class LookupDto {
+  @IsInt() companyId!: number;
+  @IsEmail() email!: string;
+}
+
+@Controller()
+class ProbeController {
+  constructor(
+    private readonly nats: NatsClient,
+    private readonly seq: SequenceService,
+    @InjectModel(Thing.name) private readonly things: Model<Thing>,
+  ) {}
+
+  @MessagePattern(Subjects.inventory.productLookup)
+  async lookup(@Payload() p: { companyId: number; productId: number }) {
+    if (p.productId === 404) throw new RpcException({ status: 404, message: `Product ${p.productId} not found.` });
+    if (p.productId === 500) throw new Error('database password is hunter2');
+    if (p.productId === 999) await new Promise((r) => setTimeout(r, 1500));
+    return { productId: p.productId, companyId: p.companyId };
+  }
+
+  // Validated through the global pipe even over NATS (inheritAppConfig).
+  @MessagePattern(Subjects.identity.userLookup)
+  userLookup(@Payload() dto: LookupDto) {
+    return { user: null, echo: dto.email };
+  }
+
+  @Get('probe/product/:id')
+  product(@Param('id', ParseIntPipe) id: number, @Tenant() companyId: number) {
+    return this.nats.send(Subjects.inventory.productLookup, { companyId, productId: id });
+  }
+
+  @Post('probe/lookup')
+  lookupUser(@Body() body: Record<string, unknown>) {
+    return this.nats.send(Subjects.identity.userLookup, body as never);
+  }
+
+  @Get('probe/me')
+  me(@CurrentUser() user: TokenClaims) {
+    return { user };
+  }
+
+  @Get('probe/manager')
+  @Positions('manager')
+  managerOnly() {
+    return { ok: true };
+  }
+
+  @Get('probe/public')
+  @Public()
+  open(@CurrentUser() user?: TokenClaims) {
+    return { ok: true, user: user?.uid ?? null };
+  }
+
+  @Post('probe/seq')
+  async next(@Tenant() companyId: number, @Body() dto: SeqDto) {
+    return { id: await this.seq.next(companyId, dto.name) };
+  }
+
+  @Post('probe/things')
+  async addThing(@Tenant() companyId: number, @Body() dto: ThingDto) {
+    const t = await this.things.create({ ...dto, companyId });
+    return { code: t.code };
+  }
+
+  @Get('probe/things/:id')
+  async getThing(@Param('id') id: string, @Tenant() companyId: number) {
+    return this.things.findOne({ _id: id, companyId }).lean();
+  }
+}
+
+@Module({
+  imports: [BahiServiceModule.forRoot({ service: 'inventory' }), MongooseModule.forFeature([{ name: Thing.name, schema: ThingSchema }])],
+  controllers: [ProbeController],
+})
+export class ProbeModule {}

@@ -1,0 +1,42 @@
+import { add, div, fromPaise, isMoney, loadServiceConfig, money, mul, round1, round2, sub, toMoneyString, toNumber, toPaise, uriNamesDatabase } from '../src';
+
+describe('money', () => {
+  it('adds and multiplies exactly', () => {
+    expect(toMoneyString(add(0.1, 0.2))).toBe('0.3');
+    expect(toMoneyString(mul('19.99', 3))).toBe('59.97');
+    expect(toNumber(sub(100, '33.33', '33.33'))).toBe(33.34);
+    expect(toMoneyString(div(10, 4))).toBe('2.5');
+  });
+  it('rounds half up only when asked', () => {
+    expect(toMoneyString(round2('2.345'))).toBe('2.35');
+    expect(toMoneyString(round2('-2.345'))).toBe('-2.35');
+    expect(toMoneyString(round1('7.25'))).toBe('7.3');
+    expect(toMoneyString(mul('1.18', '100.005'))).toBe('118.0059');
+  });
+  it('parses only plain decimals', () => {
+    expect(toNumber(money(' 12.50 '))).toBe(12.5);
+    for (const bad of ['', 'abc', '1e5', '12abc', NaN, Infinity, null, undefined, {}]) expect(isMoney(bad)).toBe(false);
+  });
+  it('converts to and from integer paise', () => {
+    expect(toPaise('12.345')).toBe(1235);
+    expect(toMoneyString(fromPaise(1999))).toBe('19.99');
+  });
+});
+
+describe('config', () => {
+  it('reads ports, URIs and the database name from env', () => {
+    const cfg = loadServiceConfig('identity', { BAHI_JWT_SECRET: 's', IDENTITY_PORT: '0', MONGODB_URI: 'mongodb://h:1', NATS_URL: 'nats://n:2' });
+    expect(cfg).toMatchObject({ port: 0, dbName: 'bahi_identity', natsUrl: 'nats://n:2', mongoUri: 'mongodb://h:1' });
+    expect(loadServiceConfig('sales', { BAHI_JWT_SECRET: 's' })).toMatchObject({ port: 3003, dbName: 'bahi_sales' });
+    expect(loadServiceConfig('sales', { BAHI_JWT_SECRET: 's', MONGODB_URI: 'mongodb://h:1/shop?x=1' }).dbName).toBeUndefined();
+  });
+  it('fails clearly without a secret or with a bad port', () => {
+    expect(() => loadServiceConfig('ledger', {})).toThrow(/BAHI_JWT_SECRET/);
+    expect(() => loadServiceConfig('ledger', { BAHI_JWT_SECRET: 's', LEDGER_PORT: 'abc' })).toThrow(/LEDGER_PORT/);
+  });
+  it('tells whether a URI names a database', () => {
+    expect(uriNamesDatabase('mongodb://a:1')).toBe(false);
+    expect(uriNamesDatabase('mongodb://a:1/')).toBe(false);
+    expect(uriNamesDatabase('mongodb://a:1,b:2/db?replicaSet=x')).toBe(true);
+  });
+});
