@@ -15,6 +15,8 @@ export const Subjects = {
     companyDetails: 'identity.company.details',
     /** Request: one user of a company, by id or e-mail. */
     userLookup: 'identity.user.lookup',
+    /** Event: a platform admin deleted a company; services may purge its data. */
+    companyDeleted: 'identity.company.deleted',
   },
   inventory: {
     /** Request: a product of the caller's company by its id. */
@@ -35,6 +37,7 @@ export interface SubjectPayloads {
   'identity.session.revocations': Record<string, never>;
   'identity.company.details': CompanyDetailsRequest;
   'identity.user.lookup': UserLookupRequest;
+  'identity.company.deleted': { companyId: number };
   'inventory.product.lookup': { companyId: number; productId: number };
   'sales.sale.created': { companyId: number; saleId: number };
 }
@@ -45,6 +48,7 @@ export interface SubjectReplies {
   'identity.session.revocations': RevocationsReply;
   'identity.company.details': CompanyDetails;
   'identity.user.lookup': UserLookupReply;
+  'identity.company.deleted': void;
   'inventory.product.lookup': unknown;
   'sales.sale.created': void;
 }

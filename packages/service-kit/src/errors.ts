@@ -120,5 +120,5 @@ function flatten(errors: ClassValidationError[], parent = ''): string[] {
 
 /** ValidationPipe's exceptionFactory: one 400 whose message names each bad field. */
 export function validationException(errors: ClassValidationError[]): BadRequestException {
-  return new BadRequestException(flatten(errors).join('; ') || 'Invalid request.');
+  return new BadRequestException([...new Set(flatten(errors))].join('; ') || 'Invalid request.');
 }

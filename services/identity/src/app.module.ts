@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { BahiServiceModule } from '@bahi/service-kit';
+import { AdminController } from './admin/admin.controller';
+import { AuthController } from './auth/auth.controller';
+import { AuthService } from './auth/auth.service';
+import { IdentityHandlers } from './auth/identity.handlers';
+import { RevocationEntry, RevocationEntrySchema, Session, SessionSchema } from './auth/session.schema';
+import { SessionsService } from './auth/sessions.service';
+import { Company, CompanySchema } from './companies/company.schema';
+import { CompaniesService } from './companies/companies.service';
+import { LogoService } from './profile/logo.service';
+import { ProfileController } from './profile/profile.controller';
+import { SeedService } from './seed/seed.service';
+import { User, UserSchema } from './users/user.schema';
+import { UsersController } from './users/users.controller';
+import { UsersService } from './users/users.service';
+
+@Module({
+  imports: [
+    BahiServiceModule.forRoot({ service: 'identity' }),
+    MongooseModule.forFeature([
+      { name: Company.name, schema: CompanySchema },
+      { name: User.name, schema: UserSchema },
+      { name: Session.name, schema: SessionSchema },
+      { name: RevocationEntry.name, schema: RevocationEntrySchema },
+    ]),
+  ],
+  controllers: [AuthController, ProfileController, AdminController, UsersController, IdentityHandlers],
+  providers: [SessionsService, AuthService, CompaniesService, UsersService, LogoService, SeedService],
+})
+export class AppModule {}

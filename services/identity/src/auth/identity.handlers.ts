@@ -1,0 +1,49 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { Type } from 'class-transformer';
+import { IsEmail, IsInt, IsOptional } from 'class-validator';
+import { Subjects, type CompanyDetails, type RevocationsReply, type UserLookupReply } from '@bahi/contracts';
+import { companyDetails, CompaniesService } from '../companies/companies.service';
+import { UsersService } from '../users/users.service';
+import { SessionsService } from './sessions.service';
+
+class CompanyDetailsMsg {
+  @Type(() => Number) @IsInt() companyId!: number;
+}
+class UserLookupMsg {
+  @Type(() => Number) @IsInt() companyId!: number;
+  @IsOptional() @Type(() => Number) @IsInt() userId?: number;
+  @IsOptional() @IsEmail() email?: string;
+}
+
+/** What other services ask identity over NATS. */
+@Controller()
+export class IdentityHandlers {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly companies: CompaniesService,
+    private readonly users: UsersService,
+  ) {}
+
+  @MessagePattern(Subjects.identity.sessionRevocations)
+  async revocations(): Promise<RevocationsReply> {
+    return { revocations: await this.sessions.live() };
+  }
+
+  @MessagePattern(Subjects.identity.companyDetails)
+  async company(@Payload() msg: CompanyDetailsMsg): Promise<CompanyDetails> {
+    const c = await this.companies.model.findOne({ id: msg.companyId }).lean();
+    if (!c) throw new RpcException({ status: 404, message: `Company ${msg.companyId} not found.` });
+    return companyDetails(c);
+  }
+
+  @MessagePattern(Subjects.identity.userLookup)
+  async user(@Payload() msg: UserLookupMsg): Promise<UserLookupReply> {
+    if (msg.userId === undefined && !msg.email) throw new RpcException({ status: 400, message: 'userId or email is required.' });
+    const q = { companyId: msg.companyId, ...(msg.userId !== undefined ? { id: msg.userId } : { email: msg.email!.toLowerCase() }) };
+    const u = await this.users.model.findOne(q).lean();
+    if (!u) return { user: null };
+    const c = await this.companies.model.findOne({ id: msg.companyId }).lean();
+    return { user: { id: u.id, name: u.name, email: u.email, position: u.position, companyId: u.companyId, companyName: c?.name ?? null, is_locked: u.is_locked } };
+  }
+}

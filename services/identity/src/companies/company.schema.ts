@@ -1,0 +1,21 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { HydratedDocument, Types } from 'mongoose';
+
+/** A customer company of the platform. `id` is platform-wide sequential and never reused. */
+@Schema({ collection: 'companies', timestamps: { createdAt: true, updatedAt: true } })
+export class Company {
+  @Prop({ required: true, unique: true }) id!: number;
+  @Prop({ required: true, trim: true }) name!: string;
+  @Prop({ default: '' }) add1!: string;
+  @Prop({ default: '' }) add2!: string;
+  @Prop({ default: '' }) mob1!: string;
+  @Prop({ default: '' }) mob2!: string;
+  @Prop({ default: '' }) email!: string;
+  /** GridFS file id of the logo. */
+  @Prop({ type: Object, default: null }) logo!: Types.ObjectId | null;
+  @Prop({ type: String, default: null }) upiId!: string | null;
+  createdAt!: Date;
+}
+
+export type CompanyDocument = HydratedDocument<Company>;
+export const CompanySchema = SchemaFactory.createForClass(Company);

@@ -1,0 +1,104 @@
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  ForbiddenException,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Res,
+  UploadedFiles,
+  UseInterceptors,
+} from '@nestjs/common';
+import { AnyFilesInterceptor } from '@nestjs/platform-express';
+import type { Response } from 'express';
+import type { CompanyDetails, DoneReply, SuccessMessageReply, TokenClaims, UploadImageReply } from '@bahi/contracts';
+import { CurrentUser, Positions, Public, Tenant } from '@bahi/service-kit';
+import { companyDetails, CompaniesService } from '../companies/companies.service';
+import { checkPassword, MIN_PASSWORD, tenDigits } from '../common';
+import { UsersService } from '../users/users.service';
+import { LogoService, MAX_LOGO_BYTES } from './logo.service';
+import { SetCompanyDetailsDto, UpdatePasswordDto } from './profile.dto';
+
+/** 400 in the password form's shape: {success:false, message}. */
+const passwordError = (message: string) => new BadRequestException({ statusCode: 400, success: false, message });
+
+@Controller()
+export class ProfileController {
+  constructor(
+    private readonly companies: CompaniesService,
+    private readonly users: UsersService,
+    private readonly logos: LogoService,
+  ) {}
+
+  @Get('getCompanyDetails')
+  async get(@Tenant() companyId: number): Promise<CompanyDetails> {
+    return companyDetails(await this.companies.get(companyId));
+  }
+
+  @Post('setCompanyDetails')
+  @HttpCode(200)
+  @Positions('manager')
+  async set(@Tenant() companyId: number, @Body() dto: SetCompanyDetailsDto): Promise<DoneReply> {
+    if (dto.id !== companyId) throw new ForbiddenException('You can only edit your own company.');
+    await this.companies.get(companyId);
+    await this.companies.model.updateOne(
+      { id: companyId },
+      {
+        $set: {
+          name: dto.name,
+          add1: dto.add1,
+          add2: dto.add2 ?? '',
+          mob1: tenDigits(dto.mob1),
+          mob2: tenDigits(dto.mob2),
+          email: dto.email ?? '',
+          ...(dto.upiId !== undefined ? { upiId: dto.upiId || null } : {}),
+        },
+      },
+    );
+    return { done: true };
+  }
+
+  /** Multipart field `image` (or `file`): PNG, JPEG or WebP up to 2 MB. */
+  @Post('manage/profile/edit/:id/uploadProfileImage')
+  @Positions('manager')
+  @UseInterceptors(AnyFilesInterceptor({ limits: { fileSize: MAX_LOGO_BYTES, files: 1, fields: 10 } }))
+  async upload(
+    @Tenant() companyId: number,
+    @Param('id', new ParseIntPipe({ errorHttpStatusCode: 400 })) id: number,
+    @UploadedFiles() files: { fieldname: string; buffer: Buffer }[] | undefined,
+  ): Promise<UploadImageReply> {
+    if (id !== companyId) throw new ForbiddenException('You can only change the logo of your own company.');
+    const file = (files ?? []).find((f) => f.fieldname === 'image' || f.fieldname === 'file');
+    if (!file) throw new BadRequestException("Send the image as a multipart file in the field 'image'.");
+    return { fileName: await this.logos.store(companyId, file.buffer) };
+  }
+
+  /** Public and cacheable, like an object-storage URL; the ETag changes with each upload. */
+  @Get('companyLogo/:companyId')
+  @Public()
+  async logo(@Param('companyId', new ParseIntPipe({ errorHttpStatusCode: 400 })) companyId: number, @Res() res: Response) {
+    const logo = await this.logos.open(companyId);
+    res.setHeader('Content-Type', logo.contentType);
+    res.setHeader('Content-Length', String(logo.length));
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('ETag', logo.etag);
+    logo.stream.on('error', () => res.destroy());
+    logo.stream.pipe(res);
+  }
+
+  @Post('manage/profile/edit/updatePassword')
+  @HttpCode(200)
+  async updatePassword(@CurrentUser() me: TokenClaims, @Body() dto: UpdatePasswordDto): Promise<SuccessMessageReply> {
+    if (dto.new_password !== dto.re_type_new_password) throw passwordError('Password Do Not Match');
+    if (dto.new_password.length < MIN_PASSWORD) throw passwordError(`New password must be at least ${MIN_PASSWORD} characters.`);
+    const user = await this.users.model.findOne({ id: me.uid });
+    if (!user) throw new ForbiddenException('Your account no longer exists.');
+    if (!(await checkPassword(user.passwordHash, dto.current_password))) throw passwordError('Current password is incorrect.');
+    if (dto.current_password === dto.new_password) throw passwordError('The new password must differ from the current one.');
+    await this.users.setPassword(user, dto.new_password, { byAdmin: false, keepSid: me.sid });
+    return { success: true, message: 'Password Updated Successfully' };
+  }
+}

@@ -1,0 +1,23 @@
+import { Type } from 'class-transformer';
+import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsMobile, LowerTrim, NormalizeMobile, Trim } from '../common';
+
+export class SetCompanyDetailsDto {
+  @Type(() => Number) @IsInt({ message: 'id must be a company id.' }) id!: number;
+  @Trim() @IsString() @IsNotEmpty({ message: 'name is required.' }) @MaxLength(120) name!: string;
+  @Trim() @IsString() @IsNotEmpty({ message: 'add1 (address line 1) is required.' }) @MaxLength(200) add1!: string;
+  @IsOptional() @Trim() @IsString() @MaxLength(200) add2?: string;
+  @NormalizeMobile() @IsString() @IsMobile('mob1') mob1!: string;
+  @IsOptional() @NormalizeMobile() @ValidateIf((o: SetCompanyDetailsDto) => o.mob2 !== '') @IsMobile('mob2') mob2?: string;
+  @IsOptional() @LowerTrim() @ValidateIf((o: SetCompanyDetailsDto) => o.email !== '') @IsEmail({}, { message: 'email must be a valid e-mail address.' }) email?: string;
+  /** UPI id for payment QR codes, e.g. shop@okbank. */
+  @IsOptional() @Trim() @ValidateIf((o: SetCompanyDetailsDto) => o.upiId !== '' && o.upiId !== null)
+  @Matches(/^[\w.-]{2,256}@[a-zA-Z]{2,64}$/, { message: 'upiId must look like name@bank.' })
+  upiId?: string | null;
+}
+
+export class UpdatePasswordDto {
+  @IsString({ message: 'current_password is required.' }) @IsNotEmpty({ message: 'current_password is required.' }) @MaxLength(200) current_password!: string;
+  @IsString({ message: 'new_password is required.' }) @IsNotEmpty({ message: 'new_password is required.' }) @MaxLength(200) new_password!: string;
+  @IsString({ message: 're_type_new_password is required.' }) @IsNotEmpty({ message: 're_type_new_password is required.' }) @MaxLength(200) re_type_new_password!: string;
+}

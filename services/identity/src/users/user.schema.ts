@@ -1,0 +1,21 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { HydratedDocument } from 'mongoose';
+import { Positions, type Position } from '@bahi/contracts';
+
+/** A person who logs in. Platform admins have companyId null. */
+@Schema({ collection: 'users', timestamps: { createdAt: true, updatedAt: true } })
+export class User {
+  @Prop({ required: true, unique: true }) id!: number;
+  @Prop({ required: true, trim: true }) name!: string;
+  @Prop({ required: true, unique: true, lowercase: true, trim: true }) email!: string;
+  @Prop({ required: true }) passwordHash!: string;
+  @Prop({ required: true, enum: Positions, type: String }) position!: Position;
+  @Prop({ type: Number, default: null, index: true }) companyId!: number | null;
+  @Prop({ default: false }) is_locked!: boolean;
+  @Prop({ default: 0 }) failedLogins!: number;
+  @Prop({ default: false }) forceChange!: boolean;
+  @Prop({ type: Date, default: null }) passwordChangedAt!: Date | null;
+}
+
+export type UserDocument = HydratedDocument<User>;
+export const UserSchema = SchemaFactory.createForClass(User);
