@@ -1,0 +1,41 @@
+import { useEffect, useState, type ComponentType } from 'react';
+import { RemoteBoundary, RemoteUnavailable, Spinner } from '@bahi/ui-kit';
+import { cachedRemoteComponent, loadRemoteComponent } from './remotes';
+
+type State = { status: 'loading' } | { status: 'ready'; Comp: ComponentType } | { status: 'failed'; error: string };
+
+/** Renders one exposed module of a remote in this area, with a spinner, fallback and retry. */
+export function RemotePage({ remote, module }: { remote: string; module: string }) {
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<State>(() => {
+    const Comp = cachedRemoteComponent(remote, module);
+    return Comp ? { status: 'ready', Comp } : { status: 'loading' };
+  });
+
+  useEffect(() => {
+    let live = true;
+    const Comp = attempt === 0 ? cachedRemoteComponent(remote, module) : undefined;
+    if (Comp) {
+      setState({ status: 'ready', Comp });
+      return;
+    }
+    setState({ status: 'loading' });
+    loadRemoteComponent(remote, module, attempt > 0).then(
+      (C) => live && setState({ status: 'ready', Comp: C }),
+      (err: Error) => live && setState({ status: 'failed', error: err.message }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [remote, module, attempt]);
+
+  const retry = () => setAttempt((a) => a + 1);
+  if (state.status === 'loading') return <Spinner label={`Loading ${remote}…`} />;
+  if (state.status === 'failed') return <RemoteUnavailable name={remote} onRetry={retry} detail={state.error} />;
+  const { Comp } = state;
+  return (
+    <RemoteBoundary key={attempt} name={remote} onRetry={retry}>
+      <Comp />
+    </RemoteBoundary>
+  );
+}

@@ -1,0 +1,33 @@
+import { Outlet } from 'react-router-dom';
+import { PageHeaderProvider, PageHeaderSlot, UserProvider } from '@bahi/ui-kit';
+import { fetchUser, useCurrentUser } from '../userStore';
+import { Footer, NavigationProgress } from './Layout';
+import { ProfileMenu } from './ProfileMenu';
+
+/** The platform administration frame: no staff sidebar, just the top bar with logout. */
+export function AdminLayout() {
+  const user = useCurrentUser();
+  return (
+    <UserProvider value={{ user, refresh: async () => void (await fetchUser()) }}>
+      <PageHeaderProvider>
+        <div className="sh-admin">
+          <header className="sh-topbar sh-topbar--admin">
+            <div className="sh-brand sh-brand--light">
+              <span className="sh-brand__mark">ब</span>
+              <span className="sh-brand__name">Bahi Administration</span>
+            </div>
+            <div className="sh-topbar__middle">
+              <PageHeaderSlot />
+            </div>
+            <ProfileMenu name={user?.name ?? ''} manager={false} admin />
+          </header>
+          <NavigationProgress />
+          <main className="sh-content sh-content--admin">
+            <Outlet />
+          </main>
+          <Footer />
+        </div>
+      </PageHeaderProvider>
+    </UserProvider>
+  );
+}

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { Outlet, useMatches, useNavigation } from 'react-router-dom';
+import { PageHeaderProvider, PageHeaderSlot, Spinner, UserProvider } from '@bahi/ui-kit';
+import { fetchUser, useCurrentUser } from '../userStore';
+import { Icon } from './Icon';
+import { ProfileMenu } from './ProfileMenu';
+import { Sidebar } from './Sidebar';
+
+const COLLAPSED_KEY = 'sidebarCollapsed';
+
+export function Footer() {
+  return <footer className="sh-footer">© {new Date().getFullYear()} Bahi. All rights reserved.</footer>;
+}
+
+/** Spinner while a navigation loads (route loaders, a remote's first load). */
+export function NavigationProgress() {
+  const busy = useNavigation().state !== 'idle';
+  return busy ? (
+    <div className="sh-progress" data-testid="navigating">
+      <Spinner inline label="Loading page…" />
+    </div>
+  ) : null;
+}
+
+/** The main shell: collapsible sidebar (250/70), top bar, content, footer. */
+export function Layout() {
+  const user = useCurrentUser();
+  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === '1');
+  const matches = useMatches();
+  const title = [...matches].reverse().map((m) => (m.handle as { title?: string } | undefined)?.title).find(Boolean);
+  const toggle = () =>
+    setCollapsed((c) => {
+      localStorage.setItem(COLLAPSED_KEY, c ? '0' : '1');
+      return !c;
+    });
+
+  return (
+    <UserProvider value={{ user, refresh: async () => void (await fetchUser()) }}>
+      <PageHeaderProvider>
+        <div className="sh-app" style={{ ['--sh-sidebar-w' as string]: collapsed ? '70px' : '250px' }}>
+          <Sidebar position={user?.position} collapsed={collapsed} />
+          <div className="sh-main">
+            <header className="sh-topbar">
+              <button type="button" className="sh-icon-btn" aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'} onClick={toggle}>
+                <Icon name="menu" />
+              </button>
+              <div className="sh-company" data-testid="company-name">
+                {user?.companyName}
+              </div>
+              <div className="sh-topbar__middle">
+                <PageHeaderSlot fallback={title ? <span className="sh-page-title">{title}</span> : null} />
+              </div>
+              <ProfileMenu name={user?.name ?? ''} manager={user?.position === 'manager'} />
+            </header>
+            <NavigationProgress />
+            <main className="sh-content">
+              <Outlet />
+            </main>
+            <Footer />
+          </div>
+        </div>
+      </PageHeaderProvider>
+    </UserProvider>
+  );
+}

@@ -1,0 +1,57 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { ApiError, Button, Field, api, setSession, useAlert, type User } from '@bahi/ui-kit';
+import { setUser } from '../userStore';
+import { AuthCard } from './AuthCard';
+
+interface LoginReply {
+  success: boolean;
+  token?: string;
+  forceChange?: boolean;
+  user?: User;
+  msg?: string;
+}
+
+export function LoginPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const alert = useAlert();
+  const navigate = useNavigate();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const reply = await api.post<LoginReply>('/loginReact', { email, password }, { authRedirect: false });
+      if (!reply?.success || !reply.token) {
+        alert.error(reply?.msg || 'Login failed');
+        return;
+      }
+      setSession(reply.token);
+      setUser(reply.user ?? null);
+      if (reply.user?.position === 'admin') navigate('/admin', { replace: true });
+      else if (reply.forceChange) navigate('/updatePassword', { replace: true });
+      else navigate('/', { replace: true });
+    } catch (err) {
+      if (err instanceof ApiError && err.status > 0) {
+        const body = err.body as { msg?: string } | undefined;
+        alert.error(body?.msg || 'Login failed');
+      } else alert.error('Something went wrong while logging in.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Sign in" subtitle="Billing and inventory for your shop">
+      <form onSubmit={submit} className="sh-auth__form">
+        <Field label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Button type="submit" busy={busy} className="sh-auth__submit">
+          Login
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

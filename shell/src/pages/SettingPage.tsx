@@ -1,0 +1,241 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import {
+  ApiError,
+  Button,
+  Card,
+  Field,
+  FormActions,
+  FormGrid,
+  Modal,
+  SelectField,
+  Spinner,
+  api,
+  errorMessage,
+  useAlert,
+  useConfirm,
+  useUserContext,
+} from '@bahi/ui-kit';
+
+interface Company {
+  id: number;
+  name: string;
+  add1: string;
+  add2: string;
+  mob1: string;
+  mob2: string;
+  email: string;
+  logo: string | null;
+  upiId: string | null;
+}
+
+interface CompanyUser {
+  id: number;
+  name: string;
+  email: string;
+  position: string;
+  is_locked: boolean;
+}
+
+const EMPTY: Company = { id: 0, name: '', add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: '' };
+
+function CompanyProfile() {
+  const alert = useAlert();
+  const { refresh } = useUserContext();
+  const [company, setCompany] = useState<Company | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [logoVersion, setLogoVersion] = useState(0);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    api.get<Company>('/getCompanyDetails').then(
+      (c) => setCompany({ ...EMPTY, ...c, upiId: c.upiId ?? '' }),
+      () => alert.error('unable to connet to server'),
+    );
+  }, [alert]);
+
+  if (!company) return <Spinner label="Loading company profile…" />;
+  const set = (k: keyof Company) => (e: React.ChangeEvent<HTMLInputElement>) => setCompany({ ...company, [k]: e.target.value });
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const { id, name, add1, add2, mob1, mob2, email, upiId } = company;
+      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '' });
+      if (reply?.done) {
+        alert.success('Profile Updated.');
+        await refresh(); // the company name in the top bar
+      } else alert.error('Internal server error, cannot update the details.');
+    } catch {
+      alert.error('Internal server error, cannot update the details.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const upload = async () => {
+    const file = fileRef.current?.files?.[0];
+    if (!file) return;
+    const form = new FormData();
+    form.append('image', file);
+    setUploading(true);
+    try {
+      await api.upload(`/manage/profile/edit/${company.id}/uploadProfileImage`, form);
+      alert.success('Image was uploaded successfully.');
+      setCompany({ ...company, logo: `/companyLogo/${company.id}` });
+      setLogoVersion((v) => v + 1);
+    } catch (err) {
+      alert.error(`${err instanceof ApiError ? err.status : 500} error`);
+    } finally {
+      setUploading(false);
+      if (fileRef.current) fileRef.current.value = '';
+    }
+  };
+
+  return (
+    <Card title="Company Profile">
+      <div className="sh-profile-grid">
+        <div className="sh-logo">
+          {company.logo ? (
+            <img src={`/api${company.logo}?v=${logoVersion}`} alt={`${company.name} logo`} data-testid="company-logo" />
+          ) : (
+            <div className="sh-logo__empty">No logo</div>
+          )}
+          <label className="bk-btn bk-btn--secondary">
+            {uploading ? 'Uploading…' : 'Upload Logo'}
+            <input ref={fileRef} type="file" accept="image/*" hidden onChange={upload} name="image" aria-label="Logo image" />
+          </label>
+        </div>
+        <form onSubmit={save} className="sh-profile-form">
+          <FormGrid>
+            <Field label="Company Name" name="name" required value={company.name} onChange={set('name')} />
+            <Field label="Email" name="email" type="email" value={company.email} onChange={set('email')} />
+            <Field label="Address Line 1" name="add1" value={company.add1} onChange={set('add1')} />
+            <Field label="Address Line 2" name="add2" value={company.add2} onChange={set('add2')} />
+            <Field label="Mobile 1" name="mob1" inputMode="tel" value={company.mob1} onChange={set('mob1')} />
+            <Field label="Mobile 2" name="mob2" inputMode="tel" value={company.mob2} onChange={set('mob2')} />
+            <Field label="UPI Id" name="upiId" value={company.upiId ?? ''} onChange={set('upiId')} hint="Printed as a payment QR code on bills" />
+          </FormGrid>
+          <FormActions>
+            <Button type="submit" busy={busy}>
+              Save
+            </Button>
+          </FormActions>
+        </form>
+      </div>
+    </Card>
+  );
+}
+
+const NEW_USER = { name: '', email: '', password: '', position: 'staff' };
+
+function CompanyUsers() {
+  const alert = useAlert();
+  const confirm = useConfirm();
+  const [users, setUsers] = useState<CompanyUser[] | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [form, setForm] = useState(NEW_USER);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(
+    () =>
+      api.get<{ users: CompanyUser[] }>('/users').then(
+        (r) => setUsers(r.users ?? []),
+        () => alert.error('unable to connet to server'),
+      ),
+    [alert],
+  );
+  useEffect(() => void load(), [load]);
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const reply = await api.post<{ success: boolean; message: string }>('/users', form);
+      alert.success(reply?.message || 'User added.');
+      setAdding(false);
+      setForm(NEW_USER);
+      await load();
+    } catch (err) {
+      alert.error(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (u: CompanyUser) => {
+    if (!(await confirm({ title: 'Remove user', message: `Do you want to remove ${u.name} (${u.email})?`, confirmLabel: 'Remove', danger: true }))) return;
+    try {
+      await api.delete(`/users/${u.id}`);
+      alert.success('User removed.');
+      await load();
+    } catch (err) {
+      alert.error(errorMessage(err));
+    }
+  };
+
+  return (
+    <Card title="Users" actions={<Button onClick={() => setAdding(true)}>Add User</Button>}>
+      {!users ? (
+        <Spinner />
+      ) : (
+        <table className="bk-table" data-testid="company-users">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Email</th>
+              <th>Position</th>
+              <th>Status</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.id}>
+                <td>{u.name}</td>
+                <td>{u.email}</td>
+                <td style={{ textTransform: 'capitalize' }}>{u.position}</td>
+                <td>{u.is_locked ? <span className="bk-badge bk-badge--danger">Locked</span> : <span className="bk-badge bk-badge--success">Active</span>}</td>
+                <td style={{ textAlign: 'right' }}>
+                  <Button variant="ghost" onClick={() => remove(u)}>
+                    Remove
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Modal open={adding} title="Add User" onClose={() => setAdding(false)}>
+        <form onSubmit={add} className="sh-stack">
+          <Field label="Name" name="name" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+          <Field label="Email" name="email" type="email" required value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+          <Field label="Password" name="password" type="password" required minLength={6} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+          <SelectField label="Position" name="position" value={form.position} onChange={(e) => setForm({ ...form, position: e.target.value })}>
+            <option value="staff">Staff</option>
+            <option value="manager">Manager</option>
+          </SelectField>
+          <FormActions>
+            <Button variant="ghost" onClick={() => setAdding(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" busy={busy}>
+              Add User
+            </Button>
+          </FormActions>
+        </form>
+      </Modal>
+    </Card>
+  );
+}
+
+/** /setting (managers): company profile with logo, and the company's users. */
+export function SettingPage() {
+  return (
+    <>
+      <CompanyProfile />
+      <CompanyUsers />
+    </>
+  );
+}

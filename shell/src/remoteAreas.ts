@@ -1,0 +1,52 @@
+// Which remote renders which part of the main shell (spec 000 §2). Each entry is mounted at
+// `path` (with a trailing /* so the remote's own <Routes> take the rest, relative to it).
+// To add a page area: add a line here and expose `module` from the remote's federation.config.js.
+export interface RemoteArea {
+  path: string;
+  remote: string;
+  module: string;
+  title: string;
+  managerOnly?: boolean;
+}
+
+export const REMOTE_AREAS: RemoteArea[] = [
+  { path: '', remote: 'sales', module: './Cart', title: 'Create Sell' },
+  { path: 'estimateList', remote: 'sales', module: './Estimates', title: 'Estimates' },
+  { path: 'salesList', remote: 'sales', module: './SalesList', title: 'Sells Account' },
+  { path: 'clientList', remote: 'sales', module: './Clients', title: 'Customer Details' },
+  { path: 'product', remote: 'catalogue', module: './Products', title: 'View Products', managerOnly: true },
+  { path: 'productItem', remote: 'catalogue', module: './ProductItems', title: 'Product Details', managerOnly: true },
+  { path: 'productsCatagory', remote: 'catalogue', module: './Categories', title: 'Categories', managerOnly: true },
+  { path: 'purchaseList', remote: 'purchase', module: './PurchaseList', title: 'Purchase Account', managerOnly: true },
+  { path: 'purchase', remote: 'purchase', module: './Purchase', title: 'Purchase', managerOnly: true },
+  { path: 'purchaseProducts', remote: 'purchase', module: './PurchaseProducts', title: 'Purchase', managerOnly: true },
+  { path: 'distributor', remote: 'purchase', module: './Distributors', title: 'Distributors', managerOnly: true },
+  { path: 'payments/givePayment', remote: 'payments', module: './GivePayment', title: 'Give Payment', managerOnly: true },
+  { path: 'payments/receivePayment', remote: 'payments', module: './ReceivePayment', title: 'Receive Payment' },
+];
+
+export interface NavEntry {
+  to: string;
+  label: string;
+  icon: string;
+  managerOnly?: boolean;
+}
+
+// Sidebar (spec 000 §2): the first seven only for managers, the last four for everyone.
+export const NAV: NavEntry[] = [
+  { to: '/', label: 'Cart', icon: 'cart', managerOnly: true },
+  { to: '/product/null', label: 'View Products', icon: 'grid', managerOnly: true },
+  { to: '/purchaseList', label: 'Purchase Account', icon: 'truck', managerOnly: true },
+  { to: '/distributor', label: 'Distributors', icon: 'users', managerOnly: true },
+  { to: '/payments/givePayment', label: 'Give Payment', icon: 'arrowUp', managerOnly: true },
+  { to: '/productItem', label: 'Product Details', icon: 'box', managerOnly: true },
+  { to: '/productsCatagory', label: 'Categories', icon: 'tag', managerOnly: true },
+  { to: '/estimateList', label: 'Estimates', icon: 'file', managerOnly: false },
+  { to: '/salesList', label: 'Sells Account', icon: 'receipt', managerOnly: false },
+  { to: '/clientList', label: 'Customer Details', icon: 'person', managerOnly: false },
+  { to: '/payments/receivePayment', label: 'Receive Payment', icon: 'arrowDown', managerOnly: false },
+];
+
+export function navFor(position: string | undefined): NavEntry[] {
+  return NAV.filter((e) => !e.managerOnly || position === 'manager');
+}

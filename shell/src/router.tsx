@@ -1,0 +1,61 @@
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { RemotePage } from './federation/RemotePage';
+import { adminLoader, managerOnly, notFound, shellLoader } from './guards';
+import { AdminLayout } from './layout/AdminLayout';
+import { Layout } from './layout/Layout';
+import { ErrorPage } from './pages/ErrorPage';
+import { LoginPage } from './pages/LoginPage';
+import { LogoutPage } from './pages/LogoutPage';
+import { SettingPage } from './pages/SettingPage';
+import { UpdatePasswordPage } from './pages/UpdatePasswordPage';
+import { REMOTE_AREAS } from './remoteAreas';
+import { Root } from './Root';
+
+const remoteRoutes: RouteObject[] = REMOTE_AREAS.map((a) => ({
+  path: a.path ? `${a.path}/*` : undefined,
+  index: a.path === '' ? true : undefined,
+  loader: a.managerOnly ? managerOnly : undefined,
+  handle: { title: a.title },
+  element: <RemotePage key={a.path} remote={a.remote} module={a.module} />,
+})) as RouteObject[];
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    errorElement: <ErrorPage />,
+    children: [
+      { path: 'loginApp', element: <LoginPage /> },
+      { path: 'logout', element: <LogoutPage /> },
+      {
+        path: 'admin',
+        loader: adminLoader,
+        shouldRevalidate: () => false,
+        element: <AdminLayout />,
+        children: [{ errorElement: <ErrorPage />, children: [{ path: '*', element: <RemotePage remote="admin" module="./AdminApp" /> }] }],
+      },
+      {
+        path: '/',
+        id: 'shell',
+        loader: shellLoader,
+        shouldRevalidate: () => false,
+        element: <Layout />,
+        children: [
+          {
+            // Errors inside the shell show in the content area; sidebar and top bar stay.
+            errorElement: <ErrorPage />,
+            children: [
+              ...remoteRoutes,
+              { path: 'updatePassword', handle: { title: 'Update Password' }, element: <UpdatePasswordPage /> },
+              { path: 'setting', handle: { title: 'Setting' }, loader: managerOnly, element: <SettingPage /> },
+              { path: '*', loader: notFound, element: null },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export function makeRouter() {
+  return createBrowserRouter(routes);
+}
