@@ -30,7 +30,7 @@ export class SessionsService {
 
   /** Logout: exactly this session. */
   async revokeSession(sid: string): Promise<void> {
-    const s = await this.sessions.findOneAndUpdate({ sid }, { $set: { revoked: true } }, { new: true }).lean();
+    const s = await this.sessions.findOneAndUpdate({ sid }, { $set: { revoked: true } }).lean();
     await this.publish([Revoke.session(sid, s ? Math.floor(s.exp.getTime() / 1000) : undefined)]);
   }
 
