@@ -120,5 +120,6 @@ function flatten(errors: ClassValidationError[], parent = ''): string[] {
 
 /** ValidationPipe's exceptionFactory: one 400 whose message names each bad field. */
 export function validationException(errors: ClassValidationError[]): BadRequestException {
-  return new BadRequestException([...new Set(flatten(errors))].join('; ') || 'Invalid request.');
+  const sentences = [...new Set(flatten(errors))].map((m) => (/[.!?]$/.test(m) ? m : `${m}.`));
+  return new BadRequestException(sentences.join(' ') || 'Invalid request.');
 }
