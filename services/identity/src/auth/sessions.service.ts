@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { newSessionId, RevocationList, Revoke, signToken } from '@bahi/auth';
@@ -8,7 +8,7 @@ import { RevocationEntry, Session } from './session.schema';
 
 /** Signs tokens, records sessions, and revokes them everywhere (here at once, elsewhere by event). */
 @Injectable()
-export class SessionsService {
+export class SessionsService implements OnApplicationBootstrap {
   constructor(
     @InjectModel(Session.name) private readonly sessions: Model<Session>,
     @InjectModel(RevocationEntry.name) private readonly entries: Model<RevocationEntry>,
@@ -16,6 +16,11 @@ export class SessionsService {
     private readonly revocations: RevocationList,
     private readonly nats: NatsClient,
   ) {}
+
+  /** identity's own guard knows every stored revocation from the first request on. */
+  async onApplicationBootstrap() {
+    this.revocations.apply(await this.live());
+  }
 
   async issue(subject: Omit<TokenSubject, 'sid'>): Promise<string> {
     const sid = newSessionId();
