@@ -1,4 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { Spinner } from '@bahi/ui-kit';
 import { RemotePage } from './federation/RemotePage';
 import { adminLoader, managerOnly, notFound, shellLoader } from './guards';
 import { AdminLayout } from './layout/AdminLayout';
@@ -23,15 +24,20 @@ export const routes: RouteObject[] = [
   {
     element: <Root />,
     errorElement: <ErrorPage />,
+    hydrateFallbackElement: <Spinner label="Loading…" />,
     children: [
       { path: 'loginApp', element: <LoginPage /> },
       { path: 'logout', element: <LogoutPage /> },
       {
-        path: 'admin',
+        // The admin remote's own <Routes> take everything under /admin.
+        path: 'admin/*',
         loader: adminLoader,
         shouldRevalidate: () => false,
-        element: <AdminLayout />,
-        children: [{ errorElement: <ErrorPage />, children: [{ path: '*', element: <RemotePage remote="admin" module="./AdminApp" /> }] }],
+        element: (
+          <AdminLayout>
+            <RemotePage remote="admin" module="./AdminApp" />
+          </AdminLayout>
+        ),
       },
       {
         path: '/',

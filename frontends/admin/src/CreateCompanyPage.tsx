@@ -20,7 +20,7 @@ export function CreateCompanyPage() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!form.cName.trim() || !form.cAdd.trim() || !form.cMob.trim() || !form.mName.trim()) {
+    if (!form.cName.trim() || !form.cAdd.trim() || !form.cMob.trim() || !form.mName.trim() || !form.mEmail.trim()) {
       alert.error('Please fill all required fields.');
       return;
     }
@@ -74,7 +74,7 @@ export function CreateCompanyPage() {
             <Field label="Address" name="cAdd" required value={form.cAdd} onChange={set('cAdd')} />
             <Field label="Mobile" name="cMob" inputMode="tel" required value={form.cMob} onChange={set('cMob')} />
             <Field label="Manager Name" name="mName" required value={form.mName} onChange={set('mName')} />
-            <Field label="Manager Email" name="mEmail" type="email" value={form.mEmail} onChange={set('mEmail')} />
+            <Field label="Manager Email" name="mEmail" type="email" required value={form.mEmail} onChange={set('mEmail')} />
           </FormGrid>
           <FormActions>
             <Button type="submit" busy={busy}>

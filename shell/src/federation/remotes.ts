@@ -35,9 +35,11 @@ export async function loadRemoteComponent(name: string, module: string, retry = 
   try {
     mod = await loadRemote<Record<string, unknown>>(id);
   } catch (err) {
-    throw new RemoteLoadError((err as Error)?.message ?? String(err));
+    console.warn(`remote ${id} failed to load`, err);
+    throw new RemoteLoadError('Its files could not be reached.');
   }
-  if (!mod || mod[REMOTE_FAILED]) throw new RemoteLoadError(String(mod?.error ?? `${id} did not load`));
+  // The runtime plugin already logged the technical reason.
+  if (!mod || mod[REMOTE_FAILED]) throw new RemoteLoadError('Its files could not be reached.');
   const comp = (mod.default ?? mod) as ComponentType;
   if (typeof comp !== 'function' && typeof comp !== 'object') throw new RemoteLoadError(`${id} has no default export`);
   components.set(id, comp);

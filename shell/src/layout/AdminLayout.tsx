@@ -1,11 +1,11 @@
-import { Outlet } from 'react-router-dom';
+import type { ReactNode } from 'react';
 import { PageHeaderProvider, PageHeaderSlot, UserProvider } from '@bahi/ui-kit';
 import { fetchUser, useCurrentUser } from '../userStore';
 import { Footer, NavigationProgress } from './Layout';
 import { ProfileMenu } from './ProfileMenu';
 
 /** The platform administration frame: no staff sidebar, just the top bar with logout. */
-export function AdminLayout() {
+export function AdminLayout({ children }: { children: ReactNode }) {
   const user = useCurrentUser();
   return (
     <UserProvider value={{ user, refresh: async () => void (await fetchUser()) }}>
@@ -23,7 +23,7 @@ export function AdminLayout() {
           </header>
           <NavigationProgress />
           <main className="sh-content sh-content--admin">
-            <Outlet />
+            {children}
           </main>
           <Footer />
         </div>

@@ -13,6 +13,7 @@ import {
   errorMessage,
   useAlert,
   useConfirm,
+  useUser,
   useUserContext,
 } from '@bahi/ui-kit';
 
@@ -133,6 +134,7 @@ const NEW_USER = { name: '', email: '', password: '', position: 'staff' };
 function CompanyUsers() {
   const alert = useAlert();
   const confirm = useConfirm();
+  const me = useUser();
   const [users, setUsers] = useState<CompanyUser[] | null>(null);
   const [adding, setAdding] = useState(false);
   const [form, setForm] = useState(NEW_USER);
@@ -198,9 +200,11 @@ function CompanyUsers() {
                 <td style={{ textTransform: 'capitalize' }}>{u.position}</td>
                 <td>{u.is_locked ? <span className="bk-badge bk-badge--danger">Locked</span> : <span className="bk-badge bk-badge--success">Active</span>}</td>
                 <td style={{ textAlign: 'right' }}>
-                  <Button variant="ghost" onClick={() => remove(u)}>
-                    Remove
-                  </Button>
+                  {u.id !== me?.id && (
+                    <Button variant="ghost" onClick={() => remove(u)}>
+                      Remove
+                    </Button>
+                  )}
                 </td>
               </tr>
             ))}

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { startStack, type Stack } from '@bahi/devstack';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const SCREENSHOTS = path.join(__dirname, '..', 'test-results', 'screenshots');
+const ROOT = path.resolve(__dirname, '..', '..');
+
+export const ACCOUNTS = {
+  admin: { email: 'admin@bahi.local', password: 'admin12345' },
+  manager: { email: 'manager@demo.local', password: 'manager12345' },
+  staff: { email: 'staff@demo.local', password: 'staff12345' },
+};
+
+export interface E2E {
+  stack: Stack;
+  baseUrl: string;
+  browser: Browser;
+  /** A fresh browser context (its own localStorage) with one page. */
+  newPage(): Promise<Page>;
+  shot(page: Page, name: string): Promise<string>;
+  /** A direct API call, as another client would make it. */
+  api<T = unknown>(method: string, apiPath: string, opts?: { token?: string; body?: unknown }): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+function assertBuilt() {
+  for (const f of ['shell/dist/index.html', 'frontends/admin/dist/mf-manifest.json']) {
+    if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` first.`);
+  }
+}
+
+/** Starts the stack (fresh temp data dir) and Chromium; `env` goes to the stack's processes. */
+export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
+  assertBuilt();
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const stack = await startStack({ rootDir: ROOT, services: ['identity'], env, logs: 'files' });
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  } catch (err) {
+    await stack.stop();
+    throw err;
+  }
+  const contexts: BrowserContext[] = [];
+  const baseUrl = stack.gatewayUrl;
+
+  return {
+    stack,
+    baseUrl,
+    browser,
+    async newPage() {
+      const ctx = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 800 } });
+      contexts.push(ctx);
+      const page = await ctx.newPage();
+      page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
+      return page;
+    },
+    async shot(page, name) {
+      const file = path.join(SCREENSHOTS, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      return file;
+    },
+    async api(method, apiPath, opts = {}) {
+      const headers: Record<string, string> = { Accept: 'application/json' };
+      if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+      if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+      const res = await fetch(`${baseUrl}/api${apiPath}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as never };
+    },
+    async stop() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      await stack.stop();
+    },
+  };
+}
+
+/** Signs in through the login form and waits until the app has moved away from /loginApp. */
+export async function login(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/loginApp');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL((url) => url.pathname !== '/loginApp');
+}
+
+/** The sidebar entries as the user sees them. */
+export async function sidebarEntries(page: Page): Promise<string[]> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.waitFor();
+  return (await nav.locator('a').allTextContents()).map((s) => s.trim());
+}
+
+export async function alertText(page: Page): Promise<string> {
+  const alert = page.getByTestId('alert');
+  await alert.waitFor();
+  return (await alert.locator('.bk-alert__text').textContent())?.trim() ?? '';
+}
