@@ -1,1 +1,3 @@
-module.exports = require('@bahi/jest-config')(__dirname);
+module.exports = require('@bahi/jest-config')(__dirname, {
+  moduleNameMapper: { '\\.css$': '<rootDir>/test/style-stub.js' },
+});

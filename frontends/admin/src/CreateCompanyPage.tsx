@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Card, Field, FormActions, FormGrid, api, useAlert } from '@bahi/ui-kit';
+import { missingRequired } from './validation';
 
 const EMPTY = { cName: '', cAdd: '', cMob: '', mName: '', mEmail: '' };
 
@@ -20,7 +21,7 @@ export function CreateCompanyPage() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!form.cName.trim() || !form.cAdd.trim() || !form.cMob.trim() || !form.mName.trim() || !form.mEmail.trim()) {
+    if (missingRequired(form)) {
       alert.error('Please fill all required fields.');
       return;
     }

@@ -7,7 +7,7 @@ interface ErrorContent {
   message: string;
 }
 
-function describe(error: unknown): ErrorContent {
+export function describeError(error: unknown): ErrorContent {
   if (isRouteErrorResponse(error)) {
     const data = (error.data ?? {}) as Partial<ErrorContent>;
     if (error.status === 404 && !data.header) return { status: 404, header: 'Unexpected Application Error!', message: 'Page Not Found!' };
@@ -22,7 +22,7 @@ function describe(error: unknown): ErrorContent {
 export function ErrorPage() {
   const error = useRouteError();
   if (!isRouteErrorResponse(error)) console.error(error);
-  const { status, header, message } = describe(error);
+  const { status, header, message } = describeError(error);
   return (
     <div className="sh-error" data-testid="error-page">
       {status !== undefined && <div className="sh-error__status">{status}</div>}

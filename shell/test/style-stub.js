@@ -1,0 +1,2 @@
+// Stylesheets mean nothing to unit tests in Node.
+module.exports = {};
