@@ -1,0 +1,417 @@
+/**
+ * One collection in memory: documents keyed by their `_id` key in natural (insertion) order,
+ * its indexes, and the locks of open transactions. Documents are never mutated in place: a
+ * write stores a new object, so cursors and before-images keep consistent snapshots.
+ */
+import type { Binary } from 'bson';
+import { MongoError } from './errors';
+import { Index, type IndexSpec } from './indexes';
+import type { Filter } from './matcher';
+import { Blocked, writeConflict, type Transaction } from './sessions';
+import type { CollectionMeta, Persistence } from './storage';
+import { inspectValue, isPlainObject, valueKey, type Doc } from './values';
+
+export interface Entry {
+  readonly id: string;
+  readonly doc: Doc;
+  /** Natural order. */
+  readonly seq: number;
+  /** Logical time of the commit that wrote this version (write-conflict detection). */
+  readonly ver: number;
+}
+
+/** Version of a document written by a transaction that has not committed yet. */
+const UNCOMMITTED = Number.MAX_SAFE_INTEGER;
+
+interface Lock {
+  txn: Transaction;
+  before: Entry | null;
+}
+
+/** Where a write runs: inside a transaction or not, and the persistence promises to await before replying. */
+export interface WriteCtx {
+  txn: Transaction | null;
+  pending: Promise<unknown>[];
+}
+
+export interface CollectionHost {
+  readonly persistence: Persistence | null;
+  nextSeq(): number;
+  /** Advances and returns the logical commit clock. */
+  tick(): number;
+}
+
+const MAX_PLAN_KEYS = 1000;
+
+export class Collection {
+  readonly entries = new Map<string, Entry>();
+  readonly indexes: Index[];
+  private readonly locks = new Map<string, Lock>();
+
+  constructor(
+    private readonly host: CollectionHost,
+    public db: string,
+    public name: string,
+    readonly uuid: Binary,
+    readonly options: Doc,
+    indexes: IndexSpec[],
+  ) {
+    const specs = indexes.length ? indexes : [{ v: 2, key: { _id: 1 }, name: '_id_' }];
+    this.indexes = specs.map((s) => new Index(s));
+  }
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  meta(): CollectionMeta {
+    return { db: this.db, name: this.name, uuid: this.uuid, options: this.options, indexes: this.indexes.map((i) => i.spec) };
+  }
+
+  get hasLocks(): boolean {
+    return this.locks.size > 0;
+  }
+
+  /** Transactions holding locks here. */
+  lockHolders(): Set<Transaction> {
+    return new Set([...this.locks.values()].map((l) => l.txn));
+  }
+
+  get textFields(): string[] | null {
+    const idx = this.indexes.find((i) => i.textFields);
+    return idx ? idx.textFields : null;
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  /** The entry `reader` sees under this id: another transaction's uncommitted change is hidden. */
+  visibleEntry(id: string, reader: Transaction | null): Entry | undefined {
+    const lock = this.locks.get(id);
+    if (lock && lock.txn !== reader) return lock.before ?? undefined;
+    return this.entries.get(id);
+  }
+
+  /** Every entry `reader` sees, in natural order. */
+  *visible(reader: Transaction | null): Iterable<Entry> {
+    if (!this.locks.size) {
+      yield* this.entries.values();
+      return;
+    }
+    for (const e of this.entries.values()) {
+      const lock = this.locks.get(e.id);
+      if (lock && lock.txn !== reader) {
+        if (lock.before) yield lock.before;
+      } else {
+        yield e;
+      }
+    }
+    for (const [id, lock] of this.locks) {
+      if (lock.txn !== reader && lock.before && !this.entries.has(id)) yield lock.before;
+    }
+  }
+
+  count(reader: Transaction | null): number {
+    if (!this.locks.size) return this.entries.size;
+    let n = 0;
+    for (const _ of this.visible(reader)) n++;
+    return n;
+  }
+
+  /** Entries matching the filter, in natural order; uses an index for equality predicates when it can. */
+  match(filter: Filter, reader: Transaction | null, limit = 0): Entry[] {
+    const out: Entry[] = [];
+    const ids = filter.isEmpty ? null : this.plan(filter.raw);
+    if (ids === null) {
+      for (const e of this.visible(reader)) {
+        if (filter.test(e.doc)) {
+          out.push(e);
+          if (limit && out.length >= limit) break;
+        }
+      }
+      return out;
+    }
+    for (const [id, lock] of this.locks) if (lock.txn !== reader) ids.add(id);
+    const candidates: Entry[] = [];
+    for (const id of ids) {
+      const e = this.visibleEntry(id, reader);
+      if (e) candidates.push(e);
+    }
+    if (candidates.length > 1) candidates.sort((a, b) => a.seq - b.seq);
+    for (const e of candidates) {
+      if (filter.test(e.doc)) {
+        out.push(e);
+        if (limit && out.length >= limit) break;
+      }
+    }
+    return out;
+  }
+
+  /** Which index (if any) answers a filter, for explain. */
+  planName(filter: Filter): string | null {
+    if (filter.isEmpty) return null;
+    return this.choose(equalities(filter.raw))?.index.name ?? null;
+  }
+
+  /** Candidate ids from the best index for the filter's equality predicates, or null for a scan. */
+  private plan(filter: Doc): Set<string> | null {
+    const eq = equalities(filter);
+    if (!eq.size) return null;
+    return this.choose(eq)?.ids ?? null;
+  }
+
+  private choose(eq: Map<string, unknown[]>): { index: Index; ids: Set<string> } | null {
+    let best: { index: Index; ids: Set<string> } | null = null;
+    for (const index of this.indexes) {
+      if (!index.plannable) continue;
+      let ids: Set<string> | null = null;
+      if (index.isId) {
+        const vals = eq.get('_id');
+        if (!vals) continue;
+        ids = new Set(vals.filter((v) => !(v instanceof RegExp)).map((v) => valueKey(v)));
+      } else if (index.fields.every((f) => eq.has(f))) {
+        const keys = cartesian(index.fields.map((f) => eq.get(f)!));
+        if (!keys) continue;
+        ids = new Set();
+        for (const values of keys) {
+          const found = index.lookup(Index.lookupKey(values));
+          if (found) for (const id of found) ids.add(id);
+        }
+      } else if (eq.has(index.fields[0])) {
+        ids = new Set();
+        for (const v of eq.get(index.fields[0])!) {
+          const found = index.fields.length === 1 ? index.lookup(valueKey(v)) : index.lookupPrefix(valueKey(v));
+          if (found) for (const id of found) ids.add(id);
+        }
+      }
+      if (ids && (!best || ids.size < best.ids.size)) best = { index, ids };
+      if (best && best.ids.size <= 1) break;
+    }
+    return best;
+  }
+
+  // ---- writes ------------------------------------------------------------------------------
+
+  private conflict(owner: Transaction, w: WriteCtx): never {
+    if (w.txn) throw writeConflict();
+    throw new Blocked(owner);
+  }
+
+  /**
+   * A write may proceed unless another transaction holds the document, or (first committer
+   * wins) the document changed after the writing transaction began.
+   */
+  checkLock(id: string, w: WriteCtx): void {
+    const lock = this.locks.get(id);
+    if (lock && lock.txn !== w.txn) this.conflict(lock.txn, w);
+    if (w.txn && !lock) {
+      const cur = this.entries.get(id);
+      if (cur && cur.ver > w.txn.snapshot) throw writeConflict();
+    }
+  }
+
+  private version(w: WriteCtx): number {
+    return w.txn ? UNCOMMITTED : this.host.tick();
+  }
+
+  private lockFor(id: string, w: WriteCtx): void {
+    if (!w.txn || this.locks.has(id)) return;
+    this.locks.set(id, { txn: w.txn, before: this.entries.get(id) ?? null });
+    w.txn.touch(this, id);
+  }
+
+  /** Throws DuplicateKey (or waits on / conflicts with a transaction) if `doc` breaks a unique index. */
+  private checkUnique(id: string, doc: Doc, w: WriteCtx): void {
+    for (const index of this.indexes) {
+      if (!index.unique || index.isId) continue;
+      const keys = index.keysOf(doc);
+      if (!keys.length) continue;
+      for (const other of index.holders(keys, id)) {
+        const lock = this.locks.get(other);
+        if (lock && lock.txn !== w.txn) this.conflict(lock.txn, w);
+        throw this.duplicate(index, doc);
+      }
+      if (this.locks.size) {
+        const mine = new Set(keys);
+        for (const [lid, lock] of this.locks) {
+          if (lock.txn === w.txn || !lock.before || lid === id) continue;
+          if (index.keysOf(lock.before.doc).some((k) => mine.has(k))) this.conflict(lock.txn, w);
+        }
+      }
+    }
+  }
+
+  duplicate(index: Index, doc: Doc): MongoError {
+    const keyValue = index.isId ? { _id: doc._id } : index.keyValue(doc);
+    const shown = Object.entries(keyValue)
+      .map(([k, v]) => `${k}: ${inspectValue(v)}`)
+      .join(', ');
+    return new MongoError('DuplicateKey', `E11000 duplicate key error collection: ${this.ns} index: ${index.name} dup key: { ${shown} }`, {
+      extra: { keyPattern: index.spec.key, keyValue },
+    });
+  }
+
+  private persist(entry: Entry | null, id: string, w: WriteCtx): void {
+    const p = this.host.persistence;
+    if (!p || w.txn) return;
+    w.pending.push(entry ? p.putDoc(this.uuid, id, entry.seq, entry.doc) : p.removeDoc(this.uuid, id));
+  }
+
+  insert(doc: Doc, w: WriteCtx): Entry {
+    const id = valueKey(doc._id);
+    this.checkLock(id, w);
+    if (this.entries.has(id)) throw this.duplicate(this.indexes[0], doc);
+    this.checkUnique(id, doc, w);
+    this.lockFor(id, w);
+    const entry: Entry = { id, doc, seq: this.host.nextSeq(), ver: this.version(w) };
+    this.entries.set(id, entry);
+    for (const index of this.indexes) index.add(id, doc);
+    this.persist(entry, id, w);
+    return entry;
+  }
+
+  replace(id: string, doc: Doc, w: WriteCtx): Entry {
+    this.checkLock(id, w);
+    const old = this.entries.get(id);
+    if (!old) throw new MongoError('InternalError', `document ${id} vanished from ${this.ns}`);
+    this.checkUnique(id, doc, w);
+    this.lockFor(id, w);
+    for (const index of this.indexes) index.remove(id, old.doc);
+    const entry: Entry = { id, doc, seq: old.seq, ver: this.version(w) };
+    this.entries.set(id, entry);
+    for (const index of this.indexes) index.add(id, doc);
+    this.persist(entry, id, w);
+    return entry;
+  }
+
+  remove(id: string, w: WriteCtx): void {
+    this.checkLock(id, w);
+    const old = this.entries.get(id);
+    if (!old) return;
+    this.lockFor(id, w);
+    for (const index of this.indexes) index.remove(id, old.doc);
+    this.entries.delete(id);
+    this.persist(null, id, w);
+  }
+
+  /** Loads a stored document at start (no checks, no persistence). */
+  load(seq: number, doc: Doc): void {
+    const id = valueKey(doc._id);
+    const entry: Entry = { id, doc, seq, ver: 0 };
+    this.entries.set(id, entry);
+    for (const index of this.indexes) index.add(id, doc);
+  }
+
+  commitTxn(txn: Transaction, ids: Set<string>, ver: number, pending: Promise<unknown>[]): void {
+    const p = this.host.persistence;
+    for (const id of ids) {
+      const lock = this.locks.get(id);
+      if (!lock || lock.txn !== txn) continue;
+      this.locks.delete(id);
+      let e = this.entries.get(id);
+      if (e) this.entries.set(id, (e = { ...e, ver }));
+      if (p) pending.push(e ? p.putDoc(this.uuid, id, e.seq, e.doc) : p.removeDoc(this.uuid, id));
+    }
+  }
+
+  rollbackTxn(txn: Transaction, ids: Set<string>): void {
+    for (const id of ids) {
+      const lock = this.locks.get(id);
+      if (!lock || lock.txn !== txn) continue;
+      const cur = this.entries.get(id);
+      if (cur) for (const index of this.indexes) index.remove(id, cur.doc);
+      if (lock.before) {
+        this.entries.set(id, lock.before);
+        for (const index of this.indexes) index.add(id, lock.before.doc);
+      } else {
+        this.entries.delete(id);
+      }
+      this.locks.delete(id);
+    }
+  }
+
+  /** Aborts every transaction holding locks here (before a drop or rename). */
+  abortHolders(reason: string): void {
+    for (const txn of this.lockHolders()) txn.abort(reason);
+  }
+
+  // ---- indexes -----------------------------------------------------------------------------
+
+  /** Builds an index over the current documents; DuplicateKey if a unique index would be violated. */
+  buildIndex(spec: IndexSpec): Index {
+    const index = new Index(spec);
+    if (index.unique) {
+      const seen = new Map<string, string>();
+      for (const e of this.entries.values()) {
+        for (const k of index.keysOf(e.doc)) {
+          const other = seen.get(k);
+          if (other !== undefined && other !== e.id) throw this.duplicate(index, e.doc);
+          seen.set(k, e.id);
+        }
+      }
+    }
+    for (const e of this.entries.values()) index.add(e.id, e.doc);
+    return index;
+  }
+
+  dataSize(): number {
+    let n = 0;
+    for (const e of this.entries.values()) n += approxSize(e.doc);
+    return n;
+  }
+}
+
+function approxSize(v: unknown): number {
+  if (v === null || v === undefined) return 1;
+  switch (typeof v) {
+    case 'string':
+      return v.length + 5;
+    case 'number':
+      return 8;
+    case 'boolean':
+      return 1;
+  }
+  if (Array.isArray(v)) return 5 + v.reduce((n: number, x) => n + 3 + approxSize(x), 0);
+  if (isPlainObject(v)) return 5 + Object.entries(v).reduce((n, [k, x]) => n + k.length + 2 + approxSize(x), 0);
+  return 16;
+}
+
+/** Equality predicates of a filter: field -> the values it may equal (several for `$in`). */
+export function equalities(filter: Doc, out = new Map<string, unknown[]>()): Map<string, unknown[]> {
+  for (const [k, v] of Object.entries(filter)) {
+    if (k === '$and' && Array.isArray(v)) {
+      for (const sub of v) if (isPlainObject(sub)) equalities(sub, out);
+      continue;
+    }
+    if (k.startsWith('$')) continue;
+    const vals = equalityValues(v);
+    if (!vals) continue;
+    const prev = out.get(k);
+    if (!prev || vals.length < prev.length) out.set(k, vals);
+  }
+  return out;
+}
+
+function equalityValues(v: unknown): unknown[] | null {
+  if (v instanceof RegExp) return null;
+  if (isPlainObject(v)) {
+    const keys = Object.keys(v);
+    const ops = keys.filter((k) => k.startsWith('$'));
+    if (!ops.length) return [v];
+    if (ops.length !== keys.length) return null;
+    if ('$eq' in v) return v.$eq instanceof RegExp ? null : [v.$eq];
+    if (Array.isArray(v.$in) && !v.$in.some((x) => x instanceof RegExp)) return v.$in;
+    return null;
+  }
+  return [v];
+}
+
+function cartesian(lists: unknown[][]): unknown[][] | null {
+  let out: unknown[][] = [[]];
+  for (const list of lists) {
+    const next: unknown[][] = [];
+    for (const prefix of out) for (const v of list) next.push([...prefix, v]);
+    if (next.length > MAX_PLAN_KEYS) return null;
+    out = next;
+  }
+  return out;
+}

@@ -1,0 +1,117 @@
+/**
+ * The command table and dispatch: resolves the session and transaction of a command, runs its
+ * handler, waits for its writes to be durable and turns any failure into MongoDB's error reply.
+ * Unknown commands answer CommandNotFound.
+ */
+import type { Engine } from '../engine';
+import { validateDbName } from '../engine';
+import { MongoError, toMongoError } from '../errors';
+import type { Transaction } from '../sessions';
+import { isPlainObject, type Doc } from '../values';
+import { aggregateCommands } from './aggregate';
+import { catalogCommands } from './catalog';
+import type { ConnectionInfo, Ctx, Handler, ServerInfo } from './context';
+import { crudCommands } from './crud';
+import { serverCommands } from './server';
+import { sessionKey } from './sessions-key';
+
+const TABLE: Record<string, Handler> = { ...serverCommands, ...crudCommands, ...catalogCommands, ...aggregateCommands };
+
+const BY_LOWER = new Map(Object.keys(TABLE).map((k) => [k.toLowerCase(), k]));
+
+/** Commands a multi-document transaction may run. */
+const IN_TRANSACTION = new Set([
+  'find',
+  'getMore',
+  'killCursors',
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+  'aggregate',
+  'distinct',
+  'create',
+  'createIndexes',
+  'commitTransaction',
+  'abortTransaction',
+]);
+
+export interface Reply {
+  doc: Doc;
+}
+
+function txnNumberOf(body: Doc): number {
+  const n = Number(body.txnNumber);
+  if (!Number.isInteger(n)) throw new MongoError('BadValue', 'txnNumber must be an integer');
+  return n;
+}
+
+export async function runCommand(engine: Engine, server: ServerInfo, conn: ConnectionInfo, body: Doc): Promise<Doc> {
+  let txn: Transaction | null = null;
+  try {
+    const first = Object.keys(body)[0];
+    if (!first) throw new MongoError('FailedToParse', 'Empty command');
+    const name = BY_LOWER.get(first.toLowerCase());
+    if (first === 'commitTransaction' || first === 'abortTransaction') {
+      return await endTransaction(engine, body, first);
+    }
+    if (!name) throw new MongoError('CommandNotFound', `no such command: '${first}'`);
+    const db = validateDbName(body.$db ?? 'admin');
+    const key = sessionKey(body.lsid);
+    const session = key ? engine.sessions.get(key) : null;
+    if (body.autocommit === false) {
+      if (!session) throw new MongoError('InvalidOptions', 'Transactions require a logical session id (lsid)');
+      if (!IN_TRANSACTION.has(name)) {
+        throw new MongoError('OperationNotSupportedInTransaction', `Cannot run '${first}' in a multi-document transaction.`);
+      }
+      const txnNumber = txnNumberOf(body);
+      txn = body.startTransaction === true ? engine.sessions.start(session, txnNumber) : engine.sessions.active(session, txnNumber);
+    }
+    const ctx: Ctx = { engine, server, conn, db, session, txn, w: { txn, pending: [] } };
+    const reply = await TABLE[name](ctx, body);
+    if (txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length) txn.abort('a write in the transaction failed');
+    if (ctx.w.pending.length) await Promise.all(ctx.w.pending);
+    return reply;
+  } catch (err) {
+    const e = toMongoError(err);
+    if (txn && txn.state === 'active') txn.abort(`an operation failed: ${e.message}`);
+    if (body.autocommit === false && (e.code === 112 || e.code === 251) && !e.labels.includes('TransientTransactionError')) {
+      e.labels.push('TransientTransactionError');
+    }
+    return e.toReply();
+  }
+}
+
+async function endTransaction(engine: Engine, body: Doc, name: 'commitTransaction' | 'abortTransaction'): Promise<Doc> {
+  if (body.$db !== 'admin') throw new MongoError('Unauthorized', `${name} may only be run against the admin database.`);
+  const key = sessionKey(body.lsid);
+  if (!key || body.txnNumber === undefined) throw new MongoError('InvalidOptions', `${name} requires a session and a txnNumber`);
+  const session = engine.sessions.get(key);
+  const txnNumber = txnNumberOf(body);
+  const txn = session.txn;
+  if (!txn || txn.txnNumber !== txnNumber) {
+    if (txnNumber < session.txnNumber) throw new MongoError('TransactionTooOld', `txnNumber ${txnNumber} is less than last txnNumber ${session.txnNumber} seen in session`);
+    throw new MongoError('NoSuchTransaction', `Given transaction number ${txnNumber} does not match any in-progress transactions.`, { labels: ['TransientTransactionError'] });
+  }
+  if (name === 'commitTransaction') {
+    if (txn.state === 'committed') return { ok: 1 };
+    if (txn.state === 'aborted') {
+      throw new MongoError('NoSuchTransaction', `Transaction with { txnNumber: ${txnNumber} } has been aborted${txn.abortReason ? ` (${txn.abortReason})` : ''}.`, {
+        labels: ['TransientTransactionError'],
+      });
+    }
+    const pending: Promise<unknown>[] = [];
+    txn.commit(pending);
+    if (pending.length) await Promise.all(pending);
+    return { ok: 1 };
+  }
+  if (txn.state === 'committed') throw new MongoError('TransactionCommitted', `Transaction with { txnNumber: ${txnNumber} } has been committed.`);
+  if (txn.state === 'aborted') throw new MongoError('NoSuchTransaction', `Transaction with { txnNumber: ${txnNumber} } has been aborted.`);
+  txn.abort('aborted by the client');
+  return { ok: 1 };
+}
+
+export function isCommandBody(v: unknown): v is Doc {
+  return isPlainObject(v);
+}

@@ -1,0 +1,140 @@
+/** Handshake, diagnostics and session commands. */
+import os from 'node:os';
+import { UUID } from 'bson';
+import { MongoError } from '../errors';
+import type { Doc } from '../values';
+import { sessionKey } from './sessions-key';
+import type { Ctx, Handler } from './context';
+
+export const VERSION = '7.0.0';
+export const MAX_WIRE_VERSION = 21;
+export const MAX_BSON_SIZE = 16 * 1024 * 1024;
+export const MAX_MESSAGE_SIZE = 48_000_000;
+export const MAX_WRITE_BATCH = 100_000;
+
+function helloReply(ctx: Ctx, cmd: Doc, legacy: boolean): Doc {
+  const reply: Doc = {};
+  if (cmd.helloOk === true) reply.helloOk = true;
+  if (legacy) reply.ismaster = true;
+  else reply.isWritablePrimary = true;
+  Object.assign(reply, {
+    maxBsonObjectSize: MAX_BSON_SIZE,
+    maxMessageSizeBytes: MAX_MESSAGE_SIZE,
+    maxWriteBatchSize: MAX_WRITE_BATCH,
+    localTime: new Date(),
+    logicalSessionTimeoutMinutes: 30,
+    connectionId: ctx.conn.id,
+    minWireVersion: 0,
+    maxWireVersion: MAX_WIRE_VERSION,
+    readOnly: false,
+    ok: 1,
+  });
+  return reply;
+}
+
+const buildInfo: Handler = () => ({
+  version: VERSION,
+  gitVersion: 'embedded',
+  modules: [],
+  allocator: 'system',
+  javascriptEngine: 'none',
+  sysInfo: 'deprecated',
+  versionArray: [7, 0, 0, 0],
+  openssl: { running: 'none' },
+  buildEnvironment: {},
+  bits: 64,
+  debug: false,
+  maxBsonObjectSize: MAX_BSON_SIZE,
+  storageEngines: ['lmdb', 'memory'],
+  ok: 1,
+});
+
+const hostInfo: Handler = () => ({
+  system: { currentTime: new Date(), hostname: os.hostname(), cpuAddrSize: 64, memSizeMB: Math.round(os.totalmem() / 1048576), numCores: os.cpus().length, cpuArch: os.arch() },
+  os: { type: os.type(), name: os.platform(), version: os.release() },
+  extra: {},
+  ok: 1,
+});
+
+const serverStatus: Handler = (ctx) => {
+  const conns = ctx.server.connections();
+  return {
+    host: `${os.hostname()}:${ctx.server.port}`,
+    version: VERSION,
+    process: 'embedded-mongo',
+    pid: process.pid,
+    uptime: Math.floor((Date.now() - ctx.server.startedAt) / 1000),
+    uptimeMillis: Date.now() - ctx.server.startedAt,
+    localTime: new Date(),
+    connections: { current: conns.current, available: 100_000, totalCreated: conns.totalCreated, active: conns.current },
+    storageEngine: { name: ctx.server.dbPath ? 'lmdb' : 'memory', persistent: !!ctx.server.dbPath },
+    metrics: { cursor: { open: { total: ctx.engine.cursors.size } } },
+    logicalSessionRecordCache: { activeSessionsCount: ctx.engine.sessions.size },
+    ok: 1,
+  };
+};
+
+function ensureAdmin(ctx: Ctx, name: string): void {
+  if (ctx.db !== 'admin') throw new MongoError('Unauthorized', `${name} may only be run against the admin database.`);
+}
+
+const getParameter: Handler = (ctx, cmd) => {
+  ensureAdmin(ctx, 'getParameter');
+  const params: Doc = {
+    featureCompatibilityVersion: { version: '7.0' },
+    transactionLifetimeLimitSeconds: 60,
+    maxTransactionLockRequestTimeoutMillis: 5,
+    authenticationMechanisms: [],
+    internalQueryMaxBlockingSortMemoryUsageBytes: 100 * 1024 * 1024,
+  };
+  if (cmd.getParameter === '*' || (typeof cmd.getParameter === 'object' && cmd.getParameter !== null && (cmd.getParameter as Doc).allParameters)) {
+    return { ...params, ok: 1 };
+  }
+  const out: Doc = {};
+  for (const k of Object.keys(cmd)) if (k in params) out[k] = params[k];
+  return { ...out, ok: 1 };
+};
+
+const endSessions: Handler = (ctx, cmd) => {
+  const list = Array.isArray(cmd.endSessions) ? cmd.endSessions : [];
+  for (const lsid of list) {
+    const key = sessionKey(lsid);
+    if (!key) continue;
+    ctx.engine.sessions.end(key);
+    ctx.engine.cursors.killSession(key);
+  }
+  return { ok: 1 };
+};
+
+const ok: Handler = () => ({ ok: 1 });
+
+export const serverCommands: Record<string, Handler> = {
+  hello: (ctx, cmd) => helloReply(ctx, cmd, false),
+  isMaster: (ctx, cmd) => helloReply(ctx, cmd, true),
+  ismaster: (ctx, cmd) => helloReply(ctx, cmd, true),
+  ping: ok,
+  buildInfo,
+  buildinfo: buildInfo,
+  hostInfo,
+  serverStatus,
+  getParameter,
+  setParameter: ok,
+  getCmdLineOpts: () => ({ argv: ['embedded-mongo'], parsed: {}, ok: 1 }),
+  getLog: (_ctx, cmd) => (cmd.getLog === '*' ? { names: ['global', 'startupWarnings'], ok: 1 } : { totalLinesWritten: 0, log: [], ok: 1 }),
+  whatsmyuri: (ctx) => ({ you: ctx.conn.remote, ok: 1 }),
+  connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
+  getFreeMonitoringStatus: () => ({ state: 'disabled', ok: 1 }),
+  getDefaultRWConcern: () => ({ defaultReadConcern: { level: 'local' }, defaultWriteConcern: { w: 1, wtimeout: 0 }, ok: 1 }),
+  features: () => ({ ok: 1 }),
+  logout: ok,
+  endSessions,
+  killSessions: endSessions,
+  killAllSessions: ok,
+  refreshSessions: ok,
+  startSession: () => ({ id: { id: new UUID() }, timeoutMinutes: 30, ok: 1 }),
+  getLastError: () => ({ n: 0, err: null, ok: 1 }),
+  resetError: ok,
+  fsync: ok,
+  lockInfo: () => ({ lockInfo: [], ok: 1 }),
+  listCommands: () => ({ commands: {}, ok: 1 }),
+};

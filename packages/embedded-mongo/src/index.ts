@@ -1,0 +1,3 @@
+export { EmbeddedMongo, type EmbeddedMongoOptions } from './server';
+export { Engine, type EngineOptions } from './engine';
+export { MongoError, ErrorCode } from './errors';

@@ -1,0 +1,244 @@
+/**
+ * Secondary indexes: hash maps from index key to document ids. They enforce `unique` (with
+ * `sparse` and `partialFilterExpression`) and give the planner exact lookups for equality
+ * predicates; range predicates and sorts run on the candidate set in memory.
+ */
+import { MongoError } from './errors';
+import { Filter } from './matcher';
+import { isPlainObject, pathValues, valueKey, type Doc } from './values';
+
+export interface IndexSpec {
+  v: number;
+  key: Doc;
+  name: string;
+  unique?: boolean;
+  sparse?: boolean;
+  partialFilterExpression?: Doc;
+  expireAfterSeconds?: number;
+  [option: string]: unknown;
+}
+
+const MAX_KEYS_PER_DOC = 1000;
+
+/** The default index name MongoDB derives from a key pattern: `{ a: 1, b: -1 }` -> `a_1_b_-1`. */
+export function defaultIndexName(key: Doc): string {
+  return Object.entries(key)
+    .map(([k, v]) => `${k}_${v}`)
+    .join('_');
+}
+
+const KNOWN_OPTIONS = new Set([
+  'key',
+  'name',
+  'v',
+  'unique',
+  'sparse',
+  'partialFilterExpression',
+  'expireAfterSeconds',
+  'background',
+  'collation',
+  'weights',
+  'default_language',
+  'language_override',
+  'textIndexVersion',
+  '2dsphereIndexVersion',
+  'bits',
+  'min',
+  'max',
+  'hidden',
+  'storageEngine',
+  'wildcardProjection',
+  'ns',
+  'dropDups',
+  'bucketSize',
+  'clustered',
+  'prepareUnique',
+]);
+
+/** Validates a createIndexes entry and returns it normalised (`v: 2`, name filled in). */
+export function normaliseSpec(raw: unknown): IndexSpec {
+  if (!isPlainObject(raw)) throw new MongoError('TypeMismatch', 'index specification must be an object');
+  const key = raw.key;
+  if (!isPlainObject(key) || Object.keys(key).length === 0) {
+    throw new MongoError('CannotCreateIndex', "Index specification must have a non-empty 'key' object");
+  }
+  for (const [field, dir] of Object.entries(key)) {
+    const ok =
+      (typeof dir === 'number' && dir !== 0 && Number.isFinite(dir)) ||
+      dir === 'text' ||
+      dir === '2dsphere' ||
+      dir === '2d' ||
+      dir === 'hashed' ||
+      dir === 'geoHaystack';
+    if (!ok) throw new MongoError('CannotCreateIndex', `Values in the index key pattern can't be ${JSON.stringify(dir)} (field ${field})`);
+  }
+  for (const opt of Object.keys(raw)) {
+    if (!KNOWN_OPTIONS.has(opt)) throw new MongoError('InvalidIndexSpecificationOption', `The field '${opt}' is not valid for an index specification`);
+  }
+  const name = typeof raw.name === 'string' && raw.name ? raw.name : defaultIndexName(key);
+  const spec: IndexSpec = { v: 2, key, name };
+  for (const [k, v] of Object.entries(raw)) {
+    if (k === 'key' || k === 'name' || k === 'v' || k === 'ns' || k === 'background' || k === 'dropDups') continue;
+    if ((k === 'unique' || k === 'sparse') && !v) continue;
+    spec[k] = v;
+  }
+  return spec;
+}
+
+/** Whether two specs describe the same index (key pattern and the options that change behaviour). */
+export function sameIndex(a: IndexSpec, b: IndexSpec): boolean {
+  const pick = (s: IndexSpec) =>
+    JSON.stringify([s.key, !!s.unique, !!s.sparse, s.partialFilterExpression ?? null, s.expireAfterSeconds ?? null, s.collation ?? null]);
+  return pick(a) === pick(b);
+}
+
+export function sameKeyPattern(a: IndexSpec, b: IndexSpec): boolean {
+  return JSON.stringify(a.key) === JSON.stringify(b.key) && JSON.stringify(a.collation ?? null) === JSON.stringify(b.collation ?? null);
+}
+
+export class Index {
+  readonly spec: IndexSpec;
+  readonly fields: string[];
+  readonly isId: boolean;
+  readonly unique: boolean;
+  readonly sparse: boolean;
+  readonly partial: Filter | null;
+  /** Text index fields (`$**` for a wildcard text index), else null. */
+  readonly textFields: string[] | null;
+  /** Usable by the planner: an ordinary (non-text, non-geo) index without partial/sparse/collation. */
+  readonly plannable: boolean;
+  /** Indexed key -> ids; null for indexes that keep no map (text, geo, the _id index). */
+  private readonly map: Map<string, Set<string>> | null;
+  /** First field's key -> ids, for compound indexes (prefix lookups). */
+  private readonly prefix: Map<string, Set<string>> | null;
+
+  constructor(spec: IndexSpec) {
+    this.spec = spec;
+    this.fields = Object.keys(spec.key);
+    this.isId = spec.name === '_id_';
+    const kinds = Object.values(spec.key);
+    const special = kinds.some((k) => typeof k === 'string');
+    this.textFields = kinds.includes('text')
+      ? [...this.fields.filter((f) => spec.key[f] === 'text'), ...Object.keys((spec.weights as Doc | undefined) ?? {})]
+      : null;
+    this.unique = this.isId || !!spec.unique;
+    this.sparse = !!spec.sparse;
+    this.partial = spec.partialFilterExpression ? new Filter(spec.partialFilterExpression) : null;
+    this.plannable = !special && !this.sparse && !this.partial && !spec.collation;
+    const keeps = !this.isId && !special;
+    this.map = keeps ? new Map() : null;
+    this.prefix = keeps && this.fields.length > 1 && this.plannable ? new Map() : null;
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** Whether the document has an entry in this index (sparse and partial indexes skip some). */
+  covers(doc: Doc): boolean {
+    if (this.sparse && this.fields.every((f) => pathValues(doc, f).length === 0)) return false;
+    if (this.partial && !this.partial.test(doc)) return false;
+    return true;
+  }
+
+  /** Keys of one field: each value at the path, and each element of array values; missing is null. */
+  private static fieldKeys(doc: Doc, field: string): string[] {
+    const vals = pathValues(doc, field);
+    if (!vals.length) return [valueKey(null)];
+    const keys = new Set<string>();
+    for (const v of vals) {
+      keys.add(valueKey(v));
+      if (Array.isArray(v)) {
+        for (const el of v) keys.add(valueKey(el));
+        if (!v.length) keys.add('u');
+      }
+    }
+    return [...keys];
+  }
+
+  /** The index keys of a document (several for multikey), or [] when the index does not cover it. */
+  keysOf(doc: Doc): string[] {
+    if (!this.covers(doc)) return [];
+    if (this.fields.length === 1) return Index.fieldKeys(doc, this.fields[0]);
+    let combos: string[][] = [[]];
+    for (const f of this.fields) {
+      const keys = Index.fieldKeys(doc, f);
+      const next: string[][] = [];
+      for (const c of combos) for (const k of keys) if (next.length < MAX_KEYS_PER_DOC) next.push([...c, k]);
+      combos = next;
+    }
+    return combos.map((c) => JSON.stringify(c));
+  }
+
+  /** Key for an equality lookup with one value per field (in field order). */
+  static lookupKey(values: unknown[]): string {
+    return values.length === 1 ? valueKey(values[0]) : JSON.stringify(values.map(valueKey));
+  }
+
+  add(id: string, doc: Doc): void {
+    if (!this.map) return;
+    for (const k of this.keysOf(doc)) addTo(this.map, k, id);
+    if (this.prefix && this.covers(doc)) for (const k of Index.fieldKeys(doc, this.fields[0])) addTo(this.prefix, k, id);
+  }
+
+  remove(id: string, doc: Doc): void {
+    if (!this.map) return;
+    for (const k of this.keysOf(doc)) removeFrom(this.map, k, id);
+    if (this.prefix && this.covers(doc)) for (const k of Index.fieldKeys(doc, this.fields[0])) removeFrom(this.prefix, k, id);
+  }
+
+  clear(): void {
+    this.map?.clear();
+    this.prefix?.clear();
+  }
+
+  /** Ids of other documents holding one of these keys (unique indexes). */
+  holders(keys: string[], self: string): string[] {
+    if (!this.map) return [];
+    const out: string[] = [];
+    for (const k of keys) {
+      const ids = this.map.get(k);
+      if (ids) for (const id of ids) if (id !== self) out.push(id);
+    }
+    return out;
+  }
+
+  /** Ids for an exact key over all fields. */
+  lookup(key: string): Set<string> | undefined {
+    return this.map?.get(key);
+  }
+
+  /** Ids whose first field has this key (compound indexes). */
+  lookupPrefix(key: string): Set<string> | undefined {
+    return this.prefix?.get(key);
+  }
+
+  get entryCount(): number {
+    let n = 0;
+    if (this.map) for (const ids of this.map.values()) n += ids.size;
+    return n;
+  }
+
+  /** `{ field: value }` of a document for duplicate key messages. */
+  keyValue(doc: Doc): Doc {
+    const out: Doc = {};
+    for (const f of this.fields) {
+      const vals = pathValues(doc, f);
+      out[f] = vals.length ? vals[0] : null;
+    }
+    return out;
+  }
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
+  let ids = map.get(key);
+  if (!ids) map.set(key, (ids = new Set()));
+  ids.add(id);
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
+  const ids = map.get(key);
+  if (!ids) return;
+  ids.delete(id);
+  if (!ids.size) map.delete(key);
+}

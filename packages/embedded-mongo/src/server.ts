@@ -1,0 +1,197 @@
+/**
+ * The embedded MongoDB-compatible server: a TCP listener speaking the wire protocol over the
+ * in-memory engine, persisted to LMDB when given a `dbPath`.
+ */
+import net from 'node:net';
+import path from 'node:path';
+import { runCommand } from './commands';
+import type { ConnectionInfo, ServerInfo } from './commands/context';
+import { Engine } from './engine';
+import { MongoError, toMongoError } from './errors';
+import { LmdbPersistence } from './storage';
+import { completeLength, encodeReply, parseMessage, type Request } from './wire';
+
+export interface EmbeddedMongoOptions {
+  /** TCP port; 0 picks a free one. Default 27017. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Directory for durable data (LMDB). Without it the data lives in memory only. */
+  dbPath?: string;
+  /** Seconds between TTL index passes (MongoDB: 60). */
+  ttlMonitorSeconds?: number;
+  /** Abort transactions running longer than this (MongoDB: 60). */
+  transactionLifetimeSeconds?: number;
+}
+
+const MAX_MESSAGE_BYTES = 48_000_000 + 16 * 1024 * 1024;
+const CURSOR_IDLE_MS = 10 * 60 * 1000;
+const SESSION_IDLE_MS = 30 * 60 * 1000;
+
+class Connection implements ConnectionInfo {
+  private buffer: Buffer = Buffer.alloc(0);
+  private chain: Promise<void> = Promise.resolve();
+  readonly remote: string;
+  readonly local: string;
+
+  constructor(
+    readonly id: number,
+    private readonly socket: net.Socket,
+    private readonly server: EmbeddedMongo,
+  ) {
+    this.remote = `${socket.remoteAddress}:${socket.remotePort}`;
+    this.local = `${socket.localAddress}:${socket.localPort}`;
+    socket.setNoDelay(true);
+    socket.on('data', (chunk) => this.onData(chunk));
+    socket.on('error', () => socket.destroy());
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    for (;;) {
+      if (this.buffer.length >= 4) {
+        const declared = this.buffer.readInt32LE(0);
+        if (declared < 16 || declared > MAX_MESSAGE_BYTES) {
+          this.socket.destroy();
+          return;
+        }
+      }
+      const len = completeLength(this.buffer);
+      if (!len) return;
+      const msg = this.buffer.subarray(0, len);
+      this.buffer = this.buffer.subarray(len);
+      this.chain = this.chain.then(() => this.handle(msg));
+    }
+  }
+
+  private async handle(msg: Buffer): Promise<void> {
+    let req: Request;
+    try {
+      req = parseMessage(msg);
+    } catch (err) {
+      // Without a parsable request there is no way to answer it: drop the connection.
+      this.server.log(`connection ${this.id}: ${(err as Error).message}`);
+      this.socket.destroy();
+      return;
+    }
+    const reply = await this.server.execute(this, req.body);
+    if (req.moreToCome || this.socket.destroyed) return;
+    let out: Buffer;
+    try {
+      out = encodeReply(req, reply);
+    } catch (err) {
+      out = encodeReply(req, new MongoError('BSONObjectTooLarge', `reply could not be encoded: ${(err as Error).message}`).toReply());
+    }
+    this.socket.write(out);
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+export class EmbeddedMongo {
+  readonly host: string;
+  readonly port: number;
+  readonly dbPath: string | null;
+  readonly engine: Engine;
+  private readonly server: net.Server;
+  private readonly connections = new Map<number, Connection>();
+  private nextConnId = 1;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly info: ServerInfo;
+  private stopping: Promise<void> | null = null;
+
+  private constructor(server: net.Server, engine: Engine, host: string, port: number, dbPath: string | null, opts: EmbeddedMongoOptions) {
+    this.server = server;
+    this.engine = engine;
+    this.host = host;
+    this.port = port;
+    this.dbPath = dbPath;
+    this.info = {
+      startedAt: Date.now(),
+      host,
+      port,
+      dbPath,
+      connections: () => ({ current: this.connections.size, totalCreated: this.nextConnId - 1 }),
+    };
+    server.on('connection', (socket) => {
+      const id = this.nextConnId++;
+      const conn = new Connection(id, socket, this);
+      this.connections.set(id, conn);
+      socket.on('close', () => this.connections.delete(id));
+    });
+    const every = (ms: number, fn: () => void) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every((opts.ttlMonitorSeconds ?? 60) * 1000, () => engine.expireTtl());
+    every(60_000, () => {
+      engine.cursors.sweep(CURSOR_IDLE_MS);
+      for (const key of engine.sessions.sweep(SESSION_IDLE_MS)) engine.cursors.killSession(key);
+    });
+  }
+
+  /** Starts a server. Rejects with a clear message when the port is busy or the data directory is in use. */
+  static async start(opts: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+    const host = opts.host ?? '127.0.0.1';
+    const requested = opts.port ?? 27017;
+    const dbPath = opts.dbPath ? path.resolve(opts.dbPath) : null;
+    const persistence = dbPath ? new LmdbPersistence(dbPath) : null;
+    let engine: Engine;
+    try {
+      engine = new Engine({ persistence, transactionLifetimeSeconds: opts.transactionLifetimeSeconds });
+    } catch (err) {
+      await persistence?.close();
+      throw err;
+    }
+    const server = net.createServer();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', (err: NodeJS.ErrnoException) =>
+          reject(
+            new Error(
+              err.code === 'EADDRINUSE'
+                ? `Port ${requested} (embedded MongoDB) is already in use. Stop whatever holds it or choose another port.`
+                : `Port ${requested} (embedded MongoDB) cannot be used: ${err.message}`,
+            ),
+          ),
+        );
+        server.listen(requested, host, () => resolve());
+      });
+    } catch (err) {
+      await engine.close();
+      throw err;
+    }
+    const port = (server.address() as net.AddressInfo).port;
+    return new EmbeddedMongo(server, engine, host, port, dbPath, opts);
+  }
+
+  /** A connection string for this server, e.g. `mongodb://127.0.0.1:27017`. */
+  get uri(): string {
+    const h = this.host.includes(':') ? `[${this.host}]` : this.host === '0.0.0.0' ? '127.0.0.1' : this.host;
+    return `mongodb://${h}:${this.port}`;
+  }
+
+  /** Runs one command document (as the wire protocol delivers it) and returns the reply. */
+  execute(conn: ConnectionInfo, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return runCommand(this.engine, this.info, conn, body).catch((err) => toMongoError(err).toReply());
+  }
+
+  log(message: string): void {
+    if (process.env.EMBEDDED_MONGO_DEBUG) process.stderr.write(`[embedded-mongo] ${message}\n`);
+  }
+
+  /** Stops listening, closes every connection, aborts open transactions and flushes storage. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      for (const t of this.timers) clearInterval(t);
+      const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+      for (const conn of this.connections.values()) conn.close();
+      await closed;
+      await this.engine.close();
+    })();
+    return this.stopping;
+  }
+}

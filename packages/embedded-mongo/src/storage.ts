@@ -1,0 +1,174 @@
+/**
+ * Durable storage on LMDB. The engine keeps every collection in memory; this layer writes each
+ * change through (catalog entries and documents as BSON) and reads everything back at start.
+ *
+ * Keys (binary): `c` + collection uuid -> catalog entry; `d` + uuid + document key -> seq (8 bytes) + BSON.
+ * Writes issued in one event turn commit in one LMDB transaction, so a command's or a
+ * transaction's writes land together.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { BSON, type Binary } from 'bson';
+import { open, type RootDatabase } from 'lmdb';
+import type { IndexSpec } from './indexes';
+import type { Doc } from './values';
+
+export const DESERIALIZE_OPTIONS = {
+  promoteLongs: true,
+  promoteValues: true,
+  promoteBuffers: false,
+  bsonRegExp: false,
+} as const;
+
+export const SERIALIZE_OPTIONS = { checkKeys: false, ignoreUndefined: true, serializeFunctions: false } as const;
+
+export interface CollectionMeta {
+  db: string;
+  name: string;
+  uuid: Binary;
+  options: Doc;
+  indexes: IndexSpec[];
+}
+
+export interface StoredDoc {
+  seq: number;
+  doc: Doc;
+}
+
+export interface Persistence {
+  load(): Array<{ meta: CollectionMeta; docs: StoredDoc[] }>;
+  saveCollection(meta: CollectionMeta): Promise<unknown>;
+  dropCollection(uuid: Binary, ids: Iterable<string>): Promise<unknown>;
+  putDoc(uuid: Binary, id: string, seq: number, doc: Doc): Promise<unknown>;
+  removeDoc(uuid: Binary, id: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+const MAX_ID_BYTES = 1800;
+
+function uuidBytes(uuid: Binary): Buffer {
+  return Buffer.from(uuid.buffer);
+}
+
+function docKey(uuid: Binary, id: string): Buffer {
+  let idBytes = Buffer.from(id, 'utf8');
+  if (idBytes.length > MAX_ID_BYTES) idBytes = Buffer.from('#' + createHash('sha256').update(idBytes).digest('hex'));
+  return Buffer.concat([Buffer.from('d'), uuidBytes(uuid), idBytes]);
+}
+
+function catalogKey(uuid: Binary): Buffer {
+  return Buffer.concat([Buffer.from('c'), uuidBytes(uuid)]);
+}
+
+/** Holds `<dbPath>/mongod.lock` with our pid so two servers never share one data directory. */
+function acquireLock(dir: string): string {
+  const lockPath = path.join(dir, 'mongod.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return lockPath;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(fs.readFileSync(lockPath, 'utf8').trim());
+      let alive = false;
+      if (pid && pid !== process.pid) {
+        try {
+          process.kill(pid, 0);
+          alive = true;
+        } catch (e) {
+          alive = (e as NodeJS.ErrnoException).code === 'EPERM';
+        }
+      }
+      if (alive || pid === process.pid) {
+        throw new Error(
+          `The data directory ${dir} is in use by another embedded MongoDB server (pid ${pid}). Stop it or choose another dbPath.`,
+        );
+      }
+      fs.rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Cannot lock the data directory ${dir}`);
+}
+
+export class LmdbPersistence implements Persistence {
+  private readonly db: RootDatabase<Buffer, Buffer>;
+  private readonly lockPath: string;
+  private closed = false;
+
+  constructor(dir: string) {
+    fs.mkdirSync(dir, { recursive: true });
+    this.lockPath = acquireLock(dir);
+    try {
+      this.db = open<Buffer, Buffer>({
+        path: path.join(dir, 'embedded-mongo.mdb'),
+        keyEncoding: 'binary',
+        encoding: 'binary',
+        compression: false,
+        cache: false,
+      });
+    } catch (err) {
+      fs.rmSync(this.lockPath, { force: true });
+      throw err;
+    }
+  }
+
+  load(): Array<{ meta: CollectionMeta; docs: StoredDoc[] }> {
+    const metas = new Map<string, CollectionMeta>();
+    const docs = new Map<string, StoredDoc[]>();
+    for (const { key, value } of this.db.getRange()) {
+      const k = key as Buffer;
+      const v = value as Buffer;
+      const uuidHex = k.subarray(1, 17).toString('hex');
+      if (k[0] === 0x63) {
+        metas.set(uuidHex, BSON.deserialize(v, { ...DESERIALIZE_OPTIONS, promoteBuffers: false }) as unknown as CollectionMeta);
+      } else if (k[0] === 0x64) {
+        const seq = v.readDoubleLE(0);
+        const doc = BSON.deserialize(v.subarray(8), DESERIALIZE_OPTIONS) as Doc;
+        let list = docs.get(uuidHex);
+        if (!list) docs.set(uuidHex, (list = []));
+        list.push({ seq, doc });
+      }
+    }
+    const out: Array<{ meta: CollectionMeta; docs: StoredDoc[] }> = [];
+    for (const [uuidHex, meta] of metas) {
+      const list = docs.get(uuidHex) ?? [];
+      list.sort((a, b) => a.seq - b.seq);
+      out.push({ meta, docs: list });
+    }
+    return out;
+  }
+
+  saveCollection(meta: CollectionMeta): Promise<unknown> {
+    return this.db.put(catalogKey(meta.uuid), Buffer.from(BSON.serialize(meta as unknown as Doc, SERIALIZE_OPTIONS)));
+  }
+
+  dropCollection(uuid: Binary, ids: Iterable<string>): Promise<unknown> {
+    const ops: Promise<unknown>[] = [this.db.remove(catalogKey(uuid))];
+    for (const id of ids) ops.push(this.db.remove(docKey(uuid, id)));
+    return Promise.all(ops);
+  }
+
+  putDoc(uuid: Binary, id: string, seq: number, doc: Doc): Promise<unknown> {
+    const body = BSON.serialize(doc, SERIALIZE_OPTIONS);
+    const value = Buffer.allocUnsafe(8 + body.length);
+    value.writeDoubleLE(seq, 0);
+    value.set(body, 8);
+    return this.db.put(docKey(uuid, id), value);
+  }
+
+  removeDoc(uuid: Binary, id: string): Promise<unknown> {
+    return this.db.remove(docKey(uuid, id));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.db.flushed;
+      await this.db.close();
+    } finally {
+      fs.rmSync(this.lockPath, { force: true });
+    }
+  }
+}
