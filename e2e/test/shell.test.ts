@@ -90,7 +90,7 @@ test('the admin creates a company and sets the manager password; the manager mus
   await login(manager, 'ravi@sharma.local', 'Welcome#2024');
   await manager.waitForURL('**/updatePassword');
   await manager.getByLabel('Current Password').fill('Welcome#2024');
-  await manager.getByLabel('New Password', { exact: true }).fill('Ravi#Own#Pass1');
+  await manager.getByLabel(/^New Password/).fill('Ravi#Own#Pass1');
   await manager.getByLabel('Re-type New Password').fill('Something else');
   await manager.getByRole('button', { name: 'Update Password' }).click();
   await seeAlert(manager, 'Password Do Not Match');
