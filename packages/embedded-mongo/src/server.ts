@@ -9,7 +9,8 @@ import type { ConnectionInfo, ServerInfo } from './commands/context';
 import { Engine } from './engine';
 import { MongoError, toMongoError } from './errors';
 import { LmdbPersistence } from './storage';
-import { completeLength, encodeReply, parseMessage, type Request } from './wire';
+import { ObjectId } from 'bson';
+import { completeLength, encodeReply, encodeStreamReply, parseMessage, replyId, type Request } from './wire';
 
 export interface EmbeddedMongoOptions {
   /** TCP port; 0 picks a free one. Default 27017. */
@@ -18,6 +19,8 @@ export interface EmbeddedMongoOptions {
   host?: string;
   /** Directory for durable data (LMDB). Without it the data lives in memory only. */
   dbPath?: string;
+  /** Host name advertised as the replica set member (default: `host`, or 127.0.0.1 when listening on all interfaces). */
+  advertisedHost?: string;
   /** Seconds between TTL index passes (MongoDB: 60). */
   ttlMonitorSeconds?: number;
   /** Abort transactions running longer than this (MongoDB: 60). */
@@ -74,6 +77,10 @@ class Connection implements ConnectionInfo {
       this.socket.destroy();
       return;
     }
+    if (isAwaitableHello(req.body)) {
+      void this.streamHello(req);
+      return;
+    }
     const reply = await this.server.execute(this, req.body);
     if (req.moreToCome || this.socket.destroyed) return;
     let out: Buffer;
@@ -85,9 +92,37 @@ class Connection implements ConnectionInfo {
     this.socket.write(out);
   }
 
+  /**
+   * Awaitable hello of a driver's server monitor: answer after `maxAwaitTimeMS` (at once if the
+   * client knew another server process) and, when exhaust is allowed, keep streaming a reply
+   * every `maxAwaitTimeMS` with moreToCome set, as the server monitoring specification expects.
+   */
+  private async streamHello(req: Request): Promise<void> {
+    const body = req.body;
+    const awaitMs = Math.max(0, Number(body.maxAwaitTimeMS));
+    const known = (body.topologyVersion as { processId?: { equals?(o: unknown): boolean } }).processId;
+    let wait = known?.equals?.(this.server.processId) ? awaitMs : 0;
+    let responseTo = req.requestId;
+    for (;;) {
+      if (wait) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+      if (this.socket.destroyed) return;
+      const reply = await this.server.execute(this, body);
+      const out = encodeStreamReply(responseTo, reply, req.exhaustAllowed);
+      this.socket.write(out);
+      if (!req.exhaustAllowed) return;
+      responseTo = replyId(out);
+      wait = awaitMs;
+    }
+  }
+
   close(): void {
     this.socket.destroy();
   }
+}
+
+function isAwaitableHello(body: Record<string, unknown>): boolean {
+  const first = Object.keys(body)[0];
+  return (first === 'hello' || first === 'isMaster' || first === 'ismaster') && !!body.topologyVersion && body.maxAwaitTimeMS !== undefined;
 }
 
 export class EmbeddedMongo {
@@ -95,6 +130,7 @@ export class EmbeddedMongo {
   readonly port: number;
   readonly dbPath: string | null;
   readonly engine: Engine;
+  readonly processId = new ObjectId();
   private readonly server: net.Server;
   private readonly connections = new Map<number, Connection>();
   private nextConnId = 1;
@@ -108,10 +144,13 @@ export class EmbeddedMongo {
     this.host = host;
     this.port = port;
     this.dbPath = dbPath;
+    const advertised = opts.advertisedHost ?? (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
     this.info = {
       startedAt: Date.now(),
       host,
       port,
+      me: `${advertised.includes(':') ? `[${advertised}]` : advertised}:${port}`,
+      processId: this.processId,
       dbPath,
       connections: () => ({ current: this.connections.size, totalCreated: this.nextConnId - 1 }),
     };

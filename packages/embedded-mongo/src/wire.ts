@@ -14,6 +14,7 @@ export const OP_MSG = 2013;
 
 const CHECKSUM_PRESENT = 1 << 0;
 const MORE_TO_COME = 1 << 1;
+const EXHAUST_ALLOWED = 1 << 16;
 
 export interface Request {
   requestId: number;
@@ -22,6 +23,8 @@ export interface Request {
   body: Doc;
   /** The client expects no reply (OP_MSG moreToCome, e.g. unacknowledged writes). */
   moreToCome: boolean;
+  /** The client accepts a stream of replies (awaitable hello of the server monitor). */
+  exhaustAllowed: boolean;
 }
 
 function readCString(buf: Buffer, offset: number): [string, number] {
@@ -71,7 +74,7 @@ export function parseMessage(msg: Buffer): Request {
     }
     if (!body) throw new MongoError('FailedToParse', 'OP_MSG without a body section');
     for (const [id, docs] of sequences) body[id] = docs;
-    return { requestId, opCode, body, moreToCome: (flags & MORE_TO_COME) !== 0 };
+    return { requestId, opCode, body, moreToCome: (flags & MORE_TO_COME) !== 0, exhaustAllowed: (flags & EXHAUST_ALLOWED) !== 0 };
   }
   if (opCode === OP_QUERY) {
     let offset = 20;
@@ -82,7 +85,7 @@ export function parseMessage(msg: Buffer): Request {
     if (!ns.endsWith('.$cmd')) throw new MongoError('NotImplemented', 'OP_QUERY is only supported for commands');
     if (query.$query && typeof query.$query === 'object') query = query.$query as Doc;
     const body: Doc = { ...query, $db: ns.slice(0, -'.$cmd'.length) };
-    return { requestId, opCode, body, moreToCome: false };
+    return { requestId, opCode, body, moreToCome: false, exhaustAllowed: false };
   }
   throw new MongoError('NotImplemented', `unsupported wire protocol opcode ${opCode}`);
 }
@@ -103,6 +106,19 @@ function header(length: number, responseTo: number, opCode: number): Buffer {
   h.writeInt32LE(responseTo, 8);
   h.writeInt32LE(opCode, 12);
   return h;
+}
+
+/** The requestID an encoded reply carries (a streamed reply answers the previous one). */
+export function replyId(reply: Buffer): number {
+  return reply.readInt32LE(4);
+}
+
+/** An OP_MSG reply; `moreToCome` marks one of a stream of replies to one exhaust request. */
+export function encodeStreamReply(responseTo: number, doc: Doc, moreToCome: boolean): Buffer {
+  const body = BSON.serialize(doc, SERIALIZE_OPTIONS);
+  const flags = Buffer.alloc(5);
+  if (moreToCome) flags.writeUInt32LE(MORE_TO_COME, 0);
+  return Buffer.concat([header(16 + 5 + body.length, responseTo, OP_MSG), flags, body]);
 }
 
 export function encodeReply(req: Request, doc: Doc): Buffer {

@@ -111,10 +111,10 @@ describe('find', () => {
     expect(err).toBeInstanceOf(MongoServerError);
   });
 
-  it('serves large results in batches through getMore', async () => {
+  it('serves 1,000 documents in batches of 10 through getMore, and kills a cursor closed early', async () => {
     const big = fresh();
-    await big.insertMany(Array.from({ length: 1234 }, (_, i) => ({ i })));
-    const cursor = big.find({}, { batchSize: 100 }).sort({ i: -1 });
+    await big.insertMany(Array.from({ length: 1000 }, (_, i) => ({ i })));
+    const cursor = big.find({}, { batchSize: 10 }).sort({ i: -1 });
     let count = 0;
     let last = Infinity;
     for await (const d of cursor) {
@@ -122,12 +122,33 @@ describe('find', () => {
       last = d.i;
       count++;
     }
-    expect(count).toBe(1234);
-    // A cursor closed early is killed on the server.
+    expect(count).toBe(1000);
+    const openCursors = async () => (await db.admin().serverStatus()).metrics.cursor.open.total;
     const early = big.find({}, { batchSize: 10 });
     await early.next();
+    expect(await openCursors()).toBe(1);
     await early.close();
-    expect(h.server.engine.cursors.size).toBe(0);
+    expect(await openCursors()).toBe(0);
+  });
+
+  it('compares ObjectIds and Dates by value, to the millisecond', async () => {
+    const e = fresh();
+    const id = new ObjectId();
+    const at = new Date('2024-03-31T18:30:00.123Z');
+    await e.insertMany([
+      { ref: id, at },
+      { ref: new ObjectId(), at: new Date(at.getTime() + 1) },
+    ]);
+    expect(await e.countDocuments({ ref: new ObjectId(id.toHexString()) })).toBe(1);
+    expect(await e.countDocuments({ ref: { $in: [new ObjectId(id.toHexString())] } })).toBe(1);
+    expect(await e.countDocuments({ at: new Date('2024-03-31T18:30:00.123Z') })).toBe(1);
+    expect(await e.countDocuments({ at: { $gt: at } })).toBe(1);
+    expect(await e.countDocuments({ at: { $gte: at, $lte: new Date(at.getTime() + 1) } })).toBe(2);
+    await e.createIndex({ ref: 1 });
+    await e.createIndex({ at: 1 });
+    expect(await e.countDocuments({ ref: new ObjectId(id.toHexString()) })).toBe(1);
+    expect(await e.countDocuments({ at: new Date(at.getTime()) })).toBe(1);
+    expect(await e.countDocuments({ at: { $gt: at } })).toBe(1);
   });
 
   it('answers an empty result for a missing collection', async () => {

@@ -26,7 +26,7 @@ describe('persistence (dbPath)', () => {
 
     const second = await startHarness({ dbPath: tmp.dir });
     const again = second.client.db('shop');
-    expect((await again.listCollections().toArray()).map((c) => [c.name, c.options])).toEqual([
+    expect((await again.listCollections().toArray()).map((c) => [c.name, (c as { options?: unknown }).options])).toEqual([
       ['products', { validator: { name: { $type: 'string' } } }],
     ]);
     const docs = await again.collection('products').find({}, { projection: { _id: 0 } }).toArray();

@@ -46,6 +46,23 @@ describe('server', () => {
     await server.stop();
   });
 
+  it('presents itself as the primary of a single-node replica set', async () => {
+    const h = await startHarness();
+    const hello = await h.client.db('admin').command({ hello: 1 });
+    expect(hello).toMatchObject({
+      isWritablePrimary: true,
+      setName: 'rs0',
+      hosts: [`127.0.0.1:${h.server.port}`],
+      primary: `127.0.0.1:${h.server.port}`,
+      me: `127.0.0.1:${h.server.port}`,
+      logicalSessionTimeoutMinutes: 30,
+      maxWireVersion: 21,
+      ok: 1,
+    });
+    expect(hello.topologyVersion.processId).toBeDefined();
+    await h.stop();
+  });
+
   it('names the port when it is busy', async () => {
     const first = await EmbeddedMongo.start({ port: 0 });
     await expect(EmbeddedMongo.start({ port: first.port })).rejects.toThrow(`Port ${first.port} (embedded MongoDB) is already in use`);

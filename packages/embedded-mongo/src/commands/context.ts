@@ -1,3 +1,4 @@
+import type { ObjectId } from 'bson';
 import type { Collection, WriteCtx } from '../collection';
 import type { Engine } from '../engine';
 import { validateCollectionName } from '../engine';
@@ -15,6 +16,10 @@ export interface ServerInfo {
   readonly startedAt: number;
   readonly host: string;
   readonly port: number;
+  /** `host:port` this server advertises as the replica set's only member. */
+  readonly me: string;
+  /** Identifies this server process in `topologyVersion`. */
+  readonly processId: ObjectId;
   readonly connections: () => { current: number; totalCreated: number };
   readonly dbPath: string | null;
 }

@@ -1,6 +1,6 @@
 /** Handshake, diagnostics and session commands. */
 import os from 'node:os';
-import { UUID } from 'bson';
+import { Long, ObjectId, Timestamp, UUID } from 'bson';
 import { MongoError } from '../errors';
 import type { Doc } from '../values';
 import { sessionKey } from './sessions-key';
@@ -12,11 +12,27 @@ export const MAX_BSON_SIZE = 16 * 1024 * 1024;
 export const MAX_MESSAGE_SIZE = 48_000_000;
 export const MAX_WRITE_BATCH = 100_000;
 
-function helloReply(ctx: Ctx, cmd: Doc, legacy: boolean): Doc {
+export const REPLICA_SET = 'rs0';
+const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
+
+/** The handshake reply: the primary of a single-node replica set (so sessions and transactions work). */
+export function helloReply(ctx: Ctx, cmd: Doc, legacy: boolean): Doc {
   const reply: Doc = {};
   if (cmd.helloOk === true) reply.helloOk = true;
-  if (legacy) reply.ismaster = true;
-  else reply.isWritablePrimary = true;
+  const now = new Date();
+  const opTime = { ts: new Timestamp({ t: Math.floor(now.getTime() / 1000), i: 1 }), t: Long.fromNumber(1) };
+  Object.assign(reply, {
+    topologyVersion: { processId: ctx.server.processId, counter: Long.fromNumber(0) },
+    hosts: [ctx.server.me],
+    setName: REPLICA_SET,
+    setVersion: 1,
+    [legacy ? 'ismaster' : 'isWritablePrimary']: true,
+    secondary: false,
+    primary: ctx.server.me,
+    me: ctx.server.me,
+    electionId: ELECTION_ID,
+    lastWrite: { opTime, lastWriteDate: now, majorityOpTime: opTime, majorityWriteDate: now },
+  });
   Object.assign(reply, {
     maxBsonObjectSize: MAX_BSON_SIZE,
     maxMessageSizeBytes: MAX_MESSAGE_SIZE,
