@@ -5,11 +5,11 @@
  */
 import type { Binary } from 'bson';
 import { MongoError } from './errors';
-import { Index, type IndexSpec } from './indexes';
+import { Index, type Bound, type IndexSpec } from './indexes';
 import type { Filter } from './matcher';
 import { Blocked, writeConflict, type Transaction } from './sessions';
 import type { CollectionMeta, Persistence } from './storage';
-import { inspectValue, isPlainObject, valueKey, type Doc } from './values';
+import { inspectValue, isPlainObject, typeName, valueKey, type Doc } from './values';
 
 export interface Entry {
   readonly id: string;
@@ -149,25 +149,27 @@ export class Collection {
   /** Which index (if any) answers a filter, for explain. */
   planName(filter: Filter): string | null {
     if (filter.isEmpty) return null;
-    return this.choose(equalities(filter.raw))?.index.name ?? null;
+    return this.choose(equalities(filter.raw), ranges(filter.raw))?.index.name ?? null;
   }
 
-  /** Candidate ids from the best index for the filter's equality predicates, or null for a scan. */
+  /** Candidate ids from the best index for the filter's equality and range predicates, or null for a scan. */
   private plan(filter: Doc): Set<string> | null {
     const eq = equalities(filter);
-    if (!eq.size) return null;
-    return this.choose(eq)?.ids ?? null;
+    const rg = ranges(filter);
+    if (!eq.size && !rg.size) return null;
+    return this.choose(eq, rg)?.ids ?? null;
   }
 
-  private choose(eq: Map<string, unknown[]>): { index: Index; ids: Set<string> } | null {
+  private choose(eq: Map<string, unknown[]>, rg: Map<string, { lower?: Bound; upper?: Bound }>): { index: Index; ids: Set<string> } | null {
     let best: { index: Index; ids: Set<string> } | null = null;
     for (const index of this.indexes) {
       if (!index.plannable) continue;
       let ids: Set<string> | null = null;
       if (index.isId) {
         const vals = eq.get('_id');
-        if (!vals) continue;
-        ids = new Set(vals.filter((v) => !(v instanceof RegExp)).map((v) => valueKey(v)));
+        if (vals) ids = new Set(vals.filter((v) => !(v instanceof RegExp)).map((v) => valueKey(v)));
+        else if (rg.has('_id')) ids = index.range(rg.get('_id')!.lower, rg.get('_id')!.upper);
+        else continue;
       } else if (index.fields.every((f) => eq.has(f))) {
         const keys = cartesian(index.fields.map((f) => eq.get(f)!));
         if (!keys) continue;
@@ -182,6 +184,9 @@ export class Collection {
           const found = index.fields.length === 1 ? index.lookup(valueKey(v)) : index.lookupPrefix(valueKey(v));
           if (found) for (const id of found) ids.add(id);
         }
+      } else if (rg.has(index.fields[0])) {
+        const { lower, upper } = rg.get(index.fields[0])!;
+        ids = index.range(lower, upper);
       }
       if (ids && (!best || ids.size < best.ids.size)) best = { index, ids };
       if (best && best.ids.size <= 1) break;
@@ -387,6 +392,34 @@ export function equalities(filter: Doc, out = new Map<string, unknown[]>()): Map
     if (!vals) continue;
     const prev = out.get(k);
     if (!prev || vals.length < prev.length) out.set(k, vals);
+  }
+  return out;
+}
+
+const RANGE_OPS: Record<string, { side: 'lower' | 'upper'; inclusive: boolean }> = {
+  $gt: { side: 'lower', inclusive: false },
+  $gte: { side: 'lower', inclusive: true },
+  $lt: { side: 'upper', inclusive: false },
+  $lte: { side: 'upper', inclusive: true },
+};
+
+/** Range predicates of a filter: field -> its lower and upper bounds. */
+export function ranges(filter: Doc, out = new Map<string, { lower?: Bound; upper?: Bound }>()): Map<string, { lower?: Bound; upper?: Bound }> {
+  for (const [k, v] of Object.entries(filter)) {
+    if (k === '$and' && Array.isArray(v)) {
+      for (const sub of v) if (isPlainObject(sub)) ranges(sub, out);
+      continue;
+    }
+    if (k.startsWith('$') || !isPlainObject(v)) continue;
+    for (const [op, bound] of Object.entries(v)) {
+      const spec = RANGE_OPS[op];
+      if (!spec || bound === null || bound === undefined || bound instanceof RegExp || Array.isArray(bound)) continue;
+      const t = typeName(bound);
+      if (t === 'minKey' || t === 'maxKey') continue;
+      const r = out.get(k) ?? {};
+      r[spec.side] = { value: bound, inclusive: spec.inclusive };
+      out.set(k, r);
+    }
   }
   return out;
 }

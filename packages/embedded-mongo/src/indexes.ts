@@ -5,7 +5,7 @@
  */
 import { MongoError } from './errors';
 import { Filter } from './matcher';
-import { isPlainObject, pathValues, valueKey, type Doc } from './values';
+import { compareValues, isPlainObject, pathValues, typeOrder, valueKey, type Doc } from './values';
 
 export interface IndexSpec {
   v: number;
@@ -96,6 +96,91 @@ export function sameKeyPattern(a: IndexSpec, b: IndexSpec): boolean {
   return JSON.stringify(a.key) === JSON.stringify(b.key) && JSON.stringify(a.collation ?? null) === JSON.stringify(b.collation ?? null);
 }
 
+export interface Bound {
+  value: unknown;
+  inclusive: boolean;
+}
+
+/**
+ * The distinct values of one field in BSON order, each with the ids holding it: range
+ * predicates (`$gt`, `$lte`, ...) read a slice instead of scanning the collection.
+ */
+class SortedValues {
+  private readonly values: unknown[] = [];
+  private readonly keys: string[] = [];
+  private readonly ids = new Map<string, Set<string>>();
+
+  /** First position whose value is >= v (or, with `bracketOf`, the first of v's type bracket). */
+  private lowerBound(v: unknown, bracketOnly = false): number {
+    let lo = 0;
+    let hi = this.values.length;
+    const t = typeOrder(v);
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const c = bracketOnly ? typeOrder(this.values[mid]) - t : compareValues(this.values[mid], v);
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  add(v: unknown, id: string): void {
+    const key = valueKey(v);
+    let set = this.ids.get(key);
+    if (!set) {
+      const at = this.lowerBound(v);
+      this.values.splice(at, 0, v);
+      this.keys.splice(at, 0, key);
+      this.ids.set(key, (set = new Set()));
+    }
+    set.add(id);
+  }
+
+  remove(v: unknown, id: string): void {
+    const key = valueKey(v);
+    const set = this.ids.get(key);
+    if (!set) return;
+    set.delete(id);
+    if (set.size) return;
+    this.ids.delete(key);
+    for (let i = this.lowerBound(v); i < this.keys.length; i++) {
+      if (this.keys[i] === key) {
+        this.values.splice(i, 1);
+        this.keys.splice(i, 1);
+        break;
+      }
+      if (compareValues(this.values[i], v) > 0) break;
+    }
+  }
+
+  clear(): void {
+    this.values.length = 0;
+    this.keys.length = 0;
+    this.ids.clear();
+  }
+
+  /** Ids whose value lies within the bounds (and in the bounds' type bracket). */
+  range(lower: Bound | undefined, upper: Bound | undefined): Set<string> {
+    const out = new Set<string>();
+    const ref = lower ?? upper;
+    if (!ref) return out;
+    const bracket = typeOrder(ref.value);
+    if (lower && upper && typeOrder(upper.value) !== bracket) return out;
+    let i = lower ? this.lowerBound(lower.value) : this.lowerBound(ref.value, true);
+    for (; i < this.values.length; i++) {
+      const v = this.values[i];
+      if (typeOrder(v) !== bracket) break;
+      if (lower && !lower.inclusive && compareValues(v, lower.value) === 0) continue;
+      if (upper) {
+        const c = compareValues(v, upper.value);
+        if (c > 0 || (c === 0 && !upper.inclusive)) break;
+      }
+      for (const id of this.ids.get(this.keys[i])!) out.add(id);
+    }
+    return out;
+  }
+}
+
 export class Index {
   readonly spec: IndexSpec;
   readonly fields: string[];
@@ -111,6 +196,10 @@ export class Index {
   private readonly map: Map<string, Set<string>> | null;
   /** First field's key -> ids, for compound indexes (prefix lookups). */
   private readonly prefix: Map<string, Set<string>> | null;
+  /** First field's values in order, for range predicates. */
+  private readonly sorted: SortedValues | null;
+  /** Some document holds an array in the first field (bounds on both sides then do not combine). */
+  multikey = false;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -128,6 +217,26 @@ export class Index {
     const keeps = !this.isId && !special;
     this.map = keeps ? new Map() : null;
     this.prefix = keeps && this.fields.length > 1 && this.plannable ? new Map() : null;
+    this.sorted = this.plannable ? new SortedValues() : null;
+  }
+
+  /** Values of the first field a range lookup sees: scalars, and the elements of arrays. */
+  private rangeValues(doc: Doc): unknown[] {
+    const out: unknown[] = [];
+    for (const v of pathValues(doc, this.fields[0])) {
+      if (Array.isArray(v)) {
+        this.multikey = true;
+        out.push(...v);
+      } else out.push(v);
+    }
+    return out;
+  }
+
+  /** Ids whose first field lies within the bounds, or null if this index keeps no order. */
+  range(lower: Bound | undefined, upper: Bound | undefined): Set<string> | null {
+    if (!this.sorted) return null;
+    if (this.multikey && lower && upper) return this.sorted.range(lower, undefined);
+    return this.sorted.range(lower, upper);
   }
 
   get name(): string {
@@ -176,12 +285,14 @@ export class Index {
   }
 
   add(id: string, doc: Doc): void {
+    if (this.sorted) for (const v of this.rangeValues(doc)) this.sorted.add(v, id);
     if (!this.map) return;
     for (const k of this.keysOf(doc)) addTo(this.map, k, id);
     if (this.prefix && this.covers(doc)) for (const k of Index.fieldKeys(doc, this.fields[0])) addTo(this.prefix, k, id);
   }
 
   remove(id: string, doc: Doc): void {
+    if (this.sorted) for (const v of this.rangeValues(doc)) this.sorted.remove(v, id);
     if (!this.map) return;
     for (const k of this.keysOf(doc)) removeFrom(this.map, k, id);
     if (this.prefix && this.covers(doc)) for (const k of Index.fieldKeys(doc, this.fields[0])) removeFrom(this.prefix, k, id);
@@ -190,6 +301,7 @@ export class Index {
   clear(): void {
     this.map?.clear();
     this.prefix?.clear();
+    this.sorted?.clear();
   }
 
   /** Ids of other documents holding one of these keys (unique indexes). */

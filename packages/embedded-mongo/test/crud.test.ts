@@ -352,6 +352,34 @@ describe('indexes', () => {
     expect(await c.countDocuments({ tags: { $in: ['t3', 't4'] }, companyId: 1 })).toBe(all.filter((d) => ['t3', 't4'].includes(d.tags[0]) && d.companyId === 1).length);
   });
 
+  it('answers range predicates from the index exactly as a scan does', async () => {
+    const c = fresh();
+    const values: unknown[] = [5, 7.5, -1, 10, 'a', 'b', null, new Date(1000), new Date(5000), [1, 20], [], { x: 1 }, true, 3, 5];
+    await c.insertMany(values.map((v, i) => ({ i, v })));
+    const queries = [
+      { v: { $gt: 5 } },
+      { v: { $gte: 5 } },
+      { v: { $gt: 2, $lt: 8 } },
+      { v: { $gte: -1, $lte: 3 } },
+      { v: { $lt: 'b' } },
+      { v: { $gt: new Date(2000) } },
+      { v: { $gt: 5, $lt: 10 } },
+      { v: { $gt: 2, $lt: 'z' } },
+      { $and: [{ v: { $gt: 1 } }, { v: { $lt: 100 } }] },
+      { _id: { $gte: 0 } },
+    ];
+    const scan: number[][] = [];
+    for (const q of queries) scan.push((await c.find(q).toArray()).map((d) => d.i));
+    await c.createIndex({ v: 1 });
+    for (let k = 0; k < queries.length; k++) {
+      expect([k, (await c.find(queries[k]).toArray()).map((d) => d.i)]).toEqual([k, scan[k]]);
+    }
+    expect(scan[0]).toEqual([1, 3, 9]);
+    expect(scan[6]).toEqual([1, 9]);
+    const plan = await c.find({ v: { $gt: 5 } }).explain();
+    expect(JSON.stringify(plan.queryPlanner.winningPlan)).toContain('v_1');
+  });
+
   it('supports $text over a text index', async () => {
     const c = fresh();
     await c.createIndex({ name: 'text', brand: 'text' });
