@@ -1,5 +1,7 @@
 import type { RevocationsReply, SessionRevokedEvent } from './auth';
 import type { CompanyDetails, CompanyDetailsRequest, UserLookupReply, UserLookupRequest } from './identity';
+import type * as I from './inventory';
+import type * as L from './ledger';
 
 /**
  * Every NATS subject of the system, `<domain>.<entity>.<verb-or-event>`. Nothing else spells a
@@ -19,12 +21,36 @@ export const Subjects = {
     companyDeleted: 'identity.company.deleted',
   },
   inventory: {
-    /** Request: a product of the caller's company by its id. */
+    /** Request: an active product of the company by product id or barcode; null when none. */
     productLookup: 'inventory.product.lookup',
+    /** Request: products of the company by ids (missing ids are left out). */
+    productMany: 'inventory.product.many',
+    /** Request: the cart's product suggestions. */
+    productSuggest: 'inventory.product.suggest',
+    /** Request: apply the stock movements of a document, once per source. */
+    stockApply: 'inventory.stock.apply',
+    /** Request: reverse an applied source exactly once. */
+    stockReverse: 'inventory.stock.reverse',
   },
   sales: {
     /** Event: a sale was stored. */
     saleCreated: 'sales.sale.created',
+  },
+  ledger: {
+    /** Request: a customer by client_id (0 or null -> the walk-in customer); null when unknown. */
+    customerLookup: 'ledger.customer.lookup',
+    /** Request: the company's walk-in customer (created on first use). */
+    customerWalkIn: 'ledger.customer.walkIn',
+    /** Request: a party's due and due date (previous due of a bill; the walk-in's is always 0). */
+    partyDue: 'ledger.party.due',
+    /** Request: post a sale's or purchase's entry; idempotent by source document. */
+    entryPost: 'ledger.entry.post',
+    /** Request: reverse what a source document posted; idempotent. */
+    entryReverse: 'ledger.entry.reverse',
+    /** Request: distributors and their officers for a purchase checkout. */
+    distributorCheckout: 'ledger.distributor.checkout',
+    /** Request: a distributor by distributor_id; null when unknown. */
+    distributorLookup: 'ledger.distributor.lookup',
   },
 } as const;
 
@@ -38,8 +64,19 @@ export interface SubjectPayloads {
   'identity.company.details': CompanyDetailsRequest;
   'identity.user.lookup': UserLookupRequest;
   'identity.company.deleted': { companyId: number };
-  'inventory.product.lookup': { companyId: number; productId: number };
+  'inventory.product.lookup': I.ProductLookupRequest;
+  'inventory.product.many': I.ProductManyRequest;
+  'inventory.product.suggest': I.ProductSuggestRequest;
+  'inventory.stock.apply': I.StockApplyRequest;
+  'inventory.stock.reverse': I.StockReverseRequest;
   'sales.sale.created': { companyId: number; saleId: number };
+  'ledger.customer.lookup': L.CustomerLookupRequest;
+  'ledger.customer.walkIn': L.WalkInRequest;
+  'ledger.party.due': L.PartyDueRequest;
+  'ledger.entry.post': L.EntryPostRequest;
+  'ledger.entry.reverse': L.EntryReverseRequest;
+  'ledger.distributor.checkout': L.DistributorCheckoutRequest;
+  'ledger.distributor.lookup': L.DistributorLookupRequest;
 }
 
 /** Reply type of each request subject (`void` for events). */
@@ -49,8 +86,19 @@ export interface SubjectReplies {
   'identity.company.details': CompanyDetails;
   'identity.user.lookup': UserLookupReply;
   'identity.company.deleted': void;
-  'inventory.product.lookup': unknown;
+  'inventory.product.lookup': I.ProductSnapshot | null;
+  'inventory.product.many': I.ProductSnapshot[];
+  'inventory.product.suggest': I.ProductSuggestion[];
+  'inventory.stock.apply': I.StockApplyReply;
+  'inventory.stock.reverse': I.StockReverseReply;
   'sales.sale.created': void;
+  'ledger.customer.lookup': L.Customer | null;
+  'ledger.customer.walkIn': L.Customer;
+  'ledger.party.due': L.PartyDueReply;
+  'ledger.entry.post': L.EntryPostReply;
+  'ledger.entry.reverse': L.EntryReverseReply;
+  'ledger.distributor.checkout': L.DistributorCheckoutReply;
+  'ledger.distributor.lookup': L.Distributor | null;
 }
 
 export type PayloadOf<S extends Subject> = S extends keyof SubjectPayloads ? SubjectPayloads[S] : unknown;

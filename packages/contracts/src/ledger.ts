@@ -1,0 +1,210 @@
+// Customers, distributors, their accounts and payments (ledger service).
+// HTTP reply shapes the specs leave "not shown" are designed here and documented in
+// services/ledger/README.md. Money crosses NATS as decimal strings; HTTP replies give numbers
+// rounded to 2 decimals.
+
+/** The reserved walk-in customer's mobile number (the cart's 'Unknown'); its due never reaches a bill. */
+export const WALK_IN_MOBILE = '0000000000';
+
+/** Spec 000 §3 Customer. `id` repeats `client_id`. */
+export interface Customer {
+  id: number;
+  client_id: number;
+  name: string;
+  mobile_no: string;
+  address_line_1: string;
+  address_line_2: string;
+  city_or_district: string;
+  state: string;
+  country: string;
+  postal_code: string;
+  /** True only for the reserved walk-in customer. */
+  walkIn?: boolean;
+}
+
+export interface Officer {
+  id: number;
+  distributor_id: number;
+  name: string;
+  mobile: string;
+}
+
+/** Spec 001 §3 Distributor, with its officers. `id` repeats `distributor_id`. */
+export interface Distributor {
+  id: number;
+  distributor_id: number;
+  name: string;
+  address_line_1: string;
+  address_line_2: string;
+  city_or_district: string;
+  state: string;
+  country: string;
+  postal_code: string;
+  officers: Officer[];
+}
+
+export type PartyKind = 'customer' | 'distributor';
+export interface PartyRef {
+  kind: PartyKind;
+  id: number;
+}
+export type SourceKind = 'sale' | 'purchase';
+export interface SourceRef {
+  kind: SourceKind;
+  id: number;
+}
+
+// ---- NATS payloads and replies ----
+
+export interface CustomerLookupRequest {
+  companyId: number;
+  /** 0 or null -> the walk-in customer. */
+  clientId: number | null;
+}
+export interface WalkInRequest {
+  companyId: number;
+}
+export interface PartyDueRequest {
+  companyId: number;
+  party: PartyRef;
+}
+/** `due` is a decimal string (exact); dueDate YYYY-MM-DD or null when the party has no entries. */
+export interface PartyDueReply {
+  due: string;
+  dueDate: string | null;
+}
+export interface EntryPostRequest {
+  companyId: number;
+  party: PartyRef;
+  source: SourceRef;
+  /** The document's total, decimal string. */
+  amount: string;
+  /** Paid at the counter, decimal string. */
+  paid: string;
+  /** Next due date YYYY-MM-DD (default: date). */
+  dueDate?: string | null;
+  /** Business date YYYY-MM-DD (default: today). */
+  date?: string | null;
+}
+export interface EntryPostReply {
+  /** false when this source was already posted (idempotent). */
+  posted: boolean;
+}
+export interface EntryReverseRequest {
+  companyId: number;
+  source: SourceRef;
+}
+export interface EntryReverseReply {
+  /** false when there was nothing to reverse or it was already reversed. */
+  reversed: boolean;
+}
+export interface DistributorCheckoutRequest {
+  companyId: number;
+}
+export interface DistributorCheckoutReply {
+  distributors: { distributor_id: number; name: string }[];
+  officers: Officer[];
+}
+export interface DistributorLookupRequest {
+  companyId: number;
+  distributorId: number;
+}
+
+// ---- HTTP replies ----
+
+/** POST/PUT /clients/addClient; failures carry done:false and err with a 4xx status. */
+export interface AddClientReply {
+  done: boolean;
+  id?: number;
+  customer?: Customer;
+  err?: string;
+}
+/** POST /clientList/add-client */
+export interface AddClientFormReply {
+  success: boolean;
+  id?: number;
+  customer?: Customer;
+  err?: string;
+}
+export interface ClientListRow {
+  id: number;
+  name: string;
+  mobile_no: string;
+  city_or_district: string;
+  due: number;
+}
+export interface GetClientsListReply {
+  clientsList: ClientListRow[];
+  noOfPages: number;
+}
+export interface GetAllClientsListReply {
+  allClientsList: { id: number; client_id: number; name: string; mobile_no: string }[];
+}
+export interface GetClientsDetailsReply {
+  data: Customer & { due: number; dueDate: string | null };
+}
+/** One row of a party's account, newest first. */
+export interface HistoryRow {
+  id: string;
+  date: string;
+  /** 'Opening Balance' | 'Sale' | 'Purchase' | 'Payment Received' | 'Payment Given' | 'Reversal' */
+  type: string;
+  /** Sale, purchase or payment number (null for an opening balance). */
+  ref: number | null;
+  amount: number;
+  paid: number;
+  /** The due after this entry. */
+  balance: number;
+  due_date: string | null;
+  /** Where the row leads: 'bill' (sale), 'purchase', 'receipt' (payment received) or null. */
+  hide_link: string | null;
+}
+export interface HistoryReply {
+  list: HistoryRow[];
+  noOfPages: number;
+  name: string;
+}
+export interface DueAndDueDateReply {
+  due: number;
+  dueDate: string | null;
+}
+export interface PaymentReply {
+  done: boolean;
+  paymentId?: number;
+  err?: string;
+}
+/** Spec 001 §3 Payment or receipt, plus the balance it left. */
+export interface Receipt {
+  id: number;
+  client_id: number;
+  name: string;
+  mobile_no: string;
+  address: string;
+  type: string;
+  transaction_id: string;
+  amount: number;
+  date: string;
+  next_due_date: string | null;
+  /** Due before and after this payment. */
+  previous_due: number;
+  due: number;
+}
+export interface DistributorListRow {
+  id: number;
+  name: string;
+  city_or_district: string;
+  due: number;
+}
+export interface GetDistributorsListReply {
+  distributorsList: DistributorListRow[];
+  noOfPages: number;
+}
+export interface GetAllDistributorsListReply {
+  allDistributorsList: { id: number; distributor_id: number; name: string }[];
+}
+export interface AddDistributorReply {
+  done: boolean;
+  id?: number;
+  distributor?: Distributor;
+  err?: string;
+}
