@@ -51,6 +51,14 @@ test('the admin logs in and sees the company list', async () => {
   expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0); // no staff sidebar
   expect(await page.getByRole('button', { name: 'Add Company' }).count()).toBe(1);
   await e2e.shot(page, 'admin-company-list');
+
+  // Search narrows the list; a search matching nothing says so.
+  await page.getByLabel('Search companies').fill('no such company');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await table.getByText('No companies found.').waitFor();
+  await page.getByLabel('Search companies').fill('Demo');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await table.getByRole('cell', { name: 'Demo Traders' }).waitFor();
 });
 
 test('the admin creates a company and sets the manager password; the manager must change it and gets the manager sidebar', async () => {

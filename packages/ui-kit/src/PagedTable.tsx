@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAlert } from './alert';
 import { Button, Spinner } from './controls';
@@ -85,11 +85,13 @@ export function PagedTable<R extends Row = Row>({
   }, [pageNo, depKey]);
 
   // A changed filter starts again from the first page.
-  const [prevDeps, setPrevDeps] = useState(depKey);
-  if (prevDeps !== depKey) {
-    setPrevDeps(depKey);
+  const firstDeps = useRef(depKey);
+  useEffect(() => {
+    if (firstDeps.current === depKey) return;
+    firstDeps.current = depKey;
     if (pageNo !== 0) goTo(0);
-  }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [depKey]);
 
   const cols: Column<R>[] = columns ?? visibleKeys(state.rows[0]).map((key) => ({ key, header: label(key) }));
   const { rows, noOfPages, loading } = state;
