@@ -1,6 +1,7 @@
 export * from './services';
 export * from './auth';
 export * from './identity';
+export * from './inventory';
 export * from './ledger';
 export * from './subjects';
 export * from './routes';

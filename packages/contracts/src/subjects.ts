@@ -1,5 +1,6 @@
 import type { RevocationsReply, SessionRevokedEvent } from './auth';
 import type { CompanyDetails, CompanyDetailsRequest, UserLookupReply, UserLookupRequest } from './identity';
+import type * as I from './inventory';
 import type * as L from './ledger';
 
 /**
@@ -20,8 +21,16 @@ export const Subjects = {
     companyDeleted: 'identity.company.deleted',
   },
   inventory: {
-    /** Request: a product of the caller's company by its id. */
+    /** Request: an active product of the company by product id or barcode; null when none. */
     productLookup: 'inventory.product.lookup',
+    /** Request: products of the company by ids (missing ids are left out). */
+    productMany: 'inventory.product.many',
+    /** Request: the cart's product suggestions. */
+    productSuggest: 'inventory.product.suggest',
+    /** Request: apply the stock movements of a document, once per source. */
+    stockApply: 'inventory.stock.apply',
+    /** Request: reverse an applied source exactly once. */
+    stockReverse: 'inventory.stock.reverse',
   },
   sales: {
     /** Event: a sale was stored. */
@@ -55,7 +64,11 @@ export interface SubjectPayloads {
   'identity.company.details': CompanyDetailsRequest;
   'identity.user.lookup': UserLookupRequest;
   'identity.company.deleted': { companyId: number };
-  'inventory.product.lookup': { companyId: number; productId: number };
+  'inventory.product.lookup': I.ProductLookupRequest;
+  'inventory.product.many': I.ProductManyRequest;
+  'inventory.product.suggest': I.ProductSuggestRequest;
+  'inventory.stock.apply': I.StockApplyRequest;
+  'inventory.stock.reverse': I.StockReverseRequest;
   'sales.sale.created': { companyId: number; saleId: number };
   'ledger.customer.lookup': L.CustomerLookupRequest;
   'ledger.customer.walkIn': L.WalkInRequest;
@@ -73,7 +86,11 @@ export interface SubjectReplies {
   'identity.company.details': CompanyDetails;
   'identity.user.lookup': UserLookupReply;
   'identity.company.deleted': void;
-  'inventory.product.lookup': unknown;
+  'inventory.product.lookup': I.ProductSnapshot | null;
+  'inventory.product.many': I.ProductSnapshot[];
+  'inventory.product.suggest': I.ProductSuggestion[];
+  'inventory.stock.apply': I.StockApplyReply;
+  'inventory.stock.reverse': I.StockReverseReply;
   'sales.sale.created': void;
   'ledger.customer.lookup': L.Customer | null;
   'ledger.customer.walkIn': L.Customer;
