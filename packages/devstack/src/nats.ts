@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './ports';
+import { assertPortFree, freePort } from './ports';
 
 export interface NatsHandle {
   url: string;
@@ -53,6 +53,8 @@ function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Prom
  * defaults to a fresh temp dir that is removed on stop.
  */
 export async function startNats(opts: { port?: number; storeDir?: string } = {}): Promise<NatsHandle> {
+  // A busy port must fail here: otherwise the readiness probe would talk to whoever holds it.
+  if (opts.port) await assertPortFree(opts.port, 'NATS');
   const port = opts.port || (await freePort());
   const tmp = opts.storeDir ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-nats-'));
   const storeDir = opts.storeDir ?? tmp!;
@@ -73,7 +75,7 @@ export async function startNats(opts: { port?: number; storeDir?: string } = {})
     port,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => {
           if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
           resolve();

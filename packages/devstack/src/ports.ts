@@ -29,3 +29,25 @@ export function assertPortFree(port: number, what: string): Promise<void> {
     srv.listen(port, '0.0.0.0', () => srv.close(() => resolve()));
   });
 }
+
+/**
+ * `preferred` when free, otherwise the next free port above it (`onBusy` is told), so a busy
+ * port never hangs start-up. Throws after `span` busy ports in a row.
+ */
+export async function nextFreePort(
+  preferred: number,
+  what: string,
+  onBusy: (msg: string) => void = () => {},
+  span = 50,
+): Promise<number> {
+  for (let p = preferred; p < preferred + span && p <= 65535; p++) {
+    try {
+      await assertPortFree(p, what);
+      if (p !== preferred) onBusy(`Port ${preferred} (${what}) is busy; using ${p} instead.`);
+      return p;
+    } catch {
+      /* busy: try the next one */
+    }
+  }
+  throw new Error(`Ports ${preferred}-${preferred + span - 1} (${what}) are all in use. Free one of them or choose another port.`);
+}

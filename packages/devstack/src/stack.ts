@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startNats } from './nats';
+import { assertPortFree, freePort, nextFreePort } from './ports';
+import { ManagedProcess, waitHealthy, type LogMode } from './processes';
+
+/** The services behind the gateway and their default ports (docs/design.md). */
+export const StackServices = { identity: 3001, inventory: 3002, sales: 3003, ledger: 3004, documents: 3005 } as const;
+export type StackService = keyof typeof StackServices;
+
+export interface StackOptions {
+  /** Repository root (default: found from this package's location). */
+  rootDir?: string;
+  /** Where MongoDB and NATS keep data and where log files go. Default: a temp dir removed on stop. */
+  dataDir?: string;
+  /** Gateway port: 0 (default) picks a free one. */
+  port?: number;
+  /** Services to run. Default: every service that is built. Asking for an unbuilt one is an error. */
+  services?: StackService[];
+  /** Extra environment for every child (e.g. BAHI_DEMO=0). MONGODB_URI / NATS_URL here or in the environment reuse those servers. */
+  env?: Record<string, string | undefined>;
+  /** The default ports (27017, 4222, 3001-3005, gateway `port`), moving to the next free one when busy; otherwise free ports everywhere. */
+  fixedPorts?: boolean;
+  /** 'prefix' streams child output with a [name] prefix; 'files' writes <logDir>/<name>.log. Default: files under CI or jest. */
+  logs?: LogMode;
+  /** Default: <dataDir>/logs, or test-results/logs/stack-<time> when the data dir is temporary (kept after stop). */
+  logDir?: string;
+  jwtSecret?: string;
+  /** Per-process deadline to become healthy. */
+  healthTimeoutMs?: number;
+  /** Where notices (moved ports, reused servers) go. Default: console.log. */
+  onNotice?: (msg: string) => void;
+}
+
+export interface Stack {
+  gatewayUrl: string;
+  mongoUri: string;
+  natsUrl: string;
+  jwtSecret: string;
+  dataDir: string;
+  logDir: string;
+  /** Base URL of every service started. */
+  services: Partial<Record<StackService, string>>;
+  stop(): Promise<void>;
+}
+
+function defaultRoot(): string {
+  // packages/devstack/{src,dist}/stack.* -> repository root
+  return path.resolve(__dirname, '..', '..', '..');
+}
+
+/** Services whose build output exists, in the order of StackServices. */
+export function builtServices(rootDir = defaultRoot()): StackService[] {
+  return (Object.keys(StackServices) as StackService[]).filter((s) =>
+    fs.existsSync(path.join(rootDir, 'services', s, 'dist', 'main.js')),
+  );
+}
+
+function waitForTcp(port: number, proc: ManagedProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      if (!proc.running) return reject(new Error(`${proc.name} exited before listening on ${port}. Its last output:\n${proc.lastLines()}`));
+      const sock = net.connect(port, '127.0.0.1');
+      sock.once('connect', () => {
+        sock.destroy();
+        resolve();
+      });
+      sock.once('error', () => {
+        sock.destroy();
+        if (Date.now() > deadline) reject(new Error(`${proc.name} did not listen on ${port} within ${timeoutMs} ms. Its last output:\n${proc.lastLines()}`));
+        else setTimeout(attempt, 100);
+      });
+    };
+    attempt();
+  });
+}
+
+/**
+ * Starts MongoDB (embedded, unless MONGODB_URI), nats-server (unless NATS_URL), every
+ * service and the gateway as child processes, and waits until each is healthy.
+ */
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const rootDir = opts.rootDir ?? defaultRoot();
+  const notice = opts.onNotice ?? ((m: string) => console.log(m));
+  const env = { ...opts.env };
+  const ownData = !opts.dataDir;
+  const dataDir = opts.dataDir ? path.resolve(opts.dataDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-stack-'));
+  const logDir = path.resolve(
+    opts.logDir ?? (ownData ? path.join(rootDir, 'test-results', 'logs', `stack-${Date.now()}-${process.pid}`) : path.join(dataDir, 'logs')),
+  );
+  const logs: LogMode = opts.logs ?? (process.env.CI || process.env.JEST_WORKER_ID ? 'files' : 'prefix');
+  const healthTimeoutMs = opts.healthTimeoutMs ?? 90_000;
+  const jwtSecret = opts.jwtSecret ?? env.BAHI_JWT_SECRET ?? process.env.BAHI_JWT_SECRET ?? randomBytes(32).toString('hex');
+  const fixed = opts.fixedPorts === true;
+  const pickPort = (preferred: number, what: string) => (fixed ? nextFreePort(preferred, what, notice) : freePort());
+
+  const services = opts.services ?? builtServices(rootDir);
+  for (const s of services) {
+    if (!(s in StackServices)) throw new Error(`Unknown service "${s}". Known: ${Object.keys(StackServices).join(', ')}.`);
+    if (!fs.existsSync(path.join(rootDir, 'services', s, 'dist', 'main.js'))) {
+      throw new Error(`The ${s} service is not built (services/${s}/dist/main.js is missing). Run \`npm run build\` first.`);
+    }
+  }
+  const gatewayMain = path.join(rootDir, 'gateway', 'dist', 'main.js');
+  if (!fs.existsSync(gatewayMain)) throw new Error('The gateway is not built (gateway/dist/main.js is missing). Run `npm run build` first.');
+
+  const procs: ManagedProcess[] = [];
+  const stoppers: (() => Promise<void>)[] = [];
+  let color = 0;
+  const killAll = () => procs.forEach((p) => p.killNow());
+  process.once('exit', killAll);
+
+  const spawnNode = (name: string, script: string, cwd: string, childEnv: Record<string, string | undefined>) => {
+    const p = new ManagedProcess(name, process.execPath, [script], {
+      cwd,
+      env: { ...process.env, ...childEnv } as NodeJS.ProcessEnv,
+      logs,
+      logDir,
+      colorIndex: color++,
+    });
+    procs.push(p);
+    return p;
+  };
+
+  const stop = async () => {
+    process.removeListener('exit', killAll);
+    // Front to back: gateway, services, then the servers they use.
+    for (const p of [...procs].reverse().filter((x) => x.name === 'gateway')) await p.stop();
+    await Promise.all(procs.filter((x) => x.name !== 'gateway' && x.name !== 'mongo').map((p) => p.stop()));
+    for (const s of stoppers.reverse()) await s();
+    await Promise.all(procs.filter((x) => x.name === 'mongo').map((p) => p.stop()));
+    if (ownData) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+
+    // MongoDB
+    let mongoUri = env.MONGODB_URI ?? process.env.MONGODB_URI;
+    if (mongoUri) {
+      notice(`Using MongoDB at ${redact(mongoUri)} (MONGODB_URI).`);
+    } else {
+      const cli = path.join(rootDir, 'packages', 'embedded-mongo', 'dist', 'cli.js');
+      if (!fs.existsSync(cli)) throw new Error('The embedded MongoDB server is not built (packages/embedded-mongo/dist/cli.js). Run `npm run build` first.');
+      const port = await pickPort(27017, 'MongoDB');
+      const dbPath = path.join(dataDir, 'mongo');
+      fs.mkdirSync(dbPath, { recursive: true });
+      const mongo = new ManagedProcess('mongo', process.execPath, [cli, '--port', String(port), '--dbpath', dbPath], {
+        cwd: rootDir,
+        env: process.env,
+        logs,
+        logDir,
+        colorIndex: color++,
+      });
+      procs.push(mongo);
+      await waitForTcp(port, mongo, 30_000);
+      mongoUri = `mongodb://127.0.0.1:${port}`;
+    }
+
+    // NATS
+    let natsUrl = env.NATS_URL ?? process.env.NATS_URL;
+    if (natsUrl) {
+      notice(`Using NATS at ${redact(natsUrl)} (NATS_URL).`);
+    } else {
+      const port = await pickPort(4222, 'NATS');
+      const nats = await startNats({ port, storeDir: path.join(dataDir, 'nats') });
+      stoppers.push(() => nats.stop());
+      natsUrl = nats.url;
+    }
+
+    const common = { ...env, MONGODB_URI: mongoUri, NATS_URL: natsUrl, BAHI_JWT_SECRET: jwtSecret };
+
+    // Services, in parallel: each waits for its own /health.
+    const urls: Partial<Record<StackService, string>> = {};
+    const ports: Partial<Record<StackService, number>> = {};
+    for (const s of services) ports[s] = await pickPort(StackServices[s], `${s} service`);
+    await Promise.all(
+      services.map(async (s) => {
+        const port = ports[s]!;
+        const p = spawnNode(s, 'dist/main.js', path.join(rootDir, 'services', s), {
+          ...common,
+          [`${s.toUpperCase()}_PORT`]: String(port),
+        });
+        urls[s] = `http://127.0.0.1:${port}`;
+        await waitHealthy(p, `${urls[s]}/health`, healthTimeoutMs);
+      }),
+    );
+
+    // Gateway
+    let gatewayPort: number;
+    if (opts.port === undefined || opts.port === 0) gatewayPort = fixed ? await nextFreePort(8080, 'gateway', notice) : await freePort();
+    else if (fixed) gatewayPort = await nextFreePort(opts.port, 'gateway', notice);
+    else {
+      await assertPortFree(opts.port, 'gateway');
+      gatewayPort = opts.port;
+    }
+    const serviceUrlEnv: Record<string, string> = {};
+    for (const [s, u] of Object.entries(urls)) serviceUrlEnv[`${s.toUpperCase()}_URL`] = u;
+    const gw = spawnNode('gateway', gatewayMain, path.join(rootDir, 'gateway'), {
+      ...common,
+      ...serviceUrlEnv,
+      PORT: String(gatewayPort),
+      SHELL_DIR: env.SHELL_DIR ?? path.join(rootDir, 'shell', 'dist'),
+      REMOTES_DIR: env.REMOTES_DIR ?? path.join(rootDir, 'frontends'),
+    });
+    await waitHealthy(gw, `http://127.0.0.1:${gatewayPort}/health`, healthTimeoutMs);
+
+    return {
+      gatewayUrl: `http://localhost:${gatewayPort}`,
+      mongoUri,
+      natsUrl,
+      jwtSecret,
+      dataDir,
+      logDir,
+      services: urls,
+      stop,
+    };
+  } catch (err) {
+    await stop().catch(() => {});
+    throw err;
+  }
+}
+
+/** A URI without its password, for notices. */
+function redact(uri: string): string {
+  return uri.replace(/\/\/([^:/@]+):[^@/]+@/, '//$1:***@');
+}
