@@ -298,12 +298,13 @@ export class Collection {
     this.persist(null, id, w);
   }
 
-  /** Loads a stored document at start (no checks, no persistence). */
-  load(seq: number, doc: Doc): void {
-    const id = valueKey(doc._id);
-    const entry: Entry = { id, doc, seq, ver: 0 };
-    this.entries.set(id, entry);
-    for (const index of this.indexes) index.add(id, doc);
+  /** Loads the stored documents at start (no checks, no persistence), then builds the indexes. */
+  load(docs: Array<{ seq: number; doc: Doc }>): void {
+    for (const { seq, doc } of docs) {
+      const id = valueKey(doc._id);
+      this.entries.set(id, { id, doc, seq, ver: 0 });
+    }
+    for (const index of this.indexes) index.build(this.entries.values());
   }
 
   commitTxn(txn: Transaction, ids: Set<string>, ver: number, pending: Promise<unknown>[]): void {
@@ -354,7 +355,7 @@ export class Collection {
         }
       }
     }
-    for (const e of this.entries.values()) index.add(e.id, e.doc);
+    index.build(this.entries.values());
     return index;
   }
 

@@ -55,10 +55,8 @@ export class Engine implements CollectionHost {
       for (const { meta, docs } of this.persistence.load()) {
         const coll = new Collection(this, meta.db, meta.name, meta.uuid, meta.options ?? {}, meta.indexes ?? []);
         this.attach(coll);
-        for (const { seq, doc } of docs) {
-          coll.load(seq, doc);
-          if (seq > this.seq) this.seq = seq;
-        }
+        coll.load(docs);
+        for (const { seq } of docs) if (seq > this.seq) this.seq = seq;
       }
     }
   }

@@ -159,6 +159,25 @@ class SortedValues {
     this.ids.clear();
   }
 
+  /** Fills an empty structure in one sort (building an index over existing documents). */
+  load(pairs: Iterable<[unknown, string]>): void {
+    const firsts = new Map<string, unknown>();
+    for (const [v, id] of pairs) {
+      const key = valueKey(v);
+      let set = this.ids.get(key);
+      if (!set) {
+        this.ids.set(key, (set = new Set()));
+        firsts.set(key, v);
+      }
+      set.add(id);
+    }
+    const order = [...firsts].sort((a, b) => compareValues(a[1], b[1]));
+    for (const [key, v] of order) {
+      this.keys.push(key);
+      this.values.push(v);
+    }
+  }
+
   /** Ids whose value lies within the bounds (and in the bounds' type bracket). */
   range(lower: Bound | undefined, upper: Bound | undefined): Set<string> {
     const out = new Set<string>();
@@ -284,8 +303,22 @@ export class Index {
     return values.length === 1 ? valueKey(values[0]) : JSON.stringify(values.map(valueKey));
   }
 
+  /** Indexes every given document at once (empty index only): one sort instead of n inserts. */
+  build(entries: Iterable<{ id: string; doc: Doc }>): void {
+    const pairs: Array<[unknown, string]> = [];
+    for (const { id, doc } of entries) {
+      if (this.sorted) for (const v of this.rangeValues(doc)) pairs.push([v, id]);
+      this.addToMaps(id, doc);
+    }
+    this.sorted?.load(pairs);
+  }
+
   add(id: string, doc: Doc): void {
     if (this.sorted) for (const v of this.rangeValues(doc)) this.sorted.add(v, id);
+    this.addToMaps(id, doc);
+  }
+
+  private addToMaps(id: string, doc: Doc): void {
     if (!this.map) return;
     for (const k of this.keysOf(doc)) addTo(this.map, k, id);
     if (this.prefix && this.covers(doc)) for (const k of Index.fieldKeys(doc, this.fields[0])) addTo(this.prefix, k, id);

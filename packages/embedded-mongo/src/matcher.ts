@@ -14,7 +14,7 @@ import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import { MongoError } from './errors';
-import { cloneValue as cloneDeepDoc, compareValues, isPlainObject, matchesType, pathValues, typeOrder, type Doc } from './values';
+import { cloneValue as cloneDeepDoc, compareValues, isPlainObject, matchesType, pathValues, typeOrder, valueKey, type Doc } from './values';
 
 type QueryOp = (selector: string, value: unknown, options: Options) => (obj: Doc) => boolean;
 
@@ -116,6 +116,8 @@ export class Filter {
   readonly raw: Doc;
   private readonly query: Query | null;
   private readonly text: ((doc: Doc) => boolean) | null;
+  /** Fast path for the commonest filter, `{ field: scalar, ... }`: no mingo query to compile. */
+  private readonly equal: Array<{ path: string; key: string | null }> | null;
 
   constructor(filter: unknown, opts: MatchOptions & { textFields?: string[] | null } = {}) {
     if (filter === undefined || filter === null) filter = {};
@@ -128,19 +130,21 @@ export class Filter {
       rest = others;
       this.text = textPredicate($text, opts.textFields ?? null);
     }
+    this.equal = simpleEqualities(rest);
     try {
-      this.query = Object.keys(rest).length ? new Query(rest, mingoOptions(opts)) : null;
+      this.query = Object.keys(rest).length && !this.equal ? new Query(rest, mingoOptions(opts)) : null;
     } catch (err) {
       throw new MongoError('BadValue', (err as Error).message);
     }
   }
 
   get isEmpty(): boolean {
-    return this.query === null && this.text === null;
+    return this.query === null && this.text === null && this.equal === null;
   }
 
   test(doc: Doc): boolean {
     if (this.text && !this.text(doc)) return false;
+    if (this.equal) return this.equal.every(({ path, key }) => equalAt(doc, path, key));
     if (!this.query) return true;
     try {
       return this.query.test(doc);
@@ -148,6 +152,43 @@ export class Filter {
       throw new MongoError('BadValue', (err as Error).message);
     }
   }
+}
+
+function isSimpleScalar(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return !Number.isNaN(v);
+  }
+  if (v === null || v instanceof Date) return true;
+  return typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'ObjectId';
+}
+
+/** `{ a: 1, 'b.c': 'x', d: null }` as (path, value key) pairs (null key for null); else null. */
+function simpleEqualities(filter: Doc): Array<{ path: string; key: string | null }> | null {
+  const keys = Object.keys(filter);
+  if (!keys.length) return null;
+  const out: Array<{ path: string; key: string | null }> = [];
+  for (const k of keys) {
+    const v = filter[k];
+    if (k.startsWith('$') || !isSimpleScalar(v)) return null;
+    out.push({ path: k, key: v === null ? null : valueKey(v) });
+  }
+  return out;
+}
+
+/** MongoDB equality at a path: a value (or an element of an array value) equals; null also matches missing. */
+function equalAt(doc: Doc, path: string, key: string | null): boolean {
+  const vals = pathValues(doc, path);
+  if (key === null) return vals.length === 0 || vals.some((v) => v === null || (Array.isArray(v) && v.includes(null)));
+  for (const v of vals) {
+    if (Array.isArray(v)) {
+      if (v.some((e) => valueKey(e) === key)) return true;
+    } else if (valueKey(v) === key) return true;
+  }
+  return false;
 }
 
 function textTokens(s: string): string[] {

@@ -356,7 +356,7 @@ describe('indexes', () => {
     const c = fresh();
     const values: unknown[] = [5, 7.5, -1, 10, 'a', 'b', null, new Date(1000), new Date(5000), [1, 20], [], { x: 1 }, true, 3, 5];
     await c.insertMany(values.map((v, i) => ({ i, v })));
-    const queries = [
+    const queries: Array<Record<string, unknown>> = [
       { v: { $gt: 5 } },
       { v: { $gte: 5 } },
       { v: { $gt: 2, $lt: 8 } },
