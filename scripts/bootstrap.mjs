@@ -1,0 +1,161 @@
+// Shared first step of `npm start`, `npm test` and `npm run bench`: make a fresh Debian machine
+// with Node 20 ready (npm dependencies, system packages, build). Plain Node, no dependencies.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function say(msg) {
+  process.stdout.write(`${process.stdout.isTTY ? '\x1b[1m' : ''}» ${msg}${process.stdout.isTTY ? '\x1b[0m' : ''}\n`);
+}
+
+export function fail(msg) {
+  process.stderr.write(`\n✖ ${msg}\n\n`);
+  process.exit(1);
+}
+
+function run(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', ...opts });
+  if (res.error) return { ok: false, message: res.error.message };
+  return { ok: res.status === 0, message: `exit code ${res.status}` };
+}
+
+function checkNode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major < 20 || (major === 20 && minor < 19)) {
+    fail(`Node ${process.versions.node} is too old: Bahi needs Node 20.19 or newer (https://nodejs.org).`);
+  }
+}
+
+/**
+ * What `npm ci` would install but is not there (by path and version). Optional and
+ * platform-specific packages are not required.
+ */
+function missingPackages() {
+  const lockPath = path.join(ROOT, 'package-lock.json');
+  if (!fs.existsSync(lockPath)) return ['(no package-lock.json)'];
+  const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
+  const missing = [];
+  for (const [loc, meta] of Object.entries(lock.packages ?? {})) {
+    if (!loc.startsWith('node_modules/') || meta.optional || meta.devOptional || meta.peer) continue;
+    const dir = path.join(ROOT, loc);
+    if (meta.link) {
+      if (!fs.existsSync(dir)) missing.push(loc);
+      continue;
+    }
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+      if (meta.version && pkg.version !== meta.version) missing.push(`${loc}@${meta.version}`);
+    } catch {
+      missing.push(loc);
+    }
+    if (missing.length > 20) break;
+  }
+  return missing;
+}
+
+function ensureNpmDependencies() {
+  if (process.env.BAHI_SKIP_INSTALL === '1') return;
+  const hasLock = fs.existsSync(path.join(ROOT, 'package-lock.json'));
+  if (!fs.existsSync(path.join(ROOT, 'node_modules'))) {
+    say(hasLock ? 'Installing npm dependencies (npm ci)…' : 'Installing npm dependencies (npm install)…');
+    const r = run('npm', hasLock ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+    if (!r.ok) fail(`Installing npm dependencies failed (${r.message}). Check the npm output above and your access to the npm registry.`);
+    return;
+  }
+  const missing = missingPackages();
+  if (missing.length === 0) return;
+  say(`npm dependencies are out of date (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}); running npm install…`);
+  const r = run('npm', ['install', '--no-audit', '--no-fund']);
+  if (!r.ok) fail(`npm install failed (${r.message}). Check the npm output above.`);
+}
+
+function onPath(bin) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/sbin', '/usr/bin', '/usr/local/bin', '/sbin'])) {
+    if (dir && fs.existsSync(path.join(dir, bin))) return path.join(dir, bin);
+  }
+  return null;
+}
+
+function dpkgInstalled(pkg) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.includes('install ok installed');
+}
+
+/** The system packages this run needs and which of them are missing. */
+function systemNeeds({ browser }) {
+  const needs = [];
+  if (!process.env.NATS_URL) {
+    const bin = process.env.NATS_SERVER_BIN || onPath('nats-server');
+    needs.push({ pkg: 'nats-server', ok: !!bin && fs.existsSync(bin), hint: 'or set NATS_SERVER_BIN, or NATS_URL to use a running server' });
+  }
+  if (browser) {
+    const chrome = process.env.CHROME_PATH || onPath('chromium') || onPath('chromium-browser');
+    needs.push({ pkg: 'chromium', ok: !!chrome && fs.existsSync(chrome), hint: 'or set CHROME_PATH' });
+    needs.push({ pkg: 'fonts-noto-core', ok: dpkgInstalled('fonts-noto-core') || fs.existsSync('/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf') });
+    needs.push({ pkg: 'poppler-utils', ok: !!onPath('pdftoppm') });
+  }
+  return needs;
+}
+
+function ensureSystemPackages(opts) {
+  const missing = systemNeeds(opts).filter((n) => !n.ok);
+  if (missing.length === 0) return;
+  const names = missing.map((m) => m.pkg);
+  const manual = `Please install them: sudo apt-get install -y --no-install-recommends ${names.join(' ')}` +
+    missing.filter((m) => m.hint).map((m) => `\n  (${m.pkg}: ${m.hint})`).join('');
+  if (process.env.BAHI_NO_APT === '1') fail(`Missing system packages: ${names.join(', ')}. ${manual}`);
+  if (!onPath('apt-get')) fail(`Missing system packages: ${names.join(', ')}, and apt-get is not available here. ${manual}`);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const sudo = !isRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  if (!isRoot && !sudo) fail(`Missing system packages: ${names.join(', ')}, and this user cannot run apt-get (not root, no passwordless sudo). ${manual}`);
+  const pre = isRoot ? [] : ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'];
+  const exec = (args) => (isRoot ? run(args[0], args.slice(1), { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }) : run(pre[0], [...pre.slice(1), ...args]));
+  say(`Installing system packages with apt-get: ${names.join(' ')}…`);
+  const upd = exec(['apt-get', 'update']);
+  if (!upd.ok) fail(`apt-get update failed (${upd.message}). ${manual}`);
+  const inst = exec(['apt-get', 'install', '-y', '--no-install-recommends', ...names]);
+  if (!inst.ok) fail(`apt-get install failed (${inst.message}). ${manual}`);
+  const still = systemNeeds(opts).filter((n) => !n.ok).map((n) => n.pkg);
+  if (still.length) fail(`Still missing after apt-get: ${still.join(', ')}. ${manual}`);
+}
+
+function build() {
+  if (process.env.BAHI_SKIP_BUILD === '1') return;
+  say('Building (cached parts are skipped)…');
+  const turbo = path.join(ROOT, 'node_modules', '.bin', 'turbo');
+  const r = run(turbo, ['run', 'build', '--output-logs=errors-only', '--concurrency=2'], {
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+  });
+  if (!r.ok) fail(`The build failed (${r.message}). The errors are above.`);
+}
+
+/** BAHI_JWT_SECRET, or the one generated into data/jwt-secret on first start. */
+export function jwtSecret(dataDir = path.join(ROOT, 'data')) {
+  if (process.env.BAHI_JWT_SECRET) return process.env.BAHI_JWT_SECRET;
+  const file = path.join(dataDir, 'jwt-secret');
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+/** Locations the test and browser runs look for (Debian's paths unless already set). */
+export function toolEnv() {
+  const env = {};
+  const chrome = process.env.CHROME_PATH || onPath('chromium') || onPath('chromium-browser');
+  if (chrome) env.CHROME_PATH = chrome;
+  const nats = process.env.NATS_SERVER_BIN || onPath('nats-server');
+  if (nats) env.NATS_SERVER_BIN = nats;
+  return env;
+}
+
+/** `browser`: also Chromium, fonts and poppler (tests and PDFs). */
+export function bootstrap({ browser = false } = {}) {
+  checkNode();
+  ensureNpmDependencies();
+  ensureSystemPackages({ browser });
+  build();
+}
