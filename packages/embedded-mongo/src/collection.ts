@@ -6,7 +6,7 @@
 import type { Binary } from 'bson';
 import { MongoError } from './errors';
 import { Index, type Bound, type IndexSpec } from './indexes';
-import type { Filter } from './matcher';
+import { Filter } from './matcher';
 import { Blocked, writeConflict, type Transaction } from './sessions';
 import type { CollectionMeta, Persistence } from './storage';
 import { inspectValue, isPlainObject, typeName, valueKey, type Doc } from './values';
@@ -32,6 +32,8 @@ interface Lock {
 export interface WriteCtx {
   txn: Transaction | null;
   pending: Promise<unknown>[];
+  /** `bypassDocumentValidation` of the command. */
+  bypassValidation?: boolean;
 }
 
 export interface CollectionHost {
@@ -47,6 +49,7 @@ export class Collection {
   readonly entries = new Map<string, Entry>();
   readonly indexes: Index[];
   private readonly locks = new Map<string, Lock>();
+  private validator: Filter | null = null;
 
   constructor(
     private readonly host: CollectionHost,
@@ -58,6 +61,30 @@ export class Collection {
   ) {
     const specs = indexes.length ? indexes : [{ v: 2, key: { _id: 1 }, name: '_id_' }];
     this.indexes = specs.map((s) => new Index(s));
+    this.setValidator(options);
+  }
+
+  /** Compiles `options.validator` (query operators; `$jsonSchema` is not supported). */
+  setValidator(options: Doc): void {
+    const v = options.validator;
+    if (v === undefined || v === null || (isPlainObject(v) && !Object.keys(v).length)) {
+      this.validator = null;
+      return;
+    }
+    if (JSON.stringify(v).includes('"$jsonSchema"')) {
+      throw new MongoError('NotImplemented', '$jsonSchema validators are not supported by the embedded MongoDB server');
+    }
+    this.validator = new Filter(v);
+  }
+
+  private validate(doc: Doc, w: WriteCtx): void {
+    if (!this.validator || w.bypassValidation) return;
+    if (this.options.validationLevel === 'off' || this.options.validationAction === 'warn') return;
+    if (!this.validator.test(doc)) {
+      throw new MongoError('DocumentValidationFailure', 'Document failed validation', {
+        extra: { errInfo: { failingDocumentId: doc._id, details: { operatorName: '$and', schemaRulesNotSatisfied: [] } } },
+      });
+    }
   }
 
   get ns(): string {
@@ -265,6 +292,7 @@ export class Collection {
     const id = valueKey(doc._id);
     this.checkLock(id, w);
     if (this.entries.has(id)) throw this.duplicate(this.indexes[0], doc);
+    this.validate(doc, w);
     this.checkUnique(id, doc, w);
     this.lockFor(id, w);
     const entry: Entry = { id, doc, seq: this.host.nextSeq(), ver: this.version(w) };
@@ -278,6 +306,7 @@ export class Collection {
     this.checkLock(id, w);
     const old = this.entries.get(id);
     if (!old) throw new MongoError('InternalError', `document ${id} vanished from ${this.ns}`);
+    this.validate(doc, w);
     this.checkUnique(id, doc, w);
     this.lockFor(id, w);
     for (const index of this.indexes) index.remove(id, old.doc);

@@ -26,6 +26,7 @@ export const ErrorCode = {
   IndexKeySpecsConflict: 86,
   WriteConflict: 112,
   CommandNotSupported: 115,
+  DocumentValidationFailure: 121,
   InvalidPipelineOperator: 168,
   InvalidIndexSpecificationOption: 197,
   Unauthorized: 13,

@@ -219,6 +219,8 @@ export class Index {
   private readonly sorted: SortedValues | null;
   /** Some document holds an array in the first field (bounds on both sides then do not combine). */
   multikey = false;
+  /** Case (strength 2) or case and accent (strength 1) folding of a collation index's string keys. */
+  private readonly fold: ((s: string) => string) | null;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -237,6 +239,14 @@ export class Index {
     this.map = keeps ? new Map() : null;
     this.prefix = keeps && this.fields.length > 1 && this.plannable ? new Map() : null;
     this.sorted = this.plannable ? new SortedValues() : null;
+    const collation = spec.collation as Doc | undefined;
+    const strength = Number(collation?.strength ?? 3);
+    this.fold =
+      collation && collation.locale !== 'simple' && strength < 3
+        ? strength === 1
+          ? (s) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLocaleLowerCase(String(collation.locale))
+          : (s) => s.toLocaleLowerCase(String(collation.locale))
+        : null;
   }
 
   /** Values of the first field a range lookup sees: scalars, and the elements of arrays. */
@@ -270,14 +280,15 @@ export class Index {
   }
 
   /** Keys of one field: each value at the path, and each element of array values; missing is null. */
-  private static fieldKeys(doc: Doc, field: string): string[] {
+  private fieldKeys(doc: Doc, field: string): string[] {
     const vals = pathValues(doc, field);
     if (!vals.length) return [valueKey(null)];
     const keys = new Set<string>();
+    const key = (v: unknown) => (this.fold && typeof v === 'string' ? 's' + this.fold(v) : valueKey(v));
     for (const v of vals) {
-      keys.add(valueKey(v));
+      keys.add(key(v));
       if (Array.isArray(v)) {
-        for (const el of v) keys.add(valueKey(el));
+        for (const el of v) keys.add(key(el));
         if (!v.length) keys.add('u');
       }
     }
@@ -287,10 +298,10 @@ export class Index {
   /** The index keys of a document (several for multikey), or [] when the index does not cover it. */
   keysOf(doc: Doc): string[] {
     if (!this.covers(doc)) return [];
-    if (this.fields.length === 1) return Index.fieldKeys(doc, this.fields[0]);
+    if (this.fields.length === 1) return this.fieldKeys(doc, this.fields[0]);
     let combos: string[][] = [[]];
     for (const f of this.fields) {
-      const keys = Index.fieldKeys(doc, f);
+      const keys = this.fieldKeys(doc, f);
       const next: string[][] = [];
       for (const c of combos) for (const k of keys) if (next.length < MAX_KEYS_PER_DOC) next.push([...c, k]);
       combos = next;
@@ -321,14 +332,14 @@ export class Index {
   private addToMaps(id: string, doc: Doc): void {
     if (!this.map) return;
     for (const k of this.keysOf(doc)) addTo(this.map, k, id);
-    if (this.prefix && this.covers(doc)) for (const k of Index.fieldKeys(doc, this.fields[0])) addTo(this.prefix, k, id);
+    if (this.prefix && this.covers(doc)) for (const k of this.fieldKeys(doc, this.fields[0])) addTo(this.prefix, k, id);
   }
 
   remove(id: string, doc: Doc): void {
     if (this.sorted) for (const v of this.rangeValues(doc)) this.sorted.remove(v, id);
     if (!this.map) return;
     for (const k of this.keysOf(doc)) removeFrom(this.map, k, id);
-    if (this.prefix && this.covers(doc)) for (const k of Index.fieldKeys(doc, this.fields[0])) removeFrom(this.prefix, k, id);
+    if (this.prefix && this.covers(doc)) for (const k of this.fieldKeys(doc, this.fields[0])) removeFrom(this.prefix, k, id);
   }
 
   clear(): void {

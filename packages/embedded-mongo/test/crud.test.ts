@@ -475,3 +475,42 @@ describe('collections and databases', () => {
     expect(err.codeName).toBe('CommandNotFound');
   });
 });
+
+describe('validation, collation and what is not supported', () => {
+  it('enforces a query-operator validator unless bypassed', async () => {
+    await db.createCollection('validated', { validator: { qty: { $gte: 0 }, name: { $type: 'string' } } });
+    const c = db.collection('validated');
+    await c.insertOne({ name: 'ok', qty: 1 });
+    const err = await c.insertOne({ name: 'bad', qty: -1 }).catch((e) => e);
+    expect(err.code).toBe(121);
+    expect((await c.updateOne({ name: 'ok' }, { $set: { qty: -5 } }).catch((e) => e)).code).toBe(121);
+    await c.insertOne({ name: 'forced', qty: -1 }, { bypassDocumentValidation: true });
+    expect(await c.countDocuments()).toBe(2);
+  });
+
+  it('folds case in a unique index with a strength-2 collation', async () => {
+    const c = fresh();
+    await c.createIndex({ email: 1 }, { unique: true, collation: { locale: 'en', strength: 2 } });
+    await c.insertOne({ email: 'Asha@Example.com' });
+    expect((await c.insertOne({ email: 'asha@example.COM' }).catch((e) => e)).code).toBe(11000);
+  });
+
+  it('answers NotImplemented or a named error instead of a wrong result', async () => {
+    const c = fresh();
+    await c.insertOne({ name: 'Rice' });
+    const collated = await c.find({ name: 'rice' }, { collation: { locale: 'en', strength: 2 } }).toArray().catch((e) => e);
+    expect(collated.code).toBe(238);
+    expect((await db.createCollection('capped', { capped: true, size: 1024 }).catch((e) => e)).code).toBe(238);
+    expect((await db.createCollection('view', { viewOn: 'x', pipeline: [] }).catch((e) => e)).code).toBe(238);
+    const stage = await c.aggregate([{ $frobnicate: {} }]).toArray().catch((e) => e);
+    expect(stage.code).toBe(40324);
+    expect(stage.message).toContain('$frobnicate');
+    const op = await c.find({ name: { $frobnicate: 1 } }).toArray().catch((e) => e);
+    expect(op.code).toBe(2);
+    expect(op.message).toContain('$frobnicate');
+    // sorting under a collation is supported
+    await c.insertMany([{ name: 'apple' }, { name: 'Banana' }]);
+    const sorted = await c.find({}, { collation: { locale: 'en', strength: 2 } }).sort({ name: 1 }).toArray();
+    expect(sorted.map((d) => d.name)).toEqual(['apple', 'Banana', 'Rice']);
+  });
+});

@@ -5,10 +5,14 @@
  */
 import { Aggregator } from 'mingo/aggregator';
 import { MongoError, toMongoError } from '../errors';
-import { mingoOptions, type Filter } from '../matcher';
+import { OpType } from 'mingo/core';
+import { CONTEXT, mingoOptions, type Filter } from '../matcher';
 import { cloneValue, isPlainObject, type Doc } from '../values';
 import { prepareInsert, sortDocs } from './crud';
 import { collectionName, existing, optionalArray, optionalDoc, optionalInt, unit, type Ctx, type Handler } from './context';
+
+/** Stages handled here rather than by mingo. */
+const OWN_STAGES = new Set(['$out', '$merge', '$collStats', '$indexStats', '$documents']);
 
 const NOT_SUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$listLocalSessions', '$search', '$searchMeta', '$vectorSearch', '$geoNear', '$planCacheStats']);
 
@@ -32,6 +36,9 @@ export async function runPipeline(ctx: Ctx, source: { collection?: string; docum
   const stages = pipeline.map((s) => ({ name: stageName(s), spec: (s as Doc)[stageName(s)] }));
   for (const s of stages) {
     if (NOT_SUPPORTED.has(s.name)) throw new MongoError('NotImplemented', `${s.name} is not supported by the embedded MongoDB server`);
+    if (!OWN_STAGES.has(s.name) && !CONTEXT.getOperator(OpType.PIPELINE, s.name)) {
+      throw new MongoError('Location40324', `Unrecognized pipeline stage name: '${s.name}'`);
+    }
   }
   const variables = optionalDoc(cmd, 'let');
   const collation = optionalDoc(cmd, 'collation');

@@ -18,6 +18,8 @@ const create: Handler = (ctx, cmd) => {
   const name = collectionName(ctx, cmd, 'create');
   if (cmd.viewOn !== undefined) throw new MongoError('NotImplemented', 'views are not supported by the embedded MongoDB server');
   if (cmd.timeseries !== undefined) throw new MongoError('NotImplemented', 'time series collections are not supported by the embedded MongoDB server');
+  if (cmd.capped === true) throw new MongoError('NotImplemented', 'capped collections are not supported by the embedded MongoDB server');
+  if (cmd.clusteredIndex !== undefined) throw new MongoError('NotImplemented', 'clustered collections are not supported by the embedded MongoDB server');
   const options: Doc = {};
   for (const [k, v] of Object.entries(cmd)) if (!CREATE_OPTIONS_IGNORED.has(k)) options[k] = v;
   ctx.engine.createCollection(ctx.db, name, options, ctx.w.pending);
@@ -108,6 +110,7 @@ const collMod: Handler = (ctx, cmd) => {
       if (spec.hidden !== undefined) index.spec.hidden = spec.hidden === true;
       continue;
     }
+    if (k === 'validator') coll.setValidator({ validator: v });
     coll.options[k] = v;
   }
   ctx.engine.saveCatalog(coll, ctx.w.pending);

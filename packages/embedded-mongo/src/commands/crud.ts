@@ -31,7 +31,25 @@ function sameDoc(a: Doc, b: Doc): boolean {
   return valueKey(a) === valueKey(b);
 }
 
+function hasStrings(v: unknown): boolean {
+  if (typeof v === 'string' || v instanceof RegExp) return true;
+  if (Array.isArray(v)) return v.some(hasStrings);
+  if (isPlainObject(v)) return Object.values(v).some(hasStrings);
+  return false;
+}
+
+/** Collation changes string comparison in matching, which is not implemented: say so rather than answer wrongly. */
+export function checkCollation(collation: Doc | undefined, filter: unknown): void {
+  if (!collation || collation.locale === 'simple') return;
+  const strength = Number(collation.strength ?? 3);
+  if (strength >= 3 && collation.caseLevel !== true) return;
+  if (hasStrings(filter)) {
+    throw new MongoError('NotImplemented', 'matching strings under a collation of strength 1 or 2 is not supported by the embedded MongoDB server (collation applies to sorting only)');
+  }
+}
+
 function filterFor(ctx: Ctx, coll: Collection | undefined, raw: unknown, stmt: Doc = {}): Filter {
+  checkCollation(optionalDoc(stmt, 'collation'), raw);
   return ctx.engine.filter(coll, raw, {
     collation: optionalDoc(stmt, 'collation'),
     variables: optionalDoc(stmt, 'let') ?? optionalDoc(stmt, 'c'),

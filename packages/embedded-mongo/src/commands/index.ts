@@ -68,7 +68,7 @@ export async function runCommand(engine: Engine, server: ServerInfo, conn: Conne
       const txnNumber = txnNumberOf(body);
       txn = body.startTransaction === true ? engine.sessions.start(session, txnNumber) : engine.sessions.active(session, txnNumber);
     }
-    const ctx: Ctx = { engine, server, conn, db, session, txn, w: { txn, pending: [] } };
+    const ctx: Ctx = { engine, server, conn, db, session, txn, w: { txn, pending: [], bypassValidation: body.bypassDocumentValidation === true } };
     const reply = await TABLE[name](ctx, body);
     if (txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length) txn.abort('a write in the transaction failed');
     if (ctx.w.pending.length) await Promise.all(ctx.w.pending);
