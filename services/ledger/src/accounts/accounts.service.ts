@@ -1,0 +1,200 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import type { HistoryRow, PartyKind, PartyRef, SourceRef } from '@bahi/contracts';
+import { Money, SequenceService } from '@bahi/service-kit';
+import { PAGE_SIZE, today } from '../common';
+import { EntryDoc, type EntryKind } from './entry.schema';
+
+type Decimal = InstanceType<typeof Money.Decimal>;
+
+const TYPE_LABELS: Record<EntryKind, string> = {
+  opening: 'Opening Balance',
+  sale: 'Sale',
+  purchase: 'Purchase',
+  payment_received: 'Payment Received',
+  payment_given: 'Payment Given',
+  reversal: 'Reversal',
+};
+
+/** Replies give rupees as numbers rounded to 2 decimals; arithmetic stays exact before that. */
+export const num = (d: Money.MoneyInput): number => Money.toNumber(Money.round2(d));
+
+export interface PostInput {
+  companyId: number;
+  party: PartyRef;
+  source: SourceRef;
+  amount: string;
+  paid: string;
+  dueDate: string;
+  date: string;
+}
+
+export interface PaymentInput {
+  companyId: number;
+  party: PartyRef;
+  amount: string;
+  nextDD: string;
+  date?: string;
+  type?: string;
+  transactionId?: string;
+}
+
+/** The accounts of customers and distributors: entries, dues, due dates, payments. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    @InjectModel(EntryDoc.name) readonly model: Model<EntryDoc>,
+    private readonly seq: SequenceService,
+  ) {}
+
+  private partyFilter(companyId: number, party: PartyRef) {
+    return { companyId, partyKind: party.kind, partyId: party.id };
+  }
+
+  /** Exact due and the latest next due date of one party. */
+  async dueOf(companyId: number, party: PartyRef): Promise<{ due: Decimal; dueDate: string | null }> {
+    const entries = await this.model.find(this.partyFilter(companyId, party), { delta: 1, dueDate: 1, entryKind: 1, seq: 1 }).sort({ seq: 1 }).lean();
+    let dueDate: string | null = null;
+    for (const e of entries) if (e.dueDate && e.entryKind !== 'reversal') dueDate = e.dueDate;
+    return { due: Money.add(...entries.map((e) => e.delta)), dueDate };
+  }
+
+  /** Exact dues of several parties of one kind (lists). */
+  async duesOf(companyId: number, kind: PartyKind, ids: number[]): Promise<Map<number, Decimal>> {
+    const out = new Map<number, Decimal>(ids.map((id) => [id, Money.money(0)]));
+    if (!ids.length) return out;
+    const entries = await this.model.find({ companyId, partyKind: kind, partyId: { $in: ids } }, { partyId: 1, delta: 1 }).lean();
+    for (const e of entries) out.set(e.partyId, out.get(e.partyId)!.plus(Money.money(e.delta)));
+    return out;
+  }
+
+  /** One page of a party's account, newest first, each row with the due after it. */
+  async history(companyId: number, party: PartyRef, pageNo: number): Promise<{ list: HistoryRow[]; noOfPages: number }> {
+    const entries = await this.model.find(this.partyFilter(companyId, party)).sort({ seq: 1 }).lean();
+    let balance = Money.money(0);
+    const rows: HistoryRow[] = entries.map((e) => {
+      balance = balance.plus(Money.money(e.delta));
+      const link =
+        e.entryKind === 'sale' ? 'bill' : e.entryKind === 'purchase' ? 'purchase' : e.entryKind === 'payment_received' ? 'receipt' : null;
+      return {
+        id: `${e.sourceKind}-${e.sourceId}-${e.entryKind}`,
+        date: e.date,
+        type: e.entryKind === 'reversal' ? `Reversal of ${e.sourceKind} ${e.sourceId}` : TYPE_LABELS[e.entryKind],
+        ref: e.sourceKind === 'opening' ? null : e.sourceId,
+        amount: num(e.amount),
+        paid: num(e.paid),
+        balance: num(balance),
+        due_date: e.dueDate,
+        hide_link: link,
+      };
+    });
+    rows.reverse();
+    const noOfPages = Math.ceil(rows.length / PAGE_SIZE);
+    return { list: rows.slice(pageNo * PAGE_SIZE, (pageNo + 1) * PAGE_SIZE), noOfPages };
+  }
+
+  /** Posts a sale's or purchase's entry once; false when this source was already posted. */
+  async post(input: PostInput): Promise<boolean> {
+    const kind: EntryKind = input.source.kind === 'sale' ? 'sale' : 'purchase';
+    const filter = { companyId: input.companyId, sourceKind: input.source.kind, sourceId: input.source.id, entryKind: kind };
+    if (await this.model.exists(filter)) return false;
+    const delta = Money.sub(input.amount, input.paid);
+    try {
+      await this.model.create({
+        ...filter,
+        seq: await this.seq.next(input.companyId, 'entry'),
+        partyKind: input.party.kind,
+        partyId: input.party.id,
+        amount: Money.toMoneyString(input.amount),
+        paid: Money.toMoneyString(input.paid),
+        delta: Money.toMoneyString(delta),
+        date: input.date,
+        dueDate: input.dueDate,
+      });
+    } catch (err) {
+      // A concurrent post of the same source lost the race on the unique index.
+      if ((err as { code?: number }).code === 11000) return false;
+      throw err;
+    }
+    return true;
+  }
+
+  /** Reverses what a source posted, once; false when nothing to reverse or already reversed. */
+  async reverse(companyId: number, source: SourceRef): Promise<boolean> {
+    const kind: EntryKind = source.kind === 'sale' ? 'sale' : 'purchase';
+    const original = await this.model.findOne({ companyId, sourceKind: source.kind, sourceId: source.id, entryKind: kind }).lean();
+    if (!original) return false;
+    try {
+      await this.model.create({
+        companyId,
+        seq: await this.seq.next(companyId, 'entry'),
+        partyKind: original.partyKind,
+        partyId: original.partyId,
+        entryKind: 'reversal',
+        sourceKind: source.kind,
+        sourceId: source.id,
+        amount: original.amount,
+        paid: original.paid,
+        delta: Money.toMoneyString(Money.money(original.delta).negated()),
+        date: today(),
+        dueDate: null,
+      });
+    } catch (err) {
+      if ((err as { code?: number }).code === 11000) return false;
+      throw err;
+    }
+    return true;
+  }
+
+  /** Records a payment received from a customer or given to a distributor; returns its payment id. */
+  async pay(input: PaymentInput): Promise<number> {
+    const paymentId = await this.seq.next(input.companyId, 'payment');
+    await this.model.create({
+      companyId: input.companyId,
+      seq: await this.seq.next(input.companyId, 'entry'),
+      partyKind: input.party.kind,
+      partyId: input.party.id,
+      entryKind: input.party.kind === 'customer' ? 'payment_received' : 'payment_given',
+      sourceKind: 'payment',
+      sourceId: paymentId,
+      amount: Money.toMoneyString(input.amount),
+      paid: '0',
+      delta: Money.toMoneyString(Money.money(input.amount).negated()),
+      date: input.date ?? today(),
+      dueDate: input.nextDD,
+      payType: input.type ?? 'Cash',
+      transactionId: input.transactionId ?? '',
+    });
+    return paymentId;
+  }
+
+  /** An opening balance (what the party owed before the books started); used by the demo data. */
+  async opening(companyId: number, party: PartyRef, amount: string, date: string, dueDate: string | null): Promise<void> {
+    await this.model.create({
+      companyId,
+      seq: await this.seq.next(companyId, 'entry'),
+      partyKind: party.kind,
+      partyId: party.id,
+      entryKind: 'opening',
+      sourceKind: 'opening',
+      sourceId: await this.seq.next(companyId, 'opening'),
+      amount: Money.toMoneyString(amount),
+      paid: '0',
+      delta: Money.toMoneyString(amount),
+      date,
+      dueDate,
+    });
+  }
+
+  /** A customer payment with the dues just before and after it (receipt view). */
+  async receipt(companyId: number, paymentId: number) {
+    const entry = await this.model.findOne({ companyId, sourceKind: 'payment', sourceId: paymentId, entryKind: 'payment_received' }).lean();
+    if (!entry) throw new NotFoundException(`Payment ${paymentId} not found.`);
+    const before = await this.model
+      .find({ companyId, partyKind: entry.partyKind, partyId: entry.partyId, seq: { $lt: entry.seq } }, { delta: 1 })
+      .lean();
+    const previous = Money.add(...before.map((e) => e.delta));
+    return { entry, previous, after: previous.plus(Money.money(entry.delta)) };
+  }
+}

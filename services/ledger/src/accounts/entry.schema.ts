@@ -1,0 +1,41 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { HydratedDocument } from 'mongoose';
+
+export const EntryKinds = ['opening', 'sale', 'purchase', 'payment_received', 'payment_given', 'reversal'] as const;
+export type EntryKind = (typeof EntryKinds)[number];
+export type EntrySourceKind = 'sale' | 'purchase' | 'payment' | 'opening';
+
+/**
+ * One line of a party's account. `delta` is the signed change of what the party owes
+ * (customer: sale +, payment received -; distributor: purchase +, payment given -), an exact
+ * decimal string. The due is the sum of deltas.
+ */
+@Schema({ collection: 'entries', timestamps: { createdAt: true, updatedAt: false } })
+export class EntryDoc {
+  @Prop({ required: true }) companyId!: number;
+  /** Per-company order of entries (the latest one sets the due date). */
+  @Prop({ required: true }) seq!: number;
+  @Prop({ required: true, enum: ['customer', 'distributor'], type: String }) partyKind!: 'customer' | 'distributor';
+  @Prop({ required: true }) partyId!: number;
+  @Prop({ required: true, enum: EntryKinds, type: String }) entryKind!: EntryKind;
+  @Prop({ required: true, type: String }) sourceKind!: EntrySourceKind;
+  @Prop({ required: true }) sourceId!: number;
+  /** Document total or payment amount, positive decimal string. */
+  @Prop({ required: true }) amount!: string;
+  /** Paid with the document at the counter (sales and purchases), decimal string. */
+  @Prop({ default: '0' }) paid!: string;
+  @Prop({ required: true }) delta!: string;
+  /** Business date YYYY-MM-DD. */
+  @Prop({ required: true }) date!: string;
+  /** Next due date YYYY-MM-DD set by this entry, or null. */
+  @Prop({ type: String, default: null }) dueDate!: string | null;
+  /** Payments: how it was paid and a reference. */
+  @Prop({ default: '' }) payType!: string;
+  @Prop({ default: '' }) transactionId!: string;
+}
+
+export type EntryDocument = HydratedDocument<EntryDoc>;
+export const EntrySchema = SchemaFactory.createForClass(EntryDoc);
+// Posting is idempotent per source document: a second post of the same source is a duplicate key.
+EntrySchema.index({ companyId: 1, sourceKind: 1, sourceId: 1, entryKind: 1 }, { unique: true });
+EntrySchema.index({ companyId: 1, partyKind: 1, partyId: 1, seq: 1 });

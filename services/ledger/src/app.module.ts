@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { BahiServiceModule } from '@bahi/service-kit';
+import { AccountsService } from './accounts/accounts.service';
+import { EntryDoc, EntrySchema } from './accounts/entry.schema';
+import { PaymentsController } from './accounts/payments.controller';
+import { CustomerDoc, CustomerSchema } from './customers/customer.schema';
+import { CustomersController } from './customers/customers.controller';
+import { CustomersService } from './customers/customers.service';
+import { DistributorDoc, DistributorSchema } from './distributors/distributor.schema';
+import { DistributorsController } from './distributors/distributors.controller';
+import { DistributorsService } from './distributors/distributors.service';
+import { LedgerHandlers } from './ledger.handlers';
+import { DemoSeed } from './seed/demo.seed';
+
+@Module({
+  imports: [
+    BahiServiceModule.forRoot({ service: 'ledger' }),
+    MongooseModule.forFeature([
+      { name: CustomerDoc.name, schema: CustomerSchema },
+      { name: DistributorDoc.name, schema: DistributorSchema },
+      { name: EntryDoc.name, schema: EntrySchema },
+    ]),
+  ],
+  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers],
+  providers: [CustomersService, DistributorsService, AccountsService, DemoSeed],
+})
+export class AppModule {}

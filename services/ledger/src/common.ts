@@ -1,0 +1,67 @@
+import { BadRequestException, HttpException } from '@nestjs/common';
+import { plainToInstance, Transform } from 'class-transformer';
+import { validate } from 'class-validator';
+import { validationException } from '@bahi/service-kit';
+
+/** Rows per page of every ledger list (the specs leave page size open). */
+export const PAGE_SIZE = 10;
+
+/** Trims strings; leaves anything else for the validators to refuse. */
+export const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+/** Numbers typed into a text box arrive as numbers or strings; keep them as trimmed strings. */
+export const DigitsString = () =>
+  Transform(({ value }) => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value.replace(/[\s-]/g, '') : value));
+
+/** Indian mobile: 10 digits, optionally written with +91 / 91. */
+export const MOBILE = /^(?:\+?91)?\d{10}$/;
+export const tenDigits = (mobile: string): string => mobile.slice(-10);
+
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Today's date in India (the business day), YYYY-MM-DD. */
+export function today(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+}
+
+/** A real calendar date as YYYY-MM-DD (accepts a full ISO timestamp and keeps its date part). */
+export function isCalendarDate(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const d = value.slice(0, 10);
+  if (!ISO_DATE.test(d)) return false;
+  const t = new Date(`${d}T00:00:00Z`);
+  return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
+}
+
+/** A query parameter that must be a positive integer id; 400 naming it otherwise. */
+export function idParam(value: unknown, name: string): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : typeof value === 'number' ? value : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new BadRequestException(`${name} must be a positive whole number.`);
+  return n;
+}
+
+/** The zero-based pageNo query parameter (missing -> 0). */
+export function pageParam(value: unknown): number {
+  if (value === undefined || value === '') return 0;
+  const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n)) throw new BadRequestException('pageNo must be a whole number, 0 or more.');
+  return n;
+}
+
+/**
+ * Validates a body against a DTO class and answers failures in the body the spec prescribes
+ * (e.g. {done:false, err}) with a 400, instead of the generic validation shape.
+ */
+export async function validBody<T extends object>(cls: new () => T, body: unknown, fail: (msg: string) => HttpException): Promise<T> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw fail('The request body must be a JSON object.');
+  const dto = plainToInstance(cls, body);
+  const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length) throw fail(String((validationException(errors).getResponse() as { message: string }).message));
+  return dto;
+}
+
+/** Turns an HttpException into the spec's failure body with the same status. */
+export function specFailure(status: number, body: Record<string, unknown>): HttpException {
+  return new HttpException(body, status);
+}

@@ -1,0 +1,30 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { HydratedDocument } from 'mongoose';
+
+/** A person at a distributor with whom a purchase is booked. */
+@Schema({ _id: false })
+export class OfficerDoc {
+  @Prop({ required: true }) id!: number;
+  @Prop({ required: true, trim: true }) name!: string;
+  @Prop({ default: '' }) mobile!: string;
+}
+export const OfficerSchema = SchemaFactory.createForClass(OfficerDoc);
+
+/** A supplier of a company (spec 001 §3) with its officers. */
+@Schema({ collection: 'distributors', timestamps: true })
+export class DistributorDoc {
+  @Prop({ required: true, index: true }) companyId!: number;
+  @Prop({ required: true }) distributor_id!: number;
+  @Prop({ required: true, trim: true }) name!: string;
+  @Prop({ default: '' }) address_line_1!: string;
+  @Prop({ default: '' }) address_line_2!: string;
+  @Prop({ default: '' }) city_or_district!: string;
+  @Prop({ default: '' }) state!: string;
+  @Prop({ default: '' }) country!: string;
+  @Prop({ default: '' }) postal_code!: string;
+  @Prop({ type: [OfficerSchema], default: [] }) officers!: OfficerDoc[];
+}
+
+export type DistributorDocument = HydratedDocument<DistributorDoc>;
+export const DistributorSchema = SchemaFactory.createForClass(DistributorDoc);
+DistributorSchema.index({ companyId: 1, distributor_id: 1 }, { unique: true });

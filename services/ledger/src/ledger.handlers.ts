@@ -1,0 +1,142 @@
+import { BadRequestException, Controller, NotFoundException } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+import {
+  Subjects,
+  type Customer,
+  type Distributor,
+  type DistributorCheckoutReply,
+  type EntryPostReply,
+  type EntryReverseReply,
+  type PartyDueReply,
+} from '@bahi/contracts';
+import { Money } from '@bahi/service-kit';
+import { AccountsService } from './accounts/accounts.service';
+import { isCalendarDate, today } from './common';
+import { CustomersService } from './customers/customers.service';
+import { DistributorsService } from './distributors/distributors.service';
+
+class CompanyMsg {
+  @Type(() => Number) @IsInt() companyId!: number;
+}
+class CustomerLookupMsg extends CompanyMsg {
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) clientId!: number | null;
+}
+class DistributorLookupMsg extends CompanyMsg {
+  @Type(() => Number) @IsInt() @Min(1) distributorId!: number;
+}
+class PartyRefMsg {
+  @IsIn(['customer', 'distributor']) kind!: 'customer' | 'distributor';
+  @Type(() => Number) @IsInt() @Min(0) id!: number;
+}
+class SourceRefMsg {
+  @IsIn(['sale', 'purchase']) kind!: 'sale' | 'purchase';
+  @Type(() => Number) @IsInt() @Min(1) id!: number;
+}
+class PartyDueMsg extends CompanyMsg {
+  @ValidateNested() @Type(() => PartyRefMsg) party!: PartyRefMsg;
+}
+class EntryPostMsg extends CompanyMsg {
+  @ValidateNested() @Type(() => PartyRefMsg) party!: PartyRefMsg;
+  @ValidateNested() @Type(() => SourceRefMsg) source!: SourceRefMsg;
+  @IsString() @IsNotEmpty() amount!: string;
+  @IsString() @IsNotEmpty() paid!: string;
+  @IsOptional() @IsString() dueDate?: string | null;
+  @IsOptional() @IsString() date?: string | null;
+}
+class EntryReverseMsg extends CompanyMsg {
+  @ValidateNested() @Type(() => SourceRefMsg) source!: SourceRefMsg;
+}
+
+function nonNegative(value: string, name: string): string {
+  if (!Money.isMoney(value)) throw new BadRequestException(`${name} must be a decimal string.`);
+  if (Money.money(value).isNegative()) throw new BadRequestException(`${name} cannot be negative.`);
+  return Money.toMoneyString(value);
+}
+
+function dateOr(value: string | null | undefined, fallback: string, name: string): string {
+  if (value === undefined || value === null || value === '') return fallback;
+  if (!isCalendarDate(value)) throw new BadRequestException(`${name} must be a date (YYYY-MM-DD).`);
+  return value.slice(0, 10);
+}
+
+/** What the sales and purchase sides ask the ledger over NATS (contracts: Subjects.ledger). */
+@Controller()
+export class LedgerHandlers {
+  constructor(
+    private readonly customers: CustomersService,
+    private readonly distributors: DistributorsService,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  @MessagePattern(Subjects.ledger.customerLookup)
+  lookupCustomer(@Payload() msg: CustomerLookupMsg): Promise<Customer | null> {
+    if (!msg.clientId) return this.customers.walkIn(msg.companyId);
+    return this.customers.find(msg.companyId, msg.clientId);
+  }
+
+  @MessagePattern(Subjects.ledger.customerWalkIn)
+  walkIn(@Payload() msg: CompanyMsg): Promise<Customer> {
+    return this.customers.walkIn(msg.companyId);
+  }
+
+  /** Previous due for a bill: the walk-in customer's is always 0. */
+  @MessagePattern(Subjects.ledger.partyDue)
+  async partyDue(@Payload() msg: PartyDueMsg): Promise<PartyDueReply> {
+    await this.party(msg.companyId, msg.party);
+    if (msg.party.kind === 'customer' && (await this.isWalkIn(msg.companyId, msg.party.id))) return { due: '0', dueDate: null };
+    const { due, dueDate } = await this.accounts.dueOf(msg.companyId, msg.party);
+    return { due: Money.toMoneyString(due), dueDate };
+  }
+
+  @MessagePattern(Subjects.ledger.entryPost)
+  async post(@Payload() msg: EntryPostMsg): Promise<EntryPostReply> {
+    const expected = msg.source.kind === 'sale' ? 'customer' : 'distributor';
+    if (msg.party.kind !== expected) throw new BadRequestException(`A ${msg.source.kind} is posted to a ${expected}.`);
+    const amount = nonNegative(msg.amount, 'amount');
+    const paid = nonNegative(msg.paid, 'paid');
+    const date = dateOr(msg.date, today(), 'date');
+    const dueDate = dateOr(msg.dueDate, date, 'dueDate');
+    await this.party(msg.companyId, msg.party);
+    const posted = await this.accounts.post({ companyId: msg.companyId, party: msg.party, source: msg.source, amount, paid, date, dueDate });
+    return { posted };
+  }
+
+  @MessagePattern(Subjects.ledger.entryReverse)
+  async reverse(@Payload() msg: EntryReverseMsg): Promise<EntryReverseReply> {
+    return { reversed: await this.accounts.reverse(msg.companyId, msg.source) };
+  }
+
+  @MessagePattern(Subjects.ledger.distributorCheckout)
+  async checkout(@Payload() msg: CompanyMsg): Promise<DistributorCheckoutReply> {
+    const all = await this.distributors.all(msg.companyId);
+    return {
+      distributors: all.map((d) => ({ distributor_id: d.distributor_id, name: d.name })),
+      officers: all.flatMap((d) => d.officers),
+    };
+  }
+
+  @MessagePattern(Subjects.ledger.distributorLookup)
+  lookupDistributor(@Payload() msg: DistributorLookupMsg): Promise<Distributor | null> {
+    return this.distributors.find(msg.companyId, msg.distributorId);
+  }
+
+  private async isWalkIn(companyId: number, id: number): Promise<boolean> {
+    if (id === 0) return true;
+    return (await this.customers.find(companyId, id))?.walkIn === true;
+  }
+
+  /** 404 when the party is not one of the company's (id 0 of a customer means the walk-in). */
+  private async party(companyId: number, party: PartyRefMsg): Promise<void> {
+    if (party.kind === 'customer') {
+      if (party.id === 0) {
+        party.id = (await this.customers.walkIn(companyId)).client_id;
+        return;
+      }
+      if (!(await this.customers.find(companyId, party.id))) throw new NotFoundException(`Customer ${party.id} not found.`);
+    } else if (!(await this.distributors.find(companyId, party.id))) {
+      throw new NotFoundException(`Distributor ${party.id} not found.`);
+    }
+  }
+}
