@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { BahiServiceModule } from '@bahi/service-kit';
+import { CategoriesController } from './categories/categories.controller';
+import { ImagesController } from './images/images.controller';
+import { ImagesService } from './images/images.service';
+import { ProductsController } from './products/products.controller';
+import { ProductsService } from './products/products.service';
+import { Brand, BrandSchema, Category, CategorySchema, Movement, MovementSchema, Product, ProductSchema, StockSourceDoc, StockSourceSchema, Unit, UnitSchema } from './schemas';
+import { DemoSeedService } from './seed/demo.seed';
+import { InventoryHandlers } from './stock/inventory.handlers';
+import { StockService } from './stock/stock.service';
+
+@Module({
+  imports: [
+    BahiServiceModule.forRoot({ service: 'inventory' }),
+    MongooseModule.forFeature([
+      { name: Product.name, schema: ProductSchema },
+      { name: Category.name, schema: CategorySchema },
+      { name: Brand.name, schema: BrandSchema },
+      { name: Unit.name, schema: UnitSchema },
+      { name: Movement.name, schema: MovementSchema },
+      { name: StockSourceDoc.name, schema: StockSourceSchema },
+    ]),
+  ],
+  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers],
+  providers: [ProductsService, StockService, ImagesService, DemoSeedService],
+})
+export class AppModule {}

@@ -1,0 +1,136 @@
+import { BadRequestException } from '@nestjs/common';
+import { parseMoney, parseQty, taxMultiplier } from '../common';
+
+type Body = Record<string, unknown>;
+
+const text = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+
+/** A required text field: 400 naming it when missing or blank. */
+export function need(body: Body, key: string, label: string, max = 120): string {
+  const v = text(body[key]);
+  if (!v) throw new BadRequestException(`${label} is required.`);
+  if (v.length > max) throw new BadRequestException(`${label} can be at most ${max} characters.`);
+  return v;
+}
+export function optional(body: Body, key: string, label: string, max = 60): string | undefined {
+  if (body[key] === undefined || body[key] === null) return undefined;
+  const v = text(body[key]);
+  if (v.length > max) throw new BadRequestException(`${label} can be at most ${max} characters.`);
+  return v;
+}
+export function categoryId(body: Body, key = 'catagory'): number {
+  const v = body[key];
+  const raw = typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v;
+  const s = text(raw);
+  if (!s || s === 'null') throw new BadRequestException('Category is required.');
+  if (!/^\d+$/.test(s)) throw new BadRequestException('Category must be a category id.');
+  return Number(s);
+}
+
+const KNOWN_CREATE = ['catagory', 'brand_name', 'name', 'mrp', 'cp', 'unit', 'per_peice_quantity', 'barcode', 'hsn_code', 'tax'];
+const KNOWN_EDIT = [
+  'product_id', 'catagory', 'active', 'quantity_per_peice', 'per_peice_quantity', 'brand_name', 'name', 'mrp', 'cp', 'stock',
+  'min_stock', 'default_stock', 'tax', 'unit', 'barcode', 'hsn_code', 'specs', 'spec_1', 'spec_2', 'spec_3',
+];
+function unknownFields(body: Body, known: string[]) {
+  const extra = Object.keys(body).filter((k) => !known.includes(k));
+  if (extra.length) throw new BadRequestException(`Unknown field${extra.length > 1 ? 's' : ''}: ${extra.join(', ')}.`);
+}
+
+export interface CreateInput {
+  category: number;
+  brand_name: string;
+  product_name: string;
+  mrp_p: number;
+  cp_p: number;
+  unit: string;
+  ppq_m: number;
+  barcode: string;
+  hsn_code: string;
+  tax: string;
+}
+
+/** POST /createNewProduct: every field of 001 section 5 is required; quantity per piece defaults to 1. */
+export function parseCreate(body: Body): CreateInput {
+  if (!body || typeof body !== 'object') throw new BadRequestException('Send the product as a JSON object.');
+  unknownFields(body, KNOWN_CREATE);
+  const category = categoryId(body);
+  const brand_name = need(body, 'brand_name', 'Brand');
+  const product_name = need(body, 'name', 'Product name');
+  if (text(body.mrp) === '') throw new BadRequestException('MRP is required.');
+  if (text(body.cp) === '') throw new BadRequestException('Cost price is required.');
+  const mrp_p = parseMoney('MRP', body.mrp);
+  const cp_p = parseMoney('Cost price', body.cp);
+  const unit = need(body, 'unit', 'Unit', 20);
+  const ppqRaw = body.per_peice_quantity === undefined || text(body.per_peice_quantity) === '' ? '1' : body.per_peice_quantity;
+  const ppq_m = parseQty('Quantity per piece', ppqRaw, { positive: true });
+  return {
+    category,
+    brand_name,
+    product_name,
+    mrp_p,
+    cp_p,
+    unit,
+    ppq_m,
+    barcode: optional(body, 'barcode', 'Barcode', 40) ?? '',
+    hsn_code: optional(body, 'hsn_code', 'HSN code', 12) ?? '',
+    tax: body.tax === undefined || body.tax === '' ? '1' : taxMultiplier(body.tax),
+  };
+}
+
+export interface EditInput extends CreateInput {
+  product_id: number;
+  active: number;
+  stock_m: number | undefined;
+  min_m: number;
+  def_m: number;
+  specs: Record<string, string> | undefined;
+  labelSpecs: (string | undefined)[];
+}
+
+/** POST /editProduct: the form's fields; tax is the percent as shown (18), stored as 1.18. */
+export function parseEdit(body: Body): EditInput {
+  if (!body || typeof body !== 'object') throw new BadRequestException('Send the product as a JSON object.');
+  unknownFields(body, KNOWN_EDIT);
+  const idRaw = text(body.product_id);
+  if (!/^\d+$/.test(idRaw)) throw new BadRequestException('product_id must be a product id.');
+  const ppq = body.quantity_per_peice ?? body.per_peice_quantity;
+  const base = parseCreate({
+    catagory: body.catagory,
+    brand_name: body.brand_name,
+    name: body.name,
+    mrp: body.mrp,
+    cp: body.cp,
+    unit: body.unit,
+    per_peice_quantity: ppq,
+    ...(body.barcode !== undefined ? { barcode: body.barcode } : {}),
+    ...(body.hsn_code !== undefined ? { hsn_code: body.hsn_code } : {}),
+  });
+  const activeS = text(body.active);
+  const active = activeS === '' ? 1 : activeS === '1' || activeS === 'true' ? 1 : activeS === '0' || activeS === 'false' ? 0 : NaN;
+  if (Number.isNaN(active)) throw new BadRequestException('active must be 1 or 0.');
+  const qty = (k: string, label: string) => (text(body[k]) === '' ? 0 : parseQty(label, body[k]));
+  let specs: Record<string, string> | undefined;
+  if (body.specs !== undefined && body.specs !== null) {
+    if (typeof body.specs !== 'object' || Array.isArray(body.specs)) throw new BadRequestException('specs must be an object of spec name to value.');
+    specs = {};
+    for (const [k, v] of Object.entries(body.specs as Body)) {
+      const s = text(v);
+      if (s.length > 60) throw new BadRequestException(`Spec ${k} can be at most 60 characters.`);
+      specs[k] = s;
+    }
+  }
+  return {
+    ...base,
+    barcode: optional(body, 'barcode', 'Barcode', 40) ?? '',
+    hsn_code: optional(body, 'hsn_code', 'HSN code', 12) ?? '',
+    product_id: Number(idRaw),
+    active,
+    tax: text(body.tax) === '' ? '1' : taxMultiplier(body.tax),
+    stock_m: text(body.stock) === '' ? undefined : parseQty('Stock', body.stock, { allowNegative: true }),
+    min_m: qty('min_stock', 'Minimum stock'),
+    def_m: qty('default_stock', 'Default stock'),
+    specs,
+    labelSpecs: ['spec_1', 'spec_2', 'spec_3'].map((k) => optional(body, k, k, 60)),
+  };
+}

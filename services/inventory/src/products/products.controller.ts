@@ -1,0 +1,348 @@
+import { BadRequestException, Body, ConflictException, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import type { LabelDetailsReply } from '@bahi/contracts';
+import { Positions, Tenant, round2, Decimal } from '@bahi/service-kit';
+import { intParam, milliStr, pageNo, pages, PAGE_SIZE, paiseStr, stockLevel, taxPercent } from '../common';
+import type { Category, Product } from '../schemas';
+import { movementView, StockService } from '../stock/stock.service';
+import { parseCreate, parseEdit } from './product-input';
+import { parseFilters, ProductsService, wordsOf } from './products.service';
+
+/** Rows of the product grid (/product/{cat}) per page. */
+export const GRID_PAGE_SIZE = 12;
+/** Rows the stock book prints at most. */
+export const STOCK_BOOK_MAX = 2000;
+
+const HISTORY_TYPE: Record<string, string> = {
+  sale: 'Sell',
+  purchase: 'Buy',
+  'sale-reversal': 'Sell return',
+  'purchase-reversal': 'Buy return',
+  adjustment: 'Adjustment',
+};
+
+/** The category's label specs (priority 1-3) in print order. */
+export function labelSpecs(c: Category | null) {
+  return (c?.specs ?? []).filter((s) => s.priority >= 1 && s.priority <= 3).sort((a, b) => a.priority - b.priority);
+}
+
+@Controller()
+export class ProductsController {
+  constructor(
+    private readonly products: ProductsService,
+    private readonly stock: StockService,
+  ) {}
+
+  private row(p: Product, catNames: Map<number, string>) {
+    return {
+      product_id: p.product_id,
+      product_name: p.product_name,
+      brand_name: p.brand_name,
+      category: p.category === null ? '' : (catNames.get(p.category) ?? ''),
+      unit: p.unit,
+      mrp: paiseStr(p.mrp_p),
+      cp: paiseStr(p.cp_p),
+      stock: milliStr(p.stock_m),
+      min_stock: milliStr(p.min_m),
+      default_stock: milliStr(p.def_m),
+      stock_level: p.level,
+      active: p.active,
+      image_url: this.products.imageUrl(p),
+    };
+  }
+
+  @Get('getCategoryBrand')
+  async categoryBrand(@Tenant() companyId: number) {
+    const cats = await this.products.categoryList(companyId);
+    return { brand: await this.products.brandNames(companyId), cat: cats.map((c) => ({ id: c.id, name: c.name })) };
+  }
+
+  @Get('addProductPageDetails')
+  async addPageDetails(@Tenant() companyId: number) {
+    const cats = await this.products.categoryList(companyId);
+    return {
+      brands: await this.products.brandNames(companyId),
+      category: cats.map((c) => ({ id: c.id, name: c.name, specs: c.specs })),
+      units: await this.products.unitNames(companyId),
+    };
+  }
+
+  @Get('getProductList')
+  async list(@Tenant() companyId: number, @Query() q: Record<string, unknown>) {
+    const page = pageNo(q.pageNo);
+    const filter = this.products.filterQuery(companyId, parseFilters(q));
+    const [rows, totals] = await Promise.all([
+      this.products.model.find(filter).sort({ product_id: 1 }).skip(page * PAGE_SIZE).limit(PAGE_SIZE).lean(),
+      this.products.model.aggregate<{ n: number; stock: number; amount: number }>([
+        { $match: filter },
+        { $group: { _id: null, n: { $sum: 1 }, stock: { $sum: '$stock_m' }, amount: { $sum: { $multiply: ['$stock_m', '$cp_p'] } } } },
+      ]),
+    ]);
+    const t = totals[0] ?? { n: 0, stock: 0, amount: 0 };
+    const names = await this.products.categoryNames(companyId, rows.map((r) => r.category));
+    return {
+      list: rows.map((r) => this.row(r, names)),
+      noOfPages: pages(t.n),
+      count: t.n,
+      totalStock: milliStr(t.stock),
+      // stock (thousandths) x cp (paise) -> rupees, to paise.
+      totalAmount: round2(new Decimal(t.amount).dividedBy(100_000)).toFixed(2),
+    };
+  }
+
+  @Post('createNewProduct')
+  @HttpCode(200)
+  @Positions('manager')
+  async create(@Tenant() companyId: number, @Body() body: Record<string, unknown>) {
+    const input = parseCreate(body);
+    await this.products.requireCategory(companyId, input.category);
+    if (input.barcode && (await this.products.model.exists({ companyId, barcode: input.barcode }))) {
+      throw new ConflictException(`Barcode ${input.barcode} is already used by another product.`);
+    }
+    const id = await this.products.seq.next(companyId, 'product');
+    await this.products.model.create({
+      companyId,
+      product_id: id,
+      product_name: input.product_name,
+      words: wordsOf(input.product_name, input.brand_name, input.barcode),
+      brand_name: input.brand_name,
+      category: input.category,
+      mrp_p: input.mrp_p,
+      cp_p: input.cp_p,
+      unit: input.unit,
+      ppq_m: input.ppq_m,
+      stock_m: 0,
+      min_m: 0,
+      def_m: 0,
+      level: 0,
+      tax: input.tax,
+      active: 1,
+      barcode: input.barcode,
+      hsn_code: input.hsn_code,
+    });
+    await this.products.rememberBrandAndUnit(companyId, input.brand_name, input.unit);
+    return { done: true, id };
+  }
+
+  @Get('getProductListForStockBook')
+  async stockBook(@Tenant() companyId: number, @Query() q: Record<string, unknown>) {
+    const f = parseFilters(q);
+    if (f.category === undefined) throw new BadRequestException('Please Select A Category.');
+    const cat = await this.products.category(companyId, f.category);
+    if (!cat) throw new BadRequestException(`Category ${f.category} does not exist.`);
+    const specs = labelSpecs(cat);
+    const rows = await this.products.model.find(this.products.filterQuery(companyId, f)).sort({ product_id: 1 }).limit(STOCK_BOOK_MAX).lean();
+    return {
+      list: rows.map((p) => ({
+        product_id: p.product_id,
+        product_name: p.product_name,
+        brand_name: p.brand_name,
+        unit: p.unit,
+        mrp: paiseStr(p.mrp_p),
+        cp: paiseStr(p.cp_p),
+        stock: milliStr(p.stock_m),
+        spec_1: p.specs?.[specs[0]?.field_name ?? ''] ?? '',
+        spec_2: p.specs?.[specs[1]?.field_name ?? ''] ?? '',
+        spec_3: p.specs?.[specs[2]?.field_name ?? ''] ?? '',
+      })),
+      filterDtls: { category: cat.name, category_id: cat.id, brand: f.brand ?? 'All', stock: f.stock ?? 'All', active: f.active ?? 'All' },
+      specField: specs.map((s) => s.alias || s.field_name),
+    };
+  }
+
+  @Get('getProductDetails')
+  async details(@Tenant() companyId: number, @Query('id') idRaw: unknown) {
+    const p = await this.products.get(companyId, intParam('id', idRaw));
+    const cat = await this.products.category(companyId, p.category);
+    const cats = await this.products.categoryList(companyId);
+    const snap = this.products.snapshot(p, cat?.name);
+    return {
+      product: {
+        ...snap,
+        min_stock: milliStr(p.min_m),
+        default_stock: milliStr(p.def_m),
+        stock_level: p.level,
+        tax_percent: taxPercent(p.tax),
+        s3_object_name: p.image,
+        image_url: this.products.imageUrl(p),
+        specs: p.specs ?? {},
+      },
+      category: cats.map((c) => ({ id: c.id, name: c.name })),
+      specs: cat?.specs ?? [],
+      specField: (cat?.specs ?? []).map((s) => s.field_name),
+      specsValues: Object.fromEntries((cat?.specs ?? []).map((s) => [s.field_name, p.specs?.[s.field_name] ?? s.default_value])),
+      brands: await this.products.brandNames(companyId),
+      units: await this.products.unitNames(companyId),
+    };
+  }
+
+  @Get('getProductHistory')
+  async history(@Tenant() companyId: number, @Query('id') idRaw: unknown, @Query('pageNo') pageRaw: unknown) {
+    const id = intParam('id', idRaw);
+    const page = pageNo(pageRaw);
+    await this.products.get(companyId, id);
+    const q = { companyId, product_id: id };
+    const [rows, n] = await Promise.all([
+      this.stock.movements.find(q).sort({ seq: -1 }).skip(page * PAGE_SIZE).limit(PAGE_SIZE).lean(),
+      this.stock.movements.countDocuments(q),
+    ]);
+    return {
+      result: rows.map((m) => {
+        const v = movementView(m);
+        return { type: HISTORY_TYPE[m.kind] ?? m.kind, Qty: v.quantity, Rate: v.rate, Stock: v.stock, Date: v.date, source: v.source };
+      }),
+      noOfPages: pages(n),
+    };
+  }
+
+  @Post('duplicateProduct')
+  @HttpCode(200)
+  @Positions('manager')
+  async duplicate(@Tenant() companyId: number, @Body() body: Record<string, unknown>) {
+    const p = await this.products.get(companyId, intParam('originalProductId', body?.originalProductId));
+    const id = await this.products.seq.next(companyId, 'product');
+    // A copy starts with no stock and no barcode (barcodes identify one product).
+    const { _id, createdAt, updatedAt, ...rest } = p as Product & { _id?: unknown; createdAt?: unknown; updatedAt?: unknown };
+    void _id;
+    void createdAt;
+    void updatedAt;
+    await this.products.model.create({
+      ...rest,
+      product_id: id,
+      stock_m: 0,
+      level: stockLevel(0, p.min_m, p.def_m),
+      barcode: '',
+      words: wordsOf(p.product_name, p.brand_name),
+    });
+    return { duplicatedProductId: id };
+  }
+
+  /** A product with stock history is deactivated instead: its movements stay readable. */
+  @Delete('product/:id')
+  @Positions('manager')
+  async remove(@Tenant() companyId: number, @Param('id') idRaw: string) {
+    const id = intParam('id', idRaw);
+    await this.products.get(companyId, id);
+    if (await this.stock.movements.exists({ companyId, product_id: id })) {
+      await this.products.model.updateOne({ companyId, product_id: id }, { $set: { active: 0 } });
+      return { success: true, deactivated: true, message: `Product ${id} has stock history, so it was made inactive instead of deleted.` };
+    }
+    await this.products.model.deleteOne({ companyId, product_id: id });
+    return { success: true, deactivated: false, message: `Product ${id} deleted.` };
+  }
+
+  @Post('editProduct')
+  @HttpCode(200)
+  @Positions('manager')
+  async edit(@Tenant() companyId: number, @Body() body: Record<string, unknown>) {
+    const input = parseEdit(body);
+    const p = await this.products.get(companyId, input.product_id);
+    const cat = await this.products.requireCategory(companyId, input.category);
+    const barcode = 'barcode' in body ? input.barcode : p.barcode;
+    if (barcode && (await this.products.model.exists({ companyId, barcode, product_id: { $ne: p.product_id } }))) {
+      throw new ConflictException(`Barcode ${barcode} is already used by another product.`);
+    }
+    // Spec values: the specs object, or spec_1..3 in the category's label order.
+    const specs: Record<string, string> = { ...(p.specs ?? {}) };
+    if (input.specs) Object.assign(specs, input.specs);
+    labelSpecs(cat).forEach((s, i) => {
+      const v = input.labelSpecs[i];
+      if (v !== undefined) specs[s.field_name] = v;
+    });
+    for (const s of cat.specs) {
+      if (s.is_number && specs[s.field_name] && !/^-?\d+(\.\d+)?$/.test(specs[s.field_name]!)) {
+        throw new BadRequestException(`${s.field_name} must be a number.`);
+      }
+    }
+    const targetStock = input.stock_m ?? p.stock_m;
+    await this.stock.inTransaction(async (session) => {
+      await this.products.model.updateOne(
+        { companyId, product_id: p.product_id },
+        {
+          $set: {
+            product_name: input.product_name,
+            words: wordsOf(input.product_name, input.brand_name, barcode),
+            brand_name: input.brand_name,
+            category: input.category,
+            mrp_p: input.mrp_p,
+            cp_p: input.cp_p,
+            unit: input.unit,
+            ppq_m: input.ppq_m,
+            min_m: input.min_m,
+            def_m: input.def_m,
+            tax: input.tax,
+            active: input.active,
+            barcode,
+            hsn_code: 'hsn_code' in body ? input.hsn_code : p.hsn_code,
+            specs,
+          },
+        },
+        { session },
+      );
+      // A typed stock becomes an adjustment movement against the stock as it is now.
+      const now = await this.products.model.findOne({ companyId, product_id: p.product_id }, { stock_m: 1 }).session(session).lean();
+      const delta = targetStock - (now?.stock_m ?? 0);
+      if (input.stock_m !== undefined && delta !== 0) await this.stock.adjust(companyId, p.product_id, delta, input.cp_p, session);
+      const after = await this.products.model.findOne({ companyId, product_id: p.product_id }, { stock_m: 1 }).session(session).lean();
+      await this.products.model.updateOne(
+        { companyId, product_id: p.product_id },
+        { $set: { level: stockLevel(after?.stock_m ?? 0, input.min_m, input.def_m) } },
+        { session },
+      );
+    });
+    await this.products.rememberBrandAndUnit(companyId, input.brand_name, input.unit);
+    return { done: true, err: null };
+  }
+
+  @Get('getLabelDetails/:id')
+  async label(@Tenant() companyId: number, @Param('id') idRaw: string): Promise<LabelDetailsReply> {
+    const p = await this.products.get(companyId, intParam('id', idRaw));
+    const cat = await this.products.category(companyId, p.category);
+    return {
+      product: {
+        product_id: p.product_id,
+        product_name: p.product_name,
+        brand_name: p.brand_name,
+        mrp: paiseStr(p.mrp_p),
+        unit: p.unit,
+        per_peice_quantity: milliStr(p.ppq_m),
+        barcode: p.barcode ?? '',
+        stock: milliStr(p.stock_m),
+      },
+      category: cat ? { id: cat.id, name: cat.name } : null,
+      features: labelSpecs(cat).map((s) => ({ field_name: s.field_name, alias: s.alias || s.field_name, value: p.specs?.[s.field_name] ?? s.default_value })),
+      code: p.barcode || String(p.product_id),
+    };
+  }
+
+  /** The product grid: {cat} is a category id or 'null' (all); filters brand, text, stock, active and the category's spec fields. */
+  @Get('productPage/:cat')
+  async page(@Tenant() companyId: number, @Param('cat') catRaw: string, @Query() q: Record<string, unknown>) {
+    const f = parseFilters({ ...q, category: catRaw });
+    const page = pageNo(q.pageNumber ?? q.pageNo);
+    const cats = await this.products.categoryList(companyId);
+    const cat = f.category === undefined ? null : (cats.find((c) => c.id === f.category) ?? null);
+    if (f.category !== undefined && !cat) throw new BadRequestException(`Category ${f.category} does not exist.`);
+    const specs: Record<string, string> = {};
+    for (const s of cat?.specs ?? []) {
+      const v = q[s.field_name];
+      if (typeof v === 'string' && v.trim()) specs[s.field_name] = v.trim();
+    }
+    f.specs = specs;
+    const filter = this.products.filterQuery(companyId, f);
+    const [rows, n] = await Promise.all([
+      this.products.model.find(filter).sort({ product_id: 1 }).skip(page * GRID_PAGE_SIZE).limit(GRID_PAGE_SIZE).lean(),
+      this.products.model.countDocuments(filter),
+    ]);
+    const names = new Map(cats.map((c) => [c.id, c.name]));
+    return {
+      product_list: rows.map((r) => ({ ...this.row(r, names), specs: r.specs ?? {} })),
+      fields: (cat?.specs ?? []).map((s) => ({ field_name: s.field_name, is_number: s.is_number })),
+      catagory: cats.map((c) => ({ id: c.id, name: c.name })),
+      brands: await this.products.brandNames(companyId),
+      query: { brand: f.brand ?? '', text: f.text ?? '', stock: f.stock ?? '', active: f.active ?? '', ...specs },
+      cat_id: cat?.id ?? null,
+      pageNumber: page,
+      pageCount: Math.max(1, Math.ceil(n / GRID_PAGE_SIZE)),
+    };
+  }
+}

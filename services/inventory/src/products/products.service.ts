@@ -1,0 +1,196 @@
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+
+// Loose on purpose: spec filters use dotted paths (specs.Size).
+type FilterQuery<_T> = Record<string, any>;
+import type { ProductSnapshot, ProductSuggestion } from '@bahi/contracts';
+import { SequenceService } from '@bahi/service-kit';
+import { escapeRegex, milliStr, paiseStr, stockLevel } from '../common';
+import { Brand, Category, Product, Unit } from '../schemas';
+
+/** Units every company starts with; a product may bring its own. */
+export const DEFAULT_UNITS = ['pcs', 'kg', 'g', 'litre', 'ml', 'metre', 'ft', 'sqft', 'box', 'bag', 'sheet', 'dozen', 'pack', 'set', 'roll'];
+
+export const IMAGE_ROUTE = '/api/productImage/';
+export const DEFAULT_IMAGE = 'default.svg';
+
+export function wordsOf(...parts: (string | undefined)[]): string[] {
+  const out = new Set<string>();
+  for (const p of parts) for (const w of (p ?? '').toLowerCase().split(/[^a-z0-9.]+/)) if (w) out.add(w);
+  return [...out];
+}
+
+/** Query filters shared by the product list, the stock book and the product grid. */
+export interface ListFilters {
+  category?: number | null;
+  brand?: string;
+  stock?: 0 | 1 | 2;
+  active?: 0 | 1;
+  text?: string;
+  specs?: Record<string, string>;
+}
+
+export function parseFilters(q: Record<string, unknown>): ListFilters {
+  const f: ListFilters = {};
+  const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const cat = str(q.category);
+  if (cat && cat !== 'null' && cat !== 'all') {
+    if (!/^\d+$/.test(cat)) throw new BadRequestException('category must be a category id.');
+    f.category = Number(cat);
+  }
+  if (str(q.brand) && str(q.brand) !== 'all') f.brand = str(q.brand);
+  const stock = str(q.stock);
+  if (stock && stock !== 'all') {
+    if (!['0', '1', '2'].includes(stock)) throw new BadRequestException('stock must be 0 (Low), 1 (On) or 2 (High).');
+    f.stock = Number(stock) as 0 | 1 | 2;
+  }
+  const active = str(q.active);
+  if (active && active !== 'all') {
+    if (!['0', '1'].includes(active)) throw new BadRequestException('active must be 1 or 0.');
+    f.active = Number(active) as 0 | 1;
+  }
+  if (str(q.text)) f.text = str(q.text);
+  return f;
+}
+
+@Injectable()
+export class ProductsService {
+  constructor(
+    @InjectModel(Product.name) readonly model: Model<Product>,
+    @InjectModel(Category.name) readonly categories: Model<Category>,
+    @InjectModel(Brand.name) readonly brands: Model<Brand>,
+    @InjectModel(Unit.name) readonly units: Model<Unit>,
+    readonly seq: SequenceService,
+  ) {}
+
+  filterQuery(companyId: number, f: ListFilters): FilterQuery<Product> {
+    const q: FilterQuery<Product> = { companyId };
+    if (f.category !== undefined) q.category = f.category;
+    if (f.brand) q.brand_name = f.brand;
+    if (f.stock !== undefined) q.level = f.stock;
+    if (f.active !== undefined) q.active = f.active;
+    if (f.text) {
+      const words = wordsOf(f.text);
+      if (words.length) q.$and = words.map((w) => ({ words: { $regex: `^${escapeRegex(w)}` } }));
+    }
+    for (const [k, v] of Object.entries(f.specs ?? {})) if (v) q[`specs.${k}`] = v;
+    return q;
+  }
+
+  async get(companyId: number, productId: number): Promise<Product> {
+    const p = await this.model.findOne({ companyId, product_id: productId }).lean();
+    if (!p) throw new NotFoundException(`Product ${productId} not found.`);
+    return p;
+  }
+
+  async category(companyId: number, id: number | null): Promise<Category | null> {
+    if (id === null || id === undefined) return null;
+    return this.categories.findOne({ companyId, id }).lean();
+  }
+
+  async categoryNames(companyId: number, ids: (number | null)[]): Promise<Map<number, string>> {
+    const uniq = [...new Set(ids.filter((i): i is number => typeof i === 'number'))];
+    if (!uniq.length) return new Map();
+    const rows = await this.categories.find({ companyId, id: { $in: uniq } }, { id: 1, name: 1 }).lean();
+    return new Map(rows.map((c) => [c.id, c.name]));
+  }
+
+  async requireCategory(companyId: number, id: number): Promise<Category> {
+    const c = await this.category(companyId, id);
+    if (!c) throw new BadRequestException(`Category ${id} does not exist.`);
+    return c;
+  }
+
+  async rememberBrandAndUnit(companyId: number, brand: string, unit: string) {
+    const up = async (m: Model<Brand> | Model<Unit>, name: string) => {
+      if (!name) return;
+      try {
+        await (m as Model<Brand>).updateOne({ companyId, name }, { $setOnInsert: { companyId, name } }, { upsert: true });
+      } catch (err) {
+        if ((err as { code?: number }).code !== 11000) throw err;
+      }
+    };
+    await up(this.brands, brand);
+    await up(this.units, unit);
+  }
+
+  async brandNames(companyId: number): Promise<string[]> {
+    return (await this.brands.find({ companyId }).lean()).map((b) => b.name).sort((a, b) => a.localeCompare(b));
+  }
+
+  async unitNames(companyId: number): Promise<string[]> {
+    const own = (await this.units.find({ companyId }).lean()).map((u) => u.name);
+    return [...new Set([...DEFAULT_UNITS, ...own])];
+  }
+
+  async categoryList(companyId: number) {
+    return (await this.categories.find({ companyId }).lean()).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  imageUrl(p: Pick<Product, 'image'>): string {
+    return IMAGE_ROUTE + (p.image ?? DEFAULT_IMAGE);
+  }
+
+  snapshot(p: Product, categoryName?: string): ProductSnapshot {
+    return {
+      product_id: p.product_id,
+      product_name: p.product_name,
+      brand_name: p.brand_name,
+      category: p.category === null || p.category === undefined ? null : { id: p.category, name: categoryName ?? '' },
+      mrp: paiseStr(p.mrp_p),
+      cp: paiseStr(p.cp_p),
+      unit: p.unit,
+      per_peice_quantity: milliStr(p.ppq_m),
+      stock: milliStr(p.stock_m),
+      tax: p.tax,
+      hsn_code: p.hsn_code ?? '',
+      barcode: p.barcode ?? '',
+      active: p.active ? 1 : 0,
+    };
+  }
+
+  async snapshots(companyId: number, rows: Product[]): Promise<ProductSnapshot[]> {
+    const names = await this.categoryNames(companyId, rows.map((r) => r.category));
+    return rows.map((r) => this.snapshot(r, r.category === null ? undefined : names.get(r.category)));
+  }
+
+  /** Product id or barcode, as typed at the counter ("12", "12 : Rice 5kg", "8901234567890"). */
+  async lookup(companyId: number, code: string): Promise<ProductSnapshot | null> {
+    const text = String(code ?? '').split(':')[0]!.trim();
+    if (!text) return null;
+    let p: Product | null = null;
+    if (/^\d{1,9}$/.test(text)) p = await this.model.findOne({ companyId, product_id: Number(text), active: 1 }).lean();
+    if (!p) p = await this.model.findOne({ companyId, barcode: text, active: 1 }).lean();
+    if (!p) return null;
+    return (await this.snapshots(companyId, [p]))[0]!;
+  }
+
+  async suggest(companyId: number, text: string | undefined, limit = 10): Promise<ProductSuggestion[]> {
+    const lim = Math.min(Math.max(Number(limit) || 10, 1), 50);
+    const t = (text ?? '').trim();
+    const or: FilterQuery<Product>[] = [];
+    if (t) {
+      if (/^\d+$/.test(t)) {
+        or.push({ product_id: Number(t) }, { barcode: t });
+      }
+      const words = wordsOf(t);
+      if (words.length) or.push({ $and: words.map((w) => ({ words: { $regex: `^${escapeRegex(w)}` } })) });
+    }
+    const q: FilterQuery<Product> = { companyId, active: 1, ...(or.length ? { $or: or } : {}) };
+    const rows = await this.model.find(q).sort({ product_id: 1 }).limit(lim).lean();
+    return rows.map((p) => ({ product_id: p.product_id, product_name: p.product_name, stock: milliStr(p.stock_m), mrp: paiseStr(p.mrp_p) }));
+  }
+
+  async hasProducts(companyId: number, categoryId: number): Promise<number> {
+    return this.model.countDocuments({ companyId, category: categoryId });
+  }
+
+  assertNoConflict(exists: boolean, msg: string) {
+    if (exists) throw new ConflictException(msg);
+  }
+
+  level(p: Pick<Product, 'stock_m' | 'min_m' | 'def_m'>) {
+    return stockLevel(p.stock_m, p.min_m, p.def_m);
+  }
+}

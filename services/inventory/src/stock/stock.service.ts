@@ -1,0 +1,160 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectConnection, InjectModel } from '@nestjs/mongoose';
+import type { ClientSession, Connection, Model } from 'mongoose';
+import type { StockApplyReply, StockMovement, StockSource, StockSourceKind } from '@bahi/contracts';
+import { SequenceService } from '@bahi/service-kit';
+import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
+import { Movement, Product, StockSourceDoc } from '../schemas';
+
+/** Which way a source kind moves stock: +1 in, -1 out, 0 signed as given (adjustment). */
+const DIRECTION: Record<StockSourceKind, 1 | -1 | 0> = {
+  sale: -1,
+  purchase: 1,
+  'sale-reversal': 1,
+  'purchase-reversal': -1,
+  adjustment: 0,
+};
+const REVERSAL_OF: Partial<Record<StockSourceKind, StockSourceKind>> = { sale: 'sale-reversal', purchase: 'purchase-reversal' };
+export const SOURCE_KINDS = Object.keys(DIRECTION) as StockSourceKind[];
+
+export interface LineInput {
+  product_id: number;
+  quantity: unknown;
+  rate: unknown;
+}
+
+export function movementView(m: Movement): StockMovement {
+  return {
+    product_id: m.product_id,
+    kind: m.kind,
+    source: { kind: m.kind, id: m.source_id },
+    line: m.line,
+    quantity: milliStr(m.qty_m),
+    rate: paiseStr(m.rate_p),
+    stock: milliStr(m.stock_m),
+    date: new Date(m.date).toISOString(),
+  };
+}
+
+/**
+ * Every stock change goes through here as movements, inside one MongoDB transaction with the
+ * source's idempotency record: a source is applied completely or not at all, and at most once.
+ */
+@Injectable()
+export class StockService {
+  constructor(
+    @InjectConnection() private readonly conn: Connection,
+    @InjectModel(Product.name) private readonly products: Model<Product>,
+    @InjectModel(Movement.name) readonly movements: Model<Movement>,
+    @InjectModel(StockSourceDoc.name) private readonly sources: Model<StockSourceDoc>,
+    private readonly seq: SequenceService,
+  ) {}
+
+  private checkSource(source: StockSource | undefined): StockSource {
+    if (!source || !SOURCE_KINDS.includes(source.kind)) throw new BadRequestException(`source.kind must be one of ${SOURCE_KINDS.join(', ')}.`);
+    if (!Number.isSafeInteger(source.id) || source.id < 1) throw new BadRequestException('source.id must be a positive whole number.');
+    return source;
+  }
+
+  private async existing(companyId: number, source: StockSource): Promise<StockMovement[]> {
+    const rows = await this.movements.find({ companyId, kind: source.kind, source_id: source.id }).sort({ line: 1 }).lean();
+    return rows.map(movementView);
+  }
+
+  async apply(companyId: number, sourceIn: StockSource, lines: LineInput[], date?: string): Promise<StockApplyReply> {
+    const source = this.checkSource(sourceIn);
+    if (!Array.isArray(lines) || !lines.length) throw new BadRequestException('lines must list at least one product.');
+    const when = date ? new Date(date) : new Date();
+    if (Number.isNaN(when.getTime())) throw new BadRequestException('date must be a valid date.');
+    const dir = DIRECTION[source.kind];
+    const parsed = lines.map((l, i) => {
+      if (!Number.isSafeInteger(l?.product_id)) throw new BadRequestException(`lines[${i}].product_id must be a product id.`);
+      const qty = parseQty(`lines[${i}].quantity`, l.quantity, { allowNegative: dir === 0 });
+      if (qty === 0) throw new BadRequestException(`lines[${i}].quantity cannot be 0.`);
+      return { product_id: l.product_id, delta: dir === 0 ? qty : dir * qty, rate_p: parseMoney(`lines[${i}].rate`, l.rate) };
+    });
+    if (await this.sources.exists({ companyId, kind: source.kind, id: source.id })) {
+      return { applied: false, movements: await this.existing(companyId, source), negativeStock: [] };
+    }
+    try {
+      return await this.inTransaction(async (session) => {
+        await this.sources.create([{ companyId, kind: source.kind, id: source.id, at: new Date() }], { session });
+        return this.move(companyId, source.kind, source.id, parsed, when, session);
+      });
+    } catch (err) {
+      // A concurrent retry of the same source won the unique index: report it as already applied.
+      if ((err as { code?: number }).code === 11000) return { applied: false, movements: await this.existing(companyId, source), negativeStock: [] };
+      throw err;
+    }
+  }
+
+  /** Undoes an applied sale or purchase with opposite movements, exactly once. */
+  async reverse(companyId: number, sourceIn: StockSource): Promise<{ reversed: boolean }> {
+    const source = this.checkSource(sourceIn);
+    const kind = REVERSAL_OF[source.kind];
+    if (!kind) throw new BadRequestException('Only a sale or a purchase can be reversed.');
+    const done = await this.inTransaction(async (session) => {
+      const src = await this.sources.findOneAndUpdate(
+        { companyId, kind: source.kind, id: source.id, reversed: false },
+        { $set: { reversed: true } },
+        { session, returnDocument: 'after' },
+      );
+      if (!src) return false;
+      const original = await this.movements.find({ companyId, kind: source.kind, source_id: source.id }).sort({ line: 1 }).session(session).lean();
+      await this.move(
+        companyId,
+        kind,
+        source.id,
+        original.map((m) => ({ product_id: m.product_id, delta: -m.qty_m, rate_p: m.rate_p })),
+        new Date(),
+        session,
+      );
+      return true;
+    });
+    return { reversed: done };
+  }
+
+  /** A manual change of one product's stock (product edit), as an adjustment movement. */
+  async adjust(companyId: number, productId: number, delta: number, rateP: number, session: ClientSession): Promise<void> {
+    const id = await this.seq.next(companyId, 'adjustment');
+    await this.move(companyId, 'adjustment', id, [{ product_id: productId, delta, rate_p: rateP }], new Date(), session);
+  }
+
+  async inTransaction<T>(fn: (s: ClientSession) => Promise<T>): Promise<T> {
+    let result: T;
+    await this.conn.transaction(async (session) => {
+      result = await fn(session);
+    });
+    return result!;
+  }
+
+  private async move(
+    companyId: number,
+    kind: StockSourceKind,
+    sourceId: number,
+    lines: { product_id: number; delta: number; rate_p: number }[],
+    date: Date,
+    session: ClientSession,
+  ): Promise<StockApplyReply> {
+    const ids = [...new Set(lines.map((l) => l.product_id))];
+    const found = await this.products.countDocuments({ companyId, product_id: { $in: ids } }).session(session);
+    if (found !== ids.length) {
+      const have = new Set((await this.products.find({ companyId, product_id: { $in: ids } }, { product_id: 1 }).session(session).lean()).map((p) => p.product_id));
+      throw new NotFoundException(`Product ${ids.filter((i) => !have.has(i)).join(', ')} not found.`);
+    }
+    const out: StockMovement[] = [];
+    const negative = new Set<number>();
+    for (const [line, l] of lines.entries()) {
+      const p = await this.products.findOneAndUpdate({ companyId, product_id: l.product_id }, { $inc: { stock_m: l.delta } }, { session, returnDocument: 'after' }).lean();
+      if (!p) throw new NotFoundException(`Product ${l.product_id} not found.`);
+      const level = stockLevel(p.stock_m, p.min_m, p.def_m);
+      if (level !== p.level) await this.products.updateOne({ companyId, product_id: l.product_id }, { $set: { level } }, { session });
+      if (p.stock_m < 0) negative.add(p.product_id);
+      const seq = await this.seq.next(companyId, 'movement');
+      const m = { companyId, product_id: l.product_id, kind, source_id: sourceId, line: line + 1, qty_m: l.delta, rate_p: l.rate_p, stock_m: p.stock_m, date, seq };
+      await this.movements.create([m], { session });
+      out.push(movementView(m as Movement));
+    }
+    return { applied: true, movements: out, negativeStock: [...negative] };
+  }
+}
