@@ -123,14 +123,20 @@ function ensureSystemPackages(opts) {
   if (still.length) fail(`Still missing after apt-get: ${still.join(', ')}. ${manual}`);
 }
 
-function build() {
-  if (process.env.BAHI_SKIP_BUILD === '1') return;
+/** Builds every workspace; with `keepGoing` the others still build when one fails. */
+function build(keepGoing) {
+  if (process.env.BAHI_SKIP_BUILD === '1') return true;
   say('Building (cached parts are skipped)…');
   const turbo = path.join(ROOT, 'node_modules', '.bin', 'turbo');
-  const r = run(turbo, ['run', 'build', '--output-logs=errors-only', '--concurrency=2'], {
+  const args = ['run', 'build', '--output-logs=errors-only', '--concurrency=2'];
+  if (keepGoing) args.push('--continue');
+  const r = run(turbo, args, {
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
   });
-  if (!r.ok) fail(`The build failed (${r.message}). The errors are above.`);
+  if (r.ok) return true;
+  if (!keepGoing) fail(`The build failed (${r.message}). The errors are above.`);
+  process.stderr.write(`\n✖ Part of the build failed (${r.message}); the errors are above. Carrying on with what did build.\n\n`);
+  return false;
 }
 
 /** BAHI_JWT_SECRET, or the one generated into data/jwt-secret on first start. */
@@ -152,10 +158,13 @@ export function toolEnv() {
   return env;
 }
 
-/** `browser`: also Chromium, fonts and poppler (tests and PDFs). */
-export function bootstrap({ browser = false } = {}) {
+/**
+ * `browser`: also Chromium, fonts and poppler (tests and PDFs). `keepGoing`: a failed build
+ * does not stop here; the result says whether everything built.
+ */
+export function bootstrap({ browser = false, keepGoing = false } = {}) {
   checkNode();
   ensureNpmDependencies();
   ensureSystemPackages({ browser });
-  build();
+  return { buildOk: build(keepGoing) };
 }

@@ -28,7 +28,8 @@ function box(lines) {
 }
 
 async function main() {
-  bootstrap({ browser: false });
+  const { buildOk } = bootstrap({ browser: false, keepGoing: true });
+  if (!buildOk) say('Some parts did not build (errors above); starting what did build.');
   fs.mkdirSync(DATA, { recursive: true });
   const other = alreadyRunning();
   if (other) fail(`Bahi is already running from this folder (process ${other}). Stop it (Ctrl-C in its terminal) before starting again.`);

@@ -74,7 +74,7 @@ function readResult(file) {
 
 async function main() {
   const only = process.argv.slice(2);
-  bootstrap({ browser: only.length === 0 || only.some((a) => a.includes('e2e')) });
+  const { buildOk } = bootstrap({ browser: only.length === 0 || only.some((a) => a.includes('e2e')), keepGoing: true });
 
   fs.rmSync(RESULTS, { recursive: true, force: true });
   fs.mkdirSync(RESULTS, { recursive: true });
@@ -93,6 +93,12 @@ async function main() {
   let failed = 0;
   let skipped = 0;
   let broken = false;
+  if (!buildOk) {
+    // A workspace that does not build is a failure even if its old build output still tests green.
+    rows.push(['(build)', 'failed: see the build errors at the top']);
+    failed += 1;
+    broken = true;
+  }
   for (const ws of selected) {
     if (!isJest(ws.test)) {
       rows.push([ws.name, ws.test ? 'no jest tests (skipped)' : 'no test script (skipped)']);
