@@ -1,0 +1,92 @@
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { Button, Card, Field, FormActions, Spinner, api, useAlert } from '@bahi/ui-kit';
+import { PRINT_UNAVAILABLE, money, openPdf } from './shared';
+
+interface Label {
+  product: { product_id: number; product_name: string; brand_name: string; mrp: string; unit: string; per_peice_quantity: string; barcode: string };
+  features: { field_name: string; alias: string; value: string }[];
+  code: string;
+}
+
+/** /productItem/{id}/label: Stock Book or Packet labels; stock book labels print 12 a page, packets 30. */
+export function LabelPage() {
+  const { id } = useParams();
+  const alert = useAlert();
+  const [l, setL] = useState<Label | null>(null);
+  const [mode, setMode] = useState<'stock' | 'packet'>('stock');
+  const [count, setCount] = useState('12');
+  const [qty, setQty] = useState('1');
+  const [shown, setShown] = useState({ count: 12, qty: '1' });
+
+  useEffect(() => {
+    api.get<Label>(`/getLabelDetails/${id}`).then(setL, () => alert.error('unable to connet to server'));
+  }, [id]);
+  if (!l) return <Spinner />;
+
+  return (
+    <>
+      <div className="bk-page-title">
+        <h1>Label: {l.product.product_name}</h1>
+      </div>
+      <Card>
+        <div className="ct-mode" role="radiogroup" aria-label="Label mode">
+          <label>
+            <input type="radio" name="mode" checked={mode === 'stock'} onChange={() => setMode('stock')} /> Stock Book
+          </label>
+          <label>
+            <input type="radio" name="mode" checked={mode === 'packet'} onChange={() => setMode('packet')} /> Packet
+          </label>
+        </div>
+        <div className="ct-filters">
+          <Field label="Number of labels" type="number" min="1" max="500" value={count} onChange={(e) => setCount(e.target.value)} />
+          <Field label="Quantity per label" type="number" min="0" step="0.001" value={qty} onChange={(e) => setQty(e.target.value)} />
+          <Button
+            variant="secondary"
+            onClick={() => {
+              const n = Number(count);
+              if (!Number.isInteger(n) || n < 1 || n > 500) return alert.error('Number of labels must be between 1 and 500.');
+              if (!(Number(qty) > 0)) return alert.error('Quantity per label must be more than 0.');
+              setShown({ count: n, qty });
+            }}
+          >
+            Update
+          </Button>
+          <Button
+            onClick={async () => {
+              const ok = await openPdf(`/label/${l.product.product_id}?mode=${mode}&count=${shown.count}&qty=${shown.qty}`);
+              if (!ok) alert.show(PRINT_UNAVAILABLE, 'info');
+            }}
+          >
+            Print
+          </Button>
+        </div>
+        <p className="bk-muted">
+          {mode === 'stock' ? 'Stock book labels: 12 per page (2 columns by 6 rows), CODE128 barcode.' : 'Packet labels: 3 per row, 10 rows per page.'}
+        </p>
+        <div className="ct-label-preview" data-testid="label-preview">
+          {Array.from({ length: Math.min(shown.count, 6) }, (_, i) => (
+            <div className="ct-label" key={i}>
+              <strong>{l.product.product_name}</strong>
+              <div>
+                {l.product.brand_name} · MRP {money(l.product.mrp)} / {l.product.unit}
+              </div>
+              {l.features.map((f) => (
+                <div key={f.field_name}>
+                  {f.alias}: {f.value}
+                </div>
+              ))}
+              <div>
+                Qty {shown.qty} · Code {l.code}
+              </div>
+            </div>
+          ))}
+        </div>
+        {shown.count > 6 && <p className="bk-muted">…and {shown.count - 6} more.</p>}
+        <FormActions>
+          <span />
+        </FormActions>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,337 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { ApiError, Button, Card, Field, FormActions, FormGrid, SelectField, Spinner, api, errorMessage, useAlert, useConfirm } from '@bahi/ui-kit';
+import { LevelBadge, money, type Named, type Spec } from './shared';
+
+interface Details {
+  product: {
+    product_id: number;
+    product_name: string;
+    brand_name: string;
+    category: Named | null;
+    mrp: string;
+    cp: string;
+    unit: string;
+    per_peice_quantity: string;
+    stock: string;
+    min_stock: string;
+    default_stock: string;
+    stock_level: number;
+    tax_percent: string;
+    active: number;
+    image_url: string;
+    barcode: string;
+    hsn_code: string;
+  };
+  category: Named[];
+  specs: Spec[];
+  specsValues: Record<string, string>;
+  brands: string[];
+  units: string[];
+}
+interface HistoryRow {
+  type: string;
+  Qty: string;
+  Rate: string;
+  Stock: string;
+  Date: string;
+}
+
+type Form = Record<string, string>;
+
+function formOf(d: Details): Form {
+  const p = d.product;
+  return {
+    catagory: String(p.category?.id ?? ''),
+    active: String(p.active),
+    brand_name: p.brand_name,
+    name: p.product_name,
+    mrp: p.mrp,
+    cp: p.cp,
+    stock: p.stock,
+    min_stock: p.min_stock,
+    default_stock: p.default_stock,
+    tax: p.tax_percent,
+    unit: p.unit,
+    quantity_per_peice: p.per_peice_quantity,
+    barcode: p.barcode,
+    hsn_code: p.hsn_code,
+  };
+}
+
+/** /productItem/{id}: view, edit, image, menu and transactions. */
+export function ProductEditPage() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const alert = useAlert();
+  const confirm = useConfirm();
+  const [d, setD] = useState<Details | null>(null);
+  const [form, setForm] = useState<Form>({});
+  const [specs, setSpecs] = useState<Record<string, string>>({});
+  const [editing, setEditing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [menu, setMenu] = useState(false);
+  const [history, setHistory] = useState<{ result: HistoryRow[]; noOfPages: number; page: number }>({ result: [], noOfPages: 1, page: 0 });
+  const [imgKey, setImgKey] = useState(0);
+
+  const load = useCallback(async () => {
+    try {
+      const r = await api.get<Details>('/getProductDetails', { query: { id } });
+      setD(r);
+      setForm(formOf(r));
+      setSpecs(r.specsValues);
+    } catch (err) {
+      alert.error(err instanceof ApiError && err.status === 404 ? `Product ${id} not found.` : 'unable to connet to server');
+    }
+  }, [id]);
+  const loadHistory = useCallback(
+    async (page: number) => {
+      try {
+        const r = await api.get<{ result: HistoryRow[]; noOfPages: number }>('/getProductHistory', { query: { id, pageNo: page } });
+        setHistory({ ...r, page });
+      } catch {
+        alert.error('unable to connet to server');
+      }
+    },
+    [id],
+  );
+  useEffect(() => {
+    setEditing(false);
+    void load();
+    void loadHistory(0);
+  }, [load, loadHistory]);
+
+  if (!d) return <Spinner />;
+  const p = d.product;
+  const set = (k: string) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const dis = !editing;
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      const r = await api.post<{ done: boolean; err: string | null }>('/editProduct', { product_id: p.product_id, ...form, specs });
+      if (!r.done) throw new Error(r.err ?? '');
+      alert.success('Product saved.');
+      setEditing(false);
+      await load();
+      await loadHistory(0);
+    } catch (err) {
+      const detail = errorMessage(err, '');
+      alert.error(`Cannot Edit The Products Please Contact Admin.${detail ? ` (${detail})` : ''}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    const fd = new FormData();
+    fd.append('image', file);
+    try {
+      await api.upload('/updateProductImage/' + p.product_id, fd);
+      alert.success('Image was uploaded successfully.');
+      await load();
+      setImgKey((k) => k + 1);
+    } catch (err) {
+      alert.error(`${err instanceof ApiError ? err.status : 0} error`);
+    }
+  };
+
+  const duplicate = async () => {
+    setMenu(false);
+    if (!(await confirm({ message: `Duplicate ${p.product_name}? The copy starts with no stock.`, confirmLabel: 'Duplicate' }))) return;
+    try {
+      const r = await api.post<{ duplicatedProductId: number }>('/duplicateProduct', { originalProductId: p.product_id });
+      alert.success(`Product ${r.duplicatedProductId} created as a copy.`);
+      navigate(`/productItem/${r.duplicatedProductId}`);
+    } catch (err) {
+      alert.error(errorMessage(err));
+    }
+  };
+
+  const remove = async () => {
+    setMenu(false);
+    if (!(await confirm({ message: `Delete ${p.product_name}? A product with stock history is made inactive instead.`, confirmLabel: 'Delete', danger: true }))) return;
+    try {
+      const r = await api.delete<{ success: boolean; message: string; deactivated: boolean }>(`/product/${p.product_id}`);
+      if (!r.success) throw new Error();
+      alert.success(r.message);
+      if (r.deactivated) await load();
+      else navigate('/productItem');
+    } catch {
+      alert.error('Unable to delete the product.');
+    }
+  };
+
+  return (
+    <>
+      <div className="bk-page-title">
+        <h1>
+          {p.product_id} : {p.product_name}
+        </h1>
+        <div className="ct-row-actions">
+          <LevelBadge level={p.stock_level} />
+          <div className="ct-menu">
+            <Button variant="secondary" aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu((m) => !m)}>
+              Menu ▾
+            </Button>
+            {menu && (
+              <div className="ct-menu__list" role="menu">
+                <button role="menuitem" onClick={() => navigate(`/productItem/${p.product_id}/label`)}>
+                  Generate label
+                </button>
+                <button role="menuitem" onClick={duplicate}>
+                  Duplicate
+                </button>
+                <button role="menuitem" onClick={remove}>
+                  Delete
+                </button>
+              </div>
+            )}
+          </div>
+        </div>
+      </div>
+      <div className="ct-edit">
+        <Card title="Image" className="ct-image">
+          <img key={imgKey} src={p.image_url} alt={p.product_name} data-testid="product-image" />
+          <label className="bk-muted" style={{ display: 'block', marginTop: 8 }}>
+            Upload image
+            <input type="file" accept="image/png,image/jpeg,image/webp" aria-label="Upload image" onChange={(e) => void upload(e.target.files?.[0])} />
+          </label>
+        </Card>
+        <Card
+          title="Details"
+          actions={
+            editing ? null : (
+              <Button variant="secondary" onClick={() => setEditing(true)}>
+                Edit Details
+              </Button>
+            )
+          }
+        >
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save();
+            }}
+          >
+            <div className="ct-radios" role="radiogroup" aria-label="Status">
+              <label>
+                <input type="radio" name="active" value="1" disabled={dis} checked={form.active === '1'} onChange={set('active')} /> Active
+              </label>
+              <label>
+                <input type="radio" name="active" value="0" disabled={dis} checked={form.active === '0'} onChange={set('active')} /> Inactive
+              </label>
+            </div>
+            <FormGrid>
+              <SelectField label="Category" disabled={dis} value={form.catagory} onChange={set('catagory')}>
+                {d.category.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </SelectField>
+              <Field label="Brand" disabled={dis} list="ct-edit-brands" value={form.brand_name} onChange={set('brand_name')} />
+              <datalist id="ct-edit-brands">
+                {d.brands.map((b) => (
+                  <option key={b} value={b} />
+                ))}
+              </datalist>
+              <Field label="Name" disabled={dis} value={form.name} onChange={set('name')} />
+              <Field label="MRP" disabled={dis} type="number" step="0.01" value={form.mrp} onChange={set('mrp')} />
+              <Field label="Cost Price" disabled={dis} type="number" step="0.01" value={form.cp} onChange={set('cp')} />
+              <Field label="Unit" disabled={dis} list="ct-edit-units" value={form.unit} onChange={set('unit')} />
+              <datalist id="ct-edit-units">
+                {d.units.map((u) => (
+                  <option key={u} value={u} />
+                ))}
+              </datalist>
+              <Field label="Quantity per piece" disabled={dis} type="number" step="0.001" value={form.quantity_per_peice} onChange={set('quantity_per_peice')} />
+              <Field label="Stock" disabled={dis} type="number" step="0.001" value={form.stock} onChange={set('stock')} hint="A change is recorded as a stock adjustment." />
+              <Field label="Minimum stock" disabled={dis} type="number" step="0.001" value={form.min_stock} onChange={set('min_stock')} />
+              <Field label="Default stock" disabled={dis} type="number" step="0.001" value={form.default_stock} onChange={set('default_stock')} />
+              <Field label="Tax %" disabled={dis} type="number" step="0.01" value={form.tax} onChange={set('tax')} />
+              <Field label="Barcode" disabled={dis} value={form.barcode} onChange={set('barcode')} />
+              <Field label="HSN code" disabled={dis} value={form.hsn_code} onChange={set('hsn_code')} />
+              {d.specs.map((s) => (
+                <Field
+                  key={s.field_name}
+                  label={s.field_name}
+                  disabled={dis}
+                  type={s.is_number ? 'number' : 'text'}
+                  value={specs[s.field_name] ?? ''}
+                  onChange={(e) => setSpecs((x) => ({ ...x, [s.field_name]: e.target.value }))}
+                />
+              ))}
+            </FormGrid>
+            {editing && (
+              <FormActions>
+                <Button
+                  variant="ghost"
+                  onClick={() => {
+                    setForm(formOf(d));
+                    setSpecs(d.specsValues);
+                    setEditing(false);
+                  }}
+                >
+                  Cancel
+                </Button>
+                <Button type="submit" busy={busy}>
+                  Save
+                </Button>
+              </FormActions>
+            )}
+          </form>
+        </Card>
+      </div>
+      <div style={{ marginTop: 20 }}>
+        <Card title="Transactions">
+          <div className="bk-table-wrap">
+            <table className="bk-table" data-testid="history">
+              <thead>
+                <tr>
+                  <th>Buy/Sell</th>
+                  <th style={{ textAlign: 'right' }}>Qty</th>
+                  <th style={{ textAlign: 'right' }}>Rate</th>
+                  <th style={{ textAlign: 'right' }}>Stock</th>
+                  <th>Date</th>
+                </tr>
+              </thead>
+              <tbody>
+                {history.result.length === 0 && (
+                  <tr>
+                    <td colSpan={5} className="bk-table__empty">
+                      No stock movements yet.
+                    </td>
+                  </tr>
+                )}
+                {history.result.map((h, i) => (
+                  <tr key={i}>
+                    <td>{h.type}</td>
+                    <td style={{ textAlign: 'right' }}>{h.Qty}</td>
+                    <td style={{ textAlign: 'right' }}>{money(h.Rate)}</td>
+                    <td style={{ textAlign: 'right' }}>{h.Stock}</td>
+                    <td>{new Date(h.Date).toLocaleString('en-IN')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {history.noOfPages > 1 && (
+            <div className="bk-pager">
+              <Button variant="secondary" disabled={history.page === 0} onClick={() => loadHistory(history.page - 1)}>
+                Prev
+              </Button>
+              <span className="bk-pager__current">
+                {history.page + 1} / {history.noOfPages}
+              </span>
+              <Button variant="secondary" disabled={history.page + 1 >= history.noOfPages} onClick={() => loadHistory(history.page + 1)}>
+                Next
+              </Button>
+            </div>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import { useEffect, useState } from 'react';
+import { Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Button, Field, SelectField, Spinner, api, useAlert } from '@bahi/ui-kit';
+import { LevelBadge, STOCK_LEVELS, money, type Named, type ProductRow } from './shared';
+import './catalogue.css';
+
+interface Page {
+  product_list: ProductRow[];
+  fields: { field_name: string; is_number: boolean }[];
+  catagory: Named[];
+  brands: string[];
+  cat_id: number | null;
+  pageNumber: number;
+  pageCount: number;
+}
+
+/** /product/{cat}: the product grid of a category ('null' = all) with filters. */
+function ProductGrid() {
+  const { cat = 'null' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const alert = useAlert();
+  const [data, setData] = useState<Page | null>(null);
+  const [draft, setDraft] = useState<Record<string, string>>({});
+
+  useEffect(() => {
+    setDraft(Object.fromEntries(params));
+    api.get<Page>(`/productPage/${cat}`, { query: Object.fromEntries(params) }).then(setData, () => alert.error('unable to connet to server'));
+  }, [cat, params]);
+  if (!data) return <Spinner />;
+  const page = data.pageNumber;
+  const go = (p: number) => setParams({ ...Object.fromEntries(params), pageNumber: String(p) });
+
+  return (
+    <>
+      <div className="bk-page-title">
+        <h1>View Products</h1>
+      </div>
+      <section className="bk-card" style={{ marginBottom: 16 }}>
+        <div className="bk-card__body">
+          <form
+            className="ct-filters"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setParams(Object.fromEntries(Object.entries(draft).filter(([k, v]) => v && k !== 'pageNumber')));
+            }}
+          >
+            <SelectField label="Category" value={cat} onChange={(e) => navigate(`/product/${e.target.value}`)}>
+              <option value="null">All categories</option>
+              {data.catagory.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </SelectField>
+            <Field label="Search" value={draft.text ?? ''} onChange={(e) => setDraft((d) => ({ ...d, text: e.target.value }))} placeholder="Name, brand or barcode" />
+            <SelectField label="Brand" value={draft.brand ?? ''} onChange={(e) => setDraft((d) => ({ ...d, brand: e.target.value }))}>
+              <option value="">All brands</option>
+              {data.brands.map((b) => (
+                <option key={b}>{b}</option>
+              ))}
+            </SelectField>
+            <SelectField label="Stock" value={draft.stock ?? ''} onChange={(e) => setDraft((d) => ({ ...d, stock: e.target.value }))}>
+              <option value="">Any stock</option>
+              {STOCK_LEVELS.map((l) => (
+                <option key={l.value} value={l.value}>
+                  {l.label}
+                </option>
+              ))}
+            </SelectField>
+            {data.fields.map((f) => (
+              <Field key={f.field_name} label={f.field_name} value={draft[f.field_name] ?? ''} onChange={(e) => setDraft((d) => ({ ...d, [f.field_name]: e.target.value }))} />
+            ))}
+            <Button type="submit">Filter</Button>
+            <Button variant="ghost" onClick={() => setParams({})}>
+              Reset
+            </Button>
+          </form>
+        </div>
+      </section>
+      {data.product_list.length === 0 ? (
+        <div className="bk-card bk-card__body bk-muted">No products match these filters.</div>
+      ) : (
+        <div className="ct-grid" data-testid="product-grid">
+          {data.product_list.map((p) => (
+            <article key={p.product_id} className="ct-tile" onClick={() => navigate(`/productItem/${p.product_id}`)}>
+              <img src={p.image_url} alt="" loading="lazy" />
+              <div className="ct-tile__body">
+                <span className="ct-tile__name">
+                  {p.product_id} : {p.product_name}
+                </span>
+                <span className="ct-tile__meta">
+                  <span>{p.brand_name}</span>
+                  <LevelBadge level={p.stock_level} />
+                </span>
+                <span className="ct-tile__meta">
+                  <strong>{money(p.mrp)}</strong>
+                  <span>
+                    {p.stock} {p.unit}
+                  </span>
+                </span>
+              </div>
+            </article>
+          ))}
+        </div>
+      )}
+      <div className="bk-pager" style={{ marginTop: 16 }}>
+        <Button variant="secondary" disabled={page === 0} onClick={() => go(page - 1)}>
+          Prev
+        </Button>
+        <span className="bk-pager__current">
+          Page {page + 1} of {data.pageCount}
+        </span>
+        <Button variant="secondary" disabled={page + 1 >= data.pageCount} onClick={() => go(page + 1)}>
+          Next
+        </Button>
+      </div>
+    </>
+  );
+}
+
+/** Mounted by the shell at /product/*. */
+export default function ProductsApp() {
+  return (
+    <Routes>
+      <Route index element={<ProductGrid />} />
+      <Route path=":cat" element={<ProductGrid />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,54 @@
+import { api, formatINR } from '@bahi/ui-kit';
+import { STOCK_LEVELS } from './rows';
+
+export { moveRow, STOCK_LEVELS } from './rows';
+
+export interface Named {
+  id: number;
+  name: string;
+}
+export interface Spec {
+  field_name: string;
+  default_value: string;
+  is_number: boolean;
+  priority: number;
+  alias: string;
+}
+export interface ProductRow extends Record<string, unknown> {
+  product_id: number;
+  product_name: string;
+  brand_name: string;
+  category: string;
+  unit: string;
+  mrp: string;
+  cp: string;
+  stock: string;
+  stock_level: number;
+  active: number;
+  image_url: string;
+}
+
+
+/** Printing is the documents service's; until it answers, say so plainly. */
+export const PRINT_UNAVAILABLE = 'Printing is not available yet: the documents service is not running.';
+
+export async function openPdf(path: string): Promise<boolean> {
+  try {
+    const res = await fetch(`/api/pdf${path}`, { method: 'HEAD', headers: { Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` } });
+    if (!res.ok) return false;
+    window.open(`/api/pdf${path}`, '_blank');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const loadCategoryBrand = () => api.get<{ brand: string[]; cat: Named[] }>('/getCategoryBrand');
+
+export function LevelBadge({ level }: { level: number }) {
+  const map = ['bk-badge--danger', '', 'bk-badge--success'];
+  return <span className={`bk-badge ${map[level] ?? ''}`}>{STOCK_LEVELS[level]?.label ?? '-'}</span>;
+}
+
+export const money = (v: string | number) => formatINR(v);
+
