@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
- * embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR]
+ * embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync]
  * Runs the embedded MongoDB-compatible server until SIGINT/SIGTERM. Without --dbpath the data
  * lives in memory only.
  */
 import { EmbeddedMongo } from './server';
 
-function parseArgs(argv: string[]): { port?: number; host?: string; dbPath?: string } {
-  const out: { port?: number; host?: string; dbPath?: string } = {};
+function parseArgs(argv: string[]): { port?: number; host?: string; dbPath?: string; fsync?: boolean } {
+  const out: { port?: number; host?: string; dbPath?: string; fsync?: boolean } = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = () => inline ?? argv[++i];
@@ -27,9 +27,12 @@ function parseArgs(argv: string[]): { port?: number; host?: string; dbPath?: str
       case '--dbPath':
         out.dbPath = value();
         break;
+      case '--fsync':
+        out.fsync = true;
+        break;
       case '--help':
       case '-h':
-        process.stdout.write('usage: embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR]\n');
+        process.stdout.write('usage: embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync]\n');
         process.exit(0);
         break;
       default:
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
     port: args.port ?? (process.env.PORT ? Number(process.env.PORT) : 27017),
     host: args.host,
     dbPath: args.dbPath,
+    fsync: args.fsync,
   });
   process.stdout.write(`embedded MongoDB listening on ${server.uri}${server.dbPath ? ` (data in ${server.dbPath})` : ' (in memory)'}\n`);
   let stopping = false;

@@ -19,6 +19,11 @@ export interface EmbeddedMongoOptions {
   host?: string;
   /** Directory for durable data (LMDB). Without it the data lives in memory only. */
   dbPath?: string;
+  /**
+   * Sync every commit to disk before acknowledging it. Default false: acknowledged writes
+   * survive the server process being killed, and the disk is synced every 100 ms.
+   */
+  fsync?: boolean;
   /** Host name advertised as the replica set member (default: `host`, or 127.0.0.1 when listening on all interfaces). */
   advertisedHost?: string;
   /** Seconds between TTL index passes (MongoDB: 60). */
@@ -177,7 +182,7 @@ export class EmbeddedMongo {
     const host = opts.host ?? '127.0.0.1';
     const requested = opts.port ?? 27017;
     const dbPath = opts.dbPath ? path.resolve(opts.dbPath) : null;
-    const persistence = dbPath ? new LmdbPersistence(dbPath) : null;
+    const persistence = dbPath ? new LmdbPersistence(dbPath, { fsync: opts.fsync }) : null;
     let engine: Engine;
     try {
       engine = new Engine({ persistence, transactionLifetimeSeconds: opts.transactionLifetimeSeconds });

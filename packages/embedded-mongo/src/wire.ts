@@ -77,11 +77,9 @@ export function parseMessage(msg: Buffer): Request {
     return { requestId, opCode, body, moreToCome: (flags & MORE_TO_COME) !== 0, exhaustAllowed: (flags & EXHAUST_ALLOWED) !== 0 };
   }
   if (opCode === OP_QUERY) {
-    let offset = 20;
-    let ns: string;
-    [ns, offset] = readCString(msg, offset);
-    offset += 8; // numberToSkip, numberToReturn
-    let [query] = readDoc(msg, offset);
+    const [ns, afterNs] = readCString(msg, 20);
+    // skip numberToSkip and numberToReturn
+    let [query] = readDoc(msg, afterNs + 8);
     if (!ns.endsWith('.$cmd')) throw new MongoError('NotImplemented', 'OP_QUERY is only supported for commands');
     if (query.$query && typeof query.$query === 'object') query = query.$query as Doc;
     const body: Doc = { ...query, $db: ns.slice(0, -'.$cmd'.length) };

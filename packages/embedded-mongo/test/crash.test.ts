@@ -49,6 +49,8 @@ describe('crash safety', () => {
       await Promise.all(writers);
       await client.close(true);
       await new Promise((r) => (child.exitCode !== null || child.signalCode ? r(null) : child.once('exit', r)));
+      child.stdout?.destroy();
+      child.stderr?.destroy();
 
       const h = await startHarness({ dbPath: tmp.dir });
       const docs = await h.client.db('crash').collection('orders').find().toArray();

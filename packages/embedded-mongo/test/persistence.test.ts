@@ -33,7 +33,7 @@ describe('persistence (dbPath)', () => {
     expect(docs.map((d) => d.name)).toEqual(['Dal', 'Rice 5kg']);
     expect(docs[0].price.toString()).toBe('99.50');
     expect((await again.collection('products').indexes()).map((i) => i.name)).toEqual(['_id_', 'companyId_1_id_1']);
-    const dup = await again.collection('products').insertOne({ companyId: 1, id: 2 }).catch((e) => e);
+    const dup = await again.collection('products').insertOne({ companyId: 1, id: 2, name: 'Dup' }).catch((e) => e);
     expect(dup.code).toBe(11000);
     // new inserts go after the reloaded ones
     await again.collection('products').insertOne({ companyId: 3, id: 1, name: 'Oil' });
