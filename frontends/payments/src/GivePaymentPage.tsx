@@ -1,0 +1,120 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { ApiError, Button, Card, Field, api, errorMessage, isManager, useAlert, useUser } from '@bahi/ui-kit';
+import { DueSummary } from './DueSummary';
+import { MSG, paymentError, todayISO } from './rules';
+import { SuggestInput, type Suggestion } from './SuggestInput';
+
+interface Distributor {
+  id: number;
+  distributor_id: number;
+  name: string;
+}
+interface Due {
+  due: number;
+  dueDate: string | null;
+}
+
+const label = (d: Distributor) => `${d.distributor_id} : ${d.name}`;
+
+/** /payments/givePayment: money paid to a distributor against what we owe (managers). */
+export function GivePaymentPage() {
+  const user = useUser();
+  const alert = useAlert();
+  const [all, setAll] = useState<Distributor[] | null>(null);
+  const [dist, setDist] = useState<Distributor | null>(null);
+  const [due, setDue] = useState<Due | null>(null);
+  const [loadingDue, setLoadingDue] = useState(false);
+  const [amount, setAmount] = useState('');
+  const [nextDD, setNextDD] = useState(todayISO());
+  const [busy, setBusy] = useState(false);
+  const manager = isManager(user);
+
+  useEffect(() => {
+    if (!manager) return;
+    api
+      .get<{ allDistributorsList: Distributor[] }>('/getAllDistributorsList')
+      .then((r) => setAll(r.allDistributorsList))
+      .catch(() => alert.error('unable to connet to server'));
+  }, [manager, alert]);
+
+  const loadDue = async (d: Distributor) => {
+    setLoadingDue(true);
+    try {
+      setDue(await api.get<Due>('/getDueAndDueDate', { query: { distId: d.distributor_id } }));
+    } catch (err) {
+      alert.error(errorMessage(err));
+    } finally {
+      setLoadingDue(false);
+    }
+  };
+
+  if (!manager) {
+    return (
+      <div className="bk-card bk-card__body">
+        <h2>Give Payment</h2>
+        <p className="bk-muted">Only a manager can give payments to distributors.</p>
+      </div>
+    );
+  }
+
+  const suggest = async (text: string): Promise<Suggestion<Distributor>[]> => {
+    const t = text.toLowerCase();
+    return (all ?? []).filter((d) => label(d).toLowerCase().includes(t)).map((d) => ({ id: d.distributor_id, label: label(d), item: d }));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = paymentError(dist?.distributor_id ?? null, amount, nextDD, MSG.noDistributor);
+    if (problem) return alert.error(problem);
+    setBusy(true);
+    try {
+      const r = await api.post<{ done: boolean; err?: string }>('/purchaseDuePaymentReact', { distributorId: dist!.distributor_id, amount: amount.trim(), nextDD });
+      if (!r?.done) return alert.error(r?.err || 'Unable to process the request please contact support.');
+      alert.success(MSG.done);
+      setAmount('');
+      await loadDue(dist!);
+    } catch (err) {
+      const body = err instanceof ApiError ? (err.body as { err?: string } | undefined) : undefined;
+      alert.error(body?.err || errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="pm-page">
+      <div className="bk-page-title">
+        <h1>Give Payment</h1>
+      </div>
+      <Card title="Payment to a distributor">
+        <form onSubmit={submit} noValidate data-testid="give-payment-form">
+          <SuggestInput<Distributor>
+            testId="distributor"
+            label="Distributor"
+            placeholder={all === null ? 'Loading distributors…' : 'Choose a distributor from the list'}
+            suggest={suggest}
+            onChoose={(s) => {
+              setDist(s.item);
+              void loadDue(s.item);
+            }}
+            onClear={() => {
+              setDist(null);
+              setDue(null);
+            }}
+            onInvalid={() => alert.error(MSG.noDistributor)}
+          />
+          <DueSummary due={due?.due ?? null} dueDate={due?.dueDate ?? null} loading={loadingDue} />
+          <div className="pm-grid">
+            <Field label="Amount (₹)" name="amount" inputMode="decimal" required value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="0.00" />
+            <Field label="Next Due Date" name="nextDD" type="date" required value={nextDD} onChange={(e) => setNextDD(e.target.value)} />
+          </div>
+          <div className="pm-actions">
+            <Button type="submit" busy={busy}>
+              Give Payment
+            </Button>
+          </div>
+        </form>
+      </Card>
+    </div>
+  );
+}

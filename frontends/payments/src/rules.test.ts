@@ -1,0 +1,25 @@
+import { chosenId, MSG, paymentError, todayISO } from './rules';
+
+describe('payment rules', () => {
+  it('needs a party', () => {
+    expect(paymentError(null, '10', '2030-01-01', MSG.noCustomer)).toBe('Please Select A Customer !!');
+    expect(paymentError(null, '10', '2030-01-01', MSG.noDistributor)).toBe('Select a valid Distributor from the list');
+  });
+
+  it('blocks amount 0 and bad amounts', () => {
+    for (const a of ['0', '0.00', '', '  ']) expect(paymentError(1, a, '2030-01-01', MSG.noCustomer)).toBe('Amount cannot be 0 !!');
+    for (const a of ['-5', 'abc', '1.005', '1e3']) expect(paymentError(1, a, '2030-01-01', MSG.noCustomer)).toBe(MSG.badAmount);
+    expect(paymentError(1, '10.50', '2030-01-01', MSG.noCustomer)).toBeNull();
+  });
+
+  it('needs a next due date', () => {
+    expect(paymentError(1, '10', '', MSG.noCustomer)).toBe(MSG.noDate);
+  });
+
+  it('formats today as YYYY-MM-DD and matches listed ids', () => {
+    expect(todayISO(new Date(2030, 0, 5))).toBe('2030-01-05');
+    expect(chosenId('3 : Bengal Agro', [{ id: 3 }])).toBe(3);
+    expect(chosenId('4 : Other', [{ id: 3 }])).toBeNull();
+    expect(chosenId('Bengal', [{ id: 3 }])).toBeNull();
+  });
+});

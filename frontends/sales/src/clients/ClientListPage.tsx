@@ -1,0 +1,46 @@
+import { useNavigate } from 'react-router-dom';
+import { Button, PagedTable, api, formatINR, type Column } from '@bahi/ui-kit';
+import { CustomerSearch } from './CustomerSearch';
+
+interface Row extends Record<string, unknown> {
+  id: number;
+  name: string;
+  mobile_no: string;
+  city_or_district: string;
+  due: number;
+}
+
+const COLUMNS: Column<Row>[] = [
+  { key: 'id', header: 'ID' },
+  { key: 'name', header: 'Name' },
+  { key: 'mobile_no', header: 'Mobile' },
+  { key: 'city_or_district', header: 'City' },
+  { key: 'due', header: 'Due', align: 'right', render: (r) => formatINR(r.due) },
+];
+
+/** /clientList: Customer Details — search with suggestions, Add Client, the paged list. */
+export function ClientListPage() {
+  const navigate = useNavigate();
+  return (
+    <>
+      <div className="bk-page-title">
+        <h1>Customer Details</h1>
+        <Button onClick={() => navigate('/clientList/add-client')}>Add Client</Button>
+      </div>
+      <div className="cl-toolbar">
+        <CustomerSearch onChoose={(c) => navigate(`/clientList/transaction/${c.client_id}`)} />
+      </div>
+      <PagedTable<Row>
+        title="Customers"
+        testId="clients-table"
+        columns={COLUMNS}
+        rowUrl="/clientList/transaction"
+        load={async (pageNo, signal) => {
+          const r = await api.get<{ clientsList: Row[]; noOfPages: number }>('/getClientsList', { query: { pageNo }, signal });
+          return { rows: r.clientsList, noOfPages: r.noOfPages };
+        }}
+        emptyText="No customers yet. Add one with Add Client."
+      />
+    </>
+  );
+}

@@ -1,0 +1,144 @@
+import { useState, type FormEvent } from 'react';
+import { ApiError, Button, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { customerFormError, fieldLabel, NEW_CUSTOMER, type Customer, type CustomerFormValues } from './customer';
+import './clients.css';
+
+interface SaveReply {
+  done?: boolean;
+  success?: boolean;
+  id?: number;
+  customer?: Customer;
+  err?: string;
+}
+
+export interface CustomerFormProps {
+  /** An existing customer: the form starts in read mode and the mobile number is locked. */
+  customer?: Customer | null;
+  /** Where a new customer is posted: the cart uses /clients/addClient, the customer list its form action. */
+  createPath?: string;
+  onSaved?(customer: Customer): void;
+  /** Called by Cancel on a new customer (an existing one just restores its saved data). */
+  onCancel?(): void;
+  testId?: string;
+}
+
+const values = (c: Customer): CustomerFormValues => ({
+  mobile_no: c.mobile_no,
+  name: c.name,
+  address_line_1: c.address_line_1,
+  address_line_2: c.address_line_2 ?? '',
+  city_or_district: c.city_or_district,
+  state: c.state,
+  country: c.country,
+  postal_code: c.postal_code,
+});
+
+const FIELDS: (keyof CustomerFormValues)[] = ['name', 'address_line_1', 'address_line_2', 'city_or_district', 'state', 'country', 'postal_code'];
+
+/** The customer form of spec 000: read -> Edit -> Save, Cancel restores; defaults for a new customer. */
+export function CustomerForm({ customer, createPath = '/clients/addClient', onSaved, onCancel, testId = 'customer-form' }: CustomerFormProps) {
+  const existing = !!customer;
+  const [saved, setSaved] = useState<CustomerFormValues>(customer ? values(customer) : NEW_CUSTOMER);
+  const [form, setForm] = useState<CustomerFormValues>(saved);
+  const [editing, setEditing] = useState(!existing);
+  const [busy, setBusy] = useState(false);
+  const alert = useAlert();
+
+  const set = (k: keyof CustomerFormValues) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
+
+  const cancel = () => {
+    setForm(saved);
+    if (existing) setEditing(false);
+    else onCancel?.();
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!editing) return;
+    const problem = customerFormError(form);
+    if (problem) {
+      alert.error(problem);
+      return;
+    }
+    setBusy(true);
+    try {
+      const reply = existing
+        ? await api.put<SaveReply>('/clients/addClient', { ...form, id: customer!.client_id })
+        : await api.post<SaveReply>(createPath, { ...form, id: 0 });
+      if (!(reply?.done || reply?.success) || !reply.customer) {
+        alert.error(reply?.err || 'Unable to process the request please contact support.');
+        return;
+      }
+      const next = values(reply.customer);
+      setSaved(next);
+      setForm(next);
+      if (existing) {
+        setEditing(false);
+        alert.success('Client Details Has been updated');
+      }
+      onSaved?.(reply.customer);
+    } catch (err) {
+      const body = err instanceof ApiError ? (err.body as SaveReply | undefined) : undefined;
+      alert.error(body?.err || errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const locked = !editing;
+  return (
+    <form className="cl-form" onSubmit={submit} data-testid={testId} data-mode={editing ? 'edit' : 'read'} noValidate>
+      <div className="cl-form__grid">
+        <div className="bk-field cl-form__mobile">
+          <label htmlFor={`${testId}-mobile`}>
+            Mobile<span className="bk-field__req" aria-hidden="true"> *</span>
+          </label>
+          <div className="cl-prefixed">
+            <span className="cl-prefixed__prefix">91</span>
+            <input
+              id={`${testId}-mobile`}
+              name="mobile_no"
+              inputMode="numeric"
+              maxLength={10}
+              required
+              value={form.mobile_no}
+              onChange={set('mobile_no')}
+              disabled={locked || existing}
+              title={existing ? 'The mobile number of an existing customer cannot be changed.' : undefined}
+            />
+          </div>
+        </div>
+        {FIELDS.map((k) => (
+          <div key={k} className={`bk-field ${k === 'name' ? 'cl-form__wide' : ''}`}>
+            <label htmlFor={`${testId}-${k}`}>
+              {fieldLabel(k)}
+              {k !== 'address_line_2' && <span className="bk-field__req" aria-hidden="true"> *</span>}
+            </label>
+            <input
+              id={`${testId}-${k}`}
+              name={k}
+              value={form[k]}
+              onChange={set(k)}
+              disabled={locked}
+              required={k !== 'address_line_2'}
+              inputMode={k === 'postal_code' ? 'numeric' : undefined}
+            />
+          </div>
+        ))}
+      </div>
+      <div className="bk-form-actions cl-form__actions">
+        {existing && (
+          <Button variant="secondary" onClick={() => setEditing(true)} disabled={editing}>
+            Edit
+          </Button>
+        )}
+        <Button variant="ghost" onClick={cancel} disabled={!editing || busy}>
+          Cancel
+        </Button>
+        <Button type="submit" busy={busy} disabled={!editing}>
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}
