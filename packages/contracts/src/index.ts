@@ -3,5 +3,7 @@ export * from './auth';
 export * from './identity';
 export * from './inventory';
 export * from './ledger';
+export * from './sales';
+export * from './documents';
 export * from './subjects';
 export * from './routes';

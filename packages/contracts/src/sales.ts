@@ -1,0 +1,178 @@
+// Carts, estimates, sales (bills) and deliveries (sales service). Reply shapes the spec leaves
+// "not shown" are designed here and documented in services/sales/README.md. HTTP replies carry
+// amounts as numbers (exact decimals converted once, at the edge); totals rounded as spec 000 §9 says.
+
+import type { Customer } from './ledger';
+import type { CompanyDetails } from './identity';
+import type { ProductSuggestion } from './inventory';
+
+/** Spec 000 §3 Cart line (also an estimate line). `amount` = (mrp - discount) x quantity x per_peice_quantity. */
+export interface CartLine {
+  sl_no: number;
+  product_id: number;
+  product_name: string;
+  mrp: number;
+  unit: string;
+  stock: number;
+  quantity: number;
+  per_peice_quantity: number;
+  discount: number;
+  hsn_code: string;
+  amount: number;
+}
+
+/** Spec 000 §3 Cart summary, plus the server-computed totals the screen shows. */
+export interface CartSummery {
+  cart_no: number;
+  /** 1 = 18% tax applied. */
+  tax: 0 | 1;
+  shipping: number;
+  discount: number;
+  subtotal: number;
+  /** 18% of the subtotal when tax is 1, to 2 decimals. */
+  taxAmount: number;
+  /** subtotal + tax + shipping - discount, to 2 decimals. */
+  total: number;
+}
+
+/** GET /getProducts?cart_no */
+export interface GetProductsReply {
+  cart: CartLine[];
+  cart_no: number;
+  summery: CartSummery;
+  product_list: ProductSuggestion[];
+}
+
+/** Extra facts the counter should show (e.g. stock going below zero). */
+export interface SaleWarnings {
+  warnings: string[];
+  summery?: CartSummery;
+}
+
+/**
+ * GET /addProductIntoCart/{code}: `[[line], {warnings, summery}]`; `[]` when no active product
+ * has that id or barcode. The same product again adds to its line's quantity.
+ */
+export type AddProductReply = [] | [[CartLine], SaleWarnings];
+
+/** POST /upQuan/, /upDisc/, /upTax/, /upShip/, /upSummeryDisc/ and their estimate twins. */
+export interface CartUpdateReply {
+  success: true;
+  /** The changed line; null when a quantity of 0 removed it or the change was to the summary. */
+  line: CartLine | null;
+  summery: CartSummery;
+  warnings: string[];
+}
+
+/** POST /MAKE_SALE and POST /makeSaleFromEstimate */
+export interface MakeSaleReply {
+  success: true;
+  saleId: number;
+  /** e.g. stock of a product went below zero. */
+  warnings: string[];
+}
+
+export interface SalesListRow {
+  id: number;
+  Date: string;
+  'Clients Name': string;
+  'Total Amount': number;
+  Paid: number;
+}
+/** GET /getSaleList?pageNo */
+export interface SaleListReply {
+  salesList: SalesListRow[];
+  noOfPages: number;
+}
+
+/** Spec 001 §3 Sold product line. */
+export interface SoldProduct {
+  sl_no: number;
+  product_id: number;
+  product_name: string;
+  hsn_code: string;
+  unit: string;
+  quantity: number;
+  per_peice_quantity: number;
+  /** mrp at the time of sale. */
+  rate: number;
+  disc: number;
+  /** rate - disc */
+  price: number;
+  amount: number;
+}
+
+export interface SaleDetails {
+  sale_id: number;
+  saleId: number;
+  date: string;
+  due_date: string;
+  paid: number;
+  shipping: number;
+  summery_discount: number;
+  tax: 0 | 1;
+  taxAmount: number;
+  /** This sale's amount: subtotal + tax + shipping - discount. */
+  amount: number;
+  /** Invoice total: amount + previous due (previous due is 0 for the walk-in customer). */
+  total: number;
+  /** Total due after this sale, rounded to rupees. */
+  due: number;
+  walkIn: boolean;
+  customer: Customer | null;
+  name: string;
+}
+
+/** GET /getBillDetails?id */
+export interface BillDetailsReply {
+  saleDetails: SaleDetails;
+  subtotal: number;
+  previousDue: number;
+  soldProducts: SoldProduct[];
+  companyDetails: CompanyDetails | null;
+}
+
+export interface EstimateListRow {
+  id: number;
+  Date: string;
+  'Clients Name': string;
+  'Total Amount': number;
+}
+export interface EstimateListReply {
+  estimateList: EstimateListRow[];
+  noOfPages: number;
+}
+
+/** GET /getEstimateProductListSummery?estimateId */
+export interface EstimateSummeryReply {
+  estimateId: number;
+  cart: CartLine[];
+  summery: CartSummery & { estimateId: number; client_id: number; date: string };
+  customerDetails: Customer | null;
+  previous_due: number;
+  product_list: ProductSuggestion[];
+}
+
+/** GET /getEstimateDetails?id: what a printed estimate shows. */
+export interface EstimateDetailsReply {
+  estimateDetails: { estimateId: number; estimate_id: number; date: string; tax: 0 | 1; taxAmount: number; shipping: number; discount: number; total: number; customer: Customer | null; walkIn: boolean };
+  subtotal: number;
+  products: SoldProduct[];
+  companyDetails: CompanyDetails | null;
+}
+
+/** Spec 001 §3 Delivery. */
+export interface Delivery {
+  id: number;
+  sale_id: number;
+  transporter_name: string;
+  transporter_mobile: string;
+  mode_of_transport: string;
+  vehicle_number: string;
+  dispatched_date: string;
+}
+/** GET /addDelivery/{saleId}: data null when the sale has no delivery yet. */
+export interface DeliveryReply {
+  data: Delivery | null;
+  saleId: number;
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { BahiServiceModule } from '@bahi/service-kit';
+import { CartsController } from './carts/carts.controller';
+import { CartsService } from './carts/carts.service';
+import { Products } from './common/products';
+import { CartSchema, DeliverySchema, EstimateSchema, Models, SaleSchema } from './common/schemas';
+import { DeliveryController } from './delivery/delivery.controller';
+import { EstimatesController } from './estimates/estimates.controller';
+import { EstimatesService } from './estimates/estimates.service';
+import { CheckoutService } from './sales/checkout.service';
+import { Customers } from './sales/customers';
+import { SalesController } from './sales/sales.controller';
+import { SalesService } from './sales/sales.service';
+
+@Module({
+  imports: [
+    BahiServiceModule.forRoot({ service: 'sales' }),
+    MongooseModule.forFeature([
+      { name: Models.Cart, schema: CartSchema },
+      { name: Models.Estimate, schema: EstimateSchema },
+      { name: Models.Sale, schema: SaleSchema },
+      { name: Models.Delivery, schema: DeliverySchema },
+    ]),
+  ],
+  controllers: [CartsController, SalesController, EstimatesController, DeliveryController],
+  providers: [Products, Customers, CartsService, CheckoutService, SalesService, EstimatesService],
+})
+export class AppModule {}

@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import type { AddProductReply, CartUpdateReply, GetProductsReply } from '@bahi/contracts';
+import { SequenceService } from '@bahi/service-kit';
+import { addProductLine, findLine, mutate } from '../common/line-store';
+import { stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
+import { parseCode, Products } from '../common/products';
+import { type CartDoc, Models } from '../common/schemas';
+import type { StoredLine } from '../common/totals';
+import type { Who } from '../common/who';
+
+export type { Who };
+
+export const SUGGESTION_LIMIT = 50;
+
+/** The counter's carts: one per user and cart_no. */
+@Injectable()
+export class CartsService {
+  constructor(
+    @InjectModel(Models.Cart) readonly model: Model<CartDoc>,
+    private readonly products: Products,
+    private readonly seq: SequenceService,
+  ) {}
+
+  private key(who: Who, cart_no: number) {
+    return { companyId: who.companyId, userId: who.userId, cart_no };
+  }
+
+  async get(who: Who, cart_no: number): Promise<CartDoc> {
+    const doc = await this.model.findOne(this.key(who, cart_no)).lean();
+    return (doc as CartDoc | null) ?? { ...this.key(who, cart_no), lines: [], tax: 0, shipping: '0', discount: '0', version: 0 };
+  }
+
+  async view(who: Who, cart_no: number, text?: string): Promise<GetProductsReply> {
+    const [cart, product_list] = await Promise.all([
+      this.get(who, cart_no),
+      this.products.suggest(who.companyId, text, SUGGESTION_LIMIT),
+    ]);
+    return { cart: cart.lines.map(toCartLine), cart_no, summery: toSummery(cart_no, cart.lines, cart), product_list };
+  }
+
+  async addProduct(who: Who, cart_no: number, rawCode: string, quantity?: string): Promise<AddProductReply> {
+    const { code, quantity: q } = parseCode(rawCode, quantity);
+    const product = await this.products.lookup(who.companyId, code);
+    if (!product) return [];
+    let line!: StoredLine;
+    const cart = await mutate(this.model, this.key(who, cart_no), async (doc) => {
+      line = await addProductLine(doc.lines, product, q, this.seq, who.companyId);
+    }, { upsert: {} });
+    const warning = stockWarning(line);
+    return [[toCartLine(line)], { warnings: warning ? [warning] : [], summery: toSummery(cart_no, cart.lines, cart) }];
+  }
+
+  /** Applies a line or summary change to the cart holding `sl_no` (or cart_no). */
+  async change(who: Who, where: { cart_no?: number; sl_no?: number }, fn: (doc: CartDoc) => StoredLine | null): Promise<CartUpdateReply> {
+    const filter: Record<string, unknown> = { companyId: who.companyId, userId: who.userId };
+    if (where.sl_no !== undefined) filter['lines.sl_no'] = where.sl_no;
+    if (where.cart_no !== undefined || where.sl_no === undefined) filter.cart_no = where.cart_no ?? 1;
+    let line: StoredLine | null = null;
+    const cart = await mutate(this.model, filter, (doc) => {
+      line = fn(doc);
+    }, where.sl_no === undefined ? { upsert: {} } : { notFound: `No line ${where.sl_no} in your cart.` });
+    return {
+      success: true,
+      line: line ? toCartLine(line) : null,
+      summery: toSummery(cart.cart_no, cart.lines, cart),
+      warnings: line ? stockWarnings([line]) : [],
+    };
+  }
+
+  async remove(who: Who, sl_no: number): Promise<{ success: true }> {
+    await this.change(who, { sl_no }, (doc) => {
+      doc.lines = doc.lines.filter((l) => l.sl_no !== sl_no);
+      return null;
+    });
+    return { success: true };
+  }
+
+  setQuantity(who: Who, sl_no: number, quantity: string, cart_no?: number) {
+    return this.change(who, { sl_no, cart_no }, (doc) => setQuantity(doc, sl_no, quantity));
+  }
+
+  setDiscount(who: Who, sl_no: number, discount: string, cart_no?: number) {
+    return this.change(who, { sl_no, cart_no }, (doc) => {
+      const line = findLine(doc.lines, sl_no);
+      line.discount = discount;
+      return line;
+    });
+  }
+
+  /** Empties lines and summary; {success:false} semantics are left to the caller. */
+  async clear(who: Who, cart_no: number): Promise<{ success: true }> {
+    await this.model.updateOne(this.key(who, cart_no), { $set: { lines: [], tax: 0, shipping: '0', discount: '0' }, $inc: { version: 1 } });
+    return { success: true };
+  }
+}
+
+/** Quantity 0 removes the line (spec 000 §4). */
+export function setQuantity(doc: { lines: StoredLine[] }, sl_no: number, quantity: string): StoredLine | null {
+  const line = findLine(doc.lines, sl_no);
+  if (/^0*(\.0*)?$/.test(quantity)) {
+    doc.lines = doc.lines.filter((l) => l.sl_no !== sl_no);
+    return null;
+  }
+  line.quantity = quantity;
+  return line;
+}

@@ -1,0 +1,62 @@
+import { BadRequestException, ParseIntPipe } from '@nestjs/common';
+import { Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Matches, Min } from 'class-validator';
+
+const NON_NEGATIVE = /^(\d+(\.\d*)?|\.\d+)$/;
+
+/** Numbers and numeric strings become a plain decimal string; anything else is left for the validator to refuse. */
+export const ToDecimalString = () =>
+  Transform(({ value }) => {
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    if (typeof value === 'string') return value.trim();
+    return value;
+  });
+
+/** A decimal amount or quantity, not below 0. */
+export function NonNegativeDecimal(field: string) {
+  return (target: object, key: string) => {
+    ToDecimalString()(target, key);
+    Matches(NON_NEGATIVE, { message: `${field} must be a number not below 0.` })(target, key);
+  };
+}
+
+export function IntField(field: string, min = 0) {
+  return (target: object, key: string) => {
+    Type(() => Number)(target, key);
+    IsInt({ message: `${field} must be a whole number.` })(target, key);
+    Min(min, { message: `${field} must be at least ${min}.` })(target, key);
+  };
+}
+
+/** Tax flag: 1/0, true/false, '1'/'0'. */
+export const ToTaxFlag = () =>
+  Transform(({ value }) => (value === true || value === 1 || value === '1' || value === 'true' ? 1 : value === false || value === 0 || value === '0' || value === 'false' ? 0 : value));
+export function TaxFlag() {
+  return (target: object, key: string) => {
+    ToTaxFlag()(target, key);
+    IsIn([0, 1], { message: 'tax must be 1 (applied) or 0.' })(target, key);
+  };
+}
+
+export const DATE = /^\d{4}-\d{2}-\d{2}$/;
+export function DateField(field: string) {
+  return (target: object, key: string) => {
+    IsOptional()(target, key);
+    Transform(({ value }) => (typeof value === 'string' ? value.trim().slice(0, 10) : value))(target, key);
+    Matches(DATE, { message: `${field} must be a date (YYYY-MM-DD).` })(target, key);
+  };
+}
+
+/** Today in India (the shops' time zone), YYYY-MM-DD. */
+export function today(): string {
+  return new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
+}
+
+/** Checks a YYYY-MM-DD string is a real calendar date. */
+export function isRealDate(d: string): boolean {
+  const t = new Date(`${d}T00:00:00Z`);
+  return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
+}
+
+/** Path parameter that must be a whole number; 400 naming it otherwise. */
+export const intParam = (name: string) => new ParseIntPipe({ exceptionFactory: () => new BadRequestException(`${name} must be a whole number.`) });

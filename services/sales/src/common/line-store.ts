@@ -1,0 +1,60 @@
+import { ConflictException, NotFoundException } from '@nestjs/common';
+import type { Model } from 'mongoose';
+import type { ProductSnapshot } from '@bahi/contracts';
+import { add, money, type SequenceService } from '@bahi/service-kit';
+import { lineFromProduct } from './lines';
+import type { LineDoc } from './schemas';
+import type { StoredLine } from './totals';
+
+const MAX_ATTEMPTS = 20;
+
+/**
+ * Read-modify-write of a cart or estimate with an optimistic version check, so two tabs (or a
+ * scanner and a mouse) editing the same cart never lose each other's changes.
+ */
+export async function mutate<T extends LineDoc>(
+  model: Model<T>,
+  filter: Record<string, unknown>,
+  change: (doc: T) => void | Promise<void>,
+  opts: { upsert?: Partial<T>; notFound?: string } = {},
+): Promise<T> {
+  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+    let doc = (await model.findOne(filter).lean()) as T | null;
+    if (!doc) {
+      if (!opts.upsert) throw new NotFoundException(opts.notFound ?? 'Not found.');
+      try {
+        await model.create({ ...filter, ...opts.upsert, lines: [], tax: 0, shipping: '0', discount: '0', version: 0 } as never);
+      } catch (err) {
+        if ((err as { code?: number }).code !== 11000) throw err;
+      }
+      continue;
+    }
+    const version = doc.version ?? 0;
+    doc = structuredClone(doc);
+    await change(doc);
+    const res = await model.updateOne({ ...filter, version } as never, {
+      $set: { lines: doc.lines, tax: doc.tax, shipping: doc.shipping, discount: doc.discount, version: version + 1 },
+    } as never);
+    if (res.modifiedCount === 1 || res.matchedCount === 1) return { ...doc, version: version + 1 };
+  }
+  throw new ConflictException('The cart is being changed elsewhere; please try again.');
+}
+
+/** Adds a product, or adds to the quantity of its existing line. Returns the touched line. */
+export async function addProductLine(lines: StoredLine[], p: ProductSnapshot, quantity: string, seq: SequenceService, companyId: number): Promise<StoredLine> {
+  const existing = lines.find((l) => l.product_id === p.product_id);
+  if (existing) {
+    existing.quantity = add(existing.quantity, quantity).toFixed();
+    existing.stock = money(p.stock).toFixed();
+    return existing;
+  }
+  const line = lineFromProduct(p, await seq.next(companyId, 'line'), quantity);
+  lines.push(line);
+  return line;
+}
+
+export function findLine(lines: StoredLine[], sl_no: number): StoredLine {
+  const line = lines.find((l) => l.sl_no === sl_no);
+  if (!line) throw new NotFoundException(`No line ${sl_no} in this cart.`);
+  return line;
+}

@@ -1,0 +1,131 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { Subjects, type BillDetailsReply, type CompanyDetails, type SaleListReply, type SoldProduct } from '@bahi/contracts';
+import { Decimal, money, NatsClient, round2, SequenceService, sub } from '@bahi/service-kit';
+import { mutate } from '../common/line-store';
+import { Products } from '../common/products';
+import { type CartDoc, Models, type SaleDoc } from '../common/schemas';
+import { invoiceTotal, lineAmount, num, type StoredLine } from '../common/totals';
+import type { Who } from '../common/who';
+import { toCustomer } from './customers';
+
+export const SALES_PAGE_SIZE = 10;
+
+export function soldProduct(l: StoredLine): SoldProduct {
+  return {
+    sl_no: l.sl_no,
+    product_id: l.product_id,
+    product_name: l.product_name,
+    hsn_code: l.hsn_code,
+    unit: l.unit,
+    quantity: num(l.quantity),
+    per_peice_quantity: num(l.per_peice_quantity),
+    rate: num(l.mrp),
+    disc: num(l.discount),
+    price: num(sub(l.mrp, l.discount)),
+    amount: num(lineAmount(l)),
+  };
+}
+
+/** Due shown rounded to whole rupees (spec 000 §9). */
+export const roundDue = (x: Decimal) => x.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
+
+@Injectable()
+export class SalesService {
+  constructor(
+    @InjectModel(Models.Sale) readonly model: Model<SaleDoc>,
+    @InjectModel(Models.Cart) private readonly carts: Model<CartDoc>,
+    private readonly nats: NatsClient,
+    private readonly products: Products,
+    private readonly seq: SequenceService,
+  ) {}
+
+  async list(companyId: number, pageNo: number): Promise<SaleListReply> {
+    const filter = { companyId, status: 'complete' as const };
+    const [count, rows] = await Promise.all([
+      this.model.countDocuments(filter),
+      this.model.find(filter).sort({ saleId: -1 }).skip(pageNo * SALES_PAGE_SIZE).limit(SALES_PAGE_SIZE).lean(),
+    ]);
+    return {
+      salesList: (rows as SaleDoc[]).map((s) => ({
+        id: s.saleId,
+        Date: s.date,
+        'Clients Name': s.customer.walkIn ? 'Unknown' : s.customer.name,
+        'Total Amount': num(s.amount),
+        Paid: num(s.paid),
+      })),
+      noOfPages: Math.max(1, Math.ceil(count / SALES_PAGE_SIZE)),
+    };
+  }
+
+  async get(companyId: number, saleId: number): Promise<SaleDoc> {
+    const s = await this.model.findOne({ companyId, saleId, status: 'complete' }).lean();
+    if (!s) throw new NotFoundException(`Sale ${saleId} not found.`);
+    return s as SaleDoc;
+  }
+
+  async company(companyId: number): Promise<CompanyDetails | null> {
+    return this.nats.send(Subjects.identity.companyDetails, { companyId }).catch(() => null);
+  }
+
+  async bill(companyId: number, saleId: number): Promise<BillDetailsReply> {
+    const s = await this.get(companyId, saleId);
+    const walkIn = s.customer.walkIn;
+    const previousDue = walkIn ? new Decimal(0) : money(s.previousDue);
+    const total = invoiceTotal(s.amount, previousDue, walkIn);
+    return {
+      saleDetails: {
+        sale_id: s.saleId,
+        saleId: s.saleId,
+        date: s.date,
+        due_date: s.dueDate,
+        paid: num(s.paid),
+        shipping: num(s.shipping),
+        summery_discount: num(s.discount),
+        tax: s.tax,
+        taxAmount: num(s.taxAmount),
+        amount: num(s.amount),
+        total: num(total),
+        due: num(roundDue(sub(total, s.paid))),
+        walkIn,
+        customer: walkIn ? null : toCustomer(s.customer),
+        name: walkIn ? 'Unknown' : s.customer.name,
+      },
+      subtotal: num(round2(s.subtotal)),
+      previousDue: num(previousDue),
+      soldProducts: s.lines.map(soldProduct),
+      companyDetails: await this.company(companyId),
+    };
+  }
+
+  /**
+   * Move to Cart: the bill's products and quantities (with their discounts) replace the cart, at
+   * today's prices and stock; products no longer sold are left out.
+   */
+  async fillCart(who: Who, cartNo: number, saleId: number): Promise<{ success: true; err: null; skipped: number[] }> {
+    const s = await this.get(who.companyId, saleId);
+    const current = new Map((await this.products.many(who.companyId, s.lines.map((l) => l.product_id))).map((p) => [p.product_id, p]));
+    const skipped: number[] = [];
+    await mutate(
+      this.carts,
+      { companyId: who.companyId, userId: who.userId, cart_no: cartNo },
+      async (doc) => {
+        doc.lines = [];
+        for (const l of s.lines) {
+          const p = current.get(l.product_id);
+          if (!p || p.active === 0) {
+            skipped.push(l.product_id);
+            continue;
+          }
+          doc.lines.push({ ...l, sl_no: await this.seq.next(who.companyId, 'line'), product_name: p.product_name, mrp: money(p.mrp).toFixed(), stock: money(p.stock).toFixed(), unit: p.unit, hsn_code: p.hsn_code ?? l.hsn_code });
+        }
+        doc.tax = s.tax;
+        doc.shipping = s.shipping;
+        doc.discount = s.discount;
+      },
+      { upsert: {} },
+    );
+    return { success: true, err: null, skipped };
+  }
+}
