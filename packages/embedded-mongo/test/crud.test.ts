@@ -514,3 +514,17 @@ describe('validation, collation and what is not supported', () => {
     expect(sorted.map((d) => d.name)).toEqual(['apple', 'Banana', 'Rice']);
   });
 });
+
+describe('aggregation never changes stored documents', () => {
+  it('keeps documents intact through stages that rewrite their input', async () => {
+    const c = fresh();
+    await c.insertMany([{ _id: 1, a: { b: 1 }, list: [] }, { _id: 2, a: { b: 2 }, list: [1, 2] }] as never[]);
+    const before = await c.find().toArray();
+    await c.aggregate([{ $unwind: { path: '$list', preserveNullAndEmptyArrays: true, includeArrayIndex: 'i' } }]).toArray();
+    await c.aggregate([{ $set: { 'a.c': 5 } }, { $unset: 'a.b' }]).toArray();
+    await c.aggregate([{ $match: { _id: 2 } }, { $project: { 'a.b': 0 } }]).toArray();
+    await c.aggregate([{ $replaceRoot: { newRoot: '$a' } }, { $set: { z: 1 } }]).toArray();
+    expect(await c.find().toArray()).toEqual(before);
+    expect(await c.countDocuments({ 'a.b': { $gte: 1 } })).toBe(2);
+  });
+});

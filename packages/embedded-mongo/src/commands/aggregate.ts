@@ -16,6 +16,21 @@ const OWN_STAGES = new Set(['$out', '$merge', '$collStats', '$indexStats', '$doc
 
 const NOT_SUPPORTED = new Set(['$changeStream', '$currentOp', '$listSessions', '$listLocalSessions', '$search', '$searchMeta', '$vectorSearch', '$geoNear', '$planCacheStats']);
 
+/** Stages that build new documents and never modify the ones they receive. */
+const READ_ONLY_STAGES = new Set(['$match', '$group', '$sort', '$limit', '$skip', '$count', '$sortByCount', '$sample', '$bucket', '$bucketAuto', '$lookup', '$unionWith']);
+
+function readOnly(pipeline: Doc[]): boolean {
+  return pipeline.every((stage) => {
+    const [name] = Object.keys(stage);
+    const spec = stage[name];
+    if (name === '$facet' && isPlainObject(spec)) return Object.values(spec).every((p) => Array.isArray(p) && readOnly(p as Doc[]));
+    if (name === '$project' && isPlainObject(spec)) return !Object.values(spec).some((v) => v === 0 || v === false);
+    // $unwind writes into its input when it keeps empty arrays or records the index.
+    if (name === '$unwind') return typeof spec === 'string' || (isPlainObject(spec) && spec.includeArrayIndex === undefined && spec.preserveNullAndEmptyArrays !== true);
+    return READ_ONLY_STAGES.has(name);
+  });
+}
+
 function stageName(stage: unknown): string {
   if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
     throw new MongoError('Location40324', 'A pipeline stage specification object must contain exactly one field.');
@@ -72,7 +87,8 @@ export async function runPipeline(ctx: Ctx, source: { collection?: string; docum
       if (matches.length) filter = ctx.engine.filter(coll, matches.length === 1 ? matches[0] : { $and: matches }, { collation, variables });
       let docs = filter ? coll.match(filter, ctx.txn).map((e) => e.doc) : [...coll.visible(ctx.txn)].map((e) => e.doc);
       if (stages[i]?.name === '$sort' && isPlainObject(stages[i].spec)) docs = sortDocs(docs, stages[i++].spec as Doc, collation);
-      input = docs.map(cloneValue);
+      // Stored documents are shared: copy them only if a later stage may modify its input.
+      input = readOnly(stages.slice(i).map((s) => ({ [s.name]: s.spec }))) ? docs : docs.map(cloneValue);
     }
   }
 
