@@ -5,5 +5,8 @@ module.exports = {
   name: 'sales',
   exposes: {
     './Clients': './src/clients/ClientsArea.tsx',
+    './Cart': './src/cart/CartArea.tsx',
+    './Estimates': './src/estimates/EstimatesArea.tsx',
+    './SalesList': './src/salesList/SalesListArea.tsx',
   },
 };

@@ -1,0 +1,198 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { api, apiUrl, Button, formatINR, getToken, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
+import { openPdf } from '../clients/pdf';
+import { fmt1 } from '../cart/lines';
+import '../cart/sales.css';
+
+interface Bill {
+  saleDetails: {
+    sale_id: number;
+    date: string;
+    due_date: string;
+    paid: number;
+    shipping: number;
+    summery_discount: number;
+    tax: 0 | 1;
+    taxAmount: number;
+    amount: number;
+    total: number;
+    due: number;
+    walkIn: boolean;
+    customer: { client_id: number; name: string; mobile_no: string; address_line_1: string; address_line_2: string; city_or_district: string; state: string; postal_code: string } | null;
+  };
+  subtotal: number;
+  previousDue: number;
+  soldProducts: { sl_no: number; product_id: number; product_name: string; hsn_code: string; unit: string; quantity: number; per_peice_quantity: number; rate: number; disc: number; amount: number }[];
+  companyDetails: { name: string; add1: string; add2: string; mob1: string; mob2: string; email: string } | null;
+}
+
+/** Where the documents service serves the invoice PDF. */
+export const invoicePdf = (id: string | number) => `/documents/invoice/${id}`;
+
+async function savePdf(path: string, name: string) {
+  const token = getToken();
+  const res = await fetch(apiUrl(path), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) throw new Error(String(res.status));
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(await res.blob());
+  a.download = name;
+  a.click();
+}
+
+/** Bill view (spec 000 §2): printable HTML bill; /salesList/bill/print/{id} opens the print dialog. */
+export default function BillPage() {
+  const { prints = 'show', id = '' } = useParams();
+  const [bill, setBill] = useState<Bill | null>(null);
+  const [failed, setFailed] = useState(false);
+  const alert = useAlert();
+  const navigate = useNavigate();
+  usePageHeader(<span>Bill #{id}</span>, [id]);
+
+  useEffect(() => {
+    api
+      .get<Bill>('/getBillDetails', { query: { id } })
+      .then(setBill)
+      .catch(() => setFailed(true));
+  }, [id]);
+
+  useEffect(() => {
+    if (bill && prints === 'print') {
+      const t = setTimeout(() => window.print(), 300);
+      return () => clearTimeout(t);
+    }
+  }, [bill, prints]);
+
+  if (failed)
+    return (
+      <div className="bk-card sl-card">
+        <p>Unable to load the bill.</p>
+        <Link to="/salesList">Back to Sells Account</Link>
+      </div>
+    );
+  if (!bill) return <Spinner />;
+  const s = bill.saleDetails;
+  const c = bill.companyDetails;
+
+  const moveToCart = async () => {
+    try {
+      await api.get('/fillCartFromBill', { query: { cartNo: 1, saleId: id } });
+      navigate('/');
+    } catch (err) {
+      alert.error(`Unable to fill cart please contact support ${(err as Error).message ?? ''}`.trim());
+    }
+  };
+
+  return (
+    <div>
+      <div className="sl-toolbar">
+        <Button variant="secondary" onClick={() => savePdf(invoicePdf(id), `bill-${id}.pdf`).catch(() => alert.error('Unable to save the bill, please try again later.'))}>
+          Save
+        </Button>
+        <Button variant="secondary" onClick={() => openPdf(invoicePdf(id)).catch(() => alert.error('Unable to open in new tab, please try again later.'))}>
+          Open In New Tab
+        </Button>
+        <Button variant="secondary" onClick={() => navigate('delivery')}>
+          Delivery Details
+        </Button>
+        <Button
+          data-testid="print-bill"
+          onClick={() => {
+            try {
+              window.print();
+            } catch {
+              alert.error('Unable to print the bill, please try again later.');
+            }
+          }}
+        >
+          Print (Ctrl+P)
+        </Button>
+        <Button variant="secondary" onClick={() => void moveToCart()} data-testid="move-to-cart">
+          Move to Cart
+        </Button>
+      </div>
+      <article className="sl-bill" data-testid="bill">
+        <div className="sl-bill__head">
+          <div>
+            <h1>{c?.name ?? ''}</h1>
+            <div>{c?.add1}</div>
+            <div>{c?.add2}</div>
+            <div>{[c?.mob1, c?.mob2].filter(Boolean).join(', ')}</div>
+            <div>{c?.email}</div>
+          </div>
+          <div className="sl-bill__meta">
+            <h2 style={{ margin: 0 }}>Bill #{s.sale_id}</h2>
+            <div>Date {s.date}</div>
+            <div>Due date {s.due_date}</div>
+          </div>
+        </div>
+        {!s.walkIn && s.customer && (
+          <div className="sl-bill__cust" data-testid="bill-customer">
+            <b>{s.customer.name}</b> ({s.customer.client_id}) · +91 {s.customer.mobile_no}
+            <br />
+            {[s.customer.address_line_1, s.customer.address_line_2, s.customer.city_or_district, s.customer.state, s.customer.postal_code].filter(Boolean).join(', ')}
+          </div>
+        )}
+        <table>
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Product</th>
+              <th>HSN</th>
+              <th className="r">Qty</th>
+              <th className="r">Rate</th>
+              <th className="r">Disc.</th>
+              <th className="r">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {bill.soldProducts.map((p, i) => (
+              <tr key={p.sl_no}>
+                <td>{i + 1}</td>
+                <td>{p.product_name}</td>
+                <td>{p.hsn_code}</td>
+                <td className="r">
+                  {p.quantity}
+                  {p.per_peice_quantity !== 1 ? ` × ${p.per_peice_quantity}` : ''} {p.unit}
+                </td>
+                <td className="r">{formatINR(p.rate)}</td>
+                <td className="r">{formatINR(p.disc)}</td>
+                <td className="r">{fmt1(p.amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div className="sl-bill__totals" data-testid="bill-totals">
+          <span>Subtotal</span>
+          <span className="r">{formatINR(bill.subtotal)}</span>
+          {s.tax === 1 && (
+            <>
+              <span>Tax (18%)</span>
+              <span className="r">{formatINR(s.taxAmount)}</span>
+            </>
+          )}
+          <span>Shipping</span>
+          <span className="r">{formatINR(s.shipping)}</span>
+          <span>Discount</span>
+          <span className="r">-{formatINR(s.summery_discount)}</span>
+          <span>Amount</span>
+          <span className="r">{formatINR(s.amount)}</span>
+          {!s.walkIn && (
+            <>
+              <span>Previous due</span>
+              <span className="r">{formatINR(bill.previousDue)}</span>
+            </>
+          )}
+          <span className="grand">Total</span>
+          <span className="grand r">{formatINR(s.total)}</span>
+          <span>Paid</span>
+          <span className="r">{formatINR(s.paid)}</span>
+          <span className="grand">Total due</span>
+          <span className="grand r" data-testid="bill-due">
+            {formatINR(s.due)}
+          </span>
+        </div>
+      </article>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { api, Button, errorMessage, Field, FormActions, FormGrid, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
+
+interface Delivery {
+  transporter_name: string;
+  transporter_mobile: string;
+  mode_of_transport: string;
+  vehicle_number: string;
+  dispatched_date: string;
+}
+const EMPTY: Delivery = { transporter_name: '', transporter_mobile: '', mode_of_transport: '', vehicle_number: '', dispatched_date: new Date().toISOString().slice(0, 10) };
+const LABELS: Record<keyof Delivery, string> = {
+  transporter_name: 'Transporter name',
+  transporter_mobile: 'Transporter mobile',
+  mode_of_transport: 'Mode of transport',
+  vehicle_number: 'Vehicle number',
+  dispatched_date: 'Dispatched date',
+};
+
+/** Delivery details (spec 001): add when none exists, else read / edit; back to read after a save. */
+export default function DeliveryPage() {
+  const { id = '' } = useParams();
+  const [saved, setSaved] = useState<Delivery | null>(null);
+  const [form, setForm] = useState<Delivery>(EMPTY);
+  const [mode, setMode] = useState<'loading' | 'add' | 'read' | 'edit'>('loading');
+  const alert = useAlert();
+  const navigate = useNavigate();
+  usePageHeader(<span>Delivery Details · Bill #{id}</span>, [id]);
+
+  useEffect(() => {
+    api
+      .get<{ data: Delivery | null }>(`/addDelivery/${id}`)
+      .then((r) => {
+        setSaved(r.data);
+        setForm(r.data ?? EMPTY);
+        setMode(r.data ? 'read' : 'add');
+      })
+      .catch((err) => {
+        alert.error(errorMessage(err));
+        navigate('..');
+      });
+  }, [id]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (mode === 'loading') return <Spinner />;
+  const set = (k: keyof Delivery) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    const v = k === 'mode_of_transport' || k === 'vehicle_number' ? e.target.value.toUpperCase() : e.target.value;
+    setForm({ ...form, [k]: v });
+  };
+  const save = async () => {
+    const missing = (Object.keys(LABELS) as (keyof Delivery)[]).filter((k) => !String(form[k]).trim());
+    if (missing.length) return alert.error(`${LABELS[missing[0]!]} is required.`);
+    try {
+      const body = { ...form, sale_id: Number(id) };
+      const r = mode === 'add' ? await api.post<{ data: Delivery }>('/delivery', body) : await api.put<{ data: Delivery }>('/delivery', body);
+      setSaved(r.data);
+      setForm(r.data);
+      setMode('read');
+      alert.success('Delivery details saved.');
+    } catch (err) {
+      alert.error(errorMessage(err));
+    }
+  };
+  const readOnly = mode === 'read';
+  return (
+    <section className="bk-card sl-card" data-testid="delivery-form">
+      <header className="sl-card__head">
+        <h2>Delivery Details</h2>
+      </header>
+      <FormGrid>
+        {(Object.keys(LABELS) as (keyof Delivery)[]).map((k) => (
+          <Field key={k} label={LABELS[k]} type={k === 'dispatched_date' ? 'date' : 'text'} value={form[k]} onChange={set(k)} disabled={readOnly} required />
+        ))}
+      </FormGrid>
+      <FormActions>
+        {readOnly ? (
+          <Button onClick={() => setMode('edit')}>Edit</Button>
+        ) : (
+          <>
+            <Button onClick={() => void save()}>Save</Button>
+            {mode === 'edit' && (
+              <Button variant="secondary" onClick={() => (setForm(saved ?? EMPTY), setMode('read'))}>
+                Cancel
+              </Button>
+            )}
+          </>
+        )}
+        <Button variant="secondary" onClick={() => navigate('..', { relative: 'path' })}>
+          Back to bill
+        </Button>
+      </FormActions>
+    </section>
+  );
+}

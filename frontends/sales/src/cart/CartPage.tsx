@@ -1,0 +1,317 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { api, ApiError, Button, errorMessage, formatINR, isManager, Modal, useAlert, useConfirm, usePageHeader, useUser } from '@bahi/ui-kit';
+import { CustomerForm } from '../clients/CustomerForm';
+import { CustomerSearch } from '../clients/CustomerSearch';
+import type { Customer } from '../clients/customer';
+import { PurchasePanel, SellPanel, type PurchaseValues } from './CheckoutPanels';
+import { LinesTable } from './LinesTable';
+import { EMPTY_CART, entryCode, fmt2, GENERIC_FAILURE, newIdempotencyKey, PRODUCT_NOT_FOUND, type AddReply, type CartLine, type Suggestion, type Summery, type UpdateReply } from './lines';
+import { ProductEntry } from './ProductEntry';
+import './sales.css';
+
+const CART_NO = 1;
+interface CartReply {
+  cart: CartLine[];
+  summery: Summery;
+  product_list: Suggestion[];
+}
+type Panel = 0 | 1 | 2 | 3;
+
+export const KEYS: [string, string][] = [
+  ['F2', 'product entry'],
+  ['Enter', 'add the scanned/typed product; on empty entry: Proceed to Sell'],
+  ['5*code', 'adds 5'],
+  ['F4', 'customer search'],
+  ['F9', 'Proceed to Sell'],
+  ['Enter (sell panel)', 'confirm sale'],
+  ['Esc', 'close panel'],
+];
+
+/** Create Sell (spec 000 §2 Cart screen). */
+export default function CartPage() {
+  const [lines, setLines] = useState<CartLine[]>([]);
+  const [summery, setSummery] = useState<Summery>({ tax: 0, shipping: 0, discount: 0, subtotal: 0, taxAmount: 0, total: 0 });
+  const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
+  const [customer, setCustomer] = useState<Customer | null>(null);
+  const [due, setDue] = useState(0);
+  const [panel, setPanel] = useState<Panel>(0);
+  const [searchKey, setSearchKey] = useState(0);
+  const [shipping, setShipping] = useState('0');
+  const [discount, setDiscount] = useState('0');
+  const saleKey = useRef(newIdempotencyKey());
+  const entryRef = useRef<HTMLInputElement>(null);
+  const alert = useAlert();
+  const confirm = useConfirm();
+  const navigate = useNavigate();
+  const user = useUser();
+  usePageHeader(<span>Create Sell</span>, []);
+
+  const applySummery = (s: Summery) => {
+    setSummery(s);
+    setShipping(String(s.shipping));
+    setDiscount(String(s.discount));
+  };
+  const load = useCallback(async () => {
+    try {
+      const r = await api.get<CartReply>('/getProducts', { query: { cart_no: CART_NO } });
+      setLines(r.cart);
+      applySummery(r.summery);
+      setSuggestions(r.product_list);
+    } catch {
+      alert.error(GENERIC_FAILURE);
+    }
+  }, [alert]);
+  useEffect(() => {
+    void load();
+    entryRef.current?.focus();
+  }, [load]);
+
+  const afterUpdate = (r: UpdateReply) => {
+    applySummery(r.summery);
+    r.warnings.forEach((w) => alert.show(w, 'warning'));
+  };
+
+  const add = async (text: string) => {
+    try {
+      const r = await api.get<AddReply>(`/addProductIntoCart/${encodeURIComponent(entryCode(text))}`, { query: { cart_no: CART_NO } });
+      if (!r.length) return alert.error(PRODUCT_NOT_FOUND);
+      const [[line], extra] = r;
+      setLines((ls) => (ls.some((l) => l.sl_no === line.sl_no) ? ls.map((l) => (l.sl_no === line.sl_no ? line : l)) : [...ls, line]));
+      if (extra.summery) applySummery(extra.summery);
+      extra.warnings.forEach((w) => alert.show(w, 'warning'));
+    } catch (err) {
+      alert.error(errorMessage(err));
+    }
+  };
+
+  const update = async (path: string, body: object, failure: string) => {
+    try {
+      const r = await api.post<UpdateReply>(path, { cart_no: CART_NO, ...body });
+      afterUpdate(r);
+      return r;
+    } catch {
+      alert.error(failure);
+      throw new Error(failure);
+    }
+  };
+
+  const onQuantity = async (l: CartLine, v: string) => {
+    const r = await update('/upQuan/', { sl_no: l.sl_no, quantity: v }, 'could not update quantity');
+    setLines((ls) => (r.line ? ls.map((x) => (x.sl_no === l.sl_no ? r.line! : x)) : ls.filter((x) => x.sl_no !== l.sl_no)));
+  };
+  const onDiscount = async (l: CartLine, v: string) => {
+    const r = await update('/upDisc/', { sl_no: l.sl_no, discount: v }, 'could not update discount');
+    if (r.line) setLines((ls) => ls.map((x) => (x.sl_no === l.sl_no ? r.line! : x)));
+  };
+  const onRemove = async (l: CartLine) => {
+    try {
+      await api.get(`/removeProductFromCart/${l.sl_no}`);
+      await load();
+    } catch {
+      alert.error('cannot delete item from cart');
+    }
+  };
+
+  const chooseCustomer = async (c: Customer | null) => {
+    setCustomer(c);
+    setSearchKey((k) => k + 1);
+    if (!c) return setDue(0);
+    try {
+      const r = await api.get<{ due: number }>('/getClientDue', { query: { custId: c.client_id } });
+      setDue(Number(r.due) || 0);
+    } catch {
+      setDue(0);
+    }
+  };
+
+  const clear = async () => {
+    if (!lines.length) return alert.error('Cart is already empty');
+    if (!(await confirm('Do you want to clear the current cart?'))) return;
+    await api.delete(`/clearCart/${CART_NO}`).catch(() => undefined);
+    setCustomer(null);
+    setDue(0);
+    setSearchKey((k) => k + 1);
+    await load();
+  };
+
+  const proceed = (p: Panel) => {
+    if (!lines.length) return alert.error(EMPTY_CART);
+    if (p === 2) saleKey.current = newIdempotencyKey();
+    setPanel(p);
+  };
+
+  const sell = async (v: { paid: string; dueDate: string; date: string }) => {
+    try {
+      const r = await api.post<{ saleId?: number; warnings?: string[] }>(
+        '/MAKE_SALE',
+        { clientId: customer?.client_id ?? 0, cart_no: CART_NO, ...v },
+        { headers: { 'Idempotency-Key': saleKey.current } },
+      );
+      if (!r?.saleId) return alert.error(GENERIC_FAILURE);
+      r.warnings?.forEach((w) => alert.show(w, 'warning'));
+      navigate(`/salesList/bill/print/${r.saleId}`);
+    } catch (err) {
+      alert.error(err instanceof ApiError ? err.message : GENERIC_FAILURE);
+    }
+  };
+
+  const purchase = async (v: PurchaseValues) => {
+    try {
+      const r = await api.post<{ id?: number }[]>('/checkOutPurchase', { ...v, cart_no: CART_NO });
+      if (!Array.isArray(r) || !r[0]?.id) throw new Error('no id');
+      alert.success('Purchase Success...');
+      navigate(`/purchase/${r[0].id}`);
+    } catch {
+      alert.error('Error Occured please contact admin..');
+      setPanel(0);
+      navigate('/');
+    }
+  };
+
+  const saveEstimate = async () => {
+    if (!lines.length) return alert.error(EMPTY_CART);
+    if (!(await confirm('Do you want to save cart to estimate?'))) return;
+    try {
+      await api.get('/createEstimate', { query: { cart_no: CART_NO, clientId: customer?.client_id ?? 0 } });
+      navigate('/estimateList');
+    } catch (err) {
+      const data = err instanceof ApiError ? (err.body as { error?: string } | undefined) : undefined;
+      alert.error(data?.error ?? errorMessage(err));
+    }
+  };
+
+  // Keyboard: F2 entry, F4 customer, F9 sell.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'F2') {
+        e.preventDefault();
+        entryRef.current?.focus();
+      } else if (e.key === 'F4') {
+        e.preventDefault();
+        document.querySelector<HTMLInputElement>('.sl-summary input[type="search"]')?.focus();
+      } else if (e.key === 'F9') {
+        e.preventDefault();
+        proceed(2);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const total = summery.total;
+  return (
+    <div className="sl-cart">
+      <section className="bk-card sl-card">
+        <header className="sl-card__head">
+          <h2>Cart</h2>
+          <Button variant="secondary" onClick={() => void clear()} data-testid="clear-cart">
+            Clear Cart
+          </Button>
+        </header>
+        <ProductEntry ref={entryRef} suggestions={suggestions} onAdd={add} onEmptyEnter={() => proceed(2)} />
+        <LinesTable lines={lines} onQuantity={onQuantity} onDiscount={onDiscount} onRemove={(l) => void onRemove(l)} />
+        <details className="sl-keys">
+          <summary>Keyboard</summary>
+          <ul>
+            {KEYS.map(([k, d]) => (
+              <li key={k}>
+                <kbd>{k}</kbd> {d}
+              </li>
+            ))}
+          </ul>
+        </details>
+      </section>
+      <section className="bk-card sl-card sl-summary" data-testid="summary">
+        <header className="sl-card__head">
+          <h2>Summery</h2>
+        </header>
+        <div className="sl-customer">
+          <CustomerSearch key={searchKey} onChoose={(c) => void chooseCustomer(c)} />
+          <div className="sl-customer__row">
+            <span data-testid="current-customer">{customer ? `${customer.client_id} : ${customer.name}` : 'Unknown'}</span>
+            <button type="button" className="bk-link" onClick={() => void chooseCustomer(null)}>
+              Unknown
+            </button>
+            <button type="button" className="bk-link" onClick={() => setPanel(1)}>
+              Add Customer
+            </button>
+          </div>
+        </div>
+        <dl className="sl-rows">
+          <dt>Subtotal</dt>
+          <dd className="bk-money" data-testid="subtotal">{formatINR(summery.subtotal)}</dd>
+          <dt>Due</dt>
+          <dd className="bk-money" data-testid="due">{formatINR(Math.round(due))}</dd>
+          <dt>
+            <label>
+              <input
+                type="checkbox"
+                checked={summery.tax === 1}
+                data-testid="tax"
+                onChange={(e) => void update('/upTax/', { tax: e.target.checked ? 1 : 0 }, 'could not update tax').catch(() => undefined)}
+              />{' '}
+              Tax (18%)
+            </label>
+          </dt>
+          <dd className="bk-money">{fmt2(summery.taxAmount)}</dd>
+          <dt>Shipping</dt>
+          <dd>
+            <input
+              className="bk-input sl-num"
+              inputMode="decimal"
+              aria-label="Shipping"
+              value={shipping}
+              onChange={(e) => setShipping(e.target.value)}
+              onBlur={() => shipping !== String(summery.shipping) && void update('/upShip/', { shipping }, 'could not update shipping').catch(() => setShipping(String(summery.shipping)))}
+              onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+            />
+          </dd>
+          <dt>Discount</dt>
+          <dd>
+            <input
+              className="bk-input sl-num"
+              inputMode="decimal"
+              aria-label="Discount"
+              value={discount}
+              onChange={(e) => setDiscount(e.target.value)}
+              onBlur={() => discount !== String(summery.discount) && void update('/upSummeryDisc/', { discount }, 'could not update discount').catch(() => setDiscount(String(summery.discount)))}
+              onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+            />
+          </dd>
+          <dt className="sl-total">Total</dt>
+          <dd className="sl-total bk-money" data-testid="total">
+            {formatINR(total)}
+          </dd>
+        </dl>
+        <div className="sl-actions">
+          <Button onClick={() => proceed(2)} data-testid="proceed-sell">
+            Proceed to Sell
+          </Button>
+          <Button variant="secondary" onClick={() => void saveEstimate()} data-testid="save-estimate">
+            Save to Estimate
+          </Button>
+          {isManager(user) && (
+            <Button variant="secondary" onClick={() => proceed(3)}>
+              Proceed to purchase
+            </Button>
+          )}
+        </div>
+      </section>
+      <Modal open={panel !== 0} title={panel === 1 ? 'Add Customer' : panel === 2 ? 'Sell' : 'Purchase'} onClose={() => setPanel(0)} width={panel === 1 ? 640 : 420}>
+        {panel === 1 && (
+          <CustomerForm
+            onSaved={(c: Customer) => {
+              setCustomer(c);
+              setDue(0);
+              setPanel(0);
+            }}
+            onCancel={() => setPanel(0)}
+          />
+        )}
+        {panel === 2 && <SellPanel total={total} onSell={sell} />}
+        {panel === 3 && <PurchasePanel onPurchase={purchase} onError={(m) => alert.error(m)} />}
+      </Modal>
+    </div>
+  );
+}

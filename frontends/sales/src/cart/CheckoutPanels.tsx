@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'react';
+import { api, Button, Field, formatINR, SelectField } from '@bahi/ui-kit';
+
+export const todayISO = () => {
+  const d = new Date();
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+};
+
+/** Sell panel: paid, due date, date; the confirm button is disabled while the checkout runs. Enter confirms. */
+export function SellPanel({ total, onSell }: { total: number; onSell(v: { paid: string; dueDate: string; date: string }): Promise<void> }) {
+  const [paid, setPaid] = useState(String(total));
+  const [dueDate, setDueDate] = useState(todayISO());
+  const [date, setDate] = useState(todayISO());
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await onSell({ paid: paid.trim() || '0', dueDate, date });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      className="sl-panel"
+      data-testid="sell-panel"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <p className="sl-total-line">
+        Total <b className="bk-money">{formatINR(total)}</b>
+      </p>
+      <Field autoFocus onFocus={(e) => e.target.select()} label="Paid" inputMode="decimal" value={paid} onChange={(e) => setPaid(e.target.value)} data-testid="sell-paid" />
+      <Field label="Due date" type="date" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />
+      <Field label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+      <Button type="submit" disabled={busy} data-testid="sell-confirm">
+        {busy ? 'Selling…' : 'Confirm Sale (Enter)'}
+      </Button>
+    </form>
+  );
+}
+
+export interface PurchaseValues {
+  bill_no: string;
+  distributor: string;
+  officer: string;
+  paid: string;
+  due_date: string;
+}
+
+/** Purchase panel validation (spec 000 §5); null when valid. */
+export function purchaseError(v: PurchaseValues, today = todayISO()): string | null {
+  if (!v.bill_no.trim()) return 'Bill number is required.';
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(v.paid.trim())) return 'Please enter a valid payment amount.';
+  if (!v.due_date) return 'Please select a due date.';
+  if (v.due_date < today) return 'Due date cannot be in the past.';
+  return null;
+}
+
+interface Checkout {
+  distributors: { distributor_id: number; name: string }[];
+  officers: { id: number; distributor_id: number; name: string }[];
+}
+
+/** Purchase panel (managers): bill number, distributor, officer, paid, due date. */
+export function PurchasePanel({ onPurchase, onError, hideOfficer }: { onPurchase(v: PurchaseValues): Promise<void>; onError(msg: string): void; hideOfficer?: boolean }) {
+  const [v, setV] = useState<PurchaseValues>({ bill_no: '', distributor: '', officer: '', paid: '0', due_date: todayISO() });
+  const [data, setData] = useState<Checkout>({ distributors: [], officers: [] });
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    api.get<Checkout>('/checkOutPurchase').then((d) => setData({ distributors: d?.distributors ?? [], officers: d?.officers ?? [] })).catch(() => undefined);
+  }, []);
+  const set = (k: keyof PurchaseValues) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
+  const officers = data.officers.filter((o) => String(o.distributor_id) === v.distributor);
+  return (
+    <form
+      className="sl-panel"
+      data-testid="purchase-panel"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const err = purchaseError(v);
+        if (err) return onError(err);
+        setBusy(true);
+        try {
+          await onPurchase(v);
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <Field label="Bill number" value={v.bill_no} onChange={set('bill_no')} autoFocus />
+      <SelectField label="Distributor" value={v.distributor} onChange={set('distributor')}>
+        <option value="">Select distributor</option>
+        {data.distributors.map((d) => (
+          <option key={d.distributor_id} value={d.distributor_id}>
+            {d.name}
+          </option>
+        ))}
+      </SelectField>
+      {!hideOfficer && (
+        <SelectField label="Officer" value={v.officer} onChange={set('officer')}>
+          <option value="">Select officer</option>
+          {officers.map((o) => (
+            <option key={o.id} value={o.id}>
+              {o.name}
+            </option>
+          ))}
+        </SelectField>
+      )}
+      <Field label="Paid" inputMode="decimal" value={v.paid} onChange={set('paid')} />
+      <Field label="Due date" type="date" value={v.due_date} onChange={set('due_date')} />
+      <Button type="submit" disabled={busy}>
+        {busy ? 'Saving…' : 'Confirm Purchase'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,88 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { formatINR } from '@bahi/ui-kit';
+import { fmt1, isDecimal, type CartLine } from './lines';
+
+/** A number box whose edit is held locally and saved on blur only when it changed (spec 000 §4). */
+function LineInput({ value, label, onSave }: { value: number; label: string; onSave(v: string): Promise<void> }) {
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  const commit = async () => {
+    const t = text.trim();
+    if (t === String(value)) return;
+    if (!isDecimal(t)) return setText(String(value));
+    await onSave(t).catch(() => setText(String(value)));
+  };
+  return (
+    <input
+      className="bk-input sl-num"
+      inputMode="decimal"
+      aria-label={label}
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onBlur={() => void commit()}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+        if (e.key === 'Escape') setText(String(value));
+      }}
+    />
+  );
+}
+
+export function LinesTable({
+  lines,
+  onQuantity,
+  onDiscount,
+  onRemove,
+}: {
+  lines: CartLine[];
+  onQuantity(l: CartLine, v: string): Promise<void>;
+  onDiscount(l: CartLine, v: string): Promise<void>;
+  onRemove(l: CartLine): void;
+}) {
+  if (!lines.length) return <p className="sl-empty">The cart is empty. Scan a barcode or type a product id.</p>;
+  return (
+    <table className="sl-lines" data-testid="cart-lines">
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>Product</th>
+          <th className="r">Rate</th>
+          <th className="r">Stock</th>
+          <th className="r">Qty</th>
+          <th className="r">Disc.</th>
+          <th className="r">Amount</th>
+          <th aria-label="Remove" />
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((l, i) => (
+          <tr key={l.sl_no} data-testid={`line-${l.product_id}`}>
+            <td>{i + 1}</td>
+            <td>
+              <Link to={`/productItem/${l.product_id}`}>{l.product_name}</Link>
+              <span className="sl-muted"> #{l.product_id}</span>
+            </td>
+            <td className="r">
+              {formatINR(l.mrp)}/{l.per_peice_quantity !== 1 ? `${l.per_peice_quantity} ` : ''}
+              {l.unit}
+            </td>
+            <td className={`r ${l.stock < l.quantity * l.per_peice_quantity ? 'sl-warn' : ''}`}>{l.stock}</td>
+            <td className="r">
+              <LineInput value={l.quantity} label={`Quantity of ${l.product_name}`} onSave={(v) => onQuantity(l, v)} />
+            </td>
+            <td className="r">
+              <LineInput value={l.discount} label={`Discount on ${l.product_name}`} onSave={(v) => onDiscount(l, v)} />
+            </td>
+            <td className="r bk-money">{fmt1(l.amount)}</td>
+            <td>
+              <button type="button" className="sl-remove" aria-label={`Remove ${l.product_name}`} title="Remove" onClick={() => onRemove(l)}>
+                ×
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,236 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import { api, ApiError, Button, errorMessage, formatINR, isManager, Modal, PagedTable, Spinner, useAlert, useConfirm, usePageHeader, useUser } from '@bahi/ui-kit';
+import { CustomerSearch } from '../clients/CustomerSearch';
+import type { Customer } from '../clients/customer';
+import { openPdf } from '../clients/pdf';
+import { PurchasePanel, SellPanel, type PurchaseValues } from '../cart/CheckoutPanels';
+import { LinesTable } from '../cart/LinesTable';
+import { fmt2, GENERIC_FAILURE, newIdempotencyKey, PRODUCT_NOT_FOUND, entryCode, type AddReply, type CartLine, type Suggestion, type Summery, type UpdateReply } from '../cart/lines';
+import { ProductEntry } from '../cart/ProductEntry';
+import '../cart/sales.css';
+
+function EstimateListPage() {
+  usePageHeader(<span>Estimates</span>, []);
+  return (
+    <PagedTable
+      title="Estimates"
+      testId="estimate-list"
+      rowUrl="/estimateList/edit"
+      loadErrorMessage="unable to connet to server"
+      load={async (pageNo, signal) => {
+        const r = await api.get<{ estimateList: Record<string, unknown>[]; noOfPages: number }>('/getEstimateList', { query: { pageNo }, signal });
+        return { rows: r.estimateList, noOfPages: r.noOfPages };
+      }}
+    />
+  );
+}
+
+interface EstimateReply {
+  cart: CartLine[];
+  summery: Summery & { client_id: number; date: string };
+  customerDetails: Customer | null;
+  previous_due: number;
+  product_list: Suggestion[];
+}
+
+function EstimateEditor() {
+  const { id = '' } = useParams();
+  const [data, setData] = useState<EstimateReply | null>(null);
+  const [panel, setPanel] = useState<0 | 2 | 3>(0);
+  const [ship, setShip] = useState('0');
+  const [disc, setDisc] = useState('0');
+  const [searchKey, setSearchKey] = useState(0);
+  const saleKey = useRef(newIdempotencyKey());
+  const alert = useAlert();
+  const confirm = useConfirm();
+  const navigate = useNavigate();
+  const user = useUser();
+  usePageHeader(<span>Estimate #{id}</span>, [id]);
+
+  const load = useCallback(async () => {
+    if (!id) return alert.error('No estimate id found');
+    try {
+      const r = await api.get<EstimateReply>('/getEstimateProductListSummery', { query: { estimateId: id } });
+      setData(r);
+      setShip(String(r.summery.shipping));
+      setDisc(String(r.summery.discount));
+    } catch {
+      alert.error('Error fetching estimate data');
+      navigate('/estimateList');
+    }
+  }, [id]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => void load(), [load]);
+
+  if (!data) return <Spinner />;
+  const s = data.summery;
+  const upd = async (path: string, body: object, failure: string) => {
+    try {
+      const r = await api.post<UpdateReply>(path, body);
+      r.warnings.forEach((w) => alert.show(w, 'warning'));
+      await load();
+    } catch {
+      alert.error(failure);
+    }
+  };
+  const add = async (text: string) => {
+    try {
+      const r = await api.get<AddReply>(`/addProductIntoEstimate/${encodeURIComponent(entryCode(text))}/${id}`);
+      if (!r.length) return alert.error(PRODUCT_NOT_FOUND);
+      r[1].warnings.forEach((w) => alert.show(w, 'warning'));
+      await load();
+    } catch (err) {
+      alert.error(errorMessage(err));
+    }
+  };
+  const setCustomer = async (c: Customer | null) => {
+    if (!(await confirm('Do you want to change the customer of this estimate?'))) return setSearchKey((k) => k + 1);
+    await upd('/updateEstimateCustomer/', { id: Number(id), client_id: c?.client_id ?? 0 }, GENERIC_FAILURE);
+    setSearchKey((k) => k + 1);
+  };
+  const sell = async (v: { paid: string; dueDate: string; date: string }) => {
+    try {
+      const r = await api.post<{ saleId?: number }>('/makeSaleFromEstimate', { clientId: s.client_id, estimateId: Number(id), ...v }, { headers: { 'Idempotency-Key': saleKey.current } });
+      if (!r?.saleId) return alert.error(GENERIC_FAILURE);
+      navigate(`/salesList/bill/print/${r.saleId}`);
+    } catch (err) {
+      alert.error(err instanceof ApiError ? err.message : GENERIC_FAILURE);
+    }
+  };
+  const purchase = async (v: PurchaseValues) => {
+    try {
+      const r = await api.post<{ id?: number }[]>('/checkOutPurchaseFromEstimate', { ...v, officer: '', estimateId: Number(id) });
+      if (!Array.isArray(r) || !r[0]?.id) throw new Error('no id');
+      alert.success('Purchase Success...');
+      navigate(`/purchase/${r[0].id}`);
+    } catch {
+      alert.error('Error Occured please contact admin..');
+      navigate('/');
+    }
+  };
+  const proceed = (p: 2 | 3) => {
+    if (!data.cart.length) return alert.error('cart is emplty!!');
+    saleKey.current = newIdempotencyKey();
+    setPanel(p);
+  };
+
+  return (
+    <div className="sl-cart" data-testid="estimate-editor">
+      <section className="bk-card sl-card">
+        <header className="sl-card__head">
+          <h2>Estimate #{id}</h2>
+          <span className="sl-muted">{s.date}</span>
+        </header>
+        <ProductEntry suggestions={data.product_list} onAdd={add} onEmptyEnter={() => proceed(2)} />
+        <LinesTable
+          lines={data.cart}
+          onQuantity={(l, v) => upd('/updateQuanInEstimate/', { sl_no: l.sl_no, quantity: v, estimateId: Number(id) }, 'could not update quantity')}
+          onDiscount={(l, v) => upd('/updateDiscInEstimate/', { sl_no: l.sl_no, discount: v, estimateId: Number(id) }, 'could not update discount')}
+          onRemove={async (l) => {
+            if (!(await confirm(`Remove ${l.product_name} from the estimate?`))) return;
+            await api.get(`/removeProductFromEstimate/${l.sl_no}/${id}`).catch(() => alert.error('cannot delete item from cart'));
+            await load();
+          }}
+        />
+      </section>
+      <section className="bk-card sl-card sl-summary">
+        <header className="sl-card__head">
+          <h2>Summery</h2>
+        </header>
+        <div className="sl-customer">
+          <CustomerSearch key={searchKey} onChoose={(c) => void setCustomer(c)} />
+          <div className="sl-customer__row">
+            <span data-testid="estimate-customer">{data.customerDetails ? `${data.customerDetails.client_id} : ${data.customerDetails.name}` : 'Unknown'}</span>
+            <button type="button" className="bk-link" onClick={() => void setCustomer(null)}>
+              Unknown
+            </button>
+            <button type="button" className="bk-link" onClick={() => navigate('/clientList/add-client')}>
+              Add Customer
+            </button>
+          </div>
+        </div>
+        <dl className="sl-rows">
+          <dt>Subtotal</dt>
+          <dd className="bk-money">{formatINR(s.subtotal)}</dd>
+          <dt>Due</dt>
+          <dd className="bk-money">{formatINR(Math.round(data.previous_due))}</dd>
+          <dt>
+            <label>
+              <input type="checkbox" checked={s.tax === 1} onChange={(e) => void upd('/updateEstimateTax/', { id: Number(id), tax: e.target.checked ? 1 : 0 }, 'could not update tax')} /> Tax (18%)
+            </label>
+          </dt>
+          <dd className="bk-money">{fmt2(s.taxAmount)}</dd>
+          <dt>Shipping</dt>
+          <dd>
+            <input className="bk-input sl-num" aria-label="Shipping" value={ship} onChange={(e) => setShip(e.target.value)} onBlur={() => ship !== String(s.shipping) && void upd('/updateEstimateShip/', { id: Number(id), shipping: ship }, 'could not update shipping')} />
+          </dd>
+          <dt>Discount</dt>
+          <dd>
+            <input className="bk-input sl-num" aria-label="Discount" value={disc} onChange={(e) => setDisc(e.target.value)} onBlur={() => disc !== String(s.discount) && void upd('/updateEstimateSummeryDisc/', { id: Number(id), discount: disc }, 'could not update discount')} />
+          </dd>
+          <dt className="sl-total">Total</dt>
+          <dd className="sl-total bk-money" data-testid="estimate-total">
+            {formatINR(s.total)}
+          </dd>
+        </dl>
+        <div className="sl-actions">
+          <Button onClick={() => proceed(2)}>Proceed to Sell</Button>
+          {isManager(user) && (
+            <Button variant="secondary" onClick={() => proceed(3)}>
+              Proceed to purchase
+            </Button>
+          )}
+          <Button variant="secondary" onClick={() => openPdf(`/documents/estimate/${id}`).catch(() => alert.error('Unable to print the bill, please try again later.'))}>
+            Print
+          </Button>
+          <Button variant="secondary" onClick={() => alert.success('Estimate saved.')}>
+            Save
+          </Button>
+          <Button
+            variant="secondary"
+            onClick={async () => {
+              if (!(await confirm('Do you want to duplicate this estimate?'))) return;
+              try {
+                const r = await api.get<{ duplicated_estimate_id: number }>('/duplicateEstimate', { query: { estimate_id: id } });
+                navigate(`/estimateList/edit/${r.duplicated_estimate_id}`);
+              } catch (err) {
+                alert.error(errorMessage(err));
+              }
+            }}
+          >
+            Duplicate
+          </Button>
+          <Button
+            variant="danger"
+            onClick={async () => {
+              if (!(await confirm({ message: 'Do you want to delete this estimate?', danger: true }))) return;
+              try {
+                await api.delete(`/deleteEstimate/${id}`);
+                navigate('/estimateList');
+              } catch {
+                alert.error('could not delete estimate');
+              }
+            }}
+          >
+            Delete Estimate
+          </Button>
+        </div>
+      </section>
+      <Modal open={panel !== 0} title={panel === 2 ? 'Sell' : 'Purchase'} onClose={() => setPanel(0)} width={420}>
+        {panel === 2 && <SellPanel total={s.total} onSell={sell} />}
+        {panel === 3 && <PurchasePanel hideOfficer onPurchase={purchase} onError={(m) => alert.error(m)} />}
+      </Modal>
+    </div>
+  );
+}
+
+/** Estimates, mounted by the shell at /estimateList/*. */
+export default function EstimatesArea() {
+  return (
+    <Routes>
+      <Route index element={<EstimateListPage />} />
+      <Route path="edit/:id" element={<EstimateEditor />} />
+      <Route path="*" element={<div className="bk-card sl-card"><h2>Page Not Found!</h2></div>} />
+    </Routes>
+  );
+}

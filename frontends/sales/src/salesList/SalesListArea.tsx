@@ -1,0 +1,45 @@
+import { Route, Routes } from 'react-router-dom';
+import { api, PagedTable, usePageHeader } from '@bahi/ui-kit';
+import BillPage from '../bill/BillPage';
+import DeliveryPage from '../bill/DeliveryPage';
+
+interface SaleListReply {
+  salesList: Record<string, unknown>[];
+  noOfPages: number;
+}
+
+function SalesListPage() {
+  usePageHeader(<span>Sells Account</span>, []);
+  return (
+    <PagedTable
+      title="Sales List"
+      testId="sales-list"
+      rowUrl="/salesList/bill/show"
+      // A failed load on the sales list is only logged (spec 000 §8).
+      loadErrorMessage={null}
+      load={async (pageNo, signal) => {
+        const r = await api.get<SaleListReply>('/getSaleList', { query: { pageNo }, signal });
+        return { rows: r.salesList, noOfPages: r.noOfPages };
+      }}
+      columns={[
+        { key: 'id', header: 'ID' },
+        { key: 'Date', header: 'Date' },
+        { key: 'Clients Name', header: 'Clients Name' },
+        { key: 'Total Amount', header: 'Total Amount', align: 'right' },
+        { key: 'Paid', header: 'Paid', align: 'right' },
+      ]}
+    />
+  );
+}
+
+/** Sells Account, mounted by the shell at /salesList/*. */
+export default function SalesListArea() {
+  return (
+    <Routes>
+      <Route index element={<SalesListPage />} />
+      <Route path="bill/:prints/:id" element={<BillPage />} />
+      <Route path="bill/:prints/:id/delivery" element={<DeliveryPage />} />
+      <Route path="*" element={<div className="bk-card sl-card"><h2>Page Not Found!</h2></div>} />
+    </Routes>
+  );
+}
