@@ -4,5 +4,6 @@ export * from './identity';
 export * from './inventory';
 export * from './ledger';
 export * from './sales';
+export * from './documents';
 export * from './subjects';
 export * from './routes';

@@ -144,10 +144,10 @@ export const Routes: readonly RouteDef[] = [
 
 /**
  * Whole path prefixes owned by one service, for calls the specs leave unnamed: every printable
- * PDF is served by documents under /pdf/ (the documents service names the paths below it).
+ * PDF is served by documents under /documents/ (`GET /documents/{kind}/{id}`, see services/documents/README.md).
  */
 export const RoutePrefixes: readonly { prefix: string; service: ServiceName; public?: boolean }[] = [
-  { prefix: '/pdf/', service: 'documents' },
+  { prefix: '/documents/', service: 'documents' },
 ];
 
 /** Splits a concrete path against a route path; returns the params or null. */

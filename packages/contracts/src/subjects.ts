@@ -2,6 +2,7 @@ import type { RevocationsReply, SessionRevokedEvent } from './auth';
 import type { CompanyDetails, CompanyDetailsRequest, UserLookupReply, UserLookupRequest } from './identity';
 import type * as I from './inventory';
 import type * as L from './ledger';
+import { DocumentSubjects } from './documents';
 
 /**
  * Every NATS subject of the system, `<domain>.<entity>.<verb-or-event>`. Nothing else spells a
@@ -52,6 +53,8 @@ export const Subjects = {
     /** Request: a distributor by distributor_id; null when unknown. */
     distributorLookup: 'ledger.distributor.lookup',
   },
+  /** Requests the documents service makes of the owning services (payloads and replies in documents.ts). */
+  documents: DocumentSubjects,
 } as const;
 
 type Leaves<T> = T extends string ? T : { [K in keyof T]: Leaves<T[K]> }[keyof T];

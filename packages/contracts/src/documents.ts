@@ -1,0 +1,185 @@
+/**
+ * Documents: every printable PDF (services/documents). documents stores nothing; it asks the
+ * owning services for a document's data with the requests below and renders it. Money travels
+ * as decimal strings; documents computes the printed totals exactly from them.
+ */
+import type { Customer, HistoryRow, Receipt } from './ledger';
+import type { LabelDetailsReply } from './inventory';
+
+/** The kinds under GET /api/documents/{kind}/... */
+export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels'] as const;
+export type DocumentKind = (typeof DocumentKinds)[number];
+
+/** Requests documents makes; each is answered by the service named in the subject. */
+export const DocumentSubjects = {
+  /** sales: a sale with its lines, figures, customer and delivery, for the bill and the challan; null when unknown. */
+  saleDocument: 'sales.sale.document',
+  /** sales: an estimate with its lines and figures; null when unknown. */
+  estimateDocument: 'sales.estimate.document',
+  /** ledger: a received payment (money receipt); null when unknown. */
+  receiptDocument: 'ledger.receipt.document',
+  /** ledger: a customer's whole account, oldest entry first; null when unknown. */
+  customerStatement: 'ledger.customer.statement',
+  /** inventory: the stock book rows of a category (same filters as /getProductListForStockBook). */
+  stockBook: 'inventory.stockbook.rows',
+  /** inventory: one product's label data (same shape as GET /getLabelDetails/{id}); null when unknown. */
+  labelDetails: 'inventory.label.details',
+  /** inventory: a purchase's lines with their label data; null when unknown. */
+  purchaseLabels: 'inventory.purchase.labels',
+} as const;
+
+/** Spec 001 §3 sold product line, amounts as decimal strings. */
+export interface SoldLine {
+  product_id: number;
+  product_name: string;
+  quantity: string;
+  /** The unit price (MRP) before the line discount. */
+  rate: string;
+  /** Discount per unit. */
+  disc: string;
+  /** rate - disc. */
+  price: string;
+  /** Line amount = price * quantity * per_peice_quantity, as stored by sales. */
+  amount: string;
+  hsn_code: string;
+  unit: string;
+}
+
+/** Spec 001 §3 Delivery. */
+export interface DeliveryDetails {
+  id: number;
+  transporter_name: string;
+  transporter_mobile: string;
+  address: string;
+  mode_of_transport: string;
+  vehicle_number: string;
+  dispatched_date: string;
+  sale_id: number;
+}
+
+export interface SaleDocumentRequest {
+  companyId: number;
+  saleId: number;
+}
+/**
+ * A sale as printed. `customer` is null or has `walkIn: true` for the walk-in customer (block
+ * hidden, previous due excluded). `tax` is the tax amount (18 % of subtotal when applied, else "0").
+ */
+export interface SaleDocument {
+  sale_id: number;
+  /** YYYY-MM-DD */
+  date: string;
+  due_date: string | null;
+  customer: Customer | null;
+  soldProducts: SoldLine[];
+  subtotal: string;
+  tax: string;
+  shipping: string;
+  summery_discount: string;
+  /** The customer's due before this sale ("0" for the walk-in customer). */
+  previousDue: string;
+  paid: string;
+  delivery: DeliveryDetails | null;
+}
+
+export interface EstimateDocumentRequest {
+  companyId: number;
+  estimateId: number;
+}
+export interface EstimateDocument {
+  estimate_id: number;
+  date: string;
+  customer: Customer | null;
+  lines: SoldLine[];
+  subtotal: string;
+  tax: string;
+  shipping: string;
+  summery_discount: string;
+  previous_due: string;
+}
+
+export interface ReceiptDocumentRequest {
+  companyId: number;
+  paymentId: number;
+}
+/** The ledger's Receipt (GET /getSalesPaymentDetails data). */
+export type ReceiptDocument = Receipt;
+
+export interface CustomerStatementRequest {
+  companyId: number;
+  clientId: number;
+}
+export interface CustomerStatement {
+  customer: Customer;
+  /** Every entry of the account, oldest first. */
+  rows: HistoryRow[];
+  /** The current due, decimal string. */
+  due: string;
+  dueDate: string | null;
+}
+
+export interface StockBookRequest {
+  companyId: number;
+  category: number;
+  brand?: string | null;
+  stock?: 0 | 1 | 2 | null;
+  active?: 0 | 1 | null;
+}
+export interface StockBookRow {
+  product_id: number;
+  product_name: string;
+  brand_name: string;
+  mrp: string;
+  cp: string;
+  stock: string;
+  unit: string;
+  /** Values of the category's spec fields, in `specField` order. */
+  specs: string[];
+}
+export interface StockBookReply {
+  category: { id: number; name: string };
+  /** Names of the category's spec fields (column headings). */
+  specField: string[];
+  list: StockBookRow[];
+}
+
+export interface LabelDetailsRequest {
+  companyId: number;
+  productId: number;
+}
+
+export interface PurchaseLabelsRequest {
+  companyId: number;
+  purchaseId: number;
+}
+export interface PurchaseLabelLine extends LabelDetailsReply {
+  /** Packets bought (the default number of labels of this line). */
+  packets: number;
+}
+export interface PurchaseLabels {
+  purchase_id: number;
+  date: string;
+  distributor_name: string;
+  lines: PurchaseLabelLine[];
+}
+
+declare module './subjects' {
+  interface SubjectPayloads {
+    'sales.sale.document': SaleDocumentRequest;
+    'sales.estimate.document': EstimateDocumentRequest;
+    'ledger.receipt.document': ReceiptDocumentRequest;
+    'ledger.customer.statement': CustomerStatementRequest;
+    'inventory.stockbook.rows': StockBookRequest;
+    'inventory.label.details': LabelDetailsRequest;
+    'inventory.purchase.labels': PurchaseLabelsRequest;
+  }
+  interface SubjectReplies {
+    'sales.sale.document': SaleDocument | null;
+    'sales.estimate.document': EstimateDocument | null;
+    'ledger.receipt.document': ReceiptDocument | null;
+    'ledger.customer.statement': CustomerStatement | null;
+    'inventory.stockbook.rows': StockBookReply;
+    'inventory.label.details': LabelDetailsReply | null;
+    'inventory.purchase.labels': PurchaseLabels | null;
+  }
+}

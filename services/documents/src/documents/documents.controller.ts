@@ -1,0 +1,87 @@
+import { BadRequestException, Controller, Get, GatewayTimeoutException, HttpException, Inject, NotFoundException, Param, Query, Res, ServiceUnavailableException } from '@nestjs/common';
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import { DocumentKinds, Subjects, type DocumentKind } from '@bahi/contracts';
+import { LOGGER, NatsClient, Tenant } from '@bahi/service-kit';
+import { DOCUMENTS_CONFIG, type DocumentsConfig } from '../config';
+import { Printer } from '../core.module';
+import { PoolBusyError, RenderTimeoutError } from '../render/browser-pool';
+import { CompanyHeaders } from './company';
+import { DOCUMENT_KINDS, type DocumentSources, type Query as DocQuery } from './kinds';
+import { renderPdf } from './renderer';
+
+function today(): string {
+  const d = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** Query values as single strings; a repeated parameter is a 400. */
+function flatQuery(q: Record<string, unknown>): DocQuery {
+  const out: DocQuery = {};
+  for (const [k, v] of Object.entries(q)) {
+    if (typeof v !== 'string') throw new BadRequestException(`${k} must be given once.`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * GET /documents/{kind}/{id}[?options] -> application/pdf, inline (README lists the kinds).
+ * `download=1` makes it an attachment (the bill view's Save button).
+ */
+@Controller('documents')
+export class DocumentsController {
+  private readonly sources: DocumentSources;
+
+  constructor(
+    private readonly nats: NatsClient,
+    private readonly printer: Printer,
+    @Inject(DOCUMENTS_CONFIG) cfg: DocumentsConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    const headers = new CompanyHeaders((companyId) => this.nats.send(Subjects.identity.companyDetails, { companyId }), cfg.identityUrl, (m) => logger.warn(m));
+    this.sources = { ask: (subject, payload) => this.nats.send(subject, payload), company: (id) => headers.get(id), today };
+  }
+
+  @Get(':kind')
+  withoutId(@Tenant() companyId: number, @Param('kind') kind: string, @Query() query: Record<string, unknown>, @Res() res: Response) {
+    return this.serve(companyId, kind, undefined, query, res);
+  }
+
+  @Get(':kind/:id')
+  withId(@Tenant() companyId: number, @Param('kind') kind: string, @Param('id') id: string, @Query() query: Record<string, unknown>, @Res() res: Response) {
+    return this.serve(companyId, kind, id, query, res);
+  }
+
+  private async serve(companyId: number, kind: string, id: string | undefined, rawQuery: Record<string, unknown>, res: Response): Promise<void> {
+    if (!(DocumentKinds as readonly string[]).includes(kind)) {
+      throw new NotFoundException(`There is no document kind '${kind}'. Known kinds: ${DocumentKinds.join(', ')}.`);
+    }
+    const def = DOCUMENT_KINDS[kind as DocumentKind];
+    if (def.needsId && id === undefined) throw new BadRequestException(`A ${kind} document needs an id: /documents/${kind}/{id}.`);
+    if (!def.needsId && id !== undefined) throw new NotFoundException(`A ${kind} document takes no id; use /documents/${kind}?options.`);
+    const query = flatQuery(rawQuery);
+    const doc = await def.prepare({ companyId, id, query }, this.sources);
+    let pdf: Buffer;
+    try {
+      pdf = await renderPdf(this.printer.pool, doc);
+    } catch (err) {
+      if (err instanceof PoolBusyError) {
+        res.setHeader('Retry-After', String(err.retryAfterSeconds));
+        throw new ServiceUnavailableException(err.message);
+      }
+      if (err instanceof RenderTimeoutError) throw new GatewayTimeoutException(err.message);
+      if (err instanceof HttpException) throw err;
+      this.logger.error({ err }, `rendering ${kind} ${id ?? ''} failed`);
+      throw new ServiceUnavailableException('The document could not be rendered, please try again.');
+    }
+    const disposition = query.download === '1' ? 'attachment' : 'inline';
+    res.status(200);
+    res.setHeader('Content-Type', 'application/pdf');
+    res.setHeader('Content-Disposition', `${disposition}; filename="${doc.fileName}"`);
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.setHeader('Content-Length', String(pdf.length));
+    res.end(pdf);
+  }
+}

@@ -1,0 +1,230 @@
+import { BadRequestException, NotFoundException } from '@nestjs/common';
+import type { ReactElement } from 'react';
+import { DocumentSubjects as S, type DocumentKind, type PayloadOf, type ReplyOf, type Subject } from '@bahi/contracts';
+import { Money } from '@bahi/service-kit';
+import { barcodeSvg, qrSvg, upiUri, type Code } from '../render/codes';
+import { ReceiptTemplate, StatementTemplate } from '../templates/account-docs';
+import type { CompanyView, PageSize } from '../templates/model';
+import { A4, BILL_SIZE } from '../templates/model';
+import { billFigures, BillTemplate, ChallanTemplate, EstimateTemplate } from '../templates/sale-docs';
+import { arrangeRows, labelsPerPage, LabelsTemplate, StockBookTemplate, type LabelView } from '../templates/stock-docs';
+
+/** Asks the owning service (NATS request-reply in production). */
+export type Ask = <T extends Subject>(subject: T, payload: PayloadOf<T>) => Promise<ReplyOf<T>>;
+
+/** Where a document's data comes from: the owning services, and the company header. */
+export interface DocumentSources {
+  ask: Ask;
+  company(companyId: number): Promise<CompanyView>;
+  /** Today, YYYY-MM-DD (printed on statements and stock books). */
+  today(): string;
+}
+
+export type Query = Record<string, string | undefined>;
+
+export interface DocumentRequest {
+  companyId: number;
+  id: string | undefined;
+  query: Query;
+}
+
+/** What a kind produces: the page to print and the file name it is served as. */
+export interface PreparedDocument {
+  element: ReactElement;
+  size: PageSize;
+  fileName: string;
+}
+
+export interface DocumentKindDef {
+  kind: DocumentKind;
+  /** True when the path carries an id (`/documents/bill/7`); stockbook takes only a query. */
+  needsId: boolean;
+  prepare(req: DocumentRequest, src: DocumentSources): Promise<PreparedDocument>;
+}
+
+const MAX_LABELS = 1200;
+
+function positiveId(raw: string | undefined, what: string): number {
+  if (raw === undefined || !/^\d{1,9}$/.test(raw) || Number(raw) <= 0) {
+    throw new BadRequestException(`${what} must be a positive whole number.`);
+  }
+  return Number(raw);
+}
+
+function optionalInt(raw: string | undefined, name: string, min: number, max: number): number | null {
+  if (raw === undefined || raw === '') return null;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new BadRequestException(`${name} must be a whole number from ${min} to ${max}.`);
+  }
+  return Number(raw);
+}
+
+function notFound(what: string): never {
+  throw new NotFoundException(`${what} was not found.`);
+}
+
+/** The UPI QR of an amount due, when the company has a UPI id and something is due. */
+async function upiQr(company: CompanyView, amount: string, note: string): Promise<Code | null> {
+  if (!company.upiId || !Money.money(amount).greaterThan(0)) return null;
+  const am = Money.round2(amount).toFixed(2);
+  return qrSvg(upiUri({ upiId: company.upiId, payeeName: company.name, amount: am, note }));
+}
+
+const bill: DocumentKindDef = {
+  kind: 'bill',
+  needsId: true,
+  async prepare(req, src) {
+    const saleId = positiveId(req.id, 'The bill number');
+    const [company, sale] = await Promise.all([src.company(req.companyId), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
+    if (!sale) notFound(`Bill ${saleId}`);
+    const figures = billFigures(sale);
+    const upi = await upiQr(company, figures.dueRounded, `Bill ${saleId}`);
+    return { element: <BillTemplate company={company} sale={sale} figures={figures} upi={upi} />, size: BILL_SIZE, fileName: `bill-${saleId}.pdf` };
+  },
+};
+
+const challan: DocumentKindDef = {
+  kind: 'challan',
+  needsId: true,
+  async prepare(req, src) {
+    const saleId = positiveId(req.id, 'The bill number');
+    const [company, sale] = await Promise.all([src.company(req.companyId), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
+    if (!sale) notFound(`Bill ${saleId}`);
+    return { element: <ChallanTemplate company={company} sale={sale} />, size: BILL_SIZE, fileName: `challan-${saleId}.pdf` };
+  },
+};
+
+const estimate: DocumentKindDef = {
+  kind: 'estimate',
+  needsId: true,
+  async prepare(req, src) {
+    const estimateId = positiveId(req.id, 'The estimate number');
+    const [company, est] = await Promise.all([src.company(req.companyId), src.ask(S.estimateDocument, { companyId: req.companyId, estimateId })]);
+    if (!est) notFound(`Estimate ${estimateId}`);
+    return { element: <EstimateTemplate company={company} estimate={est} />, size: BILL_SIZE, fileName: `estimate-${estimateId}.pdf` };
+  },
+};
+
+const receipt: DocumentKindDef = {
+  kind: 'receipt',
+  needsId: true,
+  async prepare(req, src) {
+    const paymentId = positiveId(req.id, 'The receipt number');
+    const [company, r] = await Promise.all([src.company(req.companyId), src.ask(S.receiptDocument, { companyId: req.companyId, paymentId })]);
+    if (!r) notFound(`Receipt ${paymentId}`);
+    const upi = await upiQr(company, String(r.due), `Due of customer ${r.client_id}`);
+    return { element: <ReceiptTemplate company={company} receipt={r} upi={upi} />, size: BILL_SIZE, fileName: `receipt-${paymentId}.pdf` };
+  },
+};
+
+const statement: DocumentKindDef = {
+  kind: 'statement',
+  needsId: true,
+  async prepare(req, src) {
+    const clientId = positiveId(req.id, 'The customer id');
+    const [company, st] = await Promise.all([src.company(req.companyId), src.ask(S.customerStatement, { companyId: req.companyId, clientId })]);
+    if (!st) notFound(`Customer ${clientId}`);
+    return { element: <StatementTemplate company={company} statement={st} printedOn={src.today()} />, size: A4, fileName: `statement-${clientId}.pdf` };
+  },
+};
+
+const stockbook: DocumentKindDef = {
+  kind: 'stockbook',
+  needsId: false,
+  async prepare(req, src) {
+    const q = req.query;
+    if (!q.category) throw new BadRequestException('Please Select A Category.');
+    const category = positiveId(q.category, 'category');
+    const stock = optionalInt(q.stock, 'stock', 0, 2) as 0 | 1 | 2 | null;
+    const active = optionalInt(q.active, 'active', 0, 1) as 0 | 1 | null;
+    const order = (q.order ?? '')
+      .split(',')
+      .filter((s) => s !== '')
+      .map((s) => positiveId(s, 'Every id of order'));
+    const showCost = q.cost === '1' || q.cost === 'true';
+    const [company, book] = await Promise.all([
+      src.company(req.companyId),
+      src.ask(S.stockBook, { companyId: req.companyId, category, brand: q.brand || null, stock, active }),
+    ]);
+    const rows = arrangeRows(book.list, order);
+    return {
+      element: <StockBookTemplate company={company} book={book} rows={rows} showCost={showCost} printedOn={src.today()} />,
+      size: A4,
+      fileName: `stockbook-${category}.pdf`,
+    };
+  },
+};
+
+function quantity(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (!Money.isMoney(raw) || !Money.money(raw).greaterThan(0)) throw new BadRequestException('qty must be a number above 0.');
+  return Money.money(raw).toFixed();
+}
+
+const labels: DocumentKindDef = {
+  kind: 'labels',
+  needsId: true,
+  async prepare(req, src) {
+    const productId = positiveId(req.id, 'The product id');
+    const mode = req.query.mode ?? 'stockbook';
+    if (mode !== 'stockbook' && mode !== 'packet') throw new BadRequestException("mode must be 'stockbook' or 'packet'.");
+    const count = optionalInt(req.query.count, 'count', 1, MAX_LABELS) ?? labelsPerPage(mode);
+    const qty = quantity(req.query.qty);
+    const [company, details] = await Promise.all([src.company(req.companyId), src.ask(S.labelDetails, { companyId: req.companyId, productId })]);
+    if (!details) notFound(`Product ${productId}`);
+    const barcode = barcodeSvg(details.code, mode === 'packet' ? { height: 22, width: 1.2, fontSize: 9 } : { height: 36, width: 1.6, fontSize: 11 });
+    const one: LabelView = { details, quantity: qty, barcode, qr: null };
+    return {
+      element: <LabelsTemplate company={company} labels={Array.from({ length: count }, () => one)} layout={mode} title={`Labels ${productId}`} />,
+      size: A4,
+      fileName: `labels-${productId}.pdf`,
+    };
+  },
+};
+
+/** `packets=12:5,13:0` overrides the packets of products 12 and 13 (0 leaves a product out). */
+function packetOverrides(raw: string | undefined): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const part of (raw ?? '').split(',').filter(Boolean)) {
+    const m = /^(\d+):(\d+)$/.exec(part);
+    if (!m) throw new BadRequestException("packets must look like '12:5,13:2' (product id : number of labels).");
+    out.set(Number(m[1]), Number(m[2]));
+  }
+  return out;
+}
+
+const purchaseLabels: DocumentKindDef = {
+  kind: 'purchase-labels',
+  needsId: true,
+  async prepare(req, src) {
+    const purchaseId = positiveId(req.id, 'The purchase number');
+    const overrides = packetOverrides(req.query.packets);
+    const [company, purchase] = await Promise.all([src.company(req.companyId), src.ask(S.purchaseLabels, { companyId: req.companyId, purchaseId })]);
+    if (!purchase) notFound(`Purchase ${purchaseId}`);
+    const views: LabelView[] = [];
+    for (const line of purchase.lines) {
+      const n = overrides.get(line.product.product_id) ?? line.packets;
+      if (n <= 0) continue;
+      const qr = await qrSvg(line.code);
+      const { packets: _packets, ...details } = line;
+      for (let i = 0; i < n; i++) views.push({ details, quantity: line.product.per_peice_quantity, barcode: null, qr });
+    }
+    if (views.length > MAX_LABELS) throw new BadRequestException(`At most ${MAX_LABELS} labels can be printed at once.`);
+    return {
+      element: <LabelsTemplate company={company} labels={views} layout="purchase" title={`Purchase ${purchaseId} labels`} />,
+      size: A4,
+      fileName: `purchase-labels-${purchaseId}.pdf`,
+    };
+  },
+};
+
+export const DOCUMENT_KINDS: Record<DocumentKind, DocumentKindDef> = {
+  bill,
+  estimate,
+  challan,
+  receipt,
+  statement,
+  stockbook,
+  labels,
+  'purchase-labels': purchaseLabels,
+};

@@ -1,0 +1,208 @@
+import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
+
+export interface BrowserPoolOptions {
+  /** Chromium binary (CHROME_PATH). */
+  executablePath: string;
+  /** Renders running at once (pages open at once). */
+  concurrency: number;
+  /** Renders allowed to wait for a free slot; beyond it render() throws PoolBusyError. */
+  queueLimit: number;
+  /** Deadline of one render, from when it gets a slot. */
+  renderTimeoutMs: number;
+  /** Relaunch the browser after this many renders (Chromium's memory creeps otherwise). */
+  restartAfter: number;
+  /** Logs restarts and crashes. */
+  log?: (msg: string) => void;
+}
+
+/** Every slot is taken and the queue is full: the caller answers 503 with Retry-After. */
+export class PoolBusyError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('The document printer is busy, please try again shortly.');
+  }
+}
+
+/** A render did not finish within its deadline. */
+export class RenderTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`The document took longer than ${ms} ms to render.`);
+  }
+}
+
+export interface PdfOptions {
+  /** Printed page size, e.g. '210mm 148mm'; the template's @page rule repeats it. */
+  width: string;
+  height: string;
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-extensions',
+  '--disable-default-apps',
+  '--no-first-run',
+  '--mute-audio',
+  '--font-render-hinting=none',
+];
+
+/**
+ * One long-lived Chromium, a fresh page per document (closed before answering), at most
+ * `concurrency` pages at once and `queueLimit` waiters; a deadline on every render; the browser
+ * is relaunched after `restartAfter` renders or when it dies. Pages may load data: URIs only.
+ */
+export class BrowserPool {
+  private browser: Browser | null = null;
+  private launching: Promise<Browser> | null = null;
+  private active = 0;
+  private readonly waiters: (() => void)[] = [];
+  private rendersOnBrowser = 0;
+  private retiring: Browser[] = [];
+  private closed = false;
+  /** Renders done since start (for health and the bench). */
+  rendersTotal = 0;
+  restarts = 0;
+
+  constructor(private readonly opts: BrowserPoolOptions) {}
+
+  get stats() {
+    return { active: this.active, queued: this.waiters.length, renders: this.rendersTotal, restarts: this.restarts, connected: !!this.browser?.connected };
+  }
+
+  /** Launches the browser now (otherwise the first render does). */
+  async start(): Promise<void> {
+    await this.getBrowser();
+  }
+
+  async render(html: string, pdf: PdfOptions): Promise<Buffer> {
+    if (this.closed) throw new Error('The browser pool is closed.');
+    await this.acquire();
+    try {
+      const browser = await this.getBrowser();
+      this.rendersOnBrowser++;
+      return await this.withDeadline(browser, html, pdf);
+    } finally {
+      this.rendersTotal++;
+      this.release();
+      this.maybeRestart();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.retiring, ...(this.browser ? [this.browser] : [])];
+    if (this.launching) all.push(await this.launching.catch(() => null as never));
+    this.browser = null;
+    this.retiring = [];
+    await Promise.all(all.filter(Boolean).map((b) => b.close().catch(() => b.process()?.kill('SIGKILL'))));
+  }
+
+  private acquire(): Promise<void> {
+    if (this.active < this.opts.concurrency) {
+      this.active++;
+      return Promise.resolve();
+    }
+    if (this.waiters.length >= this.opts.queueLimit) {
+      // A rough wait: the queue ahead drained at about one render per slot per second.
+      throw new PoolBusyError(Math.max(1, Math.ceil(this.waiters.length / this.opts.concurrency)));
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiters.shift();
+    if (next) next(); // the slot passes straight to the next waiter
+    else this.active--;
+  }
+
+  private async withDeadline(browser: Browser, html: string, pdf: PdfOptions): Promise<Buffer> {
+    let page: Page | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RenderTimeoutError(this.opts.renderTimeoutMs)), this.opts.renderTimeoutMs);
+    });
+    const work = (async () => {
+      page = await browser.newPage();
+      return this.renderOn(page, html, pdf);
+    })();
+    try {
+      return await Promise.race([work, deadline]);
+    } catch (err) {
+      // A dead browser is relaunched by the next render.
+      if (!browser.connected && this.browser === browser) this.browser = null;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      work.catch(() => {}); // the loser of the race must not surface as unhandled
+      const p = page as Page | null;
+      if (p) await p.close().catch(() => {});
+      else void work.then(() => {}, () => {}).finally(() => (page as Page | null)?.close().catch(() => {}));
+    }
+  }
+
+  private async renderOn(page: Page, html: string, pdf: PdfOptions): Promise<Buffer> {
+    await page.setRequestInterception(true);
+    page.on('request', (req: HTTPRequest) => {
+      if (req.isInterceptResolutionHandled()) return;
+      if (req.url().startsWith('data:')) void req.continue();
+      else void req.abort('blockedbyclient');
+    });
+    await page.emulateMediaType('print');
+    await page.setContent(html, { waitUntil: 'load' });
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    const out = await page.pdf({
+      width: pdf.width,
+      height: pdf.height,
+      printBackground: true,
+      preferCSSPageSize: true,
+      margin: { top: '0', right: '0', bottom: '0', left: '0' },
+    });
+    return Buffer.from(out);
+  }
+
+  private getBrowser(): Promise<Browser> {
+    if (this.browser?.connected) return Promise.resolve(this.browser);
+    if (this.launching) return this.launching;
+    this.launching = puppeteer
+      .launch({ executablePath: this.opts.executablePath, headless: true, args: CHROMIUM_ARGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
+      .then((b) => {
+        this.browser = b;
+        this.rendersOnBrowser = 0;
+        b.on('disconnected', () => {
+          if (this.browser === b) {
+            this.browser = null;
+            if (!this.closed) this.opts.log?.('Chromium disconnected; the next render relaunches it.');
+          }
+        });
+        return b;
+      })
+      .finally(() => {
+        this.launching = null;
+      });
+    return this.launching;
+  }
+
+  /** Swaps in a fresh browser after N renders; the old one closes once its pages are done. */
+  private maybeRestart(): void {
+    if (this.closed || !this.browser || this.rendersOnBrowser < this.opts.restartAfter) return;
+    const old = this.browser;
+    this.browser = null;
+    this.restarts++;
+    this.retiring.push(old);
+    this.opts.log?.(`Restarting Chromium after ${this.rendersOnBrowser} renders.`);
+    const closeWhenIdle = async () => {
+      // Renders already running on the old browser finish first.
+      for (let i = 0; i < 600; i++) {
+        const pages = await old.pages().catch(() => []);
+        if (pages.length <= 1) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await old.close().catch(() => old.process()?.kill('SIGKILL'));
+      this.retiring = this.retiring.filter((b) => b !== old);
+    };
+    void closeWhenIdle();
+  }
+}

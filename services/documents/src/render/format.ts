@@ -1,0 +1,36 @@
+import { Money } from '@bahi/service-kit';
+
+const { money, round2, Decimal } = Money;
+
+/** Indian digit grouping (12,34,567.89) of a non-negative integer string. */
+function groupIndian(int: string): string {
+  if (int.length <= 3) return int;
+  const last3 = int.slice(-3);
+  const rest = int.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',');
+  return `${rest},${last3}`;
+}
+
+/** ₹1,23,456.70 — exact: formats the decimal string, never a float. */
+export function rupees(amount: Money.MoneyInput, places = 2): string {
+  const d = money(amount).toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
+  const neg = d.isNegative() && !d.isZero();
+  const [int, frac] = d.abs().toFixed(places).split('.');
+  return `${neg ? '-' : ''}₹${groupIndian(int!)}${frac ? `.${frac}` : ''}`;
+}
+
+/** A plain number with 2 decimals (quantities, rates in tables). */
+export function fixed(amount: Money.MoneyInput, places = 2): string {
+  return round2(amount).toFixed(places);
+}
+
+/** A quantity without trailing zeros (2, 1.5). */
+export function qty(amount: Money.MoneyInput): string {
+  return money(amount).toDecimalPlaces(3, Decimal.ROUND_HALF_UP).toFixed();
+}
+
+/** YYYY-MM-DD (or an ISO time) as DD-MM-YYYY, as Indian bills print dates. */
+export function date(value: string | null | undefined): string {
+  if (!value) return '';
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : value;
+}

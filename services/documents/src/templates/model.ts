@@ -1,0 +1,22 @@
+/** The company as printed on every document header. */
+export interface CompanyView {
+  id: number;
+  name: string;
+  add1: string;
+  add2: string;
+  mob1: string;
+  mob2: string;
+  email: string;
+  /** The logo as a data: URI (pages load nothing else), or null. */
+  logo: string | null;
+  upiId: string | null;
+}
+
+/** A page size in millimetres; the template's @page rule and page.pdf() both use it. */
+export interface PageSize {
+  widthMm: number;
+  heightMm: number;
+}
+
+export const BILL_SIZE: PageSize = { widthMm: 210, heightMm: 148 };
+export const A4: PageSize = { widthMm: 210, heightMm: 297 };

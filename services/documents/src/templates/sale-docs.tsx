@@ -1,0 +1,273 @@
+import type { Customer, DeliveryDetails, EstimateDocument, SaleDocument, SoldLine } from '@bahi/contracts';
+import { Money } from '@bahi/service-kit';
+import type { Code } from '../render/codes';
+import { date, fixed, qty, rupees } from '../render/format';
+import { CompanyHeader, Html, Svg } from './layout';
+import { BILL_SIZE, type CompanyView } from './model';
+
+const { add, sub, money, Decimal } = Money;
+
+/** The walk-in customer: no customer block, no previous due (spec 000/001 §9). */
+export function isWalkIn(c: Customer | null): boolean {
+  return !c || c.walkIn === true;
+}
+
+export interface BillFigures {
+  subtotal: string;
+  tax: string;
+  shipping: string;
+  discount: string;
+  previousDue: string;
+  total: string;
+  paid: string;
+  /** total - paid, exact. */
+  due: string;
+  /** The due as printed: rounded to whole rupees. */
+  dueRounded: string;
+}
+
+/**
+ * Invoice total = subtotal + previous due + shipping - discount + tax (spec §9); the walk-in
+ * customer's previous due is excluded. Exact decimals; only the printed due is rounded.
+ */
+export function billFigures(s: {
+  subtotal: string;
+  tax: string;
+  shipping: string;
+  summery_discount: string;
+  previousDue: string;
+  paid: string;
+  customer: Customer | null;
+}): BillFigures {
+  const previousDue = isWalkIn(s.customer) ? money(0) : money(s.previousDue);
+  const total = sub(add(s.subtotal, previousDue, s.shipping, s.tax), s.summery_discount);
+  const due = sub(total, s.paid);
+  return {
+    subtotal: money(s.subtotal).toFixed(),
+    tax: money(s.tax).toFixed(),
+    shipping: money(s.shipping).toFixed(),
+    discount: money(s.summery_discount).toFixed(),
+    previousDue: previousDue.toFixed(),
+    total: total.toFixed(),
+    paid: money(s.paid).toFixed(),
+    due: due.toFixed(),
+    dueRounded: due.toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed(),
+  };
+}
+
+const SALE_CSS = `
+.parties { display: flex; gap: 4mm; margin: 2mm 0; }
+.parties > div { flex: 1; }
+.label { font-size: 7.5pt; color: #555; text-transform: uppercase; letter-spacing: 0.3pt; }
+.lines td, .lines th { font-size: 8.5pt; }
+.bottom { display: flex; gap: 4mm; margin-top: 2mm; break-inside: avoid; }
+.bottom .left { flex: 1; }
+.totals { width: 70mm; }
+.totals td { border: none; padding: 0.6mm 1.5mm; }
+.totals tr.strong td { font-weight: 700; border-top: 0.3mm solid #444; }
+.upi { display: flex; gap: 2mm; align-items: center; }
+.upi .qr { width: 24mm; height: 24mm; }
+.sign { margin-top: 8mm; text-align: right; font-size: 8pt; }
+`;
+
+function CustomerBlock(props: { customer: Customer | null; title: string }) {
+  const c = props.customer;
+  if (isWalkIn(c) || !c) return null;
+  const place = [c.city_or_district, c.state, c.postal_code].filter(Boolean).join(', ');
+  return (
+    <div className="customer">
+      <div className="label">{props.title}</div>
+      <strong>{c.name}</strong>
+      <div>{[c.address_line_1, c.address_line_2].filter(Boolean).join(', ')}</div>
+      <div>{place}</div>
+      <div>Mob: {c.mobile_no}</div>
+    </div>
+  );
+}
+
+function LineTable(props: { lines: SoldLine[]; prices: boolean }) {
+  return (
+    <table className="lines">
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>Item</th>
+          <th>HSN</th>
+          <th className="num">Qty</th>
+          {props.prices ? (
+            <>
+              <th className="num">Rate</th>
+              <th className="num">Disc</th>
+              <th className="num">Price</th>
+              <th className="num">Amount</th>
+            </>
+          ) : null}
+        </tr>
+      </thead>
+      <tbody>
+        {props.lines.map((l, i) => (
+          <tr key={i}>
+            <td>{i + 1}</td>
+            <td>
+              {l.product_name} <span className="muted">({l.product_id})</span>
+            </td>
+            <td>{l.hsn_code}</td>
+            <td className="num">
+              {qty(l.quantity)} {l.unit}
+            </td>
+            {props.prices ? (
+              <>
+                <td className="num">{fixed(l.rate)}</td>
+                <td className="num">{fixed(l.disc)}</td>
+                <td className="num">{fixed(l.price)}</td>
+                <td className="num">{rupees(l.amount)}</td>
+              </>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Row(props: { name: string; value: string; strong?: boolean }) {
+  return (
+    <tr className={props.strong ? 'strong' : undefined}>
+      <td>{props.name}</td>
+      <td className="num">{props.value}</td>
+    </tr>
+  );
+}
+
+function UpiBlock(props: { upi: Code | null; upiId: string | null; amount: string }) {
+  if (!props.upi) return null;
+  return (
+    <div className="upi">
+      <Svg className="qr" markup={props.upi.svg} />
+      <div>
+        <div className="label">Scan to pay by UPI</div>
+        <div>{props.upiId}</div>
+        <strong>{rupees(props.amount)}</strong>
+      </div>
+    </div>
+  );
+}
+
+export function BillTemplate(props: { company: CompanyView; sale: SaleDocument; figures: BillFigures; upi: Code | null }) {
+  const { company, sale, figures: f } = props;
+  const walkIn = isWalkIn(sale.customer);
+  return (
+    <Html title={`Bill ${sale.sale_id}`} size={BILL_SIZE} css={SALE_CSS}>
+      <CompanyHeader
+        company={company}
+        right={
+          <>
+            <h2>TAX INVOICE</h2>
+            <div>Bill No: {sale.sale_id}</div>
+            <div>Date: {date(sale.date)}</div>
+          </>
+        }
+      />
+      <div className="parties">
+        <CustomerBlock customer={sale.customer} title="Bill to" />
+      </div>
+      <LineTable lines={sale.soldProducts} prices />
+      <div className="bottom">
+        <div className="left">
+          <UpiBlock upi={props.upi} upiId={company.upiId} amount={f.dueRounded} />
+          {sale.due_date ? <div>Due date: {date(sale.due_date)}</div> : null}
+        </div>
+        <table className="totals">
+          <tbody>
+            <Row name="Subtotal" value={rupees(f.subtotal)} />
+            <Row name="Tax" value={rupees(f.tax)} />
+            <Row name="Shipping" value={rupees(f.shipping)} />
+            <Row name="Discount" value={`- ${rupees(f.discount)}`} />
+            {walkIn ? null : <Row name="Previous due" value={rupees(f.previousDue)} />}
+            <Row name="Total" value={rupees(f.total)} strong />
+            <Row name="Paid" value={rupees(f.paid)} />
+            <Row name="Due" value={rupees(f.dueRounded, 0)} strong />
+          </tbody>
+        </table>
+      </div>
+      <div className="sign">For {company.name}</div>
+    </Html>
+  );
+}
+
+export function EstimateTemplate(props: { company: CompanyView; estimate: EstimateDocument }) {
+  const { company, estimate: e } = props;
+  const f = billFigures({ ...e, previousDue: e.previous_due, paid: '0' });
+  return (
+    <Html title={`Estimate ${e.estimate_id}`} size={BILL_SIZE} css={SALE_CSS}>
+      <CompanyHeader
+        company={company}
+        right={
+          <>
+            <h2>ESTIMATE</h2>
+            <div>Estimate No: {e.estimate_id}</div>
+            <div>Date: {date(e.date)}</div>
+          </>
+        }
+      />
+      <div className="parties">
+        <CustomerBlock customer={e.customer} title="Estimate for" />
+      </div>
+      <LineTable lines={e.lines} prices />
+      <div className="bottom">
+        <div className="left muted">This is an estimate, not a bill. Prices may change.</div>
+        <table className="totals">
+          <tbody>
+            <Row name="Subtotal" value={rupees(f.subtotal)} />
+            <Row name="Tax" value={rupees(f.tax)} />
+            <Row name="Shipping" value={rupees(f.shipping)} />
+            <Row name="Discount" value={`- ${rupees(f.discount)}`} />
+            {isWalkIn(e.customer) ? null : <Row name="Previous due" value={rupees(f.previousDue)} />}
+            <Row name="Total" value={rupees(f.total)} strong />
+          </tbody>
+        </table>
+      </div>
+    </Html>
+  );
+}
+
+function DeliveryBlock(props: { d: DeliveryDetails | null }) {
+  const d = props.d;
+  const cell = (v: string | undefined) => (v ? v : '—');
+  return (
+    <div className="delivery">
+      <div className="label">Dispatch</div>
+      <div>Transporter: {cell(d?.transporter_name)} {d?.transporter_mobile ? `(${d.transporter_mobile})` : ''}</div>
+      <div>Mode: {cell(d?.mode_of_transport)} · Vehicle: {cell(d?.vehicle_number)}</div>
+      <div>Dispatched: {cell(date(d?.dispatched_date))}</div>
+      {d?.address ? <div>Deliver to: {d.address}</div> : null}
+    </div>
+  );
+}
+
+export function ChallanTemplate(props: { company: CompanyView; sale: SaleDocument }) {
+  const { company, sale } = props;
+  return (
+    <Html title={`Challan ${sale.sale_id}`} size={BILL_SIZE} css={SALE_CSS}>
+      <CompanyHeader
+        company={company}
+        right={
+          <>
+            <h2>DELIVERY CHALLAN</h2>
+            <div>Bill No: {sale.sale_id}</div>
+            <div>Date: {date(sale.date)}</div>
+          </>
+        }
+      />
+      <div className="parties">
+        <CustomerBlock customer={sale.customer} title="Consignee" />
+        <DeliveryBlock d={sale.delivery} />
+      </div>
+      <LineTable lines={sale.soldProducts} prices={false} />
+      <div className="bottom">
+        <div className="left">Goods received in good condition.</div>
+      </div>
+      <div className="sign">Receiver's signature &nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; For {company.name}</div>
+    </Html>
+  );
+}

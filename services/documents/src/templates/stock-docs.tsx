@@ -1,0 +1,193 @@
+import type { LabelDetailsReply, StockBookReply, StockBookRow } from '@bahi/contracts';
+import type { Code } from '../render/codes';
+import { date, fixed, qty, rupees } from '../render/format';
+import { CompanyHeader, Html, Svg } from './layout';
+import { A4, type CompanyView } from './model';
+
+/** Label sheet layouts of spec 001 §9, on A4. */
+export const LABEL_LAYOUTS = {
+  /** Stock book labels: 12 per page, 2 columns by 6 rows, CODE128. */
+  stockbook: { columns: 2, rows: 6 },
+  /** Packet labels: 3 per row, 10 rows. */
+  packet: { columns: 3, rows: 10 },
+  /** Purchase labels: 4 per row, 40 per page. */
+  purchase: { columns: 4, rows: 10 },
+} as const;
+export type LabelLayout = keyof typeof LABEL_LAYOUTS;
+
+export function labelsPerPage(layout: LabelLayout): number {
+  const l = LABEL_LAYOUTS[layout];
+  return l.columns * l.rows;
+}
+
+/** One printed label. */
+export interface LabelView {
+  details: LabelDetailsReply;
+  /** Quantity per label (packet contents), or null to leave it off. */
+  quantity: string | null;
+  barcode: Code | null;
+  qr: Code | null;
+}
+
+function sheetCss(layout: LabelLayout, marginMm: number): string {
+  const l = LABEL_LAYOUTS[layout];
+  const w = (A4.widthMm - 2 * marginMm) / l.columns;
+  // A millimetre to spare so rounding never spills a sheet onto a blank page.
+  const h = (A4.heightMm - 2 * marginMm - 1) / l.rows;
+  return `
+.sheet { display: grid; grid-template-columns: repeat(${l.columns}, ${w}mm); grid-auto-rows: ${h}mm; break-after: page; }
+.sheet:last-child { break-after: auto; }
+.lbl { overflow: hidden; padding: 1.2mm 2mm; border: 0.1mm dashed #bbb; display: flex; flex-direction: column; }
+.lbl .name { font-weight: 700; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.lbl .feat { white-space: nowrap; overflow: hidden; }
+.lbl .code { flex: 1; min-height: 0; display: flex; align-items: flex-end; justify-content: center; }
+.lbl .code svg.barcode { max-width: 100%; max-height: 100%; }
+.lbl.packet { font-size: 7pt; padding: 0.8mm 1.5mm; }
+.lbl.purchase { font-size: 6.5pt; padding: 0.8mm 1mm; flex-direction: row; gap: 1mm; }
+.lbl.purchase .text { flex: 1; min-width: 0; }
+.lbl.purchase .qr { width: 17mm; height: 17mm; flex: none; align-self: center; }
+.lbl .co { font-size: 6.5pt; color: #555; white-space: nowrap; overflow: hidden; }
+`;
+}
+
+function chunk<T>(xs: T[], n: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out.length ? out : [[]];
+}
+
+function Features(props: { d: LabelDetailsReply }) {
+  return (
+    <>
+      {props.d.features.slice(0, 3).map((f, i) => (
+        <div className="feat" key={i}>
+          {f.alias || f.field_name}: {f.value}
+        </div>
+      ))}
+    </>
+  );
+}
+
+function ProductLabel(props: { label: LabelView; layout: LabelLayout; company: CompanyView }) {
+  const { details: d, quantity, barcode, qr } = props.label;
+  const p = d.product;
+  if (props.layout === 'purchase') {
+    return (
+      <div className="lbl purchase">
+        <div className="text">
+          <div className="name">{p.product_name}</div>
+          <div>
+            {p.brand_name} · ID {p.product_id}
+          </div>
+          <Features d={d} />
+          <div>
+            MRP <strong>{rupees(p.mrp)}</strong>
+            {quantity ? ` · ${qty(quantity)} ${p.unit}` : ''}
+          </div>
+        </div>
+        {qr ? <Svg className="qr" markup={qr.svg} /> : null}
+      </div>
+    );
+  }
+  const packet = props.layout === 'packet';
+  return (
+    <div className={packet ? 'lbl packet' : 'lbl'}>
+      {packet ? null : <div className="co">{props.company.name}</div>}
+      <div className="name">{p.product_name}</div>
+      {packet ? null : <Features d={d} />}
+      <div>
+        MRP <strong>{rupees(p.mrp)}</strong>
+        {quantity ? ` · Qty ${qty(quantity)} ${p.unit}` : ''}
+      </div>
+      {barcode ? <Svg className="code" markup={barcode.svg} /> : null}
+    </div>
+  );
+}
+
+export function LabelsTemplate(props: { company: CompanyView; labels: LabelView[]; layout: LabelLayout; title: string }) {
+  const margin = props.layout === 'stockbook' ? 6 : 5;
+  const pages = chunk(props.labels, labelsPerPage(props.layout));
+  return (
+    <Html title={props.title} size={A4} margin={`${margin}mm`} css={sheetCss(props.layout, margin)}>
+      {pages.map((labels, i) => (
+        <section className="sheet" key={i}>
+          {labels.map((l, j) => (
+            <ProductLabel key={j} label={l} layout={props.layout} company={props.company} />
+          ))}
+        </section>
+      ))}
+    </Html>
+  );
+}
+
+const STOCK_CSS = `
+.meta { display: flex; justify-content: space-between; margin: 2mm 0; }
+td, th { font-size: 8.5pt; }
+tr { break-inside: avoid; }
+`;
+
+/** The stock book rows in the order the user arranged (ids first, in order; the rest after). */
+export function arrangeRows(rows: StockBookRow[], order: number[]): StockBookRow[] {
+  if (!order.length) return rows;
+  const byId = new Map(rows.map((r) => [r.product_id, r]));
+  const first = order.map((id) => byId.get(id)).filter((r): r is StockBookRow => !!r);
+  const listed = new Set(first.map((r) => r.product_id));
+  return [...first, ...rows.filter((r) => !listed.has(r.product_id))];
+}
+
+export function StockBookTemplate(props: { company: CompanyView; book: StockBookReply; rows: StockBookRow[]; showCost: boolean; printedOn: string }) {
+  const { book, rows, showCost } = props;
+  return (
+    <Html title={`Stock book ${book.category.name}`} size={A4} css={STOCK_CSS}>
+      <CompanyHeader
+        company={props.company}
+        right={
+          <>
+            <h2>STOCK BOOK</h2>
+            <div>{date(props.printedOn)}</div>
+          </>
+        }
+      />
+      <div className="meta">
+        <span>
+          Category: <strong>{book.category.name}</strong>
+        </span>
+        <span>{rows.length} products</span>
+      </div>
+      <table>
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>ID</th>
+            <th>Product</th>
+            <th>Brand</th>
+            {book.specField.map((f) => (
+              <th key={f}>{f}</th>
+            ))}
+            <th className="num">Stock</th>
+            <th className="num">MRP</th>
+            {showCost ? <th className="num">Cost</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={r.product_id}>
+              <td>{i + 1}</td>
+              <td>{r.product_id}</td>
+              <td>{r.product_name}</td>
+              <td>{r.brand_name}</td>
+              {book.specField.map((f, k) => (
+                <td key={f}>{r.specs[k] ?? ''}</td>
+              ))}
+              <td className="num">
+                {qty(r.stock)} {r.unit}
+              </td>
+              <td className="num">{fixed(r.mrp)}</td>
+              {showCost ? <td className="num">{fixed(r.cp)}</td> : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Html>
+  );
+}

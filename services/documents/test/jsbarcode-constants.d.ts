@@ -1,0 +1,3 @@
+declare module 'jsbarcode/bin/barcodes/CODE128/constants' {
+  export const BARS: number[];
+}
