@@ -322,7 +322,7 @@ export function ProductEditPage() {
               <Button variant="secondary" disabled={history.page === 0} onClick={() => loadHistory(history.page - 1)}>
                 Prev
               </Button>
-              <span className="bk-pager__current">
+              <span className="bk-muted" style={{ padding: "0 12px" }}>
                 {history.page + 1} / {history.noOfPages}
               </span>
               <Button variant="secondary" disabled={history.page + 1 >= history.noOfPages} onClick={() => loadHistory(history.page + 1)}>

@@ -108,7 +108,7 @@ function ProductGrid() {
         <Button variant="secondary" disabled={page === 0} onClick={() => go(page - 1)}>
           Prev
         </Button>
-        <span className="bk-pager__current">
+        <span className="bk-muted" style={{ padding: "0 12px" }}>
           Page {page + 1} of {data.pageCount}
         </span>
         <Button variant="secondary" disabled={page + 1 >= data.pageCount} onClick={() => go(page + 1)}>

@@ -107,8 +107,11 @@ export class DemoSeedService implements OnApplicationBootstrap {
         if (c?.name === DEMO_COMPANY.name) await this.seed(DEMO_COMPANY.id);
         return;
       } catch (err) {
-        const status = (err as { getStatus?: () => number }).getStatus?.();
-        if (status === 404 || Date.now() > deadline) return;
+        // Not answering yet, or the company is not created yet (identity seeds it at its own start).
+        if (Date.now() > deadline) {
+          this.logger.warn(`Demo catalogue not seeded: ${(err as Error).message}`);
+          return;
+        }
         await new Promise((r) => setTimeout(r, 1000).unref());
       }
     }
