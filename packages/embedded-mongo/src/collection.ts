@@ -95,10 +95,6 @@ export class Collection {
     return { db: this.db, name: this.name, uuid: this.uuid, options: this.options, indexes: this.indexes.map((i) => i.spec) };
   }
 
-  get hasLocks(): boolean {
-    return this.locks.size > 0;
-  }
-
   /** Transactions holding locks here. */
   lockHolders(): Set<Transaction> {
     return new Set([...this.locks.values()].map((l) => l.txn));

@@ -153,12 +153,6 @@ class SortedValues {
     }
   }
 
-  clear(): void {
-    this.values.length = 0;
-    this.keys.length = 0;
-    this.ids.clear();
-  }
-
   /** Fills an empty structure in one sort (building an index over existing documents). */
   load(pairs: Iterable<[unknown, string]>): void {
     const firsts = new Map<string, unknown>();
@@ -342,11 +336,6 @@ export class Index {
     if (this.prefix && this.covers(doc)) for (const k of this.fieldKeys(doc, this.fields[0])) removeFrom(this.prefix, k, id);
   }
 
-  clear(): void {
-    this.map?.clear();
-    this.prefix?.clear();
-    this.sorted?.clear();
-  }
 
   /** Ids of other documents holding one of these keys (unique indexes). */
   holders(keys: string[], self: string): string[] {
@@ -369,11 +358,6 @@ export class Index {
     return this.prefix?.get(key);
   }
 
-  get entryCount(): number {
-    let n = 0;
-    if (this.map) for (const ids of this.map.values()) n += ids.size;
-    return n;
-  }
 
   /** `{ field: value }` of a document for duplicate key messages. */
   keyValue(doc: Doc): Doc {

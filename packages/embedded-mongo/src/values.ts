@@ -245,10 +245,6 @@ export function compareValues(a: unknown, b: unknown): number {
   }
 }
 
-export function valuesEqual(a: unknown, b: unknown): boolean {
-  return compareValues(a, b) === 0 && typeOrder(a) === typeOrder(b);
-}
-
 function numberKey(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
   if (Object.is(n, -0)) return '0';

@@ -7,7 +7,7 @@ import type { Engine } from '../engine';
 import { validateDbName } from '../engine';
 import { MongoError, toMongoError } from '../errors';
 import type { Transaction } from '../sessions';
-import { isPlainObject, type Doc } from '../values';
+import type { Doc } from '../values';
 import { aggregateCommands } from './aggregate';
 import { catalogCommands } from './catalog';
 import type { ConnectionInfo, Ctx, Handler, ServerInfo } from './context';
@@ -36,10 +36,6 @@ const IN_TRANSACTION = new Set([
   'commitTransaction',
   'abortTransaction',
 ]);
-
-export interface Reply {
-  doc: Doc;
-}
 
 function txnNumberOf(body: Doc): number {
   const n = Number(body.txnNumber);
@@ -110,8 +106,4 @@ async function endTransaction(engine: Engine, body: Doc, name: 'commitTransactio
   if (txn.state === 'aborted') throw new MongoError('NoSuchTransaction', `Transaction with { txnNumber: ${txnNumber} } has been aborted.`);
   txn.abort('aborted by the client');
   return { ok: 1 };
-}
-
-export function isCommandBody(v: unknown): v is Doc {
-  return isPlainObject(v);
 }
