@@ -89,6 +89,8 @@ export class ServerSession {
   txnNumber = -1;
   /** The current or most recent transaction. */
   txn: Transaction | null = null;
+  /** The reply of the last retryable write, answered again if the driver retries it. */
+  lastWrite: { txnNumber: number; reply: Record<string, unknown> } | null = null;
 
   constructor(readonly key: string) {}
 }

@@ -1,4 +1,4 @@
-import { MongoServerError, type Collection, type Db } from 'mongodb';
+import { Long, MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import { startHarness, type Harness } from './helpers';
 
 let h: Harness;
@@ -156,5 +156,22 @@ describe('transactions', () => {
     await session.abortTransaction().catch(() => undefined);
     await session.endSession();
     expect(await c.countDocuments()).toBe(0);
+  });
+
+  it('answers a retried retryable write from its first execution instead of applying it twice', async () => {
+    // its own client: the session's txnNumber is set by hand here, which no later test should inherit
+    const client = await MongoClient.connect(h.server.uri);
+    const d = client.db('txn');
+    const c = d.collection(`t${++n}`);
+    const session = client.startSession();
+    const cmd = { insert: c.collectionName, documents: [{ v: 1 }], txnNumber: Long.fromNumber(1_000_000) };
+    const first = await d.command(cmd, { session });
+    const again = await d.command({ ...cmd, documents: [{ v: 2 }] }, { session });
+    expect(again).toEqual(first);
+    expect(await c.find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ v: 1 }]);
+    const old = await d.command({ ...cmd, txnNumber: Long.fromNumber(999_999) }, { session }).catch((e) => e);
+    expect(old.code).toBe(225);
+    await session.endSession();
+    await client.close();
   });
 });

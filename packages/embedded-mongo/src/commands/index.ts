@@ -19,6 +19,9 @@ const TABLE: Record<string, Handler> = { ...serverCommands, ...crudCommands, ...
 
 const BY_LOWER = new Map(Object.keys(TABLE).map((k) => [k.toLowerCase(), k]));
 
+/** Writes a driver may retry with the same txnNumber after a network error. */
+const RETRYABLE = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
+
 /** Commands a multi-document transaction may run. */
 const IN_TRANSACTION = new Set([
   'find',
@@ -64,8 +67,18 @@ export async function runCommand(engine: Engine, server: ServerInfo, conn: Conne
       const txnNumber = txnNumberOf(body);
       txn = body.startTransaction === true ? engine.sessions.start(session, txnNumber) : engine.sessions.active(session, txnNumber);
     }
+    // A retryable write (txnNumber outside a transaction) runs once; a retry gets the same reply.
+    const retryable = !txn && session && body.txnNumber !== undefined && RETRYABLE.has(name) ? txnNumberOf(body) : null;
+    if (session && retryable !== null) {
+      if (session.lastWrite?.txnNumber === retryable) return session.lastWrite.reply;
+      if (retryable < session.txnNumber) {
+        throw new MongoError('TransactionTooOld', `Retryable write with txnNumber ${retryable} is prohibited on session because a newer transaction with txnNumber ${session.txnNumber} has already started`);
+      }
+      session.txnNumber = retryable;
+    }
     const ctx: Ctx = { engine, server, conn, db, session, txn, w: { txn, pending: [], bypassValidation: body.bypassDocumentValidation === true } };
     const reply = await TABLE[name](ctx, body);
+    if (session && retryable !== null) session.lastWrite = { txnNumber: retryable, reply };
     if (txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length) txn.abort('a write in the transaction failed');
     if (ctx.w.pending.length) await Promise.all(ctx.w.pending);
     return reply;
