@@ -18,6 +18,10 @@ export function connectNats(cfg: ServiceConfig): Promise<NatsConnection> {
 export function remoteToHttp(err: unknown, subject: string, timeoutMs: number): HttpException {
   if (err instanceof HttpException) return err;
   if (err instanceof TimeoutError) return new GatewayTimeoutException(`No reply on ${subject} within ${timeoutMs} ms.`);
+  // Nest's NATS client reports "no responders" as an EmptyResponseException (not exported by the package).
+  if (err instanceof Error && err.constructor.name === 'EmptyResponseException') {
+    return new ServiceUnavailableException(`No service is answering ${subject}.`);
+  }
   if (err && typeof err === 'object') {
     const e = err as { status?: unknown; message?: unknown; code?: unknown };
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 600) {

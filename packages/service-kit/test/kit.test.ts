@@ -111,6 +111,11 @@ describe('service kit, wired like a real service', () => {
     expect(res.body.message).toMatch(/No reply on inventory.product.lookup/);
   });
 
+  it('answers 503 when no service listens on the subject', async () => {
+    const res = await request(svc.url).get('/probe/nobody').set('Authorization', bearer(person())).expect(503);
+    expect(res.body.message).toBe('No service is answering identity.company.details.');
+  });
+
   it('validates NATS payloads with the global pipe (inheritAppConfig)', async () => {
     await expect(nestRequest(nc, Subjects.identity.userLookup, { companyId: 1, email: 'not-an-email' })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/email/) });
     await expect(nestRequest(nc, Subjects.identity.userLookup, { companyId: 1, email: 'a@b.in' })).resolves.toMatchObject({ echo: 'a@b.in' });

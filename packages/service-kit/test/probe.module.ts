@@ -55,6 +55,12 @@ class ProbeController {
     return this.nats.send(Subjects.inventory.productLookup, { companyId, productId: id });
   }
 
+  // Nothing in this test answers company details: the caller must get 503, not 500.
+  @Get('probe/nobody')
+  nobody(@Tenant() companyId: number) {
+    return this.nats.send(Subjects.identity.companyDetails, { companyId });
+  }
+
   @Post('probe/lookup')
   lookupUser(@Body() body: Record<string, unknown>) {
     return this.nats.send(Subjects.identity.userLookup, body as never);
