@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RevocationList, Revoke, nestEmit } from '@bahi/auth';
-import { Subjects } from '@bahi/contracts';
+import { RoutePrefixes, Subjects } from '@bahi/contracts';
 import { freePort, startNats, type NatsHandle } from '@bahi/devstack';
 import jwt from 'jsonwebtoken';
 import { connect, type NatsConnection } from 'nats';
@@ -174,8 +174,10 @@ describe('route table', () => {
     expect(res.body.message).toBe('sales service is not available yet: POST /api/upQuan/');
   });
 
-  it('sends every PDF path to the documents service', async () => {
-    const res = await request(app).get('/api/pdf/invoice/7').set('Authorization', auth());
+  it('sends every path under a service prefix (PDFs) to that service', async () => {
+    const { prefix, service } = RoutePrefixes[0];
+    expect(service).toBe('documents');
+    const res = await request(app).get(`/api${prefix}invoice/7`).set('Authorization', auth());
     expect(res.status).toBe(501);
     expect(res.body.message).toMatch(/^documents service is not available yet/);
   });
