@@ -61,6 +61,7 @@ export async function startNats(opts: { port?: number; storeDir?: string } = {})
   fs.mkdirSync(storeDir, { recursive: true });
   const child = spawn(findNatsServer(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
   });
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-4000)));

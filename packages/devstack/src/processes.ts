@@ -5,6 +5,27 @@ import path from 'node:path';
 export type LogMode = 'prefix' | 'files' | 'silent';
 
 const COLORS = [36, 33, 35, 32, 34, 91, 96, 93];
+const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const NOISE = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg', 'context']);
+
+/** A pino JSON line as `HH:MM:SS LEVEL message key=value`, for people reading a terminal. */
+export function readableLine(line: string): string {
+  if (!line.startsWith('{')) return line;
+  let rec: Record<string, unknown>;
+  try {
+    rec = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  if (typeof rec.level !== 'number' || !('msg' in rec)) return line;
+  const time = typeof rec.time === 'number' ? new Date(rec.time).toTimeString().slice(0, 8) : '';
+  const extra = Object.entries(rec)
+    .filter(([k]) => !NOISE.has(k))
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+  const level = LEVELS[rec.level] ?? String(rec.level);
+  return `${time} ${level.padEnd(5)} ${rec.context ? `[${String(rec.context)}] ` : ''}${String(rec.msg)}${extra ? `  ${extra}` : ''}`;
+}
 
 /** A child process of the stack, its output routed by `LogMode`, its last lines kept for errors. */
 export class ManagedProcess {
@@ -12,6 +33,7 @@ export class ManagedProcess {
   private readonly tail: string[] = [];
   private readonly file?: fs.WriteStream;
   private exited: Promise<void>;
+  private stopping = false;
 
   constructor(
     readonly name: string,
@@ -23,13 +45,14 @@ export class ManagedProcess {
       fs.mkdirSync(opts.logDir, { recursive: true });
       this.file = fs.createWriteStream(path.join(opts.logDir, `${name}.log`), { flags: 'a' });
     }
-    this.child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Own process group: Ctrl-C reaches only the parent, which stops children in order.
+    this.child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const color = COLORS[opts.colorIndex % COLORS.length];
     const prefix = process.stdout.isTTY ? `\x1b[${color}m[${name}]\x1b[0m ` : `[${name}] `;
     const onLine = (line: string) => {
       this.tail.push(line);
       if (this.tail.length > 40) this.tail.shift();
-      if (opts.logs === 'prefix') process.stdout.write(`${prefix}${line}\n`);
+      if (opts.logs === 'prefix') process.stdout.write(`${prefix}${readableLine(line)}\n`);
       else if (this.file) this.file.write(`${line}\n`);
     };
     for (const stream of [this.child.stdout, this.child.stderr]) {
@@ -46,7 +69,11 @@ export class ManagedProcess {
       stream?.on('end', () => buf && onLine(buf));
     }
     this.exited = new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
+      this.child.once('exit', (code, signal) => {
+        // Said out loud: a service that dies while the stack runs would otherwise go unnoticed.
+        if (!this.stopping) onLine(`exited unexpectedly (${signal ?? `code ${code}`})`);
+        resolve();
+      });
       this.child.once('error', (err) => {
         onLine(`could not start: ${err.message}`);
         resolve();
@@ -64,6 +91,7 @@ export class ManagedProcess {
 
   /** SIGTERM, then SIGKILL if it is still there after `graceMs`. */
   async stop(graceMs = 5000): Promise<void> {
+    this.stopping = true;
     if (this.running) {
       this.child.kill('SIGTERM');
       const timer = setTimeout(() => this.running && this.child.kill('SIGKILL'), graceMs);
@@ -75,6 +103,7 @@ export class ManagedProcess {
 
   /** Last resort when the parent is exiting synchronously. */
   killNow(): void {
+    this.stopping = true;
     if (this.running) this.child.kill('SIGKILL');
   }
 }
