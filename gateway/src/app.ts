@@ -104,8 +104,11 @@ export function createApp(opts: GatewayOptions): Express {
   );
   app.use(compression());
 
+  // Ready once NATS is connected: before that, revoked tokens could not be recognised.
   app.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
+    const up = opts.natsUp();
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(up ? 200 : 503).json({ status: up ? 'ok' : 'starting', nats: up ? 'up' : 'down' });
   });
 
   const proxies = new Map<string, RequestHandler>();

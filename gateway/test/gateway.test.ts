@@ -248,6 +248,14 @@ describe('health', () => {
     });
   });
 
+  it('/health is ready only while NATS is connected', async () => {
+    let up = false;
+    const gw = appWith({ auth: checkerFor(list), natsUp: () => up });
+    expect((await request(gw).get('/health')).status).toBe(503);
+    up = true;
+    expect((await request(gw).get('/health')).body).toEqual({ status: 'ok', nats: 'up' });
+  });
+
   it('is degraded with 503 when a configured service is down', async () => {
     const res = await request(app).get('/api/health');
     expect(res.status).toBe(503);

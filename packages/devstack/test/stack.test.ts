@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { MongoClient } from 'mongodb';
-import { assertPortFree, freePort, startMongo, startStack, type Stack } from '../src';
+import { assertPortFree, freePort, startMongo, startNats, startStack, type Stack } from '../src';
 
 describe('startMongo', () => {
   it('runs the embedded server in process and answers the driver', async () => {
@@ -108,3 +108,29 @@ async function adminToken(stack: Stack): Promise<string> {
   });
   return ((await res.json()) as { token: string }).token;
 }
+
+describe('startStack with MONGODB_URI and NATS_URL', () => {
+  it('uses the given servers instead of starting its own', async () => {
+    const mongo = await startMongo();
+    const nats = await startNats();
+    const notices: string[] = [];
+    let stack: Stack | undefined;
+    try {
+      stack = await startStack({
+        services: [],
+        logs: 'silent',
+        env: { MONGODB_URI: mongo.uri, NATS_URL: nats.url },
+        onNotice: (m) => notices.push(m),
+      });
+      expect(stack.mongoUri).toBe(mongo.uri);
+      expect(stack.natsUrl).toBe(nats.url);
+      expect(notices).toEqual([`Using MongoDB at ${mongo.uri} (MONGODB_URI).`, `Using NATS at ${nats.url} (NATS_URL).`]);
+      const health = await (await fetch(`${stack.gatewayUrl}/api/health`)).json();
+      expect(health).toMatchObject({ nats: { status: 'up' } });
+    } finally {
+      await stack?.stop();
+      await nats.stop();
+      await mongo.stop();
+    }
+  });
+});
