@@ -61,6 +61,8 @@ export class BrowserPool {
   private readonly waiters: (() => void)[] = [];
   private rendersOnBrowser = 0;
   private retiring: Browser[] = [];
+  /** Blank pages opened ahead of need (each is still used for one document only). */
+  private spares: { browser: Browser; page: Promise<Page> }[] = [];
   private closed = false;
   /** Renders done since start (for health and the bench). */
   rendersTotal = 0;
@@ -97,6 +99,7 @@ export class BrowserPool {
     if (this.launching) all.push(await this.launching.catch(() => null as never));
     this.browser = null;
     this.retiring = [];
+    this.spares = [];
     await Promise.all(all.filter(Boolean).map((b) => b.close().catch(() => b.process()?.kill('SIGKILL'))));
   }
 
@@ -125,7 +128,7 @@ export class BrowserPool {
       timer = setTimeout(() => reject(new RenderTimeoutError(this.opts.renderTimeoutMs)), this.opts.renderTimeoutMs);
     });
     const work = (async () => {
-      page = await browser.newPage();
+      page = await this.takePage(browser);
       return this.renderOn(page, html, pdf);
     })();
     try {
@@ -143,14 +146,46 @@ export class BrowserPool {
     }
   }
 
-  private async renderOn(page: Page, html: string, pdf: PdfOptions): Promise<Buffer> {
+  /** A fresh page: opening one costs more than the render itself, so spares are opened ahead. */
+  private async openPage(browser: Browser): Promise<Page> {
+    const page = await browser.newPage();
     await page.setRequestInterception(true);
     page.on('request', (req: HTTPRequest) => {
       if (req.isInterceptResolutionHandled()) return;
       if (req.url().startsWith('data:')) void req.continue();
       else void req.abort('blockedbyclient');
     });
-    await page.emulateMediaType('print');
+    return page;
+  }
+
+  private async takePage(browser: Browser): Promise<Page> {
+    let page: Page | null = null;
+    const i = this.spares.findIndex((s) => s.browser === browser);
+    if (i >= 0) {
+      const [spare] = this.spares.splice(i, 1);
+      page = await spare!.page.catch(() => null);
+      if (page?.isClosed()) page = null;
+    }
+    page ??= await this.openPage(browser);
+    this.refill(browser);
+    return page;
+  }
+
+  private refill(browser: Browser): void {
+    while (!this.closed && browser === this.browser && this.spares.filter((s) => s.browser === browser).length < this.opts.concurrency) {
+      const page = this.openPage(browser);
+      page.catch(() => {}); // a spare that fails to open is skipped when taken
+      this.spares.push({ browser, page });
+    }
+  }
+
+  private dropSpares(browser: Browser): Promise<unknown> {
+    const mine = this.spares.filter((s) => s.browser === browser);
+    this.spares = this.spares.filter((s) => s.browser !== browser);
+    return Promise.all(mine.map((s) => s.page.then((p) => p.close()).catch(() => {})));
+  }
+
+  private async renderOn(page: Page, html: string, pdf: PdfOptions): Promise<Buffer> {
     await page.setContent(html, { waitUntil: 'load' });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     const out = await page.pdf({
@@ -172,6 +207,7 @@ export class BrowserPool {
         this.browser = b;
         this.rendersOnBrowser = 0;
         b.on('disconnected', () => {
+          this.spares = this.spares.filter((s) => s.browser !== b);
           if (this.browser === b) {
             this.browser = null;
             if (!this.closed) this.opts.log?.('Chromium disconnected; the next render relaunches it.');
@@ -194,6 +230,7 @@ export class BrowserPool {
     this.retiring.push(old);
     this.opts.log?.(`Restarting Chromium after ${this.rendersOnBrowser} renders.`);
     const closeWhenIdle = async () => {
+      await this.dropSpares(old);
       // Renders already running on the old browser finish first.
       for (let i = 0; i < 600; i++) {
         const pages = await old.pages().catch(() => []);
