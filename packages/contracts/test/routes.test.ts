@@ -46,7 +46,7 @@ describe('route table', () => {
   });
 
   it('routes PDFs by prefix to documents', () => {
-    expect(findPrefixRoute('/pdf/invoice/3')?.service).toBe('documents');
+    expect(findPrefixRoute('/documents/bill/3')?.service).toBe('documents');
     expect(findPrefixRoute('/getProducts')).toBeNull();
   });
 });
