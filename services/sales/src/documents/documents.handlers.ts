@@ -1,0 +1,111 @@
+import { Controller } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import type { Model } from 'mongoose';
+import {
+  Subjects,
+  type EstimateDocument,
+  type EstimateDocumentRequest,
+  type SaleDocument,
+  type SaleDocumentRequest,
+  type SoldLine,
+} from '@bahi/contracts';
+import { money, round2, sub } from '@bahi/service-kit';
+import { type DeliveryDoc, type EstimateDoc, Models, type SaleDoc } from '../common/schemas';
+import { lineAmount, totals, type StoredLine } from '../common/totals';
+import { Customers, toCustomer } from '../sales/customers';
+
+function positive(field: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new RpcException({ status: 400, message: `${field} is required.` });
+  return v;
+}
+
+/** Decimal strings without float round trips. */
+const dec = (x: string | number) => money(x).toFixed();
+
+export function soldLine(l: StoredLine): SoldLine {
+  return {
+    product_id: l.product_id,
+    product_name: l.product_name,
+    quantity: dec(l.quantity),
+    rate: dec(l.mrp),
+    disc: dec(l.discount),
+    price: sub(l.mrp, l.discount).toFixed(),
+    amount: lineAmount(l).toFixed(),
+    hsn_code: l.hsn_code ?? '',
+    unit: l.unit ?? '',
+  };
+}
+
+/** What the documents service prints from sales: bills, challans and estimates. */
+@Controller()
+export class DocumentsHandlers {
+  constructor(
+    @InjectModel(Models.Sale) private readonly sales: Model<SaleDoc>,
+    @InjectModel(Models.Estimate) private readonly estimates: Model<EstimateDoc>,
+    @InjectModel(Models.Delivery) private readonly deliveries: Model<DeliveryDoc>,
+    private readonly customers: Customers,
+  ) {}
+
+  /** A completed sale from its frozen lines and totals; pending or failed sales are not bills. */
+  @MessagePattern(Subjects.documents.saleDocument)
+  async sale(@Payload() msg: SaleDocumentRequest): Promise<SaleDocument | null> {
+    const companyId = positive('companyId', msg?.companyId);
+    const saleId = positive('saleId', msg.saleId);
+    const s = (await this.sales.findOne({ companyId, saleId, status: 'complete' }).lean()) as SaleDoc | null;
+    if (!s) return null;
+    const d = (await this.deliveries.findOne({ companyId, sale_id: saleId }).lean()) as DeliveryDoc | null;
+    const c = s.customer;
+    const walkIn = !!c.walkIn;
+    return {
+      sale_id: s.saleId,
+      date: s.date,
+      due_date: s.dueDate || null,
+      customer: toCustomer(c),
+      soldProducts: s.lines.map(soldLine),
+      subtotal: round2(s.subtotal).toFixed(),
+      tax: dec(s.taxAmount),
+      shipping: dec(s.shipping),
+      summery_discount: dec(s.discount),
+      previousDue: walkIn ? '0' : dec(s.previousDue),
+      paid: dec(s.paid),
+      delivery: d
+        ? {
+            id: d.id,
+            sale_id: d.sale_id,
+            transporter_name: d.transporter_name,
+            transporter_mobile: d.transporter_mobile,
+            mode_of_transport: d.mode_of_transport,
+            vehicle_number: d.vehicle_number,
+            dispatched_date: d.dispatched_date,
+            // Goods go to the customer's address; the walk-in customer has none.
+            address: walkIn ? '' : [c.address_line_1, c.address_line_2, c.city_or_district, c.state, c.postal_code].filter(Boolean).join(', '),
+          }
+        : null,
+    };
+  }
+
+  /** An estimate at today's figures; previous_due is the customer's due now. */
+  @MessagePattern(Subjects.documents.estimateDocument)
+  async estimate(@Payload() msg: EstimateDocumentRequest): Promise<EstimateDocument | null> {
+    const companyId = positive('companyId', msg?.companyId);
+    const estimateId = positive('estimateId', msg.estimateId);
+    const e = (await this.estimates.findOne({ companyId, estimateId }).lean()) as EstimateDoc | null;
+    if (!e) return null;
+    // A customer deleted since is printed without the customer block.
+    const c = await this.customers.resolve(companyId, e.clientId).catch(() => null);
+    const previous_due = c ? await this.customers.due(companyId, c) : '0';
+    const t = totals(e.lines, { tax: e.tax === 1 ? 1 : 0, shipping: e.shipping, discount: e.discount });
+    return {
+      estimate_id: e.estimateId,
+      date: e.date,
+      customer: c ? toCustomer(c) : null,
+      lines: e.lines.map(soldLine),
+      subtotal: round2(t.subtotal).toFixed(),
+      tax: t.taxAmount.toFixed(),
+      shipping: dec(e.shipping),
+      summery_discount: dec(e.discount),
+      previous_due: dec(previous_due),
+    };
+  }
+}
