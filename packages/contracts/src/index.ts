@@ -4,6 +4,7 @@ export * from './identity';
 export * from './inventory';
 export * from './ledger';
 export * from './sales';
+export * from './purchases';
 export * from './documents';
 export * from './subjects';
 export * from './routes';

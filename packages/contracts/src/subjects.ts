@@ -36,6 +36,12 @@ export const Subjects = {
   sales: {
     /** Event: a sale was stored. */
     saleCreated: 'sales.sale.created',
+    /** Request: a user's cart lines and summary (a purchase reads them). */
+    cartGet: 'sales.cart.get',
+    /** Request: empty a cart after a purchase (only the purchased lines if it changed). */
+    cartClear: 'sales.cart.clear',
+    /** Request: an estimate's lines and summary; null when unknown. */
+    estimateGet: 'sales.estimate.get',
   },
   ledger: {
     /** Request: a customer by client_id (0 or null -> the walk-in customer); null when unknown. */

@@ -6,6 +6,7 @@ import { ImagesController } from './images/images.controller';
 import { ImagesService } from './images/images.service';
 import { ProductsController } from './products/products.controller';
 import { ProductsService } from './products/products.service';
+import { purchaseControllers, purchaseModels, purchaseProviders } from './purchases';
 import { Brand, BrandSchema, Category, CategorySchema, Movement, MovementSchema, Product, ProductSchema, StockSourceDoc, StockSourceSchema, Unit, UnitSchema } from './schemas';
 import { DemoSeedService } from './seed/demo.seed';
 import { InventoryHandlers } from './stock/inventory.handlers';
@@ -21,9 +22,10 @@ import { StockService } from './stock/stock.service';
       { name: Unit.name, schema: UnitSchema },
       { name: Movement.name, schema: MovementSchema },
       { name: StockSourceDoc.name, schema: StockSourceSchema },
+      ...purchaseModels,
     ]),
   ],
-  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers],
-  providers: [ProductsService, StockService, ImagesService, DemoSeedService],
+  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, ...purchaseControllers],
+  providers: [ProductsService, StockService, ImagesService, DemoSeedService, ...purchaseProviders],
 })
 export class AppModule {}

@@ -3,9 +3,11 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { BahiServiceModule } from '@bahi/service-kit';
 import { CartsController } from './carts/carts.controller';
 import { CartsService } from './carts/carts.service';
+import { PurchaseSourceHandlers } from './carts/purchase-source.handlers';
 import { Products } from './common/products';
 import { CartSchema, DeliverySchema, EstimateSchema, Models, SaleSchema } from './common/schemas';
 import { DeliveryController } from './delivery/delivery.controller';
+import { DocumentsHandlers } from './documents/documents.handlers';
 import { EstimatesController } from './estimates/estimates.controller';
 import { EstimatesService } from './estimates/estimates.service';
 import { CheckoutService } from './sales/checkout.service';
@@ -23,7 +25,7 @@ import { SalesService } from './sales/sales.service';
       { name: Models.Delivery, schema: DeliverySchema },
     ]),
   ],
-  controllers: [CartsController, SalesController, EstimatesController, DeliveryController],
+  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers],
   providers: [Products, Customers, CartsService, CheckoutService, SalesService, EstimatesService],
 })
 export class AppModule {}

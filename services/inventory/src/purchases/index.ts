@@ -1,0 +1,10 @@
+import { PurchaseHandlers } from './purchase.handlers';
+import { PurchaseLabelsService } from './purchase.labels';
+import { PURCHASE_MODEL, PurchaseSchema } from './purchase.schema';
+import { PurchasesController } from './purchases.controller';
+import { PurchasesService } from './purchases.service';
+
+/** The purchases module's parts; they live in inventory's AppModule to share its stock and product services in-process. */
+export const purchaseModels = [{ name: PURCHASE_MODEL, schema: PurchaseSchema }];
+export const purchaseControllers = [PurchasesController, PurchaseHandlers];
+export const purchaseProviders = [PurchasesService, PurchaseLabelsService];
