@@ -10,6 +10,7 @@ import { CustomersService } from './customers/customers.service';
 import { DistributorDoc, DistributorSchema } from './distributors/distributor.schema';
 import { DistributorsController } from './distributors/distributors.controller';
 import { DistributorsService } from './distributors/distributors.service';
+import { DocumentsHandlers } from './documents/documents.handlers';
 import { LedgerHandlers } from './ledger.handlers';
 import { DemoSeed } from './seed/demo.seed';
 
@@ -22,7 +23,7 @@ import { DemoSeed } from './seed/demo.seed';
       { name: EntryDoc.name, schema: EntrySchema },
     ]),
   ],
-  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers],
+  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers],
   providers: [CustomersService, DistributorsService, AccountsService, DemoSeed],
 })
 export class AppModule {}

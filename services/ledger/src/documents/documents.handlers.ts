@@ -1,0 +1,69 @@
+import { Controller, NotFoundException } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Type } from 'class-transformer';
+import { IsInt, Min } from 'class-validator';
+import { Subjects, type CustomerStatement, type HistoryRow, type ReceiptDocument } from '@bahi/contracts';
+import { Money } from '@bahi/service-kit';
+import { AccountsService, num } from '../accounts/accounts.service';
+import { CustomersService } from '../customers/customers.service';
+
+class ReceiptMsg {
+  @Type(() => Number) @IsInt() companyId!: number;
+  @Type(() => Number) @IsInt() @Min(1) paymentId!: number;
+}
+class StatementMsg {
+  @Type(() => Number) @IsInt() companyId!: number;
+  @Type(() => Number) @IsInt() @Min(1) clientId!: number;
+}
+
+/** What the documents service prints from the ledger: money receipts and customer statements. */
+@Controller()
+export class DocumentsHandlers {
+  constructor(
+    private readonly customers: CustomersService,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  /** The same receipt as GET /getSalesPaymentDetails; null for an unknown payment or one of another company. */
+  @MessagePattern(Subjects.documents.receiptDocument)
+  async receipt(@Payload() msg: ReceiptMsg): Promise<ReceiptDocument | null> {
+    const found = await this.accounts.receipt(msg.companyId, msg.paymentId).catch((e) => {
+      if (e instanceof NotFoundException) return null;
+      throw e;
+    });
+    if (!found || found.entry.partyKind !== 'customer') return null;
+    const { entry, previous, after } = found;
+    const c = await this.customers.find(msg.companyId, entry.partyId);
+    if (!c) return null;
+    return {
+      id: entry.sourceId,
+      client_id: c.client_id,
+      name: c.name,
+      mobile_no: c.mobile_no,
+      address: [c.address_line_1, c.address_line_2, c.city_or_district, c.state, c.postal_code].filter(Boolean).join(', '),
+      type: entry.payType || 'Cash',
+      transaction_id: entry.transactionId || '',
+      amount: num(entry.amount),
+      date: entry.date,
+      next_due_date: entry.dueDate,
+      previous_due: num(previous),
+      due: num(after),
+    };
+  }
+
+  /** A customer's whole account, oldest first, with the rows the ledger screen shows. */
+  @MessagePattern(Subjects.documents.customerStatement)
+  async statement(@Payload() msg: StatementMsg): Promise<CustomerStatement | null> {
+    const c = await this.customers.find(msg.companyId, msg.clientId);
+    if (!c || c.walkIn) return null;
+    const party = { kind: 'customer' as const, id: c.client_id };
+    // history() pages newest first; collect every page so the rows match the ledger screen exactly.
+    const rows: HistoryRow[] = [];
+    const first = await this.accounts.history(msg.companyId, party, 0);
+    rows.push(...first.list);
+    for (let p = 1; p < first.noOfPages; p++) rows.push(...(await this.accounts.history(msg.companyId, party, p)).list);
+    rows.reverse();
+    const { due, dueDate } = await this.accounts.dueOf(msg.companyId, party);
+    return { customer: c, rows, due: Money.toMoneyString(due), dueDate };
+  }
+}
