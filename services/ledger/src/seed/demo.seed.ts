@@ -64,14 +64,19 @@ export class DemoSeed implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   private async whenDemoCompanyExists(): Promise<void> {
-    for (let attempt = 0; attempt < 60 && !this.stopped; attempt++) {
+    for (let attempt = 0; attempt < 120 && !this.stopped; attempt++) {
       try {
-        const company = await this.nats.send(Subjects.identity.companyDetails, { companyId: DEMO_COMPANY.id }, { timeoutMs: 2000 });
+        // A hard deadline of our own as well: a request racing identity's start must not hang the wait.
+        const company = await Promise.race([
+          this.nats.send(Subjects.identity.companyDetails, { companyId: DEMO_COMPANY.id }, { timeoutMs: 2000 }),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 3 s')), 3000).unref()),
+        ]);
         if (company.name !== DEMO_COMPANY.name) return;
         if (await this.seed(DEMO_COMPANY.id)) this.logger.info(`Demo customers and distributors created for '${DEMO_COMPANY.name}'.`);
         return;
       } catch (err) {
-        if ((err as { getStatus?: () => number }).getStatus?.() === 404) return;
+        // 404 too: identity answers NATS a moment before its own first-start seed has run.
+        this.logger.debug(`demo ledger data: waiting for identity (${(err as Error).message})`);
         await new Promise((r) => setTimeout(r, 1000).unref());
       }
     }
