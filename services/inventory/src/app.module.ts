@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { BahiServiceModule } from '@bahi/service-kit';
 import { CategoriesController } from './categories/categories.controller';
+import { DocumentsHandlers } from './documents/documents.handlers';
 import { ImagesController } from './images/images.controller';
 import { ImagesService } from './images/images.service';
 import { ProductsController } from './products/products.controller';
@@ -25,7 +26,7 @@ import { StockService } from './stock/stock.service';
       ...purchaseModels,
     ]),
   ],
-  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, ...purchaseControllers],
+  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, DocumentsHandlers, ...purchaseControllers],
   providers: [ProductsService, StockService, ImagesService, DemoSeedService, ...purchaseProviders],
 })
 export class AppModule {}
