@@ -53,7 +53,10 @@ beforeAll(async () => {
     if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` first.`);
   }
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  stack = await startStack({ rootDir: ROOT, services: ['identity', 'ledger'], logs: 'files' });
+  // documents renders the statement and receipt PDFs when it is built.
+  const services: ('identity' | 'ledger' | 'documents')[] = ['identity', 'ledger'];
+  if (fs.existsSync(path.join(ROOT, 'services/documents/dist/main.js'))) services.push('documents');
+  stack = await startStack({ rootDir: ROOT, services, logs: 'files' });
   browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -169,6 +172,7 @@ test('receiving a payment lowers the due and shows the receipt', async () => {
   expect(await receipt.getByTestId('receipt-amount').textContent()).toBe('₹250.50');
   expect(await receipt.getByTestId('receipt-due').textContent()).toBe('₹499.50');
   await receipt.getByText('Demo Traders').first().waitFor();
+  const receiptNo = Number(await receipt.getByTestId('receipt-no').textContent());
   await shot(page, 'ledger-receipt');
 
   const after = await api('GET', `/getClientDueAndDueDate?custId=${ramesh.client_id}`, { token });
@@ -179,6 +183,19 @@ test('receiving a payment lowers the due and shows the receipt', async () => {
   await page.getByTestId('ledger-due').filter({ hasText: '₹499.50' }).waitFor();
   await page.getByTestId('ledger-table').getByRole('cell', { name: 'Payment Received' }).first().waitFor();
   await shot(page, 'ledger-customer-ledger');
+
+  // Print All Transactions opens the statement PDF in a new tab (documents service).
+  if (stack.services.documents) {
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Print All Transactions' }).click();
+    const tab = await popup;
+    await tab.waitForURL(/^blob:/);
+    const pdf = await fetch(`${stack.gatewayUrl}/api/documents/statement/${ramesh.client_id}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toMatch(/application\/pdf/);
+    const receiptPdf = await fetch(`${stack.gatewayUrl}/api/documents/receipt/${receiptNo}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(receiptPdf.status).toBe(200);
+  }
 });
 
 test('a manager gives a payment to a distributor; staff may not', async () => {
