@@ -1,0 +1,130 @@
+import { useState, type FormEvent } from 'react';
+import { ApiError, Button, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { FIELDS, MSG, NEW_DISTRIBUTOR, distributorFormError, fieldLabel, formValues, isRequired, type Distributor, type DistributorFormValues, type Officer } from './distributor';
+
+interface SaveReply {
+  done?: boolean;
+  id?: number;
+  distributor?: Distributor;
+  err?: string;
+}
+
+export interface DistributorFormProps {
+  /** An existing distributor: the form starts in read mode; without one it is the add form. */
+  distributor?: Distributor | null;
+  onSaved?(d: Distributor): void;
+  /** Cancel of the add form (an existing one just restores its saved data). */
+  onCancel?(): void;
+  testId?: string;
+}
+
+type Mode = 'add' | 'read' | 'edit';
+
+/** The distributor form of spec 001: add, read and edit; Edit moves read to edit, Cancel restores. */
+export function DistributorForm({ distributor, onSaved, onCancel, testId = 'distributor-form' }: DistributorFormProps) {
+  const existing = !!distributor;
+  const [saved, setSaved] = useState<{ form: DistributorFormValues; officers: Officer[] }>({
+    form: distributor ? formValues(distributor) : NEW_DISTRIBUTOR,
+    officers: distributor?.officers ?? [],
+  });
+  const [form, setForm] = useState(saved.form);
+  const [officers, setOfficers] = useState<Officer[]>(saved.officers);
+  const [mode, setMode] = useState<Mode>(existing ? 'read' : 'add');
+  const [busy, setBusy] = useState(false);
+  const alert = useAlert();
+  const locked = mode === 'read';
+
+  const set = (k: keyof DistributorFormValues) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
+  const setOfficer = (i: number, k: 'name' | 'mobile', value: string) => setOfficers(officers.map((o, j) => (j === i ? { ...o, [k]: value } : o)));
+
+  const cancel = () => {
+    setForm(saved.form);
+    setOfficers(saved.officers);
+    if (existing) setMode('read');
+    else onCancel?.();
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (locked) return;
+    const problem = distributorFormError(form) ?? (officers.some((o) => !o.name.trim()) ? 'Officer name is required (or remove the row).' : null);
+    if (problem) return alert.error(problem);
+    setBusy(true);
+    try {
+      const body = { ...form, officers: officers.map((o) => ({ ...(o.id ? { id: o.id } : {}), name: o.name.trim(), mobile: (o.mobile ?? '').trim() })) };
+      const reply = existing ? await api.put<SaveReply>('/addDistributor', { ...body, id: distributor!.distributor_id }) : await api.post<SaveReply>('/addDistributor', { ...body, id: 0 });
+      if (!reply?.done || !reply.distributor) return alert.error(reply?.err || 'Unable to process the request please contact support.');
+      const next = { form: formValues(reply.distributor), officers: reply.distributor.officers ?? [] };
+      setSaved(next);
+      setForm(next.form);
+      setOfficers(next.officers);
+      if (existing) {
+        setMode('read');
+        alert.success(MSG.updated);
+      } else {
+        alert.success(MSG.created);
+      }
+      onSaved?.(reply.distributor);
+    } catch (err) {
+      const body = err instanceof ApiError ? (err.body as SaveReply | undefined) : undefined;
+      alert.error(body?.err || errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="pu-form" onSubmit={submit} data-testid={testId} data-mode={mode} noValidate>
+      <div className="pu-form__grid">
+        {FIELDS.map((k) => (
+          <div key={k} className={`bk-field ${k === 'name' ? 'pu-form__wide' : ''}`}>
+            <label htmlFor={`${testId}-${k}`}>
+              {fieldLabel(k)}
+              {isRequired(k) && <span className="bk-field__req" aria-hidden="true"> *</span>}
+            </label>
+            <input
+              id={`${testId}-${k}`}
+              name={k}
+              value={form[k]}
+              onChange={set(k)}
+              disabled={locked}
+              required={isRequired(k)}
+              inputMode={k === 'postal_code' ? 'numeric' : undefined}
+            />
+          </div>
+        ))}
+      </div>
+      <fieldset className="pu-officers" disabled={locked}>
+        <legend>Officers</legend>
+        {officers.length === 0 && <p className="bk-muted pu-officers__none">No officers yet.</p>}
+        {officers.map((o, i) => (
+          <div className="pu-officer" key={o.id ?? `new-${i}`}>
+            <input aria-label={`Officer ${i + 1} name`} placeholder="Name" value={o.name} onChange={(e) => setOfficer(i, 'name', e.target.value)} />
+            <input aria-label={`Officer ${i + 1} mobile`} placeholder="Mobile" inputMode="numeric" value={o.mobile ?? ''} onChange={(e) => setOfficer(i, 'mobile', e.target.value)} />
+            <Button variant="ghost" onClick={() => setOfficers(officers.filter((_, j) => j !== i))} aria-label={`Remove officer ${i + 1}`}>
+              Remove
+            </Button>
+          </div>
+        ))}
+        {!locked && (
+          <Button variant="secondary" onClick={() => setOfficers([...officers, { name: '', mobile: '' }])}>
+            Add officer
+          </Button>
+        )}
+      </fieldset>
+      <div className="bk-form-actions pu-form__actions">
+        {existing && (
+          <Button variant="secondary" onClick={() => setMode('edit')} disabled={mode === 'edit'}>
+            Edit
+          </Button>
+        )}
+        <Button variant="ghost" onClick={cancel} disabled={locked || busy}>
+          Cancel
+        </Button>
+        <Button type="submit" busy={busy} disabled={locked}>
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,280 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import { Button, Card, Spinner, api, errorMessage, formatINR, useAlert } from '@bahi/ui-kit';
+import { labelPages, packetsQuery } from './distributor';
+import { NotFound } from './NotFound';
+import { openPdf } from './pdf';
+import './purchase.css';
+
+interface Line {
+  sl_no: number;
+  product_id: number;
+  product_name: string;
+  unit: string;
+  quantity: number;
+  per_peice_quantity: number;
+  rate: number;
+  disc: number;
+  amount: number;
+  units: number;
+}
+interface Details {
+  id: number;
+  bill_no: string;
+  date: string;
+  distributor_id: number;
+  name: string;
+  officer: { id: number; name: string } | null;
+  paid: number;
+  previous_due: number;
+  new_due: number;
+  duedate: string;
+  shipping: number;
+  summery_discount: number;
+  tax: 0 | 1;
+  taxAmount: number;
+  subTotal: number;
+  total: number;
+  lines: Line[];
+}
+interface LabelRow {
+  product_id: number;
+  product_name: string;
+  brand_name: string;
+  mrp: string;
+  unit: string;
+  code: string;
+  packets: number;
+}
+
+/** Loads one purchase reply; null while loading, 'missing' when it failed. */
+function usePurchase<T>(path: string, id: string | undefined): T | null | 'missing' {
+  const alert = useAlert();
+  const [data, setData] = useState<T | null | 'missing'>(null);
+  useEffect(() => {
+    const ctl = new AbortController();
+    setData(null);
+    api
+      .get<T>(path, { query: { purchaseId: id }, signal: ctl.signal })
+      .then(setData)
+      .catch((err) => {
+        if (ctl.signal.aborted) return;
+        setData('missing');
+        alert.error(errorMessage(err));
+      });
+    return () => ctl.abort();
+  }, [path, id, alert]);
+  return data;
+}
+
+const qty = (n: number) => n.toLocaleString('en-IN', { maximumFractionDigits: 3 });
+
+/** /purchase/{id}: the bought lines and totals, with Configure Label. */
+export function PurchaseDetailPage() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const p = usePurchase<Details>('/getPurchaseDetails', id);
+  if (p === 'missing') return <NotFound title="Purchase not found" back="/purchaseList" backLabel="Back to Purchase Account" />;
+  if (!p) return <Spinner label="Loading purchase…" />;
+  return (
+    <>
+      <div className="bk-page-title">
+        <div>
+          <h1 data-testid="purchase-title">Purchase #{p.id}</h1>
+          <span className="bk-muted">
+            Bill {p.bill_no} · {p.date}
+          </span>
+        </div>
+        <div className="pu-actions">
+          <Button variant="secondary" onClick={() => navigate('/purchaseList')}>
+            Purchase Account
+          </Button>
+          <Button onClick={() => navigate(`/purchase/${p.id}/printLabel`)}>Configure Label</Button>
+        </div>
+      </div>
+      <div className="pu-summary">
+        <div className="pu-stat">
+          <span className="pu-stat__label">Distributor</span>
+          <Link className="pu-stat__value pu-link" to={`/distributor/transaction/${p.distributor_id}`} data-testid="purchase-distributor">
+            {p.name}
+          </Link>
+        </div>
+        <div className="pu-stat">
+          <span className="pu-stat__label">Officer</span>
+          <span className="pu-stat__value">{p.officer?.name ?? '—'}</span>
+        </div>
+        <div className="pu-stat">
+          <span className="pu-stat__label">Due Date</span>
+          <span className="pu-stat__value">{p.duedate}</span>
+        </div>
+        <div className="pu-stat">
+          <span className="pu-stat__label">New Due</span>
+          <span className={`pu-stat__value ${p.new_due > 0 ? 'pu-stat__value--due' : ''}`} data-testid="purchase-new-due">
+            {formatINR(p.new_due)}
+          </span>
+        </div>
+      </div>
+      <div className="pu-detail">
+        <Card title="Products">
+          <div className="pu-table-wrap">
+            <table className="pu-table" data-testid="purchase-lines">
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>Product</th>
+                  <th className="pu-num">Qty</th>
+                  <th className="pu-num">Rate (cost)</th>
+                  <th className="pu-num">Disc</th>
+                  <th className="pu-num">Units in</th>
+                  <th className="pu-num">Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.lines.map((l, i) => (
+                  <tr key={l.sl_no}>
+                    <td>{i + 1}</td>
+                    <td>
+                      <Link className="pu-link" to={`/productItem/${l.product_id}`}>
+                        {l.product_id} : {l.product_name}
+                      </Link>
+                    </td>
+                    <td className="pu-num">
+                      {qty(l.quantity)}
+                      {l.per_peice_quantity !== 1 && <span className="bk-muted"> × {qty(l.per_peice_quantity)}</span>}
+                    </td>
+                    <td className="pu-num">{formatINR(l.rate)}</td>
+                    <td className="pu-num">{l.disc ? formatINR(l.disc) : '—'}</td>
+                    <td className="pu-num">
+                      {qty(l.units)} {l.unit}
+                    </td>
+                    <td className="pu-num">{formatINR(l.amount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Card>
+        <Card title="Totals">
+          <dl className="pu-totals" data-testid="purchase-totals">
+            <dt>Sub Total</dt>
+            <dd>{formatINR(p.subTotal)}</dd>
+            <dt>Tax {p.tax === 1 ? '(18%)' : ''}</dt>
+            <dd>{formatINR(p.taxAmount)}</dd>
+            <dt>Shipping</dt>
+            <dd>{formatINR(p.shipping)}</dd>
+            <dt>Discount</dt>
+            <dd>- {formatINR(p.summery_discount)}</dd>
+            <dt className="pu-totals__strong">Total</dt>
+            <dd className="pu-totals__strong" data-testid="purchase-total">
+              {formatINR(p.total)}
+            </dd>
+            <dt>Paid</dt>
+            <dd>{formatINR(p.paid)}</dd>
+            <dt>Previous Due</dt>
+            <dd>{formatINR(p.previous_due)}</dd>
+            <dt className="pu-totals__strong">New Due</dt>
+            <dd className="pu-totals__strong">{formatINR(p.new_due)}</dd>
+          </dl>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+/** /purchase/{id}/printLabel: packets per product, then print the QR labels (4 x 10 per page). */
+export function PurchaseLabelPage() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const alert = useAlert();
+  const data = usePurchase<{ purchase_id: number; distributor_name: string; date: string; labels: LabelRow[] }>('/getPurchaseLabelDetails', id);
+  const [packets, setPackets] = useState<Record<number, string>>({});
+  const [printing, setPrinting] = useState(false);
+  useEffect(() => {
+    if (data && data !== 'missing') setPackets(Object.fromEntries(data.labels.map((l) => [l.product_id, String(l.packets)])));
+  }, [data]);
+  const count = useMemo(() => labelPages(packets), [packets]);
+  if (data === 'missing') return <NotFound title="Purchase not found" back="/purchaseList" backLabel="Back to Purchase Account" />;
+  if (!data) return <Spinner label="Loading labels…" />;
+
+  const print = async () => {
+    if (!count.labels) return alert.error('Enter at least one packet to print.');
+    setPrinting(true);
+    try {
+      await openPdf(`/documents/purchase-labels/${data.purchase_id}?packets=${encodeURIComponent(packetsQuery(packets))}`);
+    } catch {
+      alert.error('Unable to print the labels, please try again later.');
+    } finally {
+      setPrinting(false);
+    }
+  };
+
+  return (
+    <>
+      <div className="bk-page-title">
+        <div>
+          <h1>Labels of purchase #{data.purchase_id}</h1>
+          <span className="bk-muted">
+            {data.distributor_name} · {data.date}
+          </span>
+        </div>
+        <div className="pu-actions">
+          <Button variant="secondary" onClick={() => navigate(`/purchase/${data.purchase_id}`)}>
+            Back to purchase
+          </Button>
+          <Button busy={printing} onClick={print} data-testid="print-labels">
+            Print
+          </Button>
+        </div>
+      </div>
+      <Card title="Packets per product" actions={<span className="bk-muted" data-testid="label-count">{count.labels} labels · {count.pages} {count.pages === 1 ? 'page' : 'pages'}</span>}>
+        <div className="pu-table-wrap">
+          <table className="pu-table" data-testid="label-table">
+            <thead>
+              <tr>
+                <th>Product</th>
+                <th>Brand</th>
+                <th className="pu-num">MRP</th>
+                <th>Code</th>
+                <th className="pu-num">Packets</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.labels.map((l) => (
+                <tr key={l.product_id}>
+                  <td>
+                    {l.product_id} : {l.product_name}
+                  </td>
+                  <td>{l.brand_name}</td>
+                  <td className="pu-num">{formatINR(l.mrp)}</td>
+                  <td className="pu-code">{l.code}</td>
+                  <td className="pu-num">
+                    <input
+                      className="pu-packets"
+                      aria-label={`Packets of ${l.product_name}`}
+                      type="number"
+                      min={0}
+                      step={1}
+                      value={packets[l.product_id] ?? ''}
+                      onChange={(e) => setPackets({ ...packets, [l.product_id]: e.target.value })}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Card>
+    </>
+  );
+}
+
+/** Mounted by the shell at /purchase/*. */
+export default function PurchaseArea() {
+  return (
+    <Routes>
+      <Route path=":id" element={<PurchaseDetailPage />} />
+      <Route path=":id/printLabel" element={<PurchaseLabelPage />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
+}
