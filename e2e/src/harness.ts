@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ServiceName } from '@bahi/contracts';
 import { startStack, type Stack } from '@bahi/devstack';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -30,11 +31,19 @@ function assertBuilt() {
   }
 }
 
-/** Starts the stack (fresh temp data dir) and Chromium; `env` goes to the stack's processes. */
-export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
+export interface E2EOptions {
+  /** Services to run behind the gateway (identity is always needed to log in). */
+  services?: ServiceName[];
+  /** Extra environment for the stack's processes. */
+  env?: Record<string, string>;
+}
+
+/** Starts the stack (fresh temp data dir) and Chromium. */
+export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
   assertBuilt();
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  const stack = await startStack({ rootDir: ROOT, services: ['identity'], env, logs: 'files' });
+  const services = [...new Set<ServiceName>(['identity', ...(opts.services ?? [])])];
+  const stack = await startStack({ rootDir: ROOT, services, env: opts.env ?? {}, logs: 'files' });
   let browser: Browser;
   try {
     browser = await chromium.launch({
