@@ -1,13 +1,21 @@
 #!/usr/bin/env node
 /**
- * embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync]
+ * embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync] [--advertise-host NAME]
  * Runs the embedded MongoDB-compatible server until SIGINT/SIGTERM. Without --dbpath the data
  * lives in memory only.
  */
 import { EmbeddedMongo } from './server';
 
-function parseArgs(argv: string[]): { port?: number; host?: string; dbPath?: string; fsync?: boolean } {
-  const out: { port?: number; host?: string; dbPath?: string; fsync?: boolean } = {};
+interface Args {
+  port?: number;
+  host?: string;
+  advertisedHost?: string;
+  dbPath?: string;
+  fsync?: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const out: Args = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = () => inline ?? argv[++i];
@@ -23,6 +31,9 @@ function parseArgs(argv: string[]): { port?: number; host?: string; dbPath?: str
       case '--bind_ip':
         out.host = value();
         break;
+      case '--advertise-host':
+        out.advertisedHost = value();
+        break;
       case '--dbpath':
       case '--dbPath':
         out.dbPath = value();
@@ -32,7 +43,7 @@ function parseArgs(argv: string[]): { port?: number; host?: string; dbPath?: str
         break;
       case '--help':
       case '-h':
-        process.stdout.write('usage: embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync]\n');
+        process.stdout.write('usage: embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync] [--advertise-host NAME]\n');
         process.exit(0);
         break;
       default:
@@ -47,6 +58,7 @@ async function main(): Promise<void> {
   const server = await EmbeddedMongo.start({
     port: args.port ?? (process.env.PORT ? Number(process.env.PORT) : 27017),
     host: args.host,
+    advertisedHost: args.advertisedHost,
     dbPath: args.dbPath,
     fsync: args.fsync,
   });
