@@ -178,10 +178,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const urls: Partial<Record<StackService, string>> = {};
     const ports: Partial<Record<StackService, number>> = {};
     for (const s of services) ports[s] = await pickPort(StackServices[s], `${s} service`);
+    // Services find each other by <NAME>_URL too (documents fetches company logos from identity).
+    const peerUrls: Record<string, string> = {};
+    for (const s of services) peerUrls[`${s.toUpperCase()}_URL`] = `http://127.0.0.1:${ports[s]}`;
     await Promise.all(
       services.map(async (s) => {
         const port = ports[s]!;
         const p = spawnNode(s, 'dist/main.js', path.join(rootDir, 'services', s), {
+          ...peerUrls,
           ...common,
           [`${s.toUpperCase()}_PORT`]: String(port),
         });

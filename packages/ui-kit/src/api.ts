@@ -99,6 +99,35 @@ export async function request<T = unknown>(
   return data as T;
 }
 
+/** A binary reply (a PDF) with the same bearer token and 401/403 handling as `request`. */
+export async function requestBlob(path: string, opts: RequestOptions = {}): Promise<{ blob: Blob; contentDisposition: string | null }> {
+  const headers: Record<string, string> = { ...opts.headers };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path, opts.query), { method: 'GET', headers, signal: opts.signal });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, DEFAULT_ERROR);
+  }
+  if (!res.ok) {
+    const text = await res.text().catch(() => '');
+    let data: unknown = text || undefined;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      // plain text error
+    }
+    if ((res.status === 401 || res.status === 403) && opts.authRedirect !== false) {
+      clearSession();
+      onAuthFailure(res.status);
+    }
+    throw new ApiError(res.status, messageOf(data) || res.statusText || DEFAULT_ERROR, data);
+  }
+  return { blob: await res.blob(), contentDisposition: res.headers.get('content-disposition') };
+}
+
 /** The API client every frontend uses: `/api` + path, bearer token, JSON in and out. */
 export const api = {
   get: <T = unknown>(path: string, opts?: RequestOptions) => request<T>('GET', path, undefined, opts),
