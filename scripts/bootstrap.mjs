@@ -61,8 +61,13 @@ function ensureNpmDependencies() {
   if (process.env.BAHI_SKIP_INSTALL === '1') return;
   const hasLock = fs.existsSync(path.join(ROOT, 'package-lock.json'));
   if (!fs.existsSync(path.join(ROOT, 'node_modules'))) {
-    say(hasLock ? 'Installing npm dependencies (npm ci)…' : 'Installing npm dependencies (npm install)…');
-    const r = run('npm', hasLock ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+    if (hasLock) {
+      say('Installing npm dependencies (npm ci)…');
+      if (run('npm', ['ci', '--no-audit', '--no-fund']).ok) return;
+      // npm ci refuses a lockfile without other platforms' optional binaries; npm install resolves them.
+      say('npm ci did not succeed; trying npm install with the same lockfile…');
+    } else say('Installing npm dependencies (npm install)…');
+    const r = run('npm', ['install', '--no-audit', '--no-fund']);
     if (!r.ok) fail(`Installing npm dependencies failed (${r.message}). Check the npm output above and your access to the npm registry.`);
     return;
   }
