@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { MongoClient } from 'mongodb';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -86,6 +87,25 @@ try {
   const big = results[`finds/s by indexed field, ${fmt(100_000)} docs (${CLIENTS} clients)`];
   const small = results[`finds/s by indexed field, ${fmt(1_000)} docs (${CLIENTS} clients)`];
   results['cost ratio 100k/1k (indexed finds)'] = small / big;
+
+  // 3. the server's own cost per command, without driver or network: commands run in-process
+  const { EmbeddedMongo } = createRequire(import.meta.url)('../dist/index.js');
+  const local = await EmbeddedMongo.start({ port: 0, dbPath: fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-bench-local-')) });
+  const conn = { id: 0, remote: 'bench', local: 'bench' };
+  const run = (cmd) => local.execute(conn, { ...cmd, $db: 'bench' });
+  for (const size of [100_000, 1_000]) {
+    for (let i = 0; i < size; i += 5000) {
+      await run({ insert: `docs${size}`, documents: Array.from({ length: Math.min(5000, size - i) }, (_, j) => ({ _id: i + j, code: `C${i + j}` })) });
+    }
+    await run({ createIndexes: `docs${size}`, indexes: [{ key: { code: 1 }, name: 'code_1' }] });
+  }
+  const serial = async (op) => rate([null], (_w, _k, n) => op(n));
+  results['server only: durable inserts/s'] = await serial((n) => run({ insert: 'inserts', documents: [{ n, name: `item ${n}` }] }));
+  for (const size of [100_000, 1_000]) {
+    results[`server only: finds/s by indexed field, ${fmt(size)} docs`] = await serial((n) => run({ find: `docs${size}`, filter: { code: `C${(n * 7919) % size}` }, limit: 1, singleBatch: true }));
+  }
+  await local.stop();
+  fs.rmSync(local.dbPath, { recursive: true, force: true });
 
   const width = Math.max(...Object.keys(results).map((k) => k.length));
   console.log(`embedded-mongo benchmark (${SECONDS}s per figure, ${os.cpus().length} CPUs, Node ${process.version})`);
