@@ -268,8 +268,9 @@ test('with a remote down its area shows a fallback with Retry and the rest keeps
   await page.getByTestId('company-list').getByRole('cell', { name: 'Demo Traders' }).waitFor();
   expect(await page.getByTestId('remote-fallback').count()).toBe(0);
 
-  // Remotes not deployed at all (the sales area at /) fall back the same way; the shell works.
+  // With the sales and catalogue remotes down, their areas fall back the same way; the shell works.
   const manager = await e2e.newPage();
+  await manager.route(/\/remotes\/(sales|catalogue)\//, (route) => route.abort('connectionrefused'));
   await login(manager, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
   await manager.getByTestId('remote-fallback').waitFor();
   expect(await manager.getByTestId('remote-fallback').getAttribute('data-remote')).toBe('sales');
