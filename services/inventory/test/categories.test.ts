@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DemoSeedService } from '../src/seed/demo.seed';
 import { auth, makeCategory, makeProduct, startInventory, token, type Stack } from './helpers';
 
 let s: Stack;
@@ -87,7 +88,6 @@ describe('categories', () => {
 
 describe('demo catalogue seed', () => {
   it('seeds categories with specs, brands and 50 products with opening stock, once', async () => {
-    const { DemoSeedService } = await import('../src/seed/demo.seed');
     const seed = s.svc.app.get(DemoSeedService);
     expect(await seed.seed(7)).toBe(true);
     expect(await seed.seed(7)).toBe(false);
