@@ -9,7 +9,7 @@ import { Index, type Bound, type IndexSpec } from './indexes';
 import { Filter } from './matcher';
 import { Blocked, writeConflict, type Transaction } from './sessions';
 import type { CollectionMeta, Persistence } from './storage';
-import { inspectValue, isPlainObject, typeName, valueKey, type Doc } from './values';
+import { compareValues, inspectValue, isPlainObject, typeName, typeOrder, valueKey, type Doc } from './values';
 
 export interface Entry {
   readonly id: string;
@@ -167,6 +167,115 @@ export class Collection {
       }
     }
     return out;
+  }
+
+  /**
+   * Matches in sort order, `skip` + `limit` of them (limit 0 = all), read by walking an index
+   * whose leading fields the filter fixes to one value and whose next fields are the sort keys.
+   * Ties come in natural order, as the in-memory stable sort gives them. null when no index
+   * fits (or another index is more selective): the caller sorts in memory.
+   */
+  sortedMatch(filter: Filter, sort: Doc, reader: Transaction | null, skip: number, limit: number): Entry[] | null {
+    if (this.locks.size) return null;
+    const keys = Object.keys(sort);
+    if (!keys.length || keys.some((k) => k.startsWith('$'))) return null;
+    const dirs = keys.map((k) => sort[k]);
+    if (!dirs.every((d) => d === dirs[0]) || (dirs[0] !== 1 && dirs[0] !== -1)) return null;
+    const dir = dirs[0] as 1 | -1;
+    const eq = equalities(filter.raw);
+    let pick: { index: Index; prefix: unknown[] } | null = null;
+    for (const index of this.indexes) {
+      if (!index.walkable) continue;
+      const prefix: unknown[] = [];
+      while (prefix.length < index.fields.length) {
+        const vals = eq.get(index.fields[prefix.length]);
+        if (!vals || vals.length !== 1 || !scalarKey(vals[0])) break;
+        prefix.push(vals[0]);
+      }
+      const next = index.fields.slice(prefix.length, prefix.length + keys.length);
+      if (next.length !== keys.length || next.some((f, i) => f !== keys[i])) continue;
+      if (!pick || prefix.length > pick.prefix.length) pick = { index, prefix };
+    }
+    if (!pick) return null;
+    const wanted = limit ? skip + limit : 0;
+    const known = this.estimate(eq);
+    if (known !== undefined && known <= Math.max(1000, wanted * 8)) return null;
+
+    const width = pick.prefix.length + keys.length;
+    const out: Entry[] = [];
+    let skipped = 0;
+    let group: Entry[] = [];
+    let groupVals: unknown[] | null = null;
+    // Returns true once enough matches are taken.
+    const flush = (): boolean => {
+      if (group.length > 1) group.sort((a, b) => a.seq - b.seq);
+      for (const e of group) {
+        if (!filter.test(e.doc)) continue;
+        if (skipped < skip) skipped++;
+        else out.push(e);
+        if (limit && out.length >= limit) return true;
+      }
+      group = [];
+      return false;
+    };
+    for (const item of pick.index.walk(pick.prefix, dir)) {
+      if (groupVals && !sameTuple(groupVals, item.vals, pick.prefix.length, width)) {
+        if (flush()) return out;
+      }
+      groupVals = item.vals;
+      const e = this.entries.get(item.id);
+      if (e) group.push(e);
+    }
+    flush();
+    return out;
+  }
+
+  /** Number of matches; an equality filter fully answered by an index is counted without reading documents. */
+  countMatches(filter: Filter, reader: Transaction | null): number {
+    if (filter.isEmpty) return this.count(reader);
+    if (!this.locks.size) {
+      const fields = Object.keys(filter.raw);
+      const eq = equalities(filter.raw);
+      const exact = fields.every((f) => !f.startsWith('$') && scalarKey(filter.raw[f]));
+      if (exact) {
+        for (const index of this.indexes) {
+          if (!index.walkable) continue;
+          const n = index.fields.length;
+          const whole = n === fields.length && index.fields.every((f) => fields.includes(f));
+          const first = fields.length === 1 && fields[0] === index.fields[0];
+          if (whole) return index.sizeOf(Index.lookupKey(index.fields.map((f) => eq.get(f)![0])), false) ?? this.match(filter, reader).length;
+          if (first) return index.sizeOf(valueKey(eq.get(fields[0])![0]), true) ?? this.match(filter, reader).length;
+        }
+      }
+    }
+    const ids = this.plan(filter.raw);
+    let n = 0;
+    if (ids === null || this.locks.size) return this.match(filter, reader).length;
+    for (const id of ids) {
+      const e = this.entries.get(id);
+      if (e && filter.test(e.doc)) n++;
+    }
+    return n;
+  }
+
+  /** The smallest candidate count an equality lookup would give, without building the set. */
+  private estimate(eq: Map<string, unknown[]>): number | undefined {
+    let best: number | undefined;
+    for (const index of this.indexes) {
+      if (!index.plannable) continue;
+      let n: number | undefined;
+      if (index.isId) {
+        const vals = eq.get('_id');
+        if (vals) n = vals.length;
+      } else if (index.fields.every((f) => eq.has(f))) {
+        const combos = cartesian(index.fields.map((f) => eq.get(f)!));
+        if (combos) n = combos.reduce((sum, values) => sum + (index.sizeOf(Index.lookupKey(values), false) ?? Infinity), 0);
+      } else if (eq.has(index.fields[0])) {
+        n = eq.get(index.fields[0])!.reduce((sum: number, v) => sum + (index.sizeOf(valueKey(v), true) ?? Infinity), 0);
+      }
+      if (n !== undefined && Number.isFinite(n) && (best === undefined || n < best)) best = n;
+    }
+    return best;
   }
 
   /** Which index (if any) answers a filter, for explain. */
@@ -462,6 +571,19 @@ function equalityValues(v: unknown): unknown[] | null {
     return null;
   }
   return [v];
+}
+
+/** Equality values whose index key means exactly "equal" (no arrays, sub-documents, null or regexes). */
+function scalarKey(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v === 'string' || typeof v === 'boolean') return true;
+  const t = typeOrder(v);
+  return t === 8 || t === 10;
+}
+
+function sameTuple(a: unknown[], b: unknown[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (compareValues(a[i], b[i]) !== 0) return false;
+  return true;
 }
 
 function cartesian(lists: unknown[][]): unknown[][] | null {

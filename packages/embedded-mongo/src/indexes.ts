@@ -5,7 +5,7 @@
  */
 import { MongoError } from './errors';
 import { Filter } from './matcher';
-import { compareValues, isPlainObject, pathValues, typeOrder, valueKey, type Doc } from './values';
+import { compareValues, getPath, isPlainObject, pathValues, typeOrder, valueKey, type Doc } from './values';
 
 export interface IndexSpec {
   v: number;
@@ -194,6 +194,120 @@ class SortedValues {
   }
 }
 
+/** One entry of an ordered index: the document's value in each indexed field, and its id. */
+export interface OrderedItem {
+  vals: unknown[];
+  id: string;
+}
+
+const CHUNK = 512;
+
+function compareTuple(a: unknown[], b: unknown[], n: number): number {
+  for (let i = 0; i < n; i++) {
+    const c = compareValues(a[i], b[i]);
+    if (c) return c;
+  }
+  return 0;
+}
+
+function compareItem(a: OrderedItem, b: OrderedItem): number {
+  return compareTuple(a.vals, b.vals, a.vals.length) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * Every entry of a compound index in key order (ascending over all fields, ties by id), kept in
+ * chunks of at most 512 so an insert or removal moves a few hundred slots, not the whole index.
+ * A sorted find walks it and stops after skip + limit matches instead of sorting every match.
+ */
+export class OrderedKeys {
+  private chunks: OrderedItem[][] = [];
+
+  /** First chunk whose last item is >= item (by `cmp`), or the last chunk. */
+  private chunkFor(cmp: (x: OrderedItem) => number): number {
+    let lo = 0;
+    let hi = this.chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const c = this.chunks[mid];
+      if (cmp(c[c.length - 1]) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private static lowerBound(items: OrderedItem[], cmp: (x: OrderedItem) => number): number {
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cmp(items[mid]) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  add(item: OrderedItem): void {
+    if (!this.chunks.length) {
+      this.chunks.push([item]);
+      return;
+    }
+    const cmp = (x: OrderedItem) => compareItem(x, item);
+    const ci = this.chunkFor(cmp);
+    const chunk = this.chunks[ci];
+    chunk.splice(OrderedKeys.lowerBound(chunk, cmp), 0, item);
+    if (chunk.length > CHUNK * 2) this.chunks.splice(ci, 1, chunk.slice(0, CHUNK), chunk.slice(CHUNK));
+  }
+
+  remove(item: OrderedItem): void {
+    if (!this.chunks.length) return;
+    const cmp = (x: OrderedItem) => compareItem(x, item);
+    const ci = this.chunkFor(cmp);
+    const chunk = this.chunks[ci];
+    const at = OrderedKeys.lowerBound(chunk, cmp);
+    if (at < chunk.length && chunk[at].id === item.id) {
+      chunk.splice(at, 1);
+      if (!chunk.length) this.chunks.splice(ci, 1);
+    }
+  }
+
+  /** Fills an empty structure in one sort. */
+  load(items: OrderedItem[]): void {
+    items.sort(compareItem);
+    this.chunks = [];
+    for (let i = 0; i < items.length; i += CHUNK) this.chunks.push(items.slice(i, i + CHUNK));
+  }
+
+  /** Items whose first `prefix.length` values equal `prefix`, ascending (dir 1) or descending (dir -1). */
+  *walk(prefix: unknown[], dir: 1 | -1): Generator<OrderedItem> {
+    if (!this.chunks.length) return;
+    const k = prefix.length;
+    const below = (x: OrderedItem) => compareTuple(x.vals, prefix, k);
+    if (dir === 1) {
+      let ci = this.chunkFor(below);
+      let i = OrderedKeys.lowerBound(this.chunks[ci], below);
+      for (; ci < this.chunks.length; ci++, i = 0) {
+        const chunk = this.chunks[ci];
+        for (; i < chunk.length; i++) {
+          if (k && below(chunk[i]) > 0) return;
+          yield chunk[i];
+        }
+      }
+    } else {
+      // The last item <= prefix: the first item > prefix, minus one.
+      const above = (x: OrderedItem) => (below(x) <= 0 ? -1 : 1);
+      let ci = this.chunkFor(above);
+      let i = OrderedKeys.lowerBound(this.chunks[ci], above) - 1;
+      for (; ci >= 0; ci--, i = ci >= 0 ? this.chunks[ci].length - 1 : 0) {
+        const chunk = this.chunks[ci];
+        for (; i >= 0; i--) {
+          if (k && below(chunk[i]) < 0) return;
+          yield chunk[i];
+        }
+      }
+    }
+  }
+}
+
 export class Index {
   readonly spec: IndexSpec;
   readonly fields: string[];
@@ -213,6 +327,10 @@ export class Index {
   private readonly sorted: SortedValues | null;
   /** Some document holds an array in the first field (bounds on both sides then do not combine). */
   multikey = false;
+  /** Every entry in key order, for sorted finds; null for the _id index and unplannable ones. */
+  private readonly ordered: OrderedKeys | null;
+  /** Some document holds an array (or several values) in an indexed field: the order walk is off for good. */
+  orderBroken = false;
   /** Case (strength 2) or case and accent (strength 1) folding of a collation index's string keys. */
   private readonly fold: ((s: string) => string) | null;
 
@@ -233,6 +351,7 @@ export class Index {
     this.map = keeps ? new Map() : null;
     this.prefix = keeps && this.fields.length > 1 && this.plannable ? new Map() : null;
     this.sorted = this.plannable ? new SortedValues() : null;
+    this.ordered = this.plannable && !this.isId ? new OrderedKeys() : null;
     const collation = spec.collation as Doc | undefined;
     const strength = Number(collation?.strength ?? 3);
     this.fold =
@@ -253,6 +372,45 @@ export class Index {
       } else out.push(v);
     }
     return out;
+  }
+
+  /** The document's single value in each field (missing = null); null if a field holds an array or several values. */
+  private orderValues(doc: Doc): unknown[] | null {
+    const vals: unknown[] = [];
+    for (const f of this.fields) {
+      const at = pathValues(doc, f);
+      if (at.length > 1 || Array.isArray(at[0])) return null;
+      // A dotted path reached through an array also sorts as an array.
+      if (at.length === 1 && f.includes('.') && getPath(doc, f) !== at[0]) return null;
+      vals.push(at.length ? at[0] : null);
+    }
+    return vals;
+  }
+
+  private orderedItem(id: string, doc: Doc): OrderedItem | null {
+    if (!this.ordered || this.orderBroken || !this.covers(doc)) return null;
+    const vals = this.orderValues(doc);
+    if (!vals) {
+      this.orderBroken = true;
+      return null;
+    }
+    return { vals, id };
+  }
+
+  /** Whether a sorted find may walk this index. */
+  get walkable(): boolean {
+    return !!this.ordered && !this.orderBroken;
+  }
+
+  /** Entries with these leading values, in key order; only when `walkable`. */
+  walk(prefix: unknown[], dir: 1 | -1): Iterable<OrderedItem> {
+    return this.ordered!.walk(prefix, dir);
+  }
+
+  /** Number of ids under an exact key (all fields), or under the first field's key; undefined if not kept. */
+  sizeOf(key: string, prefixOnly: boolean): number | undefined {
+    if (prefixOnly && this.fields.length > 1) return this.prefix?.get(key)?.size ?? (this.prefix ? 0 : undefined);
+    return this.map ? (this.map.get(key)?.size ?? 0) : undefined;
   }
 
   /** Ids whose first field lies within the bounds, or null if this index keeps no order. */
@@ -311,15 +469,21 @@ export class Index {
   /** Indexes every given document at once (empty index only): one sort instead of n inserts. */
   build(entries: Iterable<{ id: string; doc: Doc }>): void {
     const pairs: Array<[unknown, string]> = [];
+    const items: OrderedItem[] = [];
     for (const { id, doc } of entries) {
       if (this.sorted) for (const v of this.rangeValues(doc)) pairs.push([v, id]);
+      const item = this.orderedItem(id, doc);
+      if (item) items.push(item);
       this.addToMaps(id, doc);
     }
     this.sorted?.load(pairs);
+    if (this.walkable) this.ordered!.load(items);
   }
 
   add(id: string, doc: Doc): void {
     if (this.sorted) for (const v of this.rangeValues(doc)) this.sorted.add(v, id);
+    const item = this.orderedItem(id, doc);
+    if (item) this.ordered!.add(item);
     this.addToMaps(id, doc);
   }
 
@@ -331,6 +495,8 @@ export class Index {
 
   remove(id: string, doc: Doc): void {
     if (this.sorted) for (const v of this.rangeValues(doc)) this.sorted.remove(v, id);
+    const item = this.orderedItem(id, doc);
+    if (item) this.ordered!.remove(item);
     if (!this.map) return;
     for (const k of this.keysOf(doc)) removeFrom(this.map, k, id);
     if (this.prefix && this.covers(doc)) for (const k of this.fieldKeys(doc, this.fields[0])) removeFrom(this.prefix, k, id);

@@ -8,7 +8,7 @@ import { MongoError, toMongoError } from '../errors';
 import { OpType } from 'mingo/core';
 import { CONTEXT, mingoOptions, type Filter } from '../matcher';
 import { cloneValue, isPlainObject, type Doc } from '../values';
-import { prepareInsert, sortDocs } from './crud';
+import { prepareInsert, simpleCollation, sortDocs } from './crud';
 import { collectionName, existing, optionalArray, optionalDoc, optionalInt, unit, type Ctx, type Handler } from './context';
 
 /** Stages handled here rather than by mingo. */
@@ -85,8 +85,22 @@ export async function runPipeline(ctx: Ctx, source: { collection?: string; docum
       while (i < stages.length && stages[i].name === '$match') matches.push(stages[i++].spec as Doc);
       let filter: Filter | null = null;
       if (matches.length) filter = ctx.engine.filter(coll, matches.length === 1 ? matches[0] : { $and: matches }, { collation, variables });
-      let docs = filter ? coll.match(filter, ctx.txn).map((e) => e.doc) : [...coll.visible(ctx.txn)].map((e) => e.doc);
-      if (stages[i]?.name === '$sort' && isPlainObject(stages[i].spec)) docs = sortDocs(docs, stages[i++].spec as Doc, collation);
+      const counted = filter && !writeStage ? countOnly(stages.slice(i)) : null;
+      if (filter && counted) {
+        // countDocuments: `$match` then `$group { _id: <const>, n: { $sum: 1 } }`, counted from the index when it can be.
+        const n = coll.countMatches(filter, ctx.txn);
+        return n ? [{ _id: counted.id, [counted.field]: n }] : [];
+      }
+      const sort = stages[i]?.name === '$sort' && isPlainObject(stages[i].spec) && simpleCollation(collation) ? (stages[i].spec as Doc) : null;
+      const walked = sort ? coll.sortedMatch(filter ?? ctx.engine.filter(coll, {}), sort, ctx.txn, 0, pagedLimit(stages, i + 1)) : null;
+      let docs: Doc[];
+      if (walked) {
+        docs = walked.map((e) => e.doc);
+        i++;
+      } else {
+        docs = filter ? coll.match(filter, ctx.txn).map((e) => e.doc) : [...coll.visible(ctx.txn)].map((e) => e.doc);
+        if (stages[i]?.name === '$sort' && isPlainObject(stages[i].spec)) docs = sortDocs(docs, stages[i++].spec as Doc, collation);
+      }
       // Stored documents are shared: copy them only if a later stage may modify its input.
       input = readOnly(stages.slice(i).map((s) => ({ [s.name]: s.spec }))) ? docs : docs.map(cloneValue);
     }
@@ -244,3 +258,27 @@ const explain: Handler = (ctx, cmd) => {
 };
 
 export const aggregateCommands: Record<string, Handler> = { aggregate, explain };
+
+/** The pipeline rest is a single `$group` counting documents under a constant key: its key and field. */
+function countOnly(rest: Array<{ name: string; spec: unknown }>): { id: unknown; field: string } | null {
+  if (rest.length !== 1 || rest[0].name !== '$group' || !isPlainObject(rest[0].spec)) return null;
+  const { _id, ...acc } = rest[0].spec;
+  const fields = Object.keys(acc);
+  if (fields.length !== 1) return null;
+  const sum = acc[fields[0]];
+  if (!isPlainObject(sum) || Object.keys(sum).length !== 1 || sum.$sum !== 1) return null;
+  if (!(typeof _id === 'number' || typeof _id === 'string' || _id === null) || (typeof _id === 'string' && _id.startsWith('$'))) return null;
+  return { id: _id, field: fields[0] };
+}
+
+/** skip + limit of the `$skip`/`$limit` stages right after a `$sort`, or 0 when no limit follows. */
+function pagedLimit(stages: Array<{ name: string; spec: unknown }>, from: number): number {
+  let skip = 0;
+  for (let i = from; i < stages.length; i++) {
+    const { name, spec } = stages[i];
+    if (name === '$skip' && typeof spec === 'number') skip += spec;
+    else if (name === '$limit' && typeof spec === 'number') return skip + spec;
+    else return 0;
+  }
+  return 0;
+}

@@ -298,6 +298,11 @@ const findAndModify: Handler = async (ctx, cmd) => {
 
 // ---- find / getMore / killCursors ----------------------------------------------------------
 
+/** No collation, or the simple one: strings sort by code point, as the index walk orders them. */
+export function simpleCollation(collation: Doc | undefined): boolean {
+  return !collation || collation.locale === 'simple';
+}
+
 export function sortDocs(docs: Doc[], sort: Doc | undefined, collation?: Doc): Doc[] {
   if (!sort || !Object.keys(sort).length) return docs;
   if ('$natural' in sort) return Number(sort.$natural) < 0 ? [...docs].reverse() : docs;
@@ -326,13 +331,18 @@ const find: Handler = (ctx, cmd) => {
   let docs: Doc[] = [];
   if (coll) {
     const sorted = sort && Object.keys(sort).length > 0;
-    const entries = coll.match(filter, ctx.txn, !sorted && limit ? skip + limit : 0);
-    docs = sortDocs(
-      entries.map((e) => e.doc),
-      sort,
-      collation,
-    );
-    if (skip || limit) docs = docs.slice(skip, limit ? skip + limit : undefined);
+    const walked = sorted && !simpleCollation(collation) ? null : sorted ? coll.sortedMatch(filter, sort, ctx.txn, skip, limit) : null;
+    if (walked) {
+      docs = walked.map((e) => e.doc);
+    } else {
+      const entries = coll.match(filter, ctx.txn, !sorted && limit ? skip + limit : 0);
+      docs = sortDocs(
+        entries.map((e) => e.doc),
+        sort,
+        collation,
+      );
+      if (skip || limit) docs = docs.slice(skip, limit ? skip + limit : undefined);
+    }
   }
   const { cursor } = ctx.engine.cursors.open(ns, docs, {
     batchSize: limit && (batchSize === undefined || batchSize > limit) ? limit : batchSize,
@@ -379,7 +389,7 @@ const count: Handler = (ctx, cmd) => {
   const query = optionalDoc(cmd, 'query') ?? {};
   const skip = Math.max(0, optionalInt(cmd, 'skip') ?? 0);
   const limit = Math.abs(optionalInt(cmd, 'limit') ?? 0);
-  let n = Object.keys(query).length ? coll.match(filterFor(ctx, coll, query, cmd), ctx.txn).length : coll.count(ctx.txn);
+  let n = Object.keys(query).length ? coll.countMatches(filterFor(ctx, coll, query, cmd), ctx.txn) : coll.count(ctx.txn);
   n = Math.max(0, n - skip);
   if (limit) n = Math.min(n, limit);
   return { n, ok: 1 };
