@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
-import { Button, Card, Field, FormActions, Spinner, api, useAlert } from '@bahi/ui-kit';
-import { PRINT_UNAVAILABLE, money, openPdf } from './shared';
+import { Button, Card, Field, FormActions, Spinner, api, openDocument, useAlert } from '@bahi/ui-kit';
+import { PRINT_FAILED, money } from './shared';
 
 interface Label {
   product: { product_id: number; product_name: string; brand_name: string; mrp: string; unit: string; per_peice_quantity: string; barcode: string };
@@ -54,8 +54,8 @@ export function LabelPage() {
           </Button>
           <Button
             onClick={async () => {
-              const ok = await openPdf(`/label/${l.product.product_id}?mode=${mode}&count=${shown.count}&qty=${shown.qty}`);
-              if (!ok) alert.show(PRINT_UNAVAILABLE, 'info');
+              const q = new URLSearchParams({ mode: mode === 'stock' ? 'stockbook' : 'packet', count: String(shown.count), qty: shown.qty });
+              await openDocument(`/documents/labels/${l.product.product_id}?${q}`, { print: true }).catch(() => alert.error(PRINT_FAILED));
             }}
           >
             Print

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Button, Card, Spinner, api, useAlert } from '@bahi/ui-kit';
-import { PRINT_UNAVAILABLE, money, moveRow, openPdf } from './shared';
+import { Button, Card, Spinner, api, openDocument, useAlert } from '@bahi/ui-kit';
+import { PRINT_FAILED, money, moveRow } from './shared';
 
 interface Row {
   product_id: number;
@@ -54,9 +54,15 @@ export function StockBookPrintPage() {
           </label>
           <Button
             onClick={async () => {
-              const order = rows.map((r) => r.product_id).join(',');
-              const ok = await openPdf(`/stockBook?${params}&order=${order}&showCp=${showCp ? 1 : 0}`);
-              if (!ok) alert.show(PRINT_UNAVAILABLE, 'info');
+              const q = new URLSearchParams();
+              // 'all' (or empty) means no filter.
+              for (const k of ['category', 'brand', 'stock', 'active']) {
+                const v = params.get(k);
+                if (v && v !== 'all') q.set(k, v);
+              }
+              q.set('order', rows.map((r) => r.product_id).join(','));
+              if (showCp) q.set('cost', '1');
+              await openDocument(`/documents/stockbook?${q}`, { print: true }).catch(() => alert.error(PRINT_FAILED));
             }}
           >
             Print

@@ -30,18 +30,7 @@ export interface ProductRow extends Record<string, unknown> {
 
 
 /** Printing is the documents service's; until it answers, say so plainly. */
-export const PRINT_UNAVAILABLE = 'Printing is not available yet: the documents service is not running.';
-
-export async function openPdf(path: string): Promise<boolean> {
-  try {
-    const res = await fetch(`/api/pdf${path}`, { method: 'HEAD', headers: { Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` } });
-    if (!res.ok) return false;
-    window.open(`/api/pdf${path}`, '_blank');
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const PRINT_FAILED = 'Unable to print, please try again later.';
 
 export const loadCategoryBrand = () => api.get<{ brand: string[]; cat: Named[] }>('/getCategoryBrand');
 

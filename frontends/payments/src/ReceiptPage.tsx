@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { Button, Spinner, apiUrl, errorMessage, formatINR, getToken, api, useAlert } from '@bahi/ui-kit';
+import { Button, Spinner, errorMessage, formatINR, api, openDocument, useAlert } from '@bahi/ui-kit';
 
 interface Receipt {
   id: number;
@@ -44,23 +44,13 @@ export function ReceiptPage() {
       });
   }, [id, alert]);
 
-  useEffect(() => {
-    if (state && autoPrint) window.print();
-  }, [state, autoPrint]);
+  const receiptPdf = `/documents/receipt/${id}`;
+  const print = () => openDocument(receiptPdf, { print: true }).catch(() => alert.error('Unable to print the receipt, please try again later.'));
+  const pdf = () => openDocument(receiptPdf, { newTab: true }).catch(() => alert.error('Unable to print the receipt, please try again later.'));
 
-  const pdf = async () => {
-    const win = window.open('', '_blank');
-    try {
-      const token = getToken();
-      const res = await fetch(apiUrl(`/documents/receipt/${id}`), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-      if (!res.ok) throw new Error(String(res.status));
-      const url = URL.createObjectURL(await res.blob());
-      if (win) win.location.href = url;
-    } catch {
-      win?.close();
-      alert.error('Unable to print the receipt, please try again later.');
-    }
-  };
+  useEffect(() => {
+    if (state && autoPrint) void print();
+  }, [state, autoPrint]);
 
   if (failed) {
     return (
@@ -76,7 +66,9 @@ export function ReceiptPage() {
   return (
     <>
       <div className="pm-toolbar">
-        <Button onClick={() => window.print()}>Print</Button>
+        <Button onClick={() => void print()} data-testid="print-receipt">
+          Print
+        </Button>
         <Button variant="secondary" onClick={pdf}>
           Open PDF
         </Button>

@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { Button, Modal, PagedTable, Spinner, api, errorMessage, formatINR, useAlert, type Column } from '@bahi/ui-kit';
+import { Button, Modal, PagedTable, Spinner, api, errorMessage, formatINR, openDocument, useAlert, type Column } from '@bahi/ui-kit';
 import type { Customer } from './customer';
 import { CustomerForm } from './CustomerForm';
-import { openPdf } from './pdf';
 
 interface Details extends Customer {
   due: number;
@@ -64,7 +63,7 @@ export function ClientLedgerPage() {
   const print = async () => {
     setPrinting(true);
     try {
-      await openPdf(`/documents/statement/${id}`);
+      await openDocument(`/documents/statement/${id}`, { print: true });
     } catch {
       alert.error('Unable to print all transactions');
     } finally {
