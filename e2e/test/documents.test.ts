@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startStack, type Stack } from '@bahi/devstack';
-import { ACCOUNTS } from '../src/harness';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ACCOUNTS, login, SCREENSHOTS } from '../src/harness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 let stack: Stack;
@@ -14,6 +15,7 @@ let staff: string;
 let customerId: number;
 let saleId: number;
 let paymentId: number;
+let browser: Browser;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-docs-'));
 
 // Demo catalogue (services/inventory seed).
@@ -37,20 +39,23 @@ async function pdf(p: string, token: string | undefined = manager) {
   if (res.status === 200) {
     const file = path.join(tmp, `${p.replace(/[^a-z0-9]+/gi, '_')}.pdf`);
     fs.writeFileSync(file, bytes);
+    // DOCS_DUMP=/some/dir keeps the PDFs to look at.
+    if (process.env.DOCS_DUMP) fs.copyFileSync(file, path.join(process.env.DOCS_DUMP, path.basename(file)));
     text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
   }
   return { status: res.status, type: res.headers.get('content-type') ?? '', disposition: res.headers.get('content-disposition') ?? '', bytes, text };
 }
 
-const login = async (who: { email: string; password: string }) => (await api<{ token: string }>('POST', '/loginReact', undefined, who)).body.token;
+const apiLogin = async (who: { email: string; password: string }) => (await api<{ token: string }>('POST', '/loginReact', undefined, who)).body.token;
 
 beforeAll(async () => {
-  for (const s of ['identity', 'inventory', 'ledger', 'sales', 'documents']) {
-    if (!fs.existsSync(path.join(ROOT, `services/${s}/dist/main.js`))) throw new Error(`services/${s}/dist/main.js is missing: run \`npm run build\` first.`);
+  for (const f of ['shell/dist/index.html', 'frontends/sales/dist/mf-manifest.json', 'frontends/payments/dist/mf-manifest.json', 'frontends/catalogue/dist/mf-manifest.json', ...['identity', 'inventory', 'ledger', 'sales', 'documents'].map((s) => `services/${s}/dist/main.js`)]) {
+    if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` first.`);
   }
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
   stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales', 'documents'], logs: 'files' });
-  manager = await login(ACCOUNTS.manager);
-  staff = await login(ACCOUNTS.staff);
+  manager = await apiLogin(ACCOUNTS.manager);
+  staff = await apiLogin(ACCOUNTS.staff);
   // The demo catalogue is seeded in the background once identity answers.
   for (let i = 0; i < 100; i++) {
     if ((await api('GET', '/getProductList', manager)).body?.count >= 50) break;
@@ -68,9 +73,11 @@ beforeAll(async () => {
   const pay = await api('POST', '/salesDuePayment', staff, { client_id: customerId, amount: '240.5', nextDD: '2030-02-15' });
   expect(pay.body).toEqual({ done: true, paymentId: expect.any(Number) });
   paymentId = pay.body.paymentId;
+  browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 }, 240_000);
 
 afterAll(async () => {
+  await browser?.close().catch(() => undefined);
   await stack?.stop();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
@@ -131,13 +138,100 @@ test('documents of unknown ids, of another company, or without a token are refus
   expect((await pdf('labels/99999')).status).toBe(404);
   expect((await pdf('stockbook')).status).toBe(400);
   // A new company sees none of Demo Traders' documents.
-  const admin = await login(ACCOUNTS.admin);
+  const admin = await apiLogin(ACCOUNTS.admin);
   const co = await api('POST', '/admin/createCompany', admin, { cName: 'Other Shop', cAdd: '1 Lane', cMob: '9822000001', mName: 'Ojas', mEmail: 'ojas@other.local' });
   expect(co.status).toBeLessThan(300);
-  const other = await login({ email: 'ojas@other.local', password: co.body.managerPassword });
+  const other = await apiLogin({ email: 'ojas@other.local', password: co.body.managerPassword });
   expect(other).toBeTruthy();
   expect((await pdf(`bill/${saleId}`, other)).status).toBe(404);
   expect((await pdf(`receipt/${paymentId}`, other)).status).toBe(404);
   expect((await pdf(`statement/${customerId}`, other)).status).toBe(404);
   expect((await pdf(`labels/${P10.id}`, other)).status).toBe(404);
 }, 60_000);
+
+// The screens' buttons: each fetches the PDF with the session's bearer token (a plain link would
+// carry none) and opens it as a blob URL.
+describe('print buttons in the browser', () => {
+  let page: Page;
+
+  beforeAll(async () => {
+    const ctx = await browser.newContext({ baseURL: stack.gatewayUrl, viewport: { width: 1366, height: 800 }, acceptDownloads: true });
+    page = await ctx.newPage();
+    page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
+    await login(page, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
+  }, 60_000);
+
+  /** Runs `act` and checks the PDF reply it caused: 200, application/pdf, sent with the token. */
+  async function pdfFetched(urlPart: string, act: () => Promise<unknown>) {
+    const [res] = await Promise.all([page.waitForResponse((r) => r.url().includes(`/api/documents/${urlPart}`), { timeout: 30_000 }), act()]);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toMatch(/^application\/pdf/);
+    expect(await res.request().headerValue('authorization')).toMatch(/^Bearer .+/);
+    return res;
+  }
+  const printFrame = () => page.locator('iframe[data-testid="print-frame"][src^="blob:"]').last().waitFor({ state: 'attached' });
+
+  test('bill view: Save downloads, Open In New Tab opens, Print prints the bill PDF', async () => {
+    await page.goto(`/salesList/bill/show/${saleId}`);
+    await page.getByTestId('bill').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'documents-bill-view.png'), fullPage: true });
+
+    const download = page.waitForEvent('download');
+    await pdfFetched(`bill/${saleId}?download=1`, () => page.getByRole('button', { name: 'Save' }).click());
+    const file = await (await download).path();
+    expect((await download).suggestedFilename()).toBe(`bill-${saleId}.pdf`);
+    expect(fs.readFileSync(file).subarray(0, 4).toString('latin1')).toBe('%PDF');
+
+    const tab = page.context().waitForEvent('page');
+    await pdfFetched(`bill/${saleId}`, () => page.getByRole('button', { name: 'Open In New Tab' }).click());
+    const opened = await tab;
+    await opened.waitForURL(/^blob:/);
+    await opened.close();
+
+    await pdfFetched(`bill/${saleId}`, () => page.getByTestId('print-bill').click());
+    await printFrame();
+  }, 90_000);
+
+  test('after a sale the bill view prints the bill at once', async () => {
+    await pdfFetched(`bill/${saleId}`, () => page.goto(`/salesList/bill/print/${saleId}`));
+    await printFrame();
+  }, 60_000);
+
+  test("estimate editor's Print", async () => {
+    expect((await api('GET', `/addProductIntoCart/${P10.barcode}`, manager)).status).toBe(200);
+    const est = (await api('GET', `/createEstimate?cart_no=1&clientId=${customerId}`, manager)).body.estimateId;
+    expect(est).toBeGreaterThan(0);
+    await page.goto(`/estimateList/edit/${est}`);
+    await page.getByTestId('estimate-total').waitFor();
+    await pdfFetched(`estimate/${est}`, () => page.getByRole('button', { name: 'Print', exact: true }).click());
+    await printFrame();
+  }, 60_000);
+
+  test("customer ledger's Print All Transactions prints the statement", async () => {
+    await page.goto(`/clientList/transaction/${customerId}`);
+    await pdfFetched(`statement/${customerId}`, () => page.getByRole('button', { name: 'Print All Transactions' }).click());
+    await printFrame();
+  }, 60_000);
+
+  test('receipt view with prints=print prints the money receipt at once', async () => {
+    await pdfFetched(`receipt/${paymentId}`, () => page.goto(`/payments/receivePayment/${paymentId}/print`));
+    await page.getByTestId('receipt').waitFor();
+    await printFrame();
+  }, 60_000);
+
+  test('label page and stock book print', async () => {
+    await page.goto(`/productItem/${P10.id}/label`);
+    await page.getByTestId('label-preview').waitFor();
+    await pdfFetched(`labels/${P10.id}?mode=stockbook&count=12&qty=1`, () => page.getByRole('button', { name: 'Print', exact: true }).click());
+    await printFrame();
+    const cats = (await api<{ cat: { id: number; name: string }[] }>('GET', '/getCategoryBrand', manager)).body.cat;
+    const plywood = cats.find((c) => c.name === 'Plywood')!;
+    await page.goto(`/productItem/stockBookPrint?category=${plywood.id}&brand=all`);
+    await page.getByTestId('stock-book').waitFor();
+    await page.getByLabel('Show Cost Price').check();
+    const res = await pdfFetched(`stockbook?category=${plywood.id}`, () => page.getByRole('button', { name: 'Print', exact: true }).click());
+    expect(res.url()).toContain('cost=1');
+    expect(res.url()).not.toContain('brand=');
+    await printFrame();
+  }, 60_000);
+});
