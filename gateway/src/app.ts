@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import { Agent, type IncomingMessage } from 'node:http';
 import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
@@ -112,6 +112,8 @@ export function createApp(opts: GatewayOptions): Express {
   });
 
   const proxies = new Map<string, RequestHandler>();
+  // Without an agent http-proxy opens (and closes) a TCP connection per call: reuse them.
+  const upstream = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
   for (const name of opts.serviceNames) {
     const target = opts.serviceUrls[name];
     if (!target) continue;
@@ -121,6 +123,7 @@ export function createApp(opts: GatewayOptions): Express {
         target,
         changeOrigin: true,
         xfwd: true,
+        agent: upstream,
         proxyTimeout: opts.proxyTimeoutMs ?? 60_000,
         ejectPlugins: true,
         plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
