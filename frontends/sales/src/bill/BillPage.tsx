@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { api, apiUrl, Button, formatINR, getToken, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
-import { openPdf } from '../clients/pdf';
+import { api, Button, formatINR, openDocument, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
 import { fmt1 } from '../cart/lines';
 import '../cart/sales.css';
 
@@ -19,26 +18,36 @@ interface Bill {
     total: number;
     due: number;
     walkIn: boolean;
-    customer: { client_id: number; name: string; mobile_no: string; address_line_1: string; address_line_2: string; city_or_district: string; state: string; postal_code: string } | null;
+    customer: {
+      client_id: number;
+      name: string;
+      mobile_no: string;
+      address_line_1: string;
+      address_line_2: string;
+      city_or_district: string;
+      state: string;
+      postal_code: string;
+    } | null;
   };
   subtotal: number;
   previousDue: number;
-  soldProducts: { sl_no: number; product_id: number; product_name: string; hsn_code: string; unit: string; quantity: number; per_peice_quantity: number; rate: number; disc: number; amount: number }[];
+  soldProducts: {
+    sl_no: number;
+    product_id: number;
+    product_name: string;
+    hsn_code: string;
+    unit: string;
+    quantity: number;
+    per_peice_quantity: number;
+    rate: number;
+    disc: number;
+    amount: number;
+  }[];
   companyDetails: { name: string; add1: string; add2: string; mob1: string; mob2: string; email: string } | null;
 }
 
 /** Where the documents service serves the invoice PDF. */
-export const invoicePdf = (id: string | number) => `/documents/invoice/${id}`;
-
-async function savePdf(path: string, name: string) {
-  const token = getToken();
-  const res = await fetch(apiUrl(path), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) throw new Error(String(res.status));
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(await res.blob());
-  a.download = name;
-  a.click();
-}
+export const invoicePdf = (id: string | number) => `/documents/bill/${id}`;
 
 /** Bill view (spec 000 §2): printable HTML bill; /salesList/bill/print/{id} opens the print dialog. */
 export default function BillPage() {
@@ -58,8 +67,7 @@ export default function BillPage() {
 
   useEffect(() => {
     if (bill && prints === 'print') {
-      const t = setTimeout(() => window.print(), 300);
-      return () => clearTimeout(t);
+      openDocument(invoicePdf(id), { print: true }).catch(() => alert.error('Unable to print the bill, please try again later.'));
     }
   }, [bill, prints]);
 
@@ -86,10 +94,22 @@ export default function BillPage() {
   return (
     <div>
       <div className="sl-toolbar">
-        <Button variant="secondary" onClick={() => savePdf(invoicePdf(id), `bill-${id}.pdf`).catch(() => alert.error('Unable to save the bill, please try again later.'))}>
+        <Button
+          variant="secondary"
+          onClick={() =>
+            openDocument(invoicePdf(id), { download: true }).catch(() =>
+              alert.error('Unable to save the bill, please try again later.'),
+            )
+          }
+        >
           Save
         </Button>
-        <Button variant="secondary" onClick={() => openPdf(invoicePdf(id)).catch(() => alert.error('Unable to open in new tab, please try again later.'))}>
+        <Button
+          variant="secondary"
+          onClick={() =>
+            openDocument(invoicePdf(id), { newTab: true }).catch(() => alert.error('Unable to open in new tab, please try again later.'))
+          }
+        >
           Open In New Tab
         </Button>
         <Button variant="secondary" onClick={() => navigate('delivery')}>
@@ -97,15 +117,11 @@ export default function BillPage() {
         </Button>
         <Button
           data-testid="print-bill"
-          onClick={() => {
-            try {
-              window.print();
-            } catch {
-              alert.error('Unable to print the bill, please try again later.');
-            }
-          }}
+          onClick={() =>
+            openDocument(invoicePdf(id), { print: true }).catch(() => alert.error('Unable to print the bill, please try again later.'))
+          }
         >
-          Print (Ctrl+P)
+          Print
         </Button>
         <Button variant="secondary" onClick={() => void moveToCart()} data-testid="move-to-cart">
           Move to Cart
@@ -130,7 +146,15 @@ export default function BillPage() {
           <div className="sl-bill__cust" data-testid="bill-customer">
             <b>{s.customer.name}</b> ({s.customer.client_id}) · +91 {s.customer.mobile_no}
             <br />
-            {[s.customer.address_line_1, s.customer.address_line_2, s.customer.city_or_district, s.customer.state, s.customer.postal_code].filter(Boolean).join(', ')}
+            {[
+              s.customer.address_line_1,
+              s.customer.address_line_2,
+              s.customer.city_or_district,
+              s.customer.state,
+              s.customer.postal_code,
+            ]
+              .filter(Boolean)
+              .join(', ')}
           </div>
         )}
         <table>
@@ -155,41 +179,58 @@ export default function BillPage() {
                   {p.quantity}
                   {p.per_peice_quantity !== 1 ? ` × ${p.per_peice_quantity}` : ''} {p.unit}
                 </td>
-                <td className="r">{formatINR(p.rate)}</td>
-                <td className="r">{formatINR(p.disc)}</td>
-                <td className="r">{fmt1(p.amount)}</td>
+                <td className="r nowrap">{formatINR(p.rate)}</td>
+                <td className="r nowrap">{formatINR(p.disc)}</td>
+                <td className="r nowrap">{fmt1(p.amount)}</td>
               </tr>
             ))}
           </tbody>
         </table>
         <div className="sl-bill__totals" data-testid="bill-totals">
           <span>Subtotal</span>
-          <span className="r">{formatINR(bill.subtotal)}</span>
+          <span className="r" data-testid="bill-subtotal">
+            {formatINR(bill.subtotal)}
+          </span>
           {s.tax === 1 && (
             <>
               <span>Tax (18%)</span>
-              <span className="r">{formatINR(s.taxAmount)}</span>
+              <span className="r" data-testid="bill-tax">
+                {formatINR(s.taxAmount)}
+              </span>
             </>
           )}
           <span>Shipping</span>
-          <span className="r">{formatINR(s.shipping)}</span>
+          <span className="r" data-testid="bill-shipping">
+            {formatINR(s.shipping)}
+          </span>
           <span>Discount</span>
-          <span className="r">-{formatINR(s.summery_discount)}</span>
+          <span className="r" data-testid="bill-discount">
+            -{formatINR(s.summery_discount)}
+          </span>
           <span>Amount</span>
-          <span className="r">{formatINR(s.amount)}</span>
+          <span className="r" data-testid="bill-amount">
+            {formatINR(s.amount)}
+          </span>
           {!s.walkIn && (
             <>
               <span>Previous due</span>
-              <span className="r">{formatINR(bill.previousDue)}</span>
+              <span className="r" data-testid="bill-previous-due">
+                {formatINR(bill.previousDue)}
+              </span>
             </>
           )}
           <span className="grand">Total</span>
-          <span className="grand r">{formatINR(s.total)}</span>
+          <span className="grand r" data-testid="bill-total">
+            {formatINR(s.total)}
+          </span>
           <span>Paid</span>
-          <span className="r">{formatINR(s.paid)}</span>
+          <span className="r" data-testid="bill-paid">
+            {formatINR(s.paid)}
+          </span>
           <span className="grand">Total due</span>
+          {/* Due is shown rounded to rupees (spec 000 §9). */}
           <span className="grand r" data-testid="bill-due">
-            {formatINR(s.due)}
+            {formatINR(s.due, 0)}
           </span>
         </div>
       </article>

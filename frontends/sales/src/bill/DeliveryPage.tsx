@@ -1,6 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { api, Button, errorMessage, Field, FormActions, FormGrid, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
+import {
+  api,
+  Button,
+  errorMessage,
+  Field,
+  FormActions,
+  FormGrid,
+  Spinner,
+  useAlert,
+  usePageHeader,
+} from '@bahi/ui-kit';
 
 interface Delivery {
   transporter_name: string;
@@ -9,7 +19,13 @@ interface Delivery {
   vehicle_number: string;
   dispatched_date: string;
 }
-const EMPTY: Delivery = { transporter_name: '', transporter_mobile: '', mode_of_transport: '', vehicle_number: '', dispatched_date: new Date().toISOString().slice(0, 10) };
+const EMPTY: Delivery = {
+  transporter_name: '',
+  transporter_mobile: '',
+  mode_of_transport: '',
+  vehicle_number: '',
+  dispatched_date: new Date().toISOString().slice(0, 10),
+};
 const LABELS: Record<keyof Delivery, string> = {
   transporter_name: 'Transporter name',
   transporter_mobile: 'Transporter mobile',
@@ -40,7 +56,7 @@ export default function DeliveryPage() {
         alert.error(errorMessage(err));
         navigate('..');
       });
-  }, [id]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [id]); // loads once per sale id
 
   if (mode === 'loading') return <Spinner />;
   const set = (k: keyof Delivery) => (e: React.ChangeEvent<HTMLInputElement>) => {
@@ -52,7 +68,10 @@ export default function DeliveryPage() {
     if (missing.length) return alert.error(`${LABELS[missing[0]!]} is required.`);
     try {
       const body = { ...form, sale_id: Number(id) };
-      const r = mode === 'add' ? await api.post<{ data: Delivery }>('/delivery', body) : await api.put<{ data: Delivery }>('/delivery', body);
+      const r =
+        mode === 'add'
+          ? await api.post<{ data: Delivery }>('/delivery', body)
+          : await api.put<{ data: Delivery }>('/delivery', body);
       setSaved(r.data);
       setForm(r.data);
       setMode('read');
@@ -69,7 +88,15 @@ export default function DeliveryPage() {
       </header>
       <FormGrid>
         {(Object.keys(LABELS) as (keyof Delivery)[]).map((k) => (
-          <Field key={k} label={LABELS[k]} type={k === 'dispatched_date' ? 'date' : 'text'} value={form[k]} onChange={set(k)} disabled={readOnly} required />
+          <Field
+            key={k}
+            label={LABELS[k]}
+            type={k === 'dispatched_date' ? 'date' : 'text'}
+            value={form[k]}
+            onChange={set(k)}
+            disabled={readOnly}
+            required
+          />
         ))}
       </FormGrid>
       <FormActions>

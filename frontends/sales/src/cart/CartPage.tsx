@@ -1,12 +1,35 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { api, ApiError, Button, errorMessage, formatINR, isManager, Modal, useAlert, useConfirm, usePageHeader, useUser } from '@bahi/ui-kit';
+import {
+  api,
+  ApiError,
+  Button,
+  errorMessage,
+  formatINR,
+  isManager,
+  Modal,
+  useAlert,
+  useConfirm,
+  usePageHeader,
+  useUser,
+} from '@bahi/ui-kit';
 import { CustomerForm } from '../clients/CustomerForm';
 import { CustomerSearch } from '../clients/CustomerSearch';
 import type { Customer } from '../clients/customer';
 import { PurchasePanel, SellPanel, type PurchaseValues } from './CheckoutPanels';
 import { LinesTable } from './LinesTable';
-import { EMPTY_CART, entryCode, fmt2, GENERIC_FAILURE, newIdempotencyKey, PRODUCT_NOT_FOUND, type AddReply, type CartLine, type Suggestion, type Summery, type UpdateReply } from './lines';
+import {
+  EMPTY_CART,
+  entryCode,
+  GENERIC_FAILURE,
+  newIdempotencyKey,
+  PRODUCT_NOT_FOUND,
+  type AddReply,
+  type CartLine,
+  type Suggestion,
+  type Summery,
+  type UpdateReply,
+} from './lines';
 import { ProductEntry } from './ProductEntry';
 import './sales.css';
 
@@ -20,18 +43,39 @@ type Panel = 0 | 1 | 2 | 3;
 
 export const KEYS: [string, string][] = [
   ['F2', 'product entry'],
-  ['Enter', 'add the scanned/typed product; on empty entry: Proceed to Sell'],
+  ['Enter', 'add the product; on an empty entry, Proceed to Sell'],
   ['5*code', 'adds 5'],
+  ['↑ ↓', 'pick a suggestion'],
   ['F4', 'customer search'],
   ['F9', 'Proceed to Sell'],
-  ['Enter (sell panel)', 'confirm sale'],
-  ['Esc', 'close panel'],
+  ['Enter (Sell)', 'confirm the sale'],
+  ['Esc', 'close the panel'],
 ];
+
+/** The keys the counter uses, always on screen. */
+export function KeysLegend() {
+  return (
+    <ul className="sl-keys" aria-label="Keyboard" data-testid="keys">
+      {KEYS.map(([k, d]) => (
+        <li key={k}>
+          <kbd>{k}</kbd> {d}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** Create Sell (spec 000 §2 Cart screen). */
 export default function CartPage() {
   const [lines, setLines] = useState<CartLine[]>([]);
-  const [summery, setSummery] = useState<Summery>({ tax: 0, shipping: 0, discount: 0, subtotal: 0, taxAmount: 0, total: 0 });
+  const [summery, setSummery] = useState<Summery>({
+    tax: 0,
+    shipping: 0,
+    discount: 0,
+    subtotal: 0,
+    taxAmount: 0,
+    total: 0,
+  });
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
   const [customer, setCustomer] = useState<Customer | null>(null);
   const [due, setDue] = useState(0);
@@ -47,16 +91,27 @@ export default function CartPage() {
   const user = useUser();
   usePageHeader(<span>Create Sell</span>, []);
 
-  const applySummery = (s: Summery) => {
+  // Replies can overtake each other when a scanner fires codes back to back: each request takes a
+  // number and a reply older than one already shown is not shown (the page reloads the cart instead).
+  const sent = useRef(0);
+  const shown = useRef({ seq: 0, shipping: '0', discount: '0' });
+  /** Shows a server summary; false when a newer one is already on screen. */
+  const applySummery = (s: Summery, seq = ++sent.current) => {
+    if (seq < shown.current.seq) return false;
+    const prev = shown.current;
+    shown.current = { seq, shipping: String(s.shipping), discount: String(s.discount) };
     setSummery(s);
-    setShipping(String(s.shipping));
-    setDiscount(String(s.discount));
+    // A box the cashier is typing in keeps its text; it is saved on blur.
+    setShipping((t) => (t === prev.shipping ? String(s.shipping) : t));
+    setDiscount((t) => (t === prev.discount ? String(s.discount) : t));
+    return true;
   };
   const load = useCallback(async () => {
+    const seq = ++sent.current;
     try {
       const r = await api.get<CartReply>('/getProducts', { query: { cart_no: CART_NO } });
+      if (!applySummery(r.summery, seq)) return;
       setLines(r.cart);
-      applySummery(r.summery);
       setSuggestions(r.product_list);
     } catch {
       alert.error(GENERIC_FAILURE);
@@ -67,28 +122,34 @@ export default function CartPage() {
     entryRef.current?.focus();
   }, [load]);
 
-  const afterUpdate = (r: UpdateReply) => {
-    applySummery(r.summery);
-    r.warnings.forEach((w) => alert.show(w, 'warning'));
-  };
-
   const add = async (text: string) => {
+    const seq = ++sent.current;
     try {
-      const r = await api.get<AddReply>(`/addProductIntoCart/${encodeURIComponent(entryCode(text))}`, { query: { cart_no: CART_NO } });
+      const r = await api.get<AddReply>(`/addProductIntoCart/${encodeURIComponent(entryCode(text))}`, {
+        query: { cart_no: CART_NO },
+      });
       if (!r.length) return alert.error(PRODUCT_NOT_FOUND);
       const [[line], extra] = r;
-      setLines((ls) => (ls.some((l) => l.sl_no === line.sl_no) ? ls.map((l) => (l.sl_no === line.sl_no ? line : l)) : [...ls, line]));
-      if (extra.summery) applySummery(extra.summery);
       extra.warnings.forEach((w) => alert.show(w, 'warning'));
+      if (extra.summery && !applySummery(extra.summery, seq)) return void load();
+      setLines((ls) =>
+        ls.some((l) => l.sl_no === line.sl_no) ? ls.map((l) => (l.sl_no === line.sl_no ? line : l)) : [...ls, line],
+      );
     } catch (err) {
       alert.error(errorMessage(err));
     }
   };
 
-  const update = async (path: string, body: object, failure: string) => {
+  /** Saves one edit; null when a newer reply is already on screen (the cart reloads instead). */
+  const update = async (path: string, body: object, failure: string): Promise<UpdateReply | null> => {
+    const seq = ++sent.current;
     try {
       const r = await api.post<UpdateReply>(path, { cart_no: CART_NO, ...body });
-      afterUpdate(r);
+      r.warnings.forEach((w) => alert.show(w, 'warning'));
+      if (!applySummery(r.summery, seq)) {
+        void load();
+        return null;
+      }
       return r;
     } catch {
       alert.error(failure);
@@ -98,11 +159,14 @@ export default function CartPage() {
 
   const onQuantity = async (l: CartLine, v: string) => {
     const r = await update('/upQuan/', { sl_no: l.sl_no, quantity: v }, 'could not update quantity');
-    setLines((ls) => (r.line ? ls.map((x) => (x.sl_no === l.sl_no ? r.line! : x)) : ls.filter((x) => x.sl_no !== l.sl_no)));
+    if (!r) return;
+    setLines((ls) =>
+      r.line ? ls.map((x) => (x.sl_no === l.sl_no ? r.line! : x)) : ls.filter((x) => x.sl_no !== l.sl_no),
+    );
   };
   const onDiscount = async (l: CartLine, v: string) => {
     const r = await update('/upDisc/', { sl_no: l.sl_no, discount: v }, 'could not update discount');
-    if (r.line) setLines((ls) => ls.map((x) => (x.sl_no === l.sl_no ? r.line! : x)));
+    if (r?.line) setLines((ls) => ls.map((x) => (x.sl_no === l.sl_no ? r.line! : x)));
   };
   const onRemove = async (l: CartLine) => {
     try {
@@ -211,16 +275,7 @@ export default function CartPage() {
         </header>
         <ProductEntry ref={entryRef} suggestions={suggestions} onAdd={add} onEmptyEnter={() => proceed(2)} />
         <LinesTable lines={lines} onQuantity={onQuantity} onDiscount={onDiscount} onRemove={(l) => void onRemove(l)} />
-        <details className="sl-keys">
-          <summary>Keyboard</summary>
-          <ul>
-            {KEYS.map(([k, d]) => (
-              <li key={k}>
-                <kbd>{k}</kbd> {d}
-              </li>
-            ))}
-          </ul>
-        </details>
+        <KeysLegend />
       </section>
       <section className="bk-card sl-card sl-summary" data-testid="summary">
         <header className="sl-card__head">
@@ -229,32 +284,48 @@ export default function CartPage() {
         <div className="sl-customer">
           <CustomerSearch key={searchKey} onChoose={(c) => void chooseCustomer(c)} />
           <div className="sl-customer__row">
-            <span data-testid="current-customer">{customer ? `${customer.client_id} : ${customer.name}` : 'Unknown'}</span>
-            <button type="button" className="bk-link" onClick={() => void chooseCustomer(null)}>
-              Unknown
-            </button>
-            <button type="button" className="bk-link" onClick={() => setPanel(1)}>
-              Add Customer
-            </button>
+            <span className="sl-customer__name" data-testid="current-customer">
+              {customer ? `${customer.client_id} : ${customer.name}` : 'Unknown'}
+            </span>
+            <span className="sl-customer__actions">
+              <button type="button" className="sl-link" onClick={() => void chooseCustomer(null)}>
+                Unknown
+              </button>
+              <button type="button" className="sl-link" onClick={() => setPanel(1)}>
+                Add Customer
+              </button>
+            </span>
           </div>
         </div>
         <dl className="sl-rows">
           <dt>Subtotal</dt>
-          <dd className="bk-money" data-testid="subtotal">{formatINR(summery.subtotal)}</dd>
+          <dd className="bk-money" data-testid="subtotal">
+            {formatINR(summery.subtotal)}
+          </dd>
           <dt>Due</dt>
-          <dd className="bk-money" data-testid="due">{formatINR(Math.round(due))}</dd>
+          <dd className="bk-money" data-testid="due">
+            {formatINR(due, 0)}
+          </dd>
           <dt>
             <label>
               <input
                 type="checkbox"
                 checked={summery.tax === 1}
                 data-testid="tax"
-                onChange={(e) => void update('/upTax/', { tax: e.target.checked ? 1 : 0 }, 'could not update tax').catch(() => undefined)}
+                onChange={(e) => {
+                  // Ticked at once; the server's summary (with the tax amount) follows, or it is undone.
+                  const before = summery;
+                  const tax = e.target.checked ? 1 : 0;
+                  setSummery({ ...summery, tax });
+                  void update('/upTax/', { tax }, 'could not update tax').catch(() => setSummery(before));
+                }}
               />{' '}
               Tax (18%)
             </label>
           </dt>
-          <dd className="bk-money">{fmt2(summery.taxAmount)}</dd>
+          <dd className="bk-money" data-testid="tax-amount">
+            {formatINR(summery.taxAmount)}
+          </dd>
           <dt>Shipping</dt>
           <dd>
             <input
@@ -263,7 +334,12 @@ export default function CartPage() {
               aria-label="Shipping"
               value={shipping}
               onChange={(e) => setShipping(e.target.value)}
-              onBlur={() => shipping !== String(summery.shipping) && void update('/upShip/', { shipping }, 'could not update shipping').catch(() => setShipping(String(summery.shipping)))}
+              onBlur={() =>
+                shipping !== String(summery.shipping) &&
+                void update('/upShip/', { shipping }, 'could not update shipping').catch(() =>
+                  setShipping(String(summery.shipping)),
+                )
+              }
               onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
             />
           </dd>
@@ -275,7 +351,12 @@ export default function CartPage() {
               aria-label="Discount"
               value={discount}
               onChange={(e) => setDiscount(e.target.value)}
-              onBlur={() => discount !== String(summery.discount) && void update('/upSummeryDisc/', { discount }, 'could not update discount').catch(() => setDiscount(String(summery.discount)))}
+              onBlur={() =>
+                discount !== String(summery.discount) &&
+                void update('/upSummeryDisc/', { discount }, 'could not update discount').catch(() =>
+                  setDiscount(String(summery.discount)),
+                )
+              }
               onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
             />
           </dd>
@@ -298,7 +379,12 @@ export default function CartPage() {
           )}
         </div>
       </section>
-      <Modal open={panel !== 0} title={panel === 1 ? 'Add Customer' : panel === 2 ? 'Sell' : 'Purchase'} onClose={() => setPanel(0)} width={panel === 1 ? 640 : 420}>
+      <Modal
+        open={panel !== 0}
+        title={panel === 1 ? 'Add Customer' : panel === 2 ? 'Sell' : 'Purchase'}
+        onClose={() => setPanel(0)}
+        width={panel === 1 ? 640 : 420}
+      >
         {panel === 1 && (
           <CustomerForm
             onSaved={(c: Customer) => {

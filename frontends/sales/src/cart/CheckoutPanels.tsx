@@ -7,7 +7,13 @@ export const todayISO = () => {
 };
 
 /** Sell panel: paid, due date, date; the confirm button is disabled while the checkout runs. Enter confirms. */
-export function SellPanel({ total, onSell }: { total: number; onSell(v: { paid: string; dueDate: string; date: string }): Promise<void> }) {
+export function SellPanel({
+  total,
+  onSell,
+}: {
+  total: number;
+  onSell(v: { paid: string; dueDate: string; date: string }): Promise<void>;
+}) {
   const [paid, setPaid] = useState(String(total));
   const [dueDate, setDueDate] = useState(todayISO());
   const [date, setDate] = useState(todayISO());
@@ -33,7 +39,15 @@ export function SellPanel({ total, onSell }: { total: number; onSell(v: { paid: 
       <p className="sl-total-line">
         Total <b className="bk-money">{formatINR(total)}</b>
       </p>
-      <Field autoFocus onFocus={(e) => e.target.select()} label="Paid" inputMode="decimal" value={paid} onChange={(e) => setPaid(e.target.value)} data-testid="sell-paid" />
+      <Field
+        autoFocus
+        onFocus={(e) => e.target.select()}
+        label="Paid"
+        inputMode="decimal"
+        value={paid}
+        onChange={(e) => setPaid(e.target.value)}
+        data-testid="sell-paid"
+      />
       <Field label="Due date" type="date" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />
       <Field label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
       <Button type="submit" disabled={busy} data-testid="sell-confirm">
@@ -66,12 +80,29 @@ interface Checkout {
 }
 
 /** Purchase panel (managers): bill number, distributor, officer, paid, due date. */
-export function PurchasePanel({ onPurchase, onError, hideOfficer }: { onPurchase(v: PurchaseValues): Promise<void>; onError(msg: string): void; hideOfficer?: boolean }) {
-  const [v, setV] = useState<PurchaseValues>({ bill_no: '', distributor: '', officer: '', paid: '0', due_date: todayISO() });
+export function PurchasePanel({
+  onPurchase,
+  onError,
+  hideOfficer,
+}: {
+  onPurchase(v: PurchaseValues): Promise<void>;
+  onError(msg: string): void;
+  hideOfficer?: boolean;
+}) {
+  const [v, setV] = useState<PurchaseValues>({
+    bill_no: '',
+    distributor: '',
+    officer: '',
+    paid: '0',
+    due_date: todayISO(),
+  });
   const [data, setData] = useState<Checkout>({ distributors: [], officers: [] });
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    api.get<Checkout>('/checkOutPurchase').then((d) => setData({ distributors: d?.distributors ?? [], officers: d?.officers ?? [] })).catch(() => undefined);
+    api
+      .get<Checkout>('/checkOutPurchase')
+      .then((d) => setData({ distributors: d?.distributors ?? [], officers: d?.officers ?? [] }))
+      .catch(() => undefined);
   }, []);
   const set = (k: keyof PurchaseValues) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   const officers = data.officers.filter((o) => String(o.distributor_id) === v.distributor);

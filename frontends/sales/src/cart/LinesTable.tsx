@@ -29,6 +29,24 @@ function LineInput({ value, label, onSave }: { value: number; label: string; onS
   );
 }
 
+function TrashIcon() {
+  return (
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      <path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6" />
+    </svg>
+  );
+}
+
 export function LinesTable({
   lines,
   onQuantity,
@@ -59,25 +77,36 @@ export function LinesTable({
         {lines.map((l, i) => (
           <tr key={l.sl_no} data-testid={`line-${l.product_id}`}>
             <td>{i + 1}</td>
-            <td>
+            <td className="sl-lines__name">
               <Link to={`/productItem/${l.product_id}`}>{l.product_name}</Link>
               <span className="sl-muted"> #{l.product_id}</span>
             </td>
-            <td className="r">
-              {formatINR(l.mrp)}/{l.per_peice_quantity !== 1 ? `${l.per_peice_quantity} ` : ''}
-              {l.unit}
+            <td className="r nowrap">
+              {formatINR(l.mrp)}
+              <span className="sl-muted">
+                /{l.per_peice_quantity !== 1 ? `${l.per_peice_quantity} ` : ''}
+                {l.unit}
+              </span>
             </td>
-            <td className={`r ${l.stock < l.quantity * l.per_peice_quantity ? 'sl-warn' : ''}`}>{l.stock}</td>
+            <td className={`r nowrap ${l.stock < l.quantity * l.per_peice_quantity ? 'sl-warn' : ''}`}>{l.stock}</td>
             <td className="r">
               <LineInput value={l.quantity} label={`Quantity of ${l.product_name}`} onSave={(v) => onQuantity(l, v)} />
             </td>
             <td className="r">
               <LineInput value={l.discount} label={`Discount on ${l.product_name}`} onSave={(v) => onDiscount(l, v)} />
             </td>
-            <td className="r bk-money">{fmt1(l.amount)}</td>
+            <td className="r bk-money nowrap" data-testid="line-amount">
+              {fmt1(l.amount)}
+            </td>
             <td>
-              <button type="button" className="sl-remove" aria-label={`Remove ${l.product_name}`} title="Remove" onClick={() => onRemove(l)}>
-                ×
+              <button
+                type="button"
+                className="sl-remove"
+                aria-label={`Remove ${l.product_name}`}
+                title="Remove"
+                onClick={() => onRemove(l)}
+              >
+                <TrashIcon />
               </button>
             </td>
           </tr>

@@ -1,73 +1,117 @@
-import { forwardRef, useMemo, useState } from 'react';
+import { forwardRef, useEffect, useMemo, useState } from 'react';
+import { api, formatINR } from '@bahi/ui-kit';
 import type { Suggestion } from './lines';
+
+const MAX_SHOWN = 8;
+const localMatches = (suggestions: Suggestion[], t: string) =>
+  suggestions
+    .filter((s) => String(s.product_id).startsWith(t) || s.product_name.toLowerCase().includes(t))
+    .slice(0, MAX_SHOWN);
 
 /**
  * The product entry: suggestions (id, name, stock, MRP) as you type; Enter adds what is typed or
  * scanned (a barcode scanner types the code and Enter); Enter on empty text proceeds to sell.
  */
-export const ProductEntry = forwardRef<HTMLInputElement, { suggestions: Suggestion[]; onAdd(text: string): Promise<void>; onEmptyEnter(): void }>(
-  function ProductEntry({ suggestions, onAdd, onEmptyEnter }, ref) {
-    const [text, setText] = useState('');
-    const [active, setActive] = useState(-1);
-    const matches = useMemo(() => {
-      const t = text.trim().toLowerCase();
-      if (!t || /^\d+(\.\d+)?\*/.test(t)) return [];
-      return suggestions.filter((s) => String(s.product_id).startsWith(t) || s.product_name.toLowerCase().includes(t)).slice(0, 8);
-    }, [text, suggestions]);
-    const submit = async (value: string) => {
-      setText('');
-      setActive(-1);
-      await onAdd(value);
+export const ProductEntry = forwardRef<
+  HTMLInputElement,
+  { suggestions: Suggestion[]; onAdd(text: string): Promise<void>; onEmptyEnter(): void }
+>(function ProductEntry({ suggestions, onAdd, onEmptyEnter }, ref) {
+  const [text, setText] = useState('');
+  const [active, setActive] = useState(-1);
+  const [remote, setRemote] = useState<{ text: string; list: Suggestion[] } | null>(null);
+  const t = text.trim().toLowerCase();
+  // Quantity prefixes (5*12) and long digit runs (barcodes being scanned) are not searches.
+  const searching = t.length > 0 && !/^\d+(\.\d+)?\s*[*xX]/.test(t) && !/^\d{6,}$/.test(t);
+
+  // The page holds the first suggestions only; a big catalogue is searched on the server.
+  useEffect(() => {
+    if (!searching || t.length < 2 || localMatches(suggestions, t).length >= MAX_SHOWN) return;
+    const ctrl = new AbortController();
+    const timer = setTimeout(() => {
+      api
+        .get<{ product_list: Suggestion[] }>('/getProducts', { query: { cart_no: 1, text: t }, signal: ctrl.signal })
+        .then((r) => setRemote({ text: t, list: r.product_list ?? [] }))
+        .catch(() => undefined);
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      ctrl.abort();
     };
-    return (
-      <div className="sl-entry">
-        <input
-          ref={ref}
-          className="bk-input"
-          data-testid="product-entry"
-          aria-label="Product id, barcode or name"
-          placeholder="Scan barcode or type id (5*12 adds 5) — Enter"
-          autoComplete="off"
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value);
-            setActive(-1);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowDown') {
-              e.preventDefault();
-              setActive((a) => Math.min(a + 1, matches.length - 1));
-            } else if (e.key === 'ArrowUp') {
-              e.preventDefault();
-              setActive((a) => Math.max(a - 1, -1));
-            } else if (e.key === 'Enter') {
-              e.preventDefault();
-              const chosen = active >= 0 ? matches[active] : undefined;
-              if (chosen) void submit(`${chosen.product_id} : ${chosen.product_name}`);
-              else if (!text.trim()) onEmptyEnter();
-              else void submit(text);
-            } else if (e.key === 'Escape') setText('');
-          }}
-        />
-        {matches.length > 0 && (
-          <ul className="sl-suggest" role="listbox">
-            {matches.map((s, i) => (
-              <li
-                key={s.product_id}
-                role="option"
-                aria-selected={i === active}
-                className={i === active ? 'active' : ''}
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                  void submit(`${s.product_id} : ${s.product_name}`);
-                }}
-              >
-                <b>{s.product_id}</b> {s.product_name} <span className="sl-muted">stock {String(s.stock)} · MRP ₹{String(s.mrp)}</span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    );
-  },
-);
+  }, [t, searching, suggestions]);
+
+  const matches = useMemo(() => {
+    if (!searching) return [];
+    const local = localMatches(suggestions, t);
+    if (remote?.text !== t) return local;
+    const seen = new Set(local.map((s) => s.product_id));
+    return [...local, ...remote.list.filter((s) => !seen.has(s.product_id))].slice(0, MAX_SHOWN);
+  }, [t, searching, suggestions, remote]);
+
+  const submit = async (value: string) => {
+    setText('');
+    setActive(-1);
+    await onAdd(value);
+  };
+  return (
+    <div className="sl-entry">
+      <input
+        ref={ref}
+        className="bk-input"
+        data-testid="product-entry"
+        aria-label="Product id, barcode or name"
+        role="combobox"
+        aria-expanded={matches.length > 0}
+        aria-controls="sl-suggest"
+        placeholder="Scan a barcode or type an id or name, then Enter (5*12 adds 5 of product 12)"
+        autoComplete="off"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setActive(-1);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            setActive((a) => Math.min(a + 1, matches.length - 1));
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault();
+            setActive((a) => Math.max(a - 1, -1));
+          } else if (e.key === 'Enter') {
+            e.preventDefault();
+            const chosen = active >= 0 ? matches[active] : undefined;
+            if (chosen) void submit(`${chosen.product_id} : ${chosen.product_name}`);
+            else if (!text.trim()) onEmptyEnter();
+            else void submit(text);
+          } else if (e.key === 'Escape') setText('');
+        }}
+      />
+      {matches.length > 0 && (
+        <ul className="sl-suggest" id="sl-suggest" role="listbox" data-testid="product-suggestions">
+          <li className="sl-suggest__head" aria-hidden="true">
+            <span>Id</span>
+            <span>Name</span>
+            <span className="r">Stock</span>
+            <span className="r">MRP</span>
+          </li>
+          {matches.map((s, i) => (
+            <li
+              key={s.product_id}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'active' : ''}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                void submit(`${s.product_id} : ${s.product_name}`);
+              }}
+            >
+              <b>{s.product_id}</b>
+              <span className="sl-suggest__name">{s.product_name}</span>
+              <span className={`r ${Number(s.stock) <= 0 ? 'sl-warn' : ''}`}>{String(Number(s.stock))}</span>
+              <span className="r">{formatINR(s.mrp)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+});

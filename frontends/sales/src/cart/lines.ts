@@ -1,5 +1,6 @@
 // Shapes and arithmetic the cart and the estimate editor share. The server computes every total;
 // these helpers only format what it sent (spec 000 §5 display rounding).
+import { formatINR } from '@bahi/ui-kit';
 
 export interface CartLine {
   sl_no: number;
@@ -35,10 +36,10 @@ export interface UpdateReply {
   warnings: string[];
 }
 
-/** Line total shown to 1 decimal. */
-export const fmt1 = (n: number) => (Math.round(n * 10) / 10).toFixed(1);
+/** Line total shown to 1 decimal, with Indian digit grouping (1,23,456.5). */
+export const fmt1 = (n: number | string) => formatINR(n, 1).replace('₹', '');
 /** Tax and totals shown to 2 decimals. */
-export const fmt2 = (n: number) => n.toFixed(2);
+export const fmt2 = (n: number | string) => formatINR(n, 2).replace('₹', '');
 
 /** Text typed or scanned in the product entry -> the code the server looks up ('12 : Rice' -> '12'; '5*12' stays). */
 export function entryCode(text: string): string {

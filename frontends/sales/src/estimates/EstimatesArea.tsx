@@ -1,14 +1,42 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
-import { api, ApiError, Button, errorMessage, formatINR, isManager, Modal, PagedTable, Spinner, useAlert, useConfirm, usePageHeader, useUser } from '@bahi/ui-kit';
+import {
+  api,
+  ApiError,
+  Button,
+  errorMessage,
+  formatINR,
+  isManager,
+  Modal,
+  openDocument,
+  PagedTable,
+  Spinner,
+  useAlert,
+  useConfirm,
+  usePageHeader,
+  useUser,
+} from '@bahi/ui-kit';
+import { CustomerForm } from '../clients/CustomerForm';
 import { CustomerSearch } from '../clients/CustomerSearch';
 import type { Customer } from '../clients/customer';
-import { openPdf } from '../clients/pdf';
 import { PurchasePanel, SellPanel, type PurchaseValues } from '../cart/CheckoutPanels';
 import { LinesTable } from '../cart/LinesTable';
-import { fmt2, GENERIC_FAILURE, newIdempotencyKey, PRODUCT_NOT_FOUND, entryCode, type AddReply, type CartLine, type Suggestion, type Summery, type UpdateReply } from '../cart/lines';
+import {
+  GENERIC_FAILURE,
+  newIdempotencyKey,
+  PRODUCT_NOT_FOUND,
+  entryCode,
+  type AddReply,
+  type CartLine,
+  type Suggestion,
+  type Summery,
+  type UpdateReply,
+} from '../cart/lines';
 import { ProductEntry } from '../cart/ProductEntry';
 import '../cart/sales.css';
+
+const blurOnEnter = (e: KeyboardEvent<HTMLInputElement>) => e.key === 'Enter' && e.currentTarget.blur();
+const money = (key: string) => (row: Record<string, unknown>) => formatINR(row[key] as number);
 
 function EstimateListPage() {
   usePageHeader(<span>Estimates</span>, []);
@@ -18,8 +46,17 @@ function EstimateListPage() {
       testId="estimate-list"
       rowUrl="/estimateList/edit"
       loadErrorMessage="unable to connet to server"
+      columns={[
+        { key: 'id', header: 'ID' },
+        { key: 'Date', header: 'Date' },
+        { key: 'Clients Name', header: 'Clients Name' },
+        { key: 'Total Amount', header: 'Total Amount', align: 'right', render: money('Total Amount') },
+      ]}
       load={async (pageNo, signal) => {
-        const r = await api.get<{ estimateList: Record<string, unknown>[]; noOfPages: number }>('/getEstimateList', { query: { pageNo }, signal });
+        const r = await api.get<{ estimateList: Record<string, unknown>[]; noOfPages: number }>('/getEstimateList', {
+          query: { pageNo },
+          signal,
+        });
         return { rows: r.estimateList, noOfPages: r.noOfPages };
       }}
     />
@@ -37,7 +74,7 @@ interface EstimateReply {
 function EstimateEditor() {
   const { id = '' } = useParams();
   const [data, setData] = useState<EstimateReply | null>(null);
-  const [panel, setPanel] = useState<0 | 2 | 3>(0);
+  const [panel, setPanel] = useState<0 | 1 | 2 | 3>(0);
   const [ship, setShip] = useState('0');
   const [disc, setDisc] = useState('0');
   const [searchKey, setSearchKey] = useState(0);
@@ -59,7 +96,8 @@ function EstimateEditor() {
       alert.error('Error fetching estimate data');
       navigate('/estimateList');
     }
-  }, [id]); // eslint-disable-line react-hooks/exhaustive-deps
+    // Reloads per estimate id only; alert and navigate are stable.
+  }, [id]);
   useEffect(() => void load(), [load]);
 
   if (!data) return <Spinner />;
@@ -83,14 +121,19 @@ function EstimateEditor() {
       alert.error(errorMessage(err));
     }
   };
-  const setCustomer = async (c: Customer | null) => {
-    if (!(await confirm('Do you want to change the customer of this estimate?'))) return setSearchKey((k) => k + 1);
+  const setCustomer = async (c: Customer | null, asked = false) => {
+    if (!asked && !(await confirm('Do you want to change the customer of this estimate?')))
+      return setSearchKey((k) => k + 1);
     await upd('/updateEstimateCustomer/', { id: Number(id), client_id: c?.client_id ?? 0 }, GENERIC_FAILURE);
     setSearchKey((k) => k + 1);
   };
   const sell = async (v: { paid: string; dueDate: string; date: string }) => {
     try {
-      const r = await api.post<{ saleId?: number }>('/makeSaleFromEstimate', { clientId: s.client_id, estimateId: Number(id), ...v }, { headers: { 'Idempotency-Key': saleKey.current } });
+      const r = await api.post<{ saleId?: number }>(
+        '/makeSaleFromEstimate',
+        { clientId: s.client_id, estimateId: Number(id), ...v },
+        { headers: { 'Idempotency-Key': saleKey.current } },
+      );
       if (!r?.saleId) return alert.error(GENERIC_FAILURE);
       navigate(`/salesList/bill/print/${r.saleId}`);
     } catch (err) {
@@ -99,7 +142,11 @@ function EstimateEditor() {
   };
   const purchase = async (v: PurchaseValues) => {
     try {
-      const r = await api.post<{ id?: number }[]>('/checkOutPurchaseFromEstimate', { ...v, officer: '', estimateId: Number(id) });
+      const r = await api.post<{ id?: number }[]>('/checkOutPurchaseFromEstimate', {
+        ...v,
+        officer: '',
+        estimateId: Number(id),
+      });
       if (!Array.isArray(r) || !r[0]?.id) throw new Error('no id');
       alert.success('Purchase Success...');
       navigate(`/purchase/${r[0].id}`);
@@ -124,11 +171,25 @@ function EstimateEditor() {
         <ProductEntry suggestions={data.product_list} onAdd={add} onEmptyEnter={() => proceed(2)} />
         <LinesTable
           lines={data.cart}
-          onQuantity={(l, v) => upd('/updateQuanInEstimate/', { sl_no: l.sl_no, quantity: v, estimateId: Number(id) }, 'could not update quantity')}
-          onDiscount={(l, v) => upd('/updateDiscInEstimate/', { sl_no: l.sl_no, discount: v, estimateId: Number(id) }, 'could not update discount')}
+          onQuantity={(l, v) =>
+            upd(
+              '/updateQuanInEstimate/',
+              { sl_no: l.sl_no, quantity: v, estimateId: Number(id) },
+              'could not update quantity',
+            )
+          }
+          onDiscount={(l, v) =>
+            upd(
+              '/updateDiscInEstimate/',
+              { sl_no: l.sl_no, discount: v, estimateId: Number(id) },
+              'could not update discount',
+            )
+          }
           onRemove={async (l) => {
             if (!(await confirm(`Remove ${l.product_name} from the estimate?`))) return;
-            await api.get(`/removeProductFromEstimate/${l.sl_no}/${id}`).catch(() => alert.error('cannot delete item from cart'));
+            await api
+              .get(`/removeProductFromEstimate/${l.sl_no}/${id}`)
+              .catch(() => alert.error('cannot delete item from cart'));
             await load();
           }}
         />
@@ -140,33 +201,70 @@ function EstimateEditor() {
         <div className="sl-customer">
           <CustomerSearch key={searchKey} onChoose={(c) => void setCustomer(c)} />
           <div className="sl-customer__row">
-            <span data-testid="estimate-customer">{data.customerDetails ? `${data.customerDetails.client_id} : ${data.customerDetails.name}` : 'Unknown'}</span>
-            <button type="button" className="bk-link" onClick={() => void setCustomer(null)}>
-              Unknown
-            </button>
-            <button type="button" className="bk-link" onClick={() => navigate('/clientList/add-client')}>
-              Add Customer
-            </button>
+            <span className="sl-customer__name" data-testid="estimate-customer">
+              {data.customerDetails ? `${data.customerDetails.client_id} : ${data.customerDetails.name}` : 'Unknown'}
+            </span>
+            <span className="sl-customer__actions">
+              <button type="button" className="sl-link" onClick={() => void setCustomer(null)}>
+                Unknown
+              </button>
+              <button type="button" className="sl-link" onClick={() => setPanel(1)}>
+                Add Customer
+              </button>
+            </span>
           </div>
         </div>
         <dl className="sl-rows">
           <dt>Subtotal</dt>
           <dd className="bk-money">{formatINR(s.subtotal)}</dd>
           <dt>Due</dt>
-          <dd className="bk-money">{formatINR(Math.round(data.previous_due))}</dd>
+          <dd className="bk-money">{formatINR(data.previous_due, 0)}</dd>
           <dt>
             <label>
-              <input type="checkbox" checked={s.tax === 1} onChange={(e) => void upd('/updateEstimateTax/', { id: Number(id), tax: e.target.checked ? 1 : 0 }, 'could not update tax')} /> Tax (18%)
+              <input
+                type="checkbox"
+                checked={s.tax === 1}
+                onChange={(e) =>
+                  void upd(
+                    '/updateEstimateTax/',
+                    { id: Number(id), tax: e.target.checked ? 1 : 0 },
+                    'could not update tax',
+                  )
+                }
+              />{' '}
+              Tax (18%)
             </label>
           </dt>
-          <dd className="bk-money">{fmt2(s.taxAmount)}</dd>
+          <dd className="bk-money">{formatINR(s.taxAmount)}</dd>
           <dt>Shipping</dt>
           <dd>
-            <input className="bk-input sl-num" aria-label="Shipping" value={ship} onChange={(e) => setShip(e.target.value)} onBlur={() => ship !== String(s.shipping) && void upd('/updateEstimateShip/', { id: Number(id), shipping: ship }, 'could not update shipping')} />
+            <input
+              className="bk-input sl-num"
+              aria-label="Shipping"
+              value={ship}
+              onChange={(e) => setShip(e.target.value)}
+              inputMode="decimal"
+              onKeyDown={blurOnEnter}
+              onBlur={() =>
+                ship !== String(s.shipping) &&
+                void upd('/updateEstimateShip/', { id: Number(id), shipping: ship }, 'could not update shipping')
+              }
+            />
           </dd>
           <dt>Discount</dt>
           <dd>
-            <input className="bk-input sl-num" aria-label="Discount" value={disc} onChange={(e) => setDisc(e.target.value)} onBlur={() => disc !== String(s.discount) && void upd('/updateEstimateSummeryDisc/', { id: Number(id), discount: disc }, 'could not update discount')} />
+            <input
+              className="bk-input sl-num"
+              aria-label="Discount"
+              value={disc}
+              onChange={(e) => setDisc(e.target.value)}
+              inputMode="decimal"
+              onKeyDown={blurOnEnter}
+              onBlur={() =>
+                disc !== String(s.discount) &&
+                void upd('/updateEstimateSummeryDisc/', { id: Number(id), discount: disc }, 'could not update discount')
+              }
+            />
           </dd>
           <dt className="sl-total">Total</dt>
           <dd className="sl-total bk-money" data-testid="estimate-total">
@@ -180,7 +278,14 @@ function EstimateEditor() {
               Proceed to purchase
             </Button>
           )}
-          <Button variant="secondary" onClick={() => openPdf(`/documents/estimate/${id}`).catch(() => alert.error('Unable to print the bill, please try again later.'))}>
+          <Button
+            variant="secondary"
+            onClick={() =>
+              openDocument(`/documents/estimate/${id}`, { print: true }).catch(() =>
+                alert.error('Unable to print the bill, please try again later.'),
+              )
+            }
+          >
             Print
           </Button>
           <Button variant="secondary" onClick={() => alert.success('Estimate saved.')}>
@@ -191,7 +296,9 @@ function EstimateEditor() {
             onClick={async () => {
               if (!(await confirm('Do you want to duplicate this estimate?'))) return;
               try {
-                const r = await api.get<{ duplicated_estimate_id: number }>('/duplicateEstimate', { query: { estimate_id: id } });
+                const r = await api.get<{ duplicated_estimate_id: number }>('/duplicateEstimate', {
+                  query: { estimate_id: id },
+                });
                 navigate(`/estimateList/edit/${r.duplicated_estimate_id}`);
               } catch (err) {
                 alert.error(errorMessage(err));
@@ -216,7 +323,22 @@ function EstimateEditor() {
           </Button>
         </div>
       </section>
-      <Modal open={panel !== 0} title={panel === 2 ? 'Sell' : 'Purchase'} onClose={() => setPanel(0)} width={420}>
+      <Modal
+        open={panel !== 0}
+        title={panel === 1 ? 'Add Customer' : panel === 2 ? 'Sell' : 'Purchase'}
+        onClose={() => setPanel(0)}
+        width={panel === 1 ? 640 : 420}
+      >
+        {panel === 1 && (
+          <CustomerForm
+            onSaved={(c: Customer) => {
+              // Adding a customer here makes them the estimate's customer (spec 000 §4).
+              setPanel(0);
+              void setCustomer(c, true);
+            }}
+            onCancel={() => setPanel(0)}
+          />
+        )}
         {panel === 2 && <SellPanel total={s.total} onSell={sell} />}
         {panel === 3 && <PurchasePanel hideOfficer onPurchase={purchase} onError={(m) => alert.error(m)} />}
       </Modal>
@@ -230,7 +352,14 @@ export default function EstimatesArea() {
     <Routes>
       <Route index element={<EstimateListPage />} />
       <Route path="edit/:id" element={<EstimateEditor />} />
-      <Route path="*" element={<div className="bk-card sl-card"><h2>Page Not Found!</h2></div>} />
+      <Route
+        path="*"
+        element={
+          <div className="bk-card sl-card">
+            <h2>Page Not Found!</h2>
+          </div>
+        }
+      />
     </Routes>
   );
 }

@@ -1,5 +1,5 @@
 import { Route, Routes } from 'react-router-dom';
-import { api, PagedTable, usePageHeader } from '@bahi/ui-kit';
+import { api, formatINR, PagedTable, usePageHeader } from '@bahi/ui-kit';
 import BillPage from '../bill/BillPage';
 import DeliveryPage from '../bill/DeliveryPage';
 
@@ -25,8 +25,13 @@ function SalesListPage() {
         { key: 'id', header: 'ID' },
         { key: 'Date', header: 'Date' },
         { key: 'Clients Name', header: 'Clients Name' },
-        { key: 'Total Amount', header: 'Total Amount', align: 'right' },
-        { key: 'Paid', header: 'Paid', align: 'right' },
+        {
+          key: 'Total Amount',
+          header: 'Total Amount',
+          align: 'right',
+          render: (r) => formatINR(r['Total Amount'] as number),
+        },
+        { key: 'Paid', header: 'Paid', align: 'right', render: (r) => formatINR(r.Paid as number) },
       ]}
     />
   );
@@ -39,7 +44,14 @@ export default function SalesListArea() {
       <Route index element={<SalesListPage />} />
       <Route path="bill/:prints/:id" element={<BillPage />} />
       <Route path="bill/:prints/:id/delivery" element={<DeliveryPage />} />
-      <Route path="*" element={<div className="bk-card sl-card"><h2>Page Not Found!</h2></div>} />
+      <Route
+        path="*"
+        element={
+          <div className="bk-card sl-card">
+            <h2>Page Not Found!</h2>
+          </div>
+        }
+      />
     </Routes>
   );
 }
