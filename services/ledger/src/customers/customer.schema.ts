@@ -20,5 +20,7 @@ export class CustomerDoc {
 export type CustomerDocument = HydratedDocument<CustomerDoc>;
 export const CustomerSchema = SchemaFactory.createForClass(CustomerDoc);
 CustomerSchema.index({ companyId: 1, client_id: 1 }, { unique: true });
+// The customer list counts { companyId, walkIn: false } on every page: counted from this index.
+CustomerSchema.index({ companyId: 1, walkIn: 1 });
 // One customer per mobile number within a company (the walk-in holds the reserved number).
 CustomerSchema.index({ companyId: 1, mobile_no: 1 }, { unique: true });
