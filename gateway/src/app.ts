@@ -8,6 +8,7 @@ import { bearerAuth, claimsOf, type TokenChecker } from './auth';
 import { sendError } from './errors';
 import { mountFrontend } from './frontend';
 import { collectHealth } from './health';
+import { DEFAULT_LOGIN_LIMIT, LoginLimiter, type LoginLimitOptions } from './login-limit';
 import { RouteTable, type PrefixDef, type RouteDef } from './route-table';
 
 export interface GatewayOptions {
@@ -27,6 +28,8 @@ export interface GatewayOptions {
   limits?: { json: number; multipart: number };
   /** Upstream answer deadline in ms (PDF rendering included). */
   proxyTimeoutMs?: number;
+  /** Failed logins allowed per client address in a window. */
+  loginLimit?: LoginLimitOptions;
 }
 
 export const DEFAULT_LIMITS = { json: 1024 * 1024, multipart: 5 * 1024 * 1024 };
@@ -34,7 +37,7 @@ export const DEFAULT_LIMITS = { json: 1024 * 1024, multipart: 5 * 1024 * 1024 };
 /** Paths below /api that never need a token, whatever the route table says. */
 const ALWAYS_PUBLIC = new Set(['/health']);
 
-type ProxyReq = IncomingMessage & { bahiTimedOut?: boolean; bahiLogout?: boolean };
+type ProxyReq = IncomingMessage & { bahiTimedOut?: boolean; bahiLogout?: boolean; bahiLoginFrom?: string };
 
 function origins(urls: Record<string, string>): string[] {
   const out = new Set<string>();
@@ -58,6 +61,7 @@ export function createApp(opts: GatewayOptions): Express {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const remoteUrls = opts.remoteUrls ?? {};
   const table = new RouteTable(opts.routes, opts.prefixes);
+  const logins = new LoginLimiter(opts.loginLimit ?? DEFAULT_LOGIN_LIMIT);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -139,6 +143,8 @@ export function createApp(opts: GatewayOptions): Express {
             if (claims && status < 400 && (req as ProxyReq).bahiLogout) {
               opts.auth.revokeLocally(claims);
             }
+            const from = (req as ProxyReq).bahiLoginFrom;
+            if (from !== undefined && status === 401) logins.fail(from);
           },
           error: (err, req, res) => {
             const r = req as ProxyReq;
@@ -183,6 +189,17 @@ export function createApp(opts: GatewayOptions): Express {
       }
       if (!withinBodyLimit(req, res, limits)) return;
       if (route.method === 'POST' && /^\/logout\/?$/i.test(route.path)) (req as ProxyReq).bahiLogout = true;
+      if (route.method === 'POST' && route.path === '/loginReact') {
+        const from = req.ip ?? req.socket.remoteAddress ?? '';
+        const wait = logins.blockedFor(from);
+        if (wait > 0) {
+          const minutes = Math.ceil(wait / 60_000);
+          const msg = `Too many failed logins from this address. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+          res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
+          return res.status(429).json({ statusCode: 429, success: false, msg, message: msg });
+        }
+        (req as ProxyReq).bahiLoginFrom = from;
+      }
       proxy(req, res, next).catch(next);
     }, route.public === true || ALWAYS_PUBLIC.has(pathname));
   });

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { createApp } from './app';
 import type { TokenChecker } from './auth';
 import { loadConfig } from './config';
+import { loginLimitFromEnv } from './login-limit';
 
 async function main(): Promise<void> {
   // Relative SHELL_DIR/REMOTES_DIR are taken from the gateway folder, wherever it is started.
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     remotesDir: config.remotesDir,
     remoteUrls: config.remoteUrls,
     logger,
+    loginLimit: loginLimitFromEnv(process.env),
   });
 
   const server = app.listen(config.port, config.host);
