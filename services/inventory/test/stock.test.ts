@@ -103,4 +103,13 @@ describe('inventory.stock.apply / reverse', () => {
     expect(h[0]).toMatchObject({ type: 'Sell return', Qty: '2' });
     await expect(s.ask('inventory.stock.reverse', { companyId: 1, source: { kind: 'adjustment', id: 1 } })).rejects.toMatchObject({ status: 400 });
   });
+
+  it('an apply arriving after its sale was already undone moves nothing', async () => {
+    // The seller timed out (database down), undid the sale, and then the queued apply ran.
+    const before = await stockOf(p2);
+    expect(await s.ask('inventory.stock.reverse', { companyId: 1, source: { kind: 'sale', id: 11 } })).toEqual({ reversed: false });
+    const late = await s.ask<any>('inventory.stock.apply', { companyId: 1, source: { kind: 'sale', id: 11 }, lines: [{ product_id: p2, quantity: '3', rate: '160' }] });
+    expect(late).toMatchObject({ applied: false, movements: [] });
+    expect(await stockOf(p2)).toBe(before);
+  });
 });

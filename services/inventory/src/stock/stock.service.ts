@@ -99,7 +99,16 @@ export class StockService {
         { $set: { reversed: true } },
         { session, returnDocument: 'after' },
       );
-      if (!src) return false;
+      if (!src) {
+        // Undone before it was applied (the apply is still queued after a timeout): a reversed
+        // record makes that late apply a no-op instead of stock moved for a failed sale.
+        await this.sources.updateOne(
+          { companyId, kind: source.kind, id: source.id },
+          { $setOnInsert: { reversed: true, at: new Date() } },
+          { upsert: true, session },
+        );
+        return false;
+      }
       const original = await this.movements.find({ companyId, kind: source.kind, source_id: source.id }).sort({ line: 1 }).session(session).lean();
       await this.move(
         companyId,
