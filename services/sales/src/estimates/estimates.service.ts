@@ -196,7 +196,10 @@ export class EstimatesService {
 }
 
 function stripMeta(e: EstimateDoc): Omit<EstimateDoc, 'estimateId'> {
-  const { _id, __v, createdAt, updatedAt, ...rest } = e as EstimateDoc & { _id?: unknown; __v?: unknown; createdAt?: unknown; updatedAt?: unknown };
-  void _id, void __v, void createdAt, void updatedAt;
+  const rest = { ...e } as EstimateDoc & { _id?: unknown; __v?: unknown; createdAt?: unknown; updatedAt?: unknown };
+  delete rest._id;
+  delete rest.__v;
+  delete rest.createdAt;
+  delete rest.updatedAt;
   return rest;
 }

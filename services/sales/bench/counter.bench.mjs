@@ -1,0 +1,111 @@
+// 20 cashiers at once through the gateway, 20,000 products in their company: each cashier scans
+// products into their own cart (addProductIntoCart) and sells (MAKE_SALE), with the real identity,
+// inventory, ledger and sales on the embedded MongoDB and nats-server.
+// Run after `npm run build`: npm run bench -w @bahi/sales
+//
+// The 20,000 products are written straight into inventory's database (the way inventory's own
+// benchmark does): creating them one by one through the API takes minutes and measures nothing
+// about the counter. Everything the cashiers do goes through the gateway.
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const { startStack } = require('@bahi/devstack');
+const { MongoClient } = require('mongodb');
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS || 20_000);
+const CASHIERS = Number(process.env.BENCH_CASHIERS || 20);
+const SALES_EACH = Number(process.env.BENCH_SALES || 10);
+const LINES_PER_SALE = 3;
+const FIRST_ID = 1001; // above the demo catalogue's ids
+const COMPANY = 1; // Demo Traders, whose manager creates the cashiers
+
+const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales'], env: { LOG_LEVEL: 'warn' }, logs: 'files' });
+try {
+  const url = (p) => `${stack.gatewayUrl}/api${p}`;
+  async function call(method, p, token, body, headers = {}) {
+    const res = await fetch(url(p), {
+      method,
+      headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 200)}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+  const login = async (email, password) => (await call('POST', '/loginReact', undefined, { email, password })).token;
+
+  // The demo company and its catalogue are created in the background at first start.
+  const manager = await login('manager@demo.local', 'manager12345');
+  for (let i = 0; i < 200 && (await call('GET', '/getProductList', manager)).count < 50; i++) await new Promise((r) => setTimeout(r, 300));
+
+  const t0 = performance.now();
+  const client = await MongoClient.connect(stack.mongoUri);
+  const products = client.db('bahi_inventory').collection('products');
+  for (let start = FIRST_ID; start < FIRST_ID + PRODUCTS; start += 1000) {
+    const docs = [];
+    for (let i = start; i < Math.min(start + 1000, FIRST_ID + PRODUCTS); i++) {
+      docs.push({
+        companyId: COMPANY, product_id: i, product_name: `Bench Product ${i}`, words: ['bench', 'product', String(i)], brand_name: `Brand ${i % 20}`, category: 1,
+        mrp_p: 10000 + (i % 5000), cp_p: 8000, unit: 'pcs', ppq_m: 1000, stock_m: 1_000_000_000, min_m: 10_000, def_m: 400_000, level: 2, tax: '1.18',
+        active: 1, image: null, specs: {}, barcode: `BN${i}`, hsn_code: '4412',
+      });
+    }
+    await products.insertMany(docs, { ordered: false });
+  }
+  await client.close();
+  console.log(`seeded ${PRODUCTS} products in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  // One staff user per cashier, created by the manager through identity's API.
+  const run = randomUUID().slice(0, 8);
+  const cashiers = [];
+  for (let c = 0; c < CASHIERS; c++) {
+    const email = `cashier${c}-${run}@demo.local`;
+    await call('POST', '/users', manager, { name: `Cashier ${c}`, email, password: 'cashier12345', position: 'staff' });
+    cashiers.push(await login(email, 'cashier12345'));
+  }
+
+  const times = { addProductIntoCart: [], MAKE_SALE: [] };
+  async function timed(name, fn) {
+    const s = performance.now();
+    const r = await fn();
+    times[name].push(performance.now() - s);
+    return r;
+  }
+  // Warm-up: one sale per cashier, not measured.
+  async function sale(token, n, measure) {
+    for (let l = 0; l < LINES_PER_SALE; l++) {
+      const id = FIRST_ID + ((n * 7919 + l * 104729) % PRODUCTS);
+      const code = l === 0 ? `BN${id}` : String(id); // a scanned barcode and typed ids
+      const add = () => call('GET', `/addProductIntoCart/${code}`, token);
+      const r = measure ? await timed('addProductIntoCart', add) : await add();
+      if (!r.length) throw new Error(`product ${code} not found`);
+    }
+    const sell = () => call('POST', '/MAKE_SALE', token, { clientId: 0, cart_no: 1, paid: '0', dueDate: '2030-01-01', date: new Date().toISOString().slice(0, 10) }, { 'Idempotency-Key': randomUUID() });
+    const r = measure ? await timed('MAKE_SALE', sell) : await sell();
+    if (!r.saleId) throw new Error('no saleId');
+  }
+  await Promise.all(cashiers.map((t, c) => sale(t, c, false)));
+
+  const start = performance.now();
+  await Promise.all(cashiers.map(async (t, c) => {
+    for (let s = 0; s < SALES_EACH; s++) await sale(t, (c + 1) * 1000 + s, true);
+  }));
+  const seconds = (performance.now() - start) / 1000;
+
+  const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+  const requests = times.addProductIntoCart.length + times.MAKE_SALE.length;
+  console.log(`\n${CASHIERS} cashiers, ${PRODUCTS} products, ${SALES_EACH} sales of ${LINES_PER_SALE} lines each per cashier`);
+  console.log(`| call | count | p50 ms | p95 ms | p99 ms | target p95 |`);
+  console.log(`|---|---|---|---|---|---|`);
+  for (const [name, target] of [['addProductIntoCart', 50], ['MAKE_SALE', 200]]) {
+    const xs = times[name].sort((a, b) => a - b);
+    console.log(`| ${name} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 95).toFixed(1)} | ${pct(xs, 99).toFixed(1)} | < ${target} ${pct(xs, 95) < target ? 'met' : 'MISSED'} |`);
+  }
+  console.log(`\nthroughput: ${(requests / seconds).toFixed(1)} requests/s, ${(times.MAKE_SALE.length / seconds).toFixed(1)} sales/s over ${seconds.toFixed(1)} s`);
+} finally {
+  await stack.stop();
+}
