@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { newSessionId, RevocationList, Revoke, signToken } from '@bahi/auth';
@@ -9,6 +9,8 @@ import { RevocationEntry, Session } from './session.schema';
 /** Signs tokens, records sessions, and revokes them everywhere (here at once, elsewhere by event). */
 @Injectable()
 export class SessionsService implements OnApplicationBootstrap {
+  private readonly log = new Logger(SessionsService.name);
+
   constructor(
     @InjectModel(Session.name) private readonly sessions: Model<Session>,
     @InjectModel(RevocationEntry.name) private readonly entries: Model<RevocationEntry>,
@@ -75,6 +77,10 @@ export class SessionsService implements OnApplicationBootstrap {
     await this.entries.insertMany(revs.map((r) => ({ ...r })));
     // Applied here first so this service rejects the token on the very next request.
     this.revocations.revokeLocally(...revs);
-    await this.nats.emit(Subjects.identity.sessionRevoked, { revocations: revs });
+    // Stored above: a service that misses the event (NATS down) reloads the list when it reconnects,
+    // so a NATS outage must not turn a done logout into an error.
+    await this.nats.emit(Subjects.identity.sessionRevoked, { revocations: revs }).catch((err: Error) => {
+      this.log.warn(`revocation event not sent (${err.message}); services reload the list on reconnect`);
+    });
   }
 }

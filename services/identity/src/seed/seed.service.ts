@@ -39,9 +39,10 @@ export class SeedService implements OnApplicationBootstrap {
       if ((err as { status?: number }).status === 409) return false;
       throw err;
     }
+    // Passwords never go to logs (logs are shipped and kept); `npm start` shows the defaults on its console.
     this.logger.warn(
-      { email, password: env.BAHI_ADMIN_PASSWORD ? '(from BAHI_ADMIN_PASSWORD)' : password },
-      `Platform admin created: ${email} / ${env.BAHI_ADMIN_PASSWORD ? '(BAHI_ADMIN_PASSWORD)' : password}. CHANGE THIS PASSWORD after the first login.`,
+      { email },
+      `Platform admin created: ${email} with ${env.BAHI_ADMIN_PASSWORD ? 'the password from BAHI_ADMIN_PASSWORD' : 'the default password (README)'}. CHANGE THIS PASSWORD after the first login.`,
     );
     if (env.BAHI_DEMO === '0') return true;
     const company = await this.companies.create({ name: DEMO.company, add1: '12 Market Road', add2: 'Mumbai 400001', mob1: '9876543210', email: 'hello@demo.local' });
@@ -49,7 +50,7 @@ export class SeedService implements OnApplicationBootstrap {
       await this.users.create({ ...u, position, companyId: company.id, forceChange: false });
     }
     this.logger.warn(
-      `Demo company '${DEMO.company}' (id ${company.id}) created: manager ${DEMO.manager.email} / ${DEMO.manager.password}, staff ${DEMO.staff.email} / ${DEMO.staff.password}. Set BAHI_DEMO=0 to start without it.`,
+      `Demo company '${DEMO.company}' (id ${company.id}) created: manager ${DEMO.manager.email}, staff ${DEMO.staff.email} (default passwords: README). Set BAHI_DEMO=0 to start without it.`,
     );
     return true;
   }
