@@ -16,6 +16,8 @@ export function pageNo(value: unknown): number {
   if (value === undefined || value === null || value === '') return 0;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new BadRequestException('pageNo must be a whole number, 0 or more.');
+  // 1e308 is an integer to JS but a skip MongoDB refuses (500); no list has a billion pages.
+  if (n > 1_000_000_000) throw new BadRequestException('pageNo is too large.');
   return n;
 }
 

@@ -32,6 +32,12 @@ describe('categories', () => {
     ]);
     const paged = (await get('/getCategoryList?pageNo=0')).body;
     expect(paged.categoryList).toHaveLength(2);
+    // A page number MongoDB cannot skip to is bad input, not a 500 (every paged list shares the check).
+    for (const bad of ['1e308', '99999999999999999999', '-1', '1.5']) {
+      const r = await get(`/getCategoryList?pageNo=${bad}`);
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(/pageNo/);
+    }
   });
 
   it.each([
