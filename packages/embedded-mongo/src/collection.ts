@@ -293,37 +293,73 @@ export class Collection {
   }
 
   private choose(eq: Map<string, unknown[]>, rg: Map<string, { lower?: Bound; upper?: Bound }>): { index: Index; ids: Set<string> } | null {
-    let best: { index: Index; ids: Set<string> } | null = null;
+    // Sizes first, then only the chosen index's ids are copied into a set: with several
+    // `{ companyId, ... }` indexes each prefix holds the whole company.
+    let best: { index: Index; size: number; ids: () => Set<string> } | null = null;
     for (const index of this.indexes) {
       if (!index.plannable) continue;
-      let ids: Set<string> | null = null;
+      let found: { size: number; ids: () => Set<string> } | null = null;
       if (index.isId) {
         const vals = eq.get('_id');
-        if (vals) ids = new Set(vals.filter((v) => !(v instanceof RegExp)).map((v) => valueKey(v)));
-        else if (rg.has('_id')) ids = index.range(rg.get('_id')!.lower, rg.get('_id')!.upper);
-        else continue;
+        if (vals) {
+          const ids = new Set(vals.filter((v) => !(v instanceof RegExp)).map((v) => valueKey(v)));
+          found = { size: ids.size, ids: () => ids };
+        } else if (rg.has('_id')) {
+          const ids = index.range(rg.get('_id')!.lower, rg.get('_id')!.upper)!;
+          found = { size: ids.size, ids: () => ids };
+        } else continue;
       } else if (index.fields.every((f) => eq.has(f))) {
         const keys = cartesian(index.fields.map((f) => eq.get(f)!));
         if (!keys) continue;
-        ids = new Set();
-        for (const values of keys) {
-          const found = index.lookup(Index.lookupKey(values));
-          if (found) for (const id of found) ids.add(id);
-        }
+        const lookups = keys.map((values) => Index.lookupKey(values));
+        found = {
+          size: lookups.reduce((n, k) => n + (index.sizeOf(k, false) ?? 0), 0),
+          ids: () => union(lookups.map((k) => index.lookup(k))),
+        };
       } else if (eq.has(index.fields[0])) {
-        ids = new Set();
-        for (const v of eq.get(index.fields[0])!) {
-          const found = index.fields.length === 1 ? index.lookup(valueKey(v)) : index.lookupPrefix(valueKey(v));
-          if (found) for (const id of found) ids.add(id);
-        }
+        const keys = eq.get(index.fields[0])!.map((v) => valueKey(v));
+        const one = index.fields.length === 1;
+        found = {
+          size: keys.reduce((n, k) => n + (index.sizeOf(k, true) ?? 0), 0),
+          ids: () => union(keys.map((k) => (one ? index.lookup(k) : index.lookupPrefix(k)))),
+        };
+        // Equalities on more leading fields than the first: walk those prefixes in the ordered index.
+        const narrowed = this.prefixIds(index, eq, Math.min(found.size, best?.size ?? Infinity));
+        if (narrowed) found = { size: narrowed.size, ids: () => narrowed };
       } else if (rg.has(index.fields[0])) {
         const { lower, upper } = rg.get(index.fields[0])!;
-        ids = index.range(lower, upper);
+        const ids = index.range(lower, upper);
+        if (ids) found = { size: ids.size, ids: () => ids };
       }
-      if (ids && (!best || ids.size < best.ids.size)) best = { index, ids };
-      if (best && best.ids.size <= 1) break;
+      if (found && (!best || found.size < best.size)) best = { index, ...found };
+      if (best && best.size <= 1) break;
     }
-    return best;
+    return best ? { index: best.index, ids: best.ids() } : null;
+  }
+
+  /**
+   * Ids under the longest run (at least two) of leading index fields the filter fixes to scalar
+   * values, read by walking the ordered index; null if there is no such run or it holds `cap` or more.
+   */
+  private prefixIds(index: Index, eq: Map<string, unknown[]>, cap: number): Set<string> | null {
+    if (!index.walkable || index.fields.length < 2) return null;
+    const lists: unknown[][] = [];
+    for (const f of index.fields) {
+      const vals = eq.get(f);
+      if (!vals || !vals.every(scalarKey)) break;
+      lists.push(vals);
+    }
+    if (lists.length < 2) return null;
+    const combos = cartesian(lists);
+    if (!combos) return null;
+    const ids = new Set<string>();
+    for (const prefix of combos) {
+      for (const item of index.walk(prefix, 1)) {
+        ids.add(item.id);
+        if (ids.size >= cap) return null;
+      }
+    }
+    return ids;
   }
 
   // ---- writes ------------------------------------------------------------------------------
@@ -579,6 +615,12 @@ function scalarKey(v: unknown): boolean {
   if (typeof v === 'string' || typeof v === 'boolean') return true;
   const t = typeOrder(v);
   return t === 8 || t === 10;
+}
+
+function union(sets: Array<Set<string> | undefined>): Set<string> {
+  const out = new Set<string>();
+  for (const set of sets) if (set) for (const id of set) out.add(id);
+  return out;
 }
 
 function sameTuple(a: unknown[], b: unknown[], from: number, to: number): boolean {
