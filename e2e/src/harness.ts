@@ -110,3 +110,17 @@ export async function alertText(page: Page): Promise<string> {
   await alert.waitFor();
   return (await alert.locator('.bk-alert__text').textContent())?.trim() ?? '';
 }
+
+/**
+ * The OS print dialog is outside the browser's reach, and headless Chromium can crash printing a
+ * PDF frame: every frame of the context counts the request in `window.top.__prints` instead.
+ */
+export async function recordPrints(ctx: BrowserContext): Promise<void> {
+  await ctx.addInitScript(() => {
+    window.print = () => {
+      const top = window.top as unknown as { __prints?: number };
+      top.__prints = (top.__prints ?? 0) + 1;
+    };
+  });
+}
+

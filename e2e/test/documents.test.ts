@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startStack, type Stack } from '@bahi/devstack';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ACCOUNTS, login, SCREENSHOTS } from '../src/harness';
+import { ACCOUNTS, login, recordPrints, SCREENSHOTS } from '../src/harness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 let stack: Stack;
@@ -156,6 +156,7 @@ describe('print buttons in the browser', () => {
 
   beforeAll(async () => {
     const ctx = await browser.newContext({ baseURL: stack.gatewayUrl, viewport: { width: 1366, height: 800 }, acceptDownloads: true });
+    await recordPrints(ctx);
     page = await ctx.newPage();
     page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
     await login(page, ACCOUNTS.manager.email, ACCOUNTS.manager.password);

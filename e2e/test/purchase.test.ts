@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '@bahi/devstack';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ACCOUNTS, login, SCREENSHOTS } from '../src/harness';
+import { ACCOUNTS, login, recordPrints, SCREENSHOTS } from '../src/harness';
 
 // Buying stock in, in Chromium through the gateway: the cart's purchase panel, the purchase
 // remote (purchase, labels, distributors) and the documents service for the label sheet.
@@ -83,6 +83,7 @@ beforeAll(async () => {
   expect(dist).toBeDefined();
   browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const ctx = await browser.newContext({ baseURL: stack.gatewayUrl, viewport: { width: 1366, height: 800 } });
+  await recordPrints(ctx);
   page = await ctx.newPage();
   page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
   await login(page, ACCOUNTS.manager.email, ACCOUNTS.manager.password);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '@bahi/devstack';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { ACCOUNTS, login, SCREENSHOTS } from '../src/harness';
+import { ACCOUNTS, login, recordPrints, SCREENSHOTS } from '../src/harness';
 
 // Counter sales in Chromium through the gateway. The shared harness starts identity only; a sale
 // needs inventory (products, stock), ledger (customers, dues), sales, and documents (the bill PDF).
@@ -132,14 +132,7 @@ beforeAll(async () => {
     args: ['--no-sandbox', '--disable-gpu'],
   });
   const ctx = await browser.newContext({ baseURL: stack.gatewayUrl, viewport: { width: 1366, height: 800 } });
-  // The OS print dialog is outside the browser's reach (headless Chromium crashes printing a PDF
-  // frame): every frame records the print request instead, so the test can see it was made.
-  await ctx.addInitScript(() => {
-    window.print = () => {
-      const top = window.top as unknown as { __prints?: number };
-      top.__prints = (top.__prints ?? 0) + 1;
-    };
-  });
+  await recordPrints(ctx);
   page = await ctx.newPage();
   page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
   await login(page, ACCOUNTS.staff.email, ACCOUNTS.staff.password);

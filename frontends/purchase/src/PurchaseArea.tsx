@@ -1,9 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
-import { Button, Card, Spinner, api, errorMessage, formatINR, useAlert } from '@bahi/ui-kit';
+import { Button, Card, Spinner, api, errorMessage, formatINR, openDocument, useAlert } from '@bahi/ui-kit';
 import { labelPages, packetsQuery } from './distributor';
 import { NotFound } from './NotFound';
-import { openPdf } from './pdf';
 import './purchase.css';
 
 interface Line {
@@ -200,7 +199,7 @@ export function PurchaseLabelPage() {
     if (!count.labels) return alert.error('Enter at least one packet to print.');
     setPrinting(true);
     try {
-      await openPdf(`/documents/purchase-labels/${data.purchase_id}?packets=${encodeURIComponent(packetsQuery(packets))}`);
+      await openDocument(`/documents/purchase-labels/${data.purchase_id}?packets=${encodeURIComponent(packetsQuery(packets))}`, { print: true });
     } catch {
       alert.error('Unable to print the labels, please try again later.');
     } finally {
