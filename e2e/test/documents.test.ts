@@ -198,6 +198,21 @@ describe('print buttons in the browser', () => {
     await printFrame();
   }, 60_000);
 
+  test('delivery details: Print Challan prints the delivery challan', async () => {
+    const saved = await api('POST', '/delivery', manager, {
+      sale_id: saleId,
+      transporter_name: 'Sharma Roadways',
+      transporter_mobile: '9822001100',
+      mode_of_transport: 'road',
+      vehicle_number: 'mh12ab1234',
+      dispatched_date: '2030-01-03',
+    });
+    expect(saved.status).toBeLessThan(300);
+    await page.goto(`/salesList/bill/show/${saleId}/delivery`);
+    await pdfFetched(`challan/${saleId}`, () => page.getByTestId('print-challan').click());
+    await printFrame();
+  }, 60_000);
+
   test("estimate editor's Print", async () => {
     expect((await api('GET', `/addProductIntoCart/${P10.barcode}`, manager)).status).toBe(200);
     const est = (await api('GET', `/createEstimate?cart_no=1&clientId=${customerId}`, manager)).body.estimateId;

@@ -1,6 +1,6 @@
 // Federation settings of the sales remote. The shell mounts each exposed module at its area
-// (shell/src/remoteAreas.ts): './Clients' at /clientList/*. The cart, estimates and sales list
-// join here as './Cart', './Estimates' and './SalesList'.
+// (shell/src/remoteAreas.ts): './Cart' at /, './Estimates' at /estimateList/*,
+// './SalesList' at /salesList/* and './Clients' at /clientList/*.
 module.exports = {
   name: 'sales',
   exposes: {

@@ -7,6 +7,7 @@ import {
   Field,
   FormActions,
   FormGrid,
+  openDocument,
   Spinner,
   useAlert,
   usePageHeader,
@@ -101,7 +102,20 @@ export default function DeliveryPage() {
       </FormGrid>
       <FormActions>
         {readOnly ? (
-          <Button onClick={() => setMode('edit')}>Edit</Button>
+          <>
+            <Button onClick={() => setMode('edit')}>Edit</Button>
+            <Button
+              variant="secondary"
+              data-testid="print-challan"
+              onClick={() =>
+                openDocument(`/documents/challan/${id}`, { print: true }).catch(() =>
+                  alert.error('Unable to print the delivery challan, please try again later.'),
+                )
+              }
+            >
+              Print Challan
+            </Button>
+          </>
         ) : (
           <>
             <Button onClick={() => void save()}>Save</Button>

@@ -1,12 +1,6 @@
-import { Route, Routes } from 'react-router-dom';
 import CartPage from './CartPage';
 
-/** Create Sell, mounted by the shell at / . */
+/** Create Sell, mounted by the shell at / (an index route: no nested routes of its own). */
 export default function CartArea() {
-  return (
-    <Routes>
-      <Route index element={<CartPage />} />
-      <Route path="*" element={<CartPage />} />
-    </Routes>
-  );
+  return <CartPage />;
 }
