@@ -71,6 +71,9 @@ describe('categories', () => {
     expect(v.category).toMatchObject({ label_feature_1: 'Shade', label_feature_alias_1: 'Colour', label_feature_2: 'Code', label_feature_alias_2: 'Code', label_feature_3: '' });
     expect((await put({ label_feature_1: 'Weight' })).body.message).toBe('Label feature 1: Weight is not a spec of Laminates.');
     expect((await put({ label_feature_4: 'Shade' })).status).toBe(400);
+    // A missing form changes nothing (it used to clear every label feature).
+    expect((await put({})).body.message).toMatch(/Send label_feature_1/);
+    expect((await get(`/editCatagory/${id}`)).body.category.label_feature_1).toBe('Shade');
     expect((await put({ label_feature_1: 'Shade', label_feature_2: 'Shade' })).status).toBe(400);
     expect((await get(`/editCatagory/${id}`)).body.category.label_feature_1).toBe('Shade');
   });

@@ -276,7 +276,8 @@ describe('purchase checkout', () => {
       companyId: 1, purchaseId, status: 'pending', idempotencyKey: 'crashed', lockedUntil: new Date(Date.now() - 1000),
       source: { kind: 'cart', userId: 1, cart_no: 1, estimateId: 0, version: 0, sl_nos: [] }, bill_no: 'X', distributorId: dist, distributorName: 'Gupta Wholesale',
       officer: null, date: today(), dueDate: today(), paid: '0', lines: [], tax: 0, shipping: '0', discount: '0', subtotal: '662.5', taxAmount: '0', total: '662.50', previousDue: '0',
-      stockApplied: true, ledgerPosted: true, warnings: [], createdBy: 1,
+      // Crashed before it recorded the entry as posted: the cart was not touched yet, so undo.
+      stockApplied: true, ledgerPosted: false, warnings: [], createdBy: 1,
     });
     expect(await stockOf(dal)).not.toBe(before);
     // The background re-driver may get there first; either way the purchase is undone.
@@ -285,5 +286,25 @@ describe('purchase checkout', () => {
     expect(await dueOf(dist)).toBe(dueBefore);
     expect((await model.findOne({ companyId: 1, purchaseId }).lean())?.status).toBe('failed');
     await inAs(M).get(`/getPurchaseDetails?purchaseId=${purchaseId}`).expect(404);
+  });
+
+  it('the re-driver finishes a purchase a crash left pending after its due was posted (the cart may be gone)', async () => {
+    const svc = inv.app.get(PurchasesService);
+    const model = inv.app.get<Model<PurchaseDoc>>(getModelToken(PURCHASE_MODEL));
+    const before = await stockOf(dal);
+    const dueBefore = await dueOf(dist);
+    const purchaseId = 9002;
+    await ask(Subjects.inventory.stockApply, { companyId: 1, source: { kind: 'purchase', id: purchaseId }, lines: [{ product_id: dal, quantity: '4', rate: '132.5' }] });
+    await ask(Subjects.ledger.entryPost, { companyId: 1, party: { kind: 'distributor', id: dist }, source: { kind: 'purchase', id: purchaseId }, amount: '530', paid: '0' });
+    await model.create({
+      companyId: 1, purchaseId, status: 'pending', idempotencyKey: 'crashed-late', lockedUntil: new Date(Date.now() - 1000),
+      source: { kind: 'cart', userId: 1, cart_no: 1, estimateId: 0, version: 0, sl_nos: [] }, bill_no: 'Y', distributorId: dist, distributorName: 'Gupta Wholesale',
+      officer: null, date: today(), dueDate: today(), paid: '0', lines: [], tax: 0, shipping: '0', discount: '0', subtotal: '530', taxAmount: '0', total: '530.00', previousDue: '0',
+      stockApplied: true, ledgerPosted: true, warnings: [], createdBy: 1,
+    });
+    await svc.redrive();
+    expect((await model.findOne({ companyId: 1, purchaseId }).lean())?.status).toBe('complete');
+    expect(Number(await stockOf(dal)) - Number(before)).toBe(4);
+    expect(Number(await dueOf(dist)) - Number(dueBefore)).toBe(530);
   });
 });

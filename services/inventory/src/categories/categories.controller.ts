@@ -113,6 +113,10 @@ export class CategoriesController {
     if (!body || typeof body !== 'object') throw new BadRequestException('Send the label features as a JSON object.');
     const bad = Object.keys(body).filter((k) => !/^label_feature_(alias_)?[1-3]$/.test(k));
     if (bad.length) throw new BadRequestException(`Unknown field${bad.length > 1 ? 's' : ''}: ${bad.join(', ')} (at most 3 label features).`);
+    // An empty body is a missing form, not "no labels": clearing them sends label_feature_1: ''.
+    if (!Object.keys(body).some((k) => /^label_feature_[1-3]$/.test(k))) {
+      throw new BadRequestException('Send label_feature_1 to label_feature_3 (an empty one leaves that place unused).');
+    }
     const chosen: { field: string; alias: string }[] = [];
     for (const i of [1, 2, 3]) {
       const field = text(body[`label_feature_${i}`]);

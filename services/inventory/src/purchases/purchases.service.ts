@@ -282,9 +282,35 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     let undone = 0;
     for (const p of stale) {
       const claimed = await this.claim(p, p.status);
-      if (claimed && (await this.compensate(claimed, claimed.error ?? 'the purchase was interrupted'))) undone++;
+      if (!claimed) continue;
+      // Stock in and due posted: the cart may already be emptied, so undoing would lose it. Finish instead.
+      if (claimed.status === 'pending' && claimed.ledgerPosted) {
+        await this.finish(claimed);
+        continue;
+      }
+      if (await this.compensate(claimed, claimed.error ?? 'the purchase was interrupted')) undone++;
     }
     return undone;
+  }
+
+  /** The last forward steps of an interrupted purchase (both idempotent). */
+  private async finish(p: PurchaseDoc): Promise<void> {
+    try {
+      if (p.source.kind === 'cart') {
+        await this.nats.send(Subjects.sales.cartClear, {
+          companyId: p.companyId,
+          userId: p.source.userId,
+          cart_no: p.source.cart_no,
+          version: p.source.version,
+          sl_nos: p.source.sl_nos,
+        });
+      }
+      await this.model.updateOne({ companyId: p.companyId, purchaseId: p.purchaseId, status: 'pending' }, { $set: { status: 'complete' } });
+    } catch (err) {
+      // Sales unreachable: keep it pending with an expired lease; the next round tries again.
+      await this.set(p, { lockedUntil: new Date(0) });
+      this.log.warn({ err, purchaseId: p.purchaseId }, 'finishing the purchase failed; will retry');
+    }
   }
 
   /** A complete purchase of the company; 404 otherwise (another company's id included). */
