@@ -1,3 +1,17 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** gateway/package.json's version (dist/ and src/ both sit one level below it). */
+export const GATEWAY_VERSION: string = (() => {
+  try {
+    return String(
+      JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', 'package.json'), 'utf8')).version ?? 'unknown',
+    );
+  } catch {
+    return 'unknown';
+  }
+})();
+
 type Status = 'up' | 'down' | 'unavailable' | 'unknown';
 
 export interface HealthReport {
@@ -5,6 +19,8 @@ export interface HealthReport {
   services: Record<string, { status: Status; detail?: Record<string, unknown> }>;
   nats: { status: Status };
   mongo: { status: Status };
+  /** Versions for the shell's About box; each service's is in its `detail.app.version`. */
+  gateway: { version: string };
 }
 
 async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; body: unknown }> {
@@ -21,7 +37,9 @@ async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; bod
 function mongoStatusFrom(body: unknown): Status {
   if (!body || typeof body !== 'object') return 'unknown';
   const b = body as Record<string, unknown>;
-  const sections = [b.details, b.info, b.error, b].filter((s): s is Record<string, unknown> => !!s && typeof s === 'object');
+  const sections = [b.details, b.info, b.error, b].filter(
+    (s): s is Record<string, unknown> => !!s && typeof s === 'object',
+  );
   for (const section of sections) {
     for (const [key, value] of Object.entries(section)) {
       if (!/mongo|database|^db$/i.test(key)) continue;
@@ -64,5 +82,11 @@ export async function collectHealth(
   const mongoStatus: Status = mongo.includes('down') ? 'down' : mongo.includes('up') ? 'up' : 'unknown';
   const nats: Status = natsUp() ? 'up' : 'down';
   const allUp = Object.values(services).every((s) => s.status !== 'down') && nats === 'up' && mongoStatus !== 'down';
-  return { status: allUp ? 'ok' : 'degraded', services, nats: { status: nats }, mongo: { status: mongoStatus } };
+  return {
+    status: allUp ? 'ok' : 'degraded',
+    services,
+    nats: { status: nats },
+    mongo: { status: mongoStatus },
+    gateway: { version: GATEWAY_VERSION },
+  };
 }

@@ -1,8 +1,27 @@
 import { Controller, Get, Inject, Injectable } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, MongooseHealthIndicator } from '@nestjs/terminus';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { NatsConnection } from 'nats';
 import { Public } from './auth';
+import { SERVICE_CONFIG, type ServiceConfig } from './config';
 import { NATS_CONNECTION } from './nats';
+
+/** The `version` of services/<name>/package.json (the same path in the repository and the images). */
+export function serviceVersion(service: string): string {
+  try {
+    const file = path.resolve(__dirname, '..', '..', '..', 'services', service, 'package.json');
+    return String((JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: unknown }).version ?? 'unknown');
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Health detail `app: {status, service, version}`: the gateway and the shell's About box read it. */
+export function appInfo(service: string) {
+  const version = serviceVersion(service);
+  return () => ({ app: { status: 'up' as const, service, version } });
+}
 
 /** NATS is up when the server answers a ping within the timeout. */
 @Injectable()
@@ -18,7 +37,9 @@ export class NatsHealthIndicator {
       if (this.nc.isClosed()) return session.down({ message: 'connection closed' });
       const rtt = await Promise.race([
         this.nc.rtt(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no pong within ${timeoutMs} ms`)), timeoutMs).unref()),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no pong within ${timeoutMs} ms`)), timeoutMs).unref(),
+        ),
       ]);
       return session.up({ rttMs: Math.round(rtt * 10) / 10 });
     } catch (err) {
@@ -34,12 +55,20 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly mongo: MongooseHealthIndicator,
     private readonly nats: NatsHealthIndicator,
-  ) {}
+    @Inject(SERVICE_CONFIG) cfg: ServiceConfig,
+  ) {
+    this.app = appInfo(cfg.service);
+  }
+  private readonly app: ReturnType<typeof appInfo>;
 
   @Get()
   @Public()
   @HealthCheck()
   check() {
-    return this.health.check([() => this.mongo.pingCheck('mongodb', { timeout: 1500 }), () => this.nats.pingCheck('nats')]);
+    return this.health.check([
+      () => this.mongo.pingCheck('mongodb', { timeout: 1500 }),
+      () => this.nats.pingCheck('nats'),
+      this.app,
+    ]);
   }
 }

@@ -5,7 +5,7 @@ export { AuthGuard, AuthService, CurrentUser, Positions, Public, Tenant, type Au
 export { AllExceptionsFilter, describeError, validationException, type ErrorOutcome } from './errors';
 export { NatsClient, NATS_CLIENT, NATS_CONNECTION, remoteToHttp } from './nats';
 export { SequenceService } from './sequence';
-export { HealthController, NatsHealthIndicator } from './health';
+export { appInfo, HealthController, NatsHealthIndicator, serviceVersion } from './health';
 export { createLogger, PinoNestLogger, requestLogger } from './logger';
 export * as Money from './money';
 export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumber, toMoneyString, toPaise, fromPaise, Decimal, type MoneyInput } from './money';

@@ -6,6 +6,7 @@ import { connect, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import {
   AuthGuard,
+  appInfo,
   AuthService,
   createLogger,
   loadServiceConfig,
@@ -62,11 +63,12 @@ class DocumentsHealthController {
     private readonly nats: NatsHealthIndicator,
     private readonly browser: BrowserHealthIndicator,
   ) {}
+  private readonly app = appInfo('documents');
   @Get()
   @Public()
   @HealthCheck()
   check() {
-    return this.health.check([() => this.nats.pingCheck('nats'), () => this.browser.check('browser')]);
+    return this.health.check([() => this.nats.pingCheck('nats'), () => this.browser.check('browser'), this.app]);
   }
 }
 

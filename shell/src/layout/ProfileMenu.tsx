@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { AboutBox } from './AboutBox';
 import { Icon } from './Icon';
 
 /** The user's name with a menu: Logout, Update Password and, for managers, Setting. */
 export function ProfileMenu({ name, manager, admin = false }: { name: string; manager: boolean; admin?: boolean }) {
   const [open, setOpen] = useState(false);
+  const [about, setAbout] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -20,7 +22,13 @@ export function ProfileMenu({ name, manager, admin = false }: { name: string; ma
     .toUpperCase();
   return (
     <div className="sh-profile" ref={ref}>
-      <button type="button" className="sh-profile__button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="sh-profile__button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
         <span className="sh-avatar" aria-hidden="true">
           {initials}
         </span>
@@ -39,11 +47,15 @@ export function ProfileMenu({ name, manager, admin = false }: { name: string; ma
               <Icon name="key" size={18} /> Update Password
             </Link>
           )}
+          <button type="button" role="menuitem" className="sh-menu__item" onClick={() => setAbout(true)}>
+            <Icon name="info" size={18} /> About
+          </button>
           <Link role="menuitem" to="/logout">
             <Icon name="logout" size={18} /> Logout
           </Link>
         </div>
       )}
+      <AboutBox open={about} onClose={() => setAbout(false)} />
     </div>
   );
 }

@@ -1,0 +1,202 @@
+import 'reflect-metadata';
+import { RoutePrefixes, Routes, Subjects, ServiceNames } from '@bahi/contracts';
+import { exists, read, sourceFiles } from './repo';
+
+// Nest's own decorator metadata keys (@nestjs/common and @nestjs/microservices constants).
+const PATH = 'path';
+const METHOD = 'method';
+const PATTERN = 'microservices:pattern';
+const HANDLER_TYPE = 'microservices:handler_type'; // 1 request-reply, 2 event
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'ALL', 'OPTIONS', 'HEAD'];
+
+type Ctor = { new (...args: never[]): unknown; name: string };
+
+/** Every controller of an AppModule, through static and dynamic imports. */
+function controllersOf(root: unknown): Ctor[] {
+  const seen = new Set<unknown>();
+  const out: Ctor[] = [];
+  const visit = (m: unknown) => {
+    if (!m || seen.has(m)) return;
+    seen.add(m);
+    const dyn = m as { module?: unknown; imports?: unknown[]; controllers?: Ctor[] };
+    const cls = dyn.module ?? m;
+    out.push(
+      ...((Reflect.getMetadata('controllers', cls as object) as Ctor[]) ?? []),
+      ...(dyn.module ? (dyn.controllers ?? []) : []),
+    );
+    for (const i of [
+      ...((Reflect.getMetadata('imports', cls as object) as unknown[]) ?? []),
+      ...(dyn.module ? (dyn.imports ?? []) : []),
+    ])
+      visit(i);
+  };
+  visit(root);
+  return [...new Set(out)];
+}
+
+const norm = (p: string) => ('/' + p.split('/').filter(Boolean).join('/')).replace(/:[^/]+/g, ':');
+
+interface Provided {
+  routes: Set<string>;
+  requests: Set<string>;
+  events: Set<string>;
+}
+
+/** What each service answers, read from the decorators of its built AppModule. */
+const provided: Record<string, Provided> = {};
+for (const service of ServiceNames) {
+  const file = `services/${service}/dist/app.module.js`;
+  if (!exists(file)) throw new Error(`${file} is missing: build first (npm run build).`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { AppModule } = require(`../../../${file}`);
+  const p: Provided = { routes: new Set(), requests: new Set(), events: new Set() };
+  for (const ctrl of controllersOf(AppModule)) {
+    const prefixes = [Reflect.getMetadata(PATH, ctrl) ?? '/'].flat() as string[];
+    for (const key of Object.getOwnPropertyNames(ctrl.prototype)) {
+      const fn = (ctrl.prototype as Record<string, unknown>)[key];
+      if (typeof fn !== 'function' || key === 'constructor') continue;
+      const patterns = Reflect.getMetadata(PATTERN, fn) as unknown[] | undefined;
+      if (patterns)
+        for (const pat of patterns)
+          (Reflect.getMetadata(HANDLER_TYPE, fn) === 2 ? p.events : p.requests).add(String(pat));
+      const paths = Reflect.getMetadata(PATH, fn) as string | string[] | undefined;
+      const method = Reflect.getMetadata(METHOD, fn) as number | undefined;
+      if (paths === undefined || method === undefined) continue;
+      for (const pre of prefixes)
+        for (const sub of [paths].flat()) p.routes.add(`${METHODS[method]} ${norm(`${pre}/${sub}`)}`);
+    }
+  }
+  provided[service] = p;
+}
+
+type Leaves = { [k: string]: string | Leaves };
+const declared: string[] = [];
+const collect = (o: Leaves) => Object.values(o).forEach((v) => (typeof v === 'string' ? declared.push(v) : collect(v)));
+collect(Subjects as unknown as Leaves);
+
+/** Who sends, emits or subscribes to what, from the source of each domain and the shared packages. */
+const used: { where: string; subject: string; how: 'request' | 'emit' | 'subscribe' }[] = [];
+const scanned: Record<string, string[]> = {
+  ...Object.fromEntries(ServiceNames.map((s) => [s, sourceFiles(`services/${s}/src`)])),
+  'packages/auth': sourceFiles('packages/auth/src'),
+  gateway: sourceFiles('gateway/src'),
+};
+const byPath = (expr: string): string | undefined => {
+  let v: unknown = Subjects;
+  for (const k of expr.split('.')) v = (v as Record<string, unknown>)?.[k];
+  return typeof v === 'string' ? v : undefined;
+};
+for (const [where, files] of Object.entries(scanned)) {
+  for (const f of files) {
+    const src = read(f);
+    // `DocumentSubjects as S` reads as Subjects.documents.
+    const aliases = [...src.matchAll(/DocumentSubjects as (\w+)/g)].map((m) => m[1]!);
+    const refs = new RegExp(`\\b(?<expr>Subjects\\.\\w+\\.\\w+${aliases.map((a) => `|${a}\\.\\w+`).join('')})\\b`, 'g');
+    for (const m of src.matchAll(refs)) {
+      let expr = m.groups!.expr!.replace(/^Subjects\./, '');
+      for (const a of aliases) if (expr.startsWith(`${a}.`)) expr = `documents.${expr.slice(a.length + 1)}`;
+      const before = src.slice(Math.max(0, m.index! - 60), m.index!);
+      if (/Pattern\(\s*$/.test(before)) continue; // providers come from the decorator metadata
+      const subject = byPath(expr);
+      if (!subject) throw new Error(`${f}: ${m.groups!.expr} is not a declared subject`);
+      const how = /\.emit\(\s*$/.test(before) ? 'emit' : /\.subscribe\(\s*$/.test(before) ? 'subscribe' : 'request';
+      used.push({ where, subject, how });
+    }
+  }
+}
+
+const providersOf = (subject: string, kind: 'requests' | 'events') =>
+  ServiceNames.filter((s) => provided[s]![kind].has(subject));
+
+describe('NATS subjects', () => {
+  it('every request a domain sends has exactly one provider service, in another domain', () => {
+    const wrong = used
+      .filter((u) => u.how === 'request')
+      .map((u) => ({ ...u, providers: providersOf(u.subject, 'requests') }))
+      .filter((u) => u.providers.length !== 1 || u.providers[0] === u.where)
+      .map((u) => `${u.subject}: sent by ${u.where}, answered by ${u.providers.join(', ') || 'nobody'}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('every subject a service handles is declared in the contracts, by the domain the subject names', () => {
+    const wrong: string[] = [];
+    for (const s of ServiceNames) {
+      for (const subject of [...provided[s]!.requests, ...provided[s]!.events]) {
+        if (!declared.includes(subject)) wrong.push(`${subject}: handled by ${s} but not declared in @bahi/contracts`);
+        else if (provided[s]!.requests.has(subject) && subject.split('.')[0] !== s)
+          wrong.push(`${subject}: answered by ${s}, not by ${subject.split('.')[0]}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('every declared subject is answered (requests) or published by its own domain (events)', () => {
+    const wrong: string[] = [];
+    for (const subject of declared) {
+      const answered = providersOf(subject, 'requests');
+      const emitters = [...new Set(used.filter((u) => u.subject === subject && u.how === 'emit').map((u) => u.where))];
+      if (answered.length === 1) continue;
+      if (answered.length > 1) wrong.push(`${subject}: answered by ${answered.join(' and ')}`);
+      else if (emitters.length === 0) wrong.push(`${subject}: declared, but no service answers or publishes it`);
+      else if (emitters.some((e) => e !== subject.split('.')[0]))
+        wrong.push(`${subject}: published by ${emitters.join(', ')}, not by ${subject.split('.')[0]}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('every event listened to is published by some domain', () => {
+    const listened = [
+      ...ServiceNames.flatMap((s) => [...provided[s]!.events]),
+      ...used.filter((u) => u.how === 'subscribe').map((u) => u.subject),
+    ];
+    const published = new Set(used.filter((u) => u.how === 'emit').map((u) => u.subject));
+    expect(listened.filter((s) => !published.has(s))).toEqual([]);
+  });
+
+  it('finds the providers and consumers it checks (the scan itself works)', () => {
+    expect(providersOf(Subjects.inventory.stockApply, 'requests')).toEqual(['inventory']);
+    expect(used).toEqual(
+      expect.arrayContaining([{ where: 'sales', subject: Subjects.inventory.stockApply, how: 'request' }]),
+    );
+    expect(used).toEqual(
+      expect.arrayContaining([{ where: 'documents', subject: Subjects.documents.saleDocument, how: 'request' }]),
+    );
+    expect(used).toEqual(
+      expect.arrayContaining([{ where: 'packages/auth', subject: Subjects.identity.sessionRevoked, how: 'subscribe' }]),
+    );
+  });
+});
+
+describe('HTTP routes', () => {
+  it('every route prefix has handlers under it in its owning service', () => {
+    for (const p of RoutePrefixes)
+      expect([p.prefix, [...provided[p.service]!.routes].some((r) => r.split(' ')[1]!.startsWith(p.prefix))]).toEqual([
+        p.prefix,
+        true,
+      ]);
+  });
+
+  it('every route of the gateway table has a handler with that method and path in its owning service', () => {
+    const missing = Routes.filter((r) => !provided[r.service]!.routes.has(`${r.method} ${norm(r.path)}`)).map(
+      (r) =>
+        `${r.method} /api${r.path}: routed to ${r.service}, which has no such handler${ServiceNames.filter((s) =>
+          provided[s]!.routes.has(`${r.method} ${norm(r.path)}`),
+        )
+          .map((s) => ` (${s} has it)`)
+          .join('')}`,
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('every handler a service serves is reachable through the gateway (or is its health check)', () => {
+    const table = new Set(Routes.map((r) => `${r.service} ${r.method} ${norm(r.path)}`));
+    const underPrefix = (s: string, r: string) =>
+      RoutePrefixes.some((p) => p.service === s && r.split(' ')[1]!.startsWith(p.prefix));
+    const unreachable = ServiceNames.flatMap((s) =>
+      [...provided[s]!.routes]
+        .filter((r) => r !== 'GET /health' && !table.has(`${s} ${r}`) && !underPrefix(s, r))
+        .map((r) => `${s}: ${r}`),
+    );
+    expect(unreachable).toEqual([]);
+  });
+});

@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react';
+import { Modal } from '@bahi/ui-kit';
+import shellPackage from '../../package.json';
+
+interface Row {
+  part: string;
+  version: string;
+}
+
+/** Each part deploys on its own, so support needs every running version, not one build number. */
+async function collectVersions(): Promise<{ services: Row[]; remotes: Row[] }> {
+  const health = await fetch('/api/health', { cache: 'no-store' })
+    .then((r) => r.json())
+    .catch(() => null);
+  const services: Row[] = [];
+  if (health?.gateway?.version) services.push({ part: 'gateway', version: String(health.gateway.version) });
+  for (const [name, s] of Object.entries<{ status?: string; detail?: { app?: { version?: string } } }>(
+    health?.services ?? {},
+  )) {
+    services.push({
+      part: name,
+      version: s.detail?.app?.version ?? (s.status === 'up' ? 'unknown' : (s.status ?? 'unknown')),
+    });
+  }
+  const list: Record<string, string> = await fetch('/remotes.json', { cache: 'no-store' })
+    .then((r) => r.json())
+    .catch(() => ({}));
+  const remotes = await Promise.all(
+    Object.entries(list).map(async ([name, url]) => {
+      // The federation manifest carries the remote's package version (buildInfo.buildVersion).
+      const version = await fetch(new URL(url, window.location.origin).href, { cache: 'no-store' })
+        .then((r) => r.json())
+        .then((m) => String(m?.metaData?.buildInfo?.buildVersion ?? 'unknown'))
+        .catch(() => 'not reachable');
+      return { part: name, version };
+    }),
+  );
+  return { services, remotes };
+}
+
+export function AboutBox({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [data, setData] = useState<{ services: Row[]; remotes: Row[] } | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    setData(null);
+    void collectVersions().then((d) => live && setData(d));
+    return () => {
+      live = false;
+    };
+  }, [open]);
+  const table = (caption: string, rows: Row[]) => (
+    <table className="sh-about__table">
+      <caption>{caption}</caption>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.part}>
+            <th scope="row">{r.part}</th>
+            <td>{r.version}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  return (
+    <Modal open={open} title="About Bahi" onClose={onClose}>
+      {table('Shell', [{ part: 'shell', version: shellPackage.version }])}
+      {data ? (
+        <>
+          {table('Modules', data.remotes)}
+          {table('Services', data.services)}
+        </>
+      ) : (
+        <p>Loading versions…</p>
+      )}
+    </Modal>
+  );
+}
