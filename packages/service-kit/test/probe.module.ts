@@ -37,11 +37,12 @@ class ProbeController {
   ) {}
 
   @MessagePattern(Subjects.inventory.productLookup)
-  async lookup(@Payload() p: { companyId: number; productId: number }) {
-    if (p.productId === 404) throw new RpcException({ status: 404, message: `Product ${p.productId} not found.` });
-    if (p.productId === 500) throw new Error('database password is hunter2');
-    if (p.productId === 999) await new Promise((r) => setTimeout(r, 1500));
-    return { productId: p.productId, companyId: p.companyId };
+  async lookup(@Payload() p: { companyId: number; code: string }) {
+    const productId = Number(p.code);
+    if (productId === 404) throw new RpcException({ status: 404, message: `Product ${productId} not found.` });
+    if (productId === 500) throw new Error('database password is hunter2');
+    if (productId === 999) await new Promise((r) => setTimeout(r, 1500));
+    return { productId, companyId: p.companyId };
   }
 
   // Validated through the global pipe even over NATS (inheritAppConfig).
@@ -52,7 +53,7 @@ class ProbeController {
 
   @Get('probe/product/:id')
   product(@Param('id', ParseIntPipe) id: number, @Tenant() companyId: number) {
-    return this.nats.send(Subjects.inventory.productLookup, { companyId, productId: id });
+    return this.nats.send(Subjects.inventory.productLookup, { companyId, code: String(id) });
   }
 
   // Nothing in this test answers company details: the caller must get 503, not 500.
