@@ -297,7 +297,8 @@ describe('sale', () => {
       source: { kind: 'cart', userId: 1, cart_no: 1, estimateId: 0, version: 0 }, clientId: asha,
       customer: { client_id: asha, name: 'Asha Verma', mobile_no: '', address_line_1: '', address_line_2: '', city_or_district: '', state: '', country: '', postal_code: '', walkIn: false },
       date: '2030-03-01', dueDate: '2030-03-01', paid: '0', lines: [], tax: 0, shipping: '0', discount: '0', subtotal: '180', taxAmount: '0', amount: '180', previousDue: '0',
-      stockApplied: true, ledgerPosted: true, warnings: [], createdBy: 1,
+      // Crashed before the due was recorded as posted: the cart is untouched, so undo.
+      stockApplied: true, ledgerPosted: false, warnings: [], createdBy: 1,
     });
     expect(await stock(dal)).not.toBe(before);
     expect(await checkout.redrive()).toBeGreaterThanOrEqual(1);
@@ -306,5 +307,27 @@ describe('sale', () => {
     expect(Number(dueMid) - Number(dueAfter)).toBe(180);
     expect(((await sales.findOne({ companyId: s.companyId, saleId }).lean()) as SaleDoc).status).toBe('failed');
     await A.get(`/getBillDetails?id=${saleId}`).expect(404);
+  });
+
+  it('the re-driver finishes a sale a crash left pending after its due was posted (its cart may be gone)', async () => {
+    const checkout = s.sales.app.get(CheckoutService);
+    const sales = s.sales.app.get<Model<SaleDoc>>(getModelToken(Models.Sale));
+    const before = await stock(dal);
+    const saleId = 90002;
+    await s.ask(Subjects.inventory.stockApply, { companyId: s.companyId, source: { kind: 'sale', id: saleId }, lines: [{ product_id: dal, quantity: '2', rate: '45' }] });
+    await s.ask(Subjects.ledger.entryPost, { companyId: s.companyId, party: { kind: 'customer', id: asha }, source: { kind: 'sale', id: saleId }, amount: '90', paid: '0' });
+    const dueMid = (await s.ask<any>(Subjects.ledger.partyDue, { companyId: s.companyId, party: { kind: 'customer', id: asha } })).due;
+    await sales.create({
+      companyId: s.companyId, saleId, status: 'pending', idempotencyKey: 'crashed-late', lockedUntil: new Date(Date.now() - 1000),
+      source: { kind: 'cart', userId: 1, cart_no: 9, estimateId: 0, version: 0 }, clientId: asha,
+      customer: { client_id: asha, name: 'Asha Verma', mobile_no: '', address_line_1: '', address_line_2: '', city_or_district: '', state: '', country: '', postal_code: '', walkIn: false },
+      date: '2030-03-02', dueDate: '2030-03-02', paid: '0', lines: [], tax: 0, shipping: '0', discount: '0', subtotal: '90', taxAmount: '0', amount: '90', previousDue: '0',
+      stockApplied: true, ledgerPosted: true, warnings: [], createdBy: 1,
+    });
+    await checkout.redrive();
+    expect(((await sales.findOne({ companyId: s.companyId, saleId }).lean()) as SaleDoc).status).toBe('complete');
+    expect(Number(before) - Number(await stock(dal))).toBe(2);
+    const dueAfter = (await s.ask<any>(Subjects.ledger.partyDue, { companyId: s.companyId, party: { kind: 'customer', id: asha } })).due;
+    expect(dueAfter).toBe(dueMid);
   });
 });

@@ -254,8 +254,26 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     let undone = 0;
     for (const s of stale) {
       const claimed = await this.claim(s, s.status);
-      if (claimed && (await this.compensate(claimed, claimed.error ?? 'the sale was interrupted'))) undone++;
+      if (!claimed) continue;
+      // Stock out and due posted: the cart may already be emptied, so undoing would lose the sale. Finish it.
+      if (claimed.status === 'pending' && claimed.ledgerPosted) {
+        await this.finish(claimed);
+        continue;
+      }
+      if (await this.compensate(claimed, claimed.error ?? 'the sale was interrupted')) undone++;
     }
     return undone;
+  }
+
+  /** The last forward steps of an interrupted sale (both idempotent). */
+  private async finish(sale: SaleDoc): Promise<void> {
+    try {
+      await this.emptySource(sale);
+      const done = await this.sales.updateOne({ companyId: sale.companyId, saleId: sale.saleId, status: 'pending' }, { $set: { status: 'complete' } });
+      if (done.matchedCount === 1) this.nats.emit(Subjects.sales.saleCreated, { companyId: sale.companyId, saleId: sale.saleId }).catch(() => undefined);
+    } catch (err) {
+      await this.set(sale, { lockedUntil: new Date(0) });
+      this.log.warn({ err, saleId: sale.saleId }, 'finishing the sale failed; will retry');
+    }
   }
 }
