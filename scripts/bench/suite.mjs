@@ -1,0 +1,171 @@
+// The cross-cutting benchmark: HTTP floor, gateway vs direct service, lists at 1,000 and
+// 100,000 documents per company. Writes its figures as JSON (argv[2]) for scripts/bench.mjs.
+// Runs on this machine only; every figure carries the 1-minute load average when it was taken.
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(path.join(ROOT, 'services', 'inventory', 'package.json'));
+const { startStack } = require('@bahi/devstack');
+const { signToken } = require('@bahi/auth');
+const { MongoClient } = require('mongodb');
+
+const OUT = process.argv[2] ?? path.join(ROOT, 'test-results', 'bench-suite.json');
+const SECONDS = Number(process.env.BENCH_SECONDS || 4);
+const RUNS = Number(process.env.BENCH_RUNS || 25);
+const BIG = Number(process.env.BENCH_BIG || 100_000);
+const SMALL = 1000;
+const figures = [];
+const load = () => Number(os.loadavg()[0].toFixed(2));
+const log = (...a) => console.log('[bench]', ...a);
+
+function record(f) {
+  figures.push({ ...f, load: load() });
+  log(JSON.stringify(figures[figures.length - 1]));
+}
+
+/** Closed loop: `concurrency` clients each sending the next request when the last answered. */
+async function loadTest(url, { concurrency, seconds = SECONDS, headers = {} }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const lat = [];
+  const until = performance.now() + seconds * 1000;
+  let errors = 0;
+  const one = () =>
+    new Promise((resolve) => {
+      const t0 = performance.now();
+      const req = http.get(url, { agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode >= 400) errors++;
+          lat.push(performance.now() - t0);
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+    });
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) await one();
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  lat.sort((a, b) => a - b);
+  const q = (p) => lat[Math.min(lat.length - 1, Math.floor(lat.length * p))];
+  return { p50: q(0.5), p95: q(0.95), p99: q(0.99), rps: lat.length / elapsed, errors };
+}
+
+async function median(url, headers) {
+  const ms = [];
+  for (let i = 0; i < RUNS + 3; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers });
+    const body = await res.text();
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${body.slice(0, 200)}`);
+    if (i >= 3) ms.push(performance.now() - t0);
+  }
+  ms.sort((a, b) => a - b);
+  return ms[Math.floor(ms.length / 2)];
+}
+
+// ---- 1. the floor: a bare Node HTTP server on this machine --------------------------------
+const bare = http.createServer((req, res) => res.end('{"ok":true}'));
+await new Promise((r) => bare.listen(0, '127.0.0.1', r));
+const floorUrl = `http://127.0.0.1:${bare.address().port}/`;
+const floor = {};
+for (const c of [1, 10, 50]) {
+  floor[c] = await loadTest(floorUrl, { concurrency: c });
+  record({ section: 'floor', name: `bare Node HTTP round trip, ${c} clients`, ...floor[c] });
+}
+bare.close();
+
+// ---- the stack ------------------------------------------------------------------------------
+const stack = await startStack({ rootDir: ROOT, services: ['inventory', 'ledger', 'sales'], env: { BAHI_DEMO: '0', LOG_LEVEL: 'warn' }, logs: 'files' });
+try {
+  const client = await MongoClient.connect(stack.mongoUri);
+  const companies = { small: 5001, big: 5002 };
+  const token = (companyId) =>
+    signToken({ sub: '1', uid: 1, name: 'Bench', email: 'bench@bench.local', position: 'manager', companyId, companyName: 'Bench', sid: `bench-${companyId}` }, stack.jwtSecret);
+  const auth = (companyId) => ({ Authorization: `Bearer ${token(companyId)}` });
+
+  // Seeding: bulk inserts of the services' own document shapes straight into their databases
+  // (creating 100,000 sales through MAKE_SALE would take hours on this machine).
+  async function bulk(coll, n, make) {
+    for (let start = 1; start <= n; start += 2000) {
+      const docs = [];
+      for (let i = start; i < Math.min(start + 2000, n + 1); i++) docs.push(make(i));
+      await coll.insertMany(docs, { ordered: false });
+    }
+  }
+  const inv = client.db('bahi_inventory');
+  const sal = client.db('bahi_sales');
+  const led = client.db('bahi_ledger');
+  const t0 = performance.now();
+  for (const [size, companyId] of [[SMALL, companies.small], [BIG, companies.big]]) {
+    await inv.collection('categories').insertOne({ companyId, id: 1, name: 'Plywood', belongs_to: null, specs: [] });
+    await bulk(inv.collection('products'), size, (i) => {
+      const stock = (i * 37) % 500;
+      return {
+        companyId, product_id: i, product_name: `Product ${i}`, words: ['product', String(i)], brand_name: `Brand ${i % 20}`, category: 1,
+        mrp_p: 10000 + i, cp_p: 8000 + i, unit: 'pcs', ppq_m: 1000, stock_m: stock * 1000, min_m: 50000, def_m: 400000,
+        level: stock <= 50 ? 0 : stock >= 400 ? 2 : 1, tax: '1.18', active: 1, image: null, specs: {}, barcode: `B${i}`, hsn_code: '4412',
+      };
+    });
+    const customer = (i) => ({ client_id: i, name: `Customer ${i}`, mobile_no: String(9000000000 + i), address_line_1: '', address_line_2: '', city_or_district: 'Pune', state: 'MH', country: 'India', postal_code: '411001', walkIn: false });
+    await bulk(led.collection('customers'), size, (i) => ({ companyId, ...customer(i), createdAt: new Date(), updatedAt: new Date() }));
+    await bulk(sal.collection('sales'), size, (i) => ({
+      companyId, saleId: i, status: 'complete', lockedUntil: new Date(0), source: { kind: 'cart', userId: 1, cart_no: 1, estimateId: 0, version: 0 },
+      clientId: (i % size) + 1, customer: customer((i % size) + 1), date: '2026-01-01', dueDate: '2026-02-01', paid: '0', lines: [], tax: 0,
+      shipping: '0', discount: '0', subtotal: '100.00', taxAmount: '0', amount: '100.00', previousDue: '0', stockApplied: true, ledgerPosted: true, warnings: [], createdBy: 1,
+    }));
+    // Account entries spread over the customers; customer 1 holds the same 30 in both companies.
+    await bulk(led.collection('entries'), size, (i) => ({
+      companyId, seq: i, partyKind: 'customer', partyId: i <= 30 ? 1 : 2 + (i % (size - 1)), entryKind: 'sale', sourceKind: 'sale', sourceId: i,
+      amount: '100.00', paid: '0', delta: '100.00', date: '2026-01-01', dueDate: null, payType: '', transactionId: '', createdAt: new Date(),
+    }));
+  }
+  record({ section: 'seed', name: `seeded ${SMALL} + ${BIG} products, customers, sales and account entries`, seconds: (performance.now() - t0) / 1000 });
+  await client.close();
+
+  // ---- 2. gateway vs the service called directly ------------------------------------------
+  const probe = '/getProductDetails?id=150';
+  let direct = stack.services.inventory + probe;
+  if ((await fetch(direct, { headers: auth(companies.small) })).status === 404) direct = stack.services.inventory + '/api' + probe;
+  for (const c of [1, 10, 50]) {
+    const gw = await loadTest(stack.gatewayUrl + '/api' + probe, { concurrency: c, headers: auth(companies.small) });
+    record({ section: 'gateway', name: `getProductDetails through the gateway, ${c} clients`, ...gw });
+    const dr = await loadTest(direct, { concurrency: c, headers: auth(companies.small) });
+    record({ section: 'gateway', name: `getProductDetails direct to inventory, ${c} clients`, ...dr });
+    record({ section: 'gateway', name: `gateway p50 / direct p50, ${c} clients`, ratio: gw.p50 / dr.p50, budget: 1.5 });
+    record({ section: 'gateway', name: `direct p50 / bare Node floor p50, ${c} clients`, ratio: dr.p50 / floor[c].p50 });
+  }
+
+  // ---- 3. lists at scale --------------------------------------------------------------------
+  const lists = [
+    ['getProductList, page 0', '/getProductList?pageNo=0'],
+    ['getProductList, page 5', '/getProductList?pageNo=5'],
+    ['productPage (grid), page 0', '/productPage/null'],
+    ['getSaleList, page 0', '/getSaleList?pageNo=0'],
+    ['getSaleList, page 5', '/getSaleList?pageNo=5'],
+    ['getClientsList, page 0', '/getClientsList?pageNo=0'],
+    ['getClientsList, page 5', '/getClientsList?pageNo=5'],
+    ['getAllClientsHistory (30 entries), page 0', '/getAllClientsHistory?id=1&pageNo=0'],
+  ];
+  for (const [name, url] of lists) {
+    const small = await median(stack.gatewayUrl + '/api' + url, auth(companies.small));
+    const big = await median(stack.gatewayUrl + '/api' + url, auth(companies.big));
+    record({ section: 'lists', name, small, big, ratio: big / small, budget: 2 });
+  }
+} finally {
+  await stack.stop();
+  fs.mkdirSync(path.dirname(OUT), { recursive: true });
+  fs.writeFileSync(OUT, JSON.stringify({ date: new Date().toISOString(), cpus: os.cpus().length, big: BIG, seconds: SECONDS, runs: RUNS, figures }, null, 2));
+}
