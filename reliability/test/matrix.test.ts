@@ -1,0 +1,383 @@
+// Every route of @bahi/contracts Routes, tried by the wrong company, the wrong position and with
+// bad input: never another company's data, never a 5xx, never a change. Plus login limits,
+// revocation, log hygiene and security headers.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Routes, type RouteDef } from '@bahi/contracts';
+import { MongoClient } from 'mongodb';
+import { ACCOUNTS, Api, todayIST, type Reply } from '../src/api';
+import { audit } from '../src/audit';
+import { Rig, until } from '../src/rig';
+
+let rig: Rig;
+let admin: Api;
+let mgrA: Api;
+let staffA: Api;
+let mgrB: Api;
+let staffB: Api;
+let sentinels: string[] = [];
+const tried: Record<string, number> = {};
+const secrets: string[] = [];
+
+/** Calls a route with every path parameter set to `param`, the query and body given. */
+function hit(api: Api, route: RouteDef, param: unknown, query: Record<string, unknown>, body: unknown): Promise<Reply> {
+  const enc = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
+  const p = route.path.replace(/:[A-Za-z_]+/g, () => enc(param));
+  const qs = Object.entries(query)
+    .map(([k, v]) => `${k}=${enc(v)}`)
+    .join('&');
+  const withBody = route.method === 'POST' || route.method === 'PUT';
+  return api.call(route.method, `${p}${qs ? `?${qs}` : ''}`, withBody ? body : undefined);
+}
+
+/** Parameter names the calls use for ids, all pointing at company A's first records. */
+const ID_NAMES = ['id', 'purchaseId', 'custId', 'distId', 'estimateId', 'estimate_id', 'saleId', 'sale_id', 'cartNo', 'cart_no', 'clientId', 'client_id', 'distributor', 'distributorId', 'productId', 'product_id', 'sl_no', 'category', 'catagory'];
+const idsOf = (v: unknown) => Object.fromEntries(ID_NAMES.map((n) => [n, v]));
+
+/** Calls that end or change the caller's own session: tried separately. */
+const SELF = new Set(['POST /logout', 'POST /manage/profile/edit/updatePassword', 'POST /loginReact']);
+const key = (r: RouteDef) => `${r.method} ${r.path}`;
+
+/** Company A's data as stored (every database, every collection but sessions), for "nothing changed". */
+async function snapshotA(): Promise<string> {
+  const c = new MongoClient(rig.mongoUri);
+  await c.connect();
+  try {
+    const out: string[] = [];
+    for (const dbName of ['bahi_identity', 'bahi_inventory', 'bahi_ledger', 'bahi_sales']) {
+      const db = c.db(dbName);
+      for (const col of (await db.listCollections().toArray()).map((x) => x.name).sort()) {
+        if (col === 'sessions' || col.startsWith('system.')) continue;
+        const docs = await db
+          .collection(col)
+          .find({ $or: [{ companyId: 1 }, { id: 1, companyId: { $exists: false } }] })
+          .sort({ _id: 1 })
+          .toArray();
+        for (const d of docs) {
+          delete d.updatedAt;
+          out.push(`${dbName}.${col} ${JSON.stringify(d)}`);
+        }
+      }
+    }
+    return out.join('\n');
+  } finally {
+    await c.close();
+  }
+}
+
+function diff(a: string, b: string): string[] {
+  const x = new Set(a.split('\n'));
+  const y = new Set(b.split('\n'));
+  return [...[...x].filter((l) => !y.has(l)).map((l) => `- ${l.slice(0, 300)}`), ...[...y].filter((l) => !x.has(l)).map((l) => `+ ${l.slice(0, 300)}`)];
+}
+
+const leak = (r: Reply) => {
+  const text = JSON.stringify(r.body ?? '');
+  return sentinels.find((s) => text.includes(s));
+};
+
+beforeAll(async () => {
+  rig = await Rig.start({ gatewayEnv: { BAHI_LOGIN_MAX_FAILURES_PER_ADDRESS: '8' } });
+  admin = await Api.login(rig.gatewayUrl, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
+  mgrA = await Api.login(rig.gatewayUrl, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
+  staffA = await Api.login(rig.gatewayUrl, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
+  secrets.push(rig.jwtSecret, ...Object.values(ACCOUNTS).map((a) => a.password), admin.token, mgrA.token, staffA.token);
+  await until('the demo products', async () => (await mgrA.get('/getProductList?pageNo=0')).body?.count >= 10);
+  const clients = await until('the demo customers', async () => {
+    const r = await staffA.get('/getClientsList?pageNo=0');
+    return r.body?.clientsList?.length > 0 && r.body.clientsList;
+  });
+  const dists = await until('the demo distributors', async () => {
+    const r = await mgrA.get('/getAllDistributorsList');
+    return r.body?.allDistributorsList?.length > 0 && r.body.allDistributorsList;
+  });
+  // Company A gets one of everything, so id 1 names a real record of A everywhere.
+  expect((await staffA.get('/addProductIntoCart/1')).status).toBe(200);
+  expect((await staffA.post('/MAKE_SALE', { clientId: clients[0].id, cart_no: 1, paid: '0' })).status).toBe(200);
+  expect((await staffA.get('/addProductIntoCart/2')).status).toBe(200);
+  expect((await staffA.get(`/createEstimate?cart_no=1&clientId=${clients[0].id}`)).status).toBe(200);
+  expect((await mgrA.get('/addProductIntoCart/3?cart_no=2')).status).toBe(200);
+  const buy = await mgrA.post('/checkOutPurchase', { bill_no: 'A-1', distributor: dists[0].id, officer: '', paid: '0', due_date: todayIST(), cart_no: 2 });
+  expect(buy.status).toBe(200);
+  expect((await staffA.post('/salesDuePayment', { client_id: clients[0].id, amount: '5', nextDD: todayIST() })).status).toBe(200);
+  expect((await staffA.get('/addProductIntoCart/4')).status).toBe(200);
+
+  const products = (await mgrA.get('/getProductList?pageNo=0')).body.list as { product_name: string }[];
+  sentinels = ['Demo Traders', ACCOUNTS.manager.email, ...clients.map((c: any) => c.name), ...dists.map((d: any) => d.name), ...products.map((p) => p.product_name)];
+
+  const made = await admin.post('/admin/createCompany', { cName: 'Isolation Works', cAdd: '1 Other Road', cMob: '9811122233', mName: 'Bina', mEmail: 'bina@isolation.in' });
+  expect(made.status).toBe(201);
+  mgrB = await Api.login(rig.gatewayUrl, 'bina@isolation.in', made.body.managerPassword);
+  expect((await mgrB.post('/users', { name: 'Chetan', email: 'chetan@isolation.in', password: 'chetan12345', position: 'staff' })).status).toBeLessThan(300);
+  staffB = await Api.login(rig.gatewayUrl, 'chetan@isolation.in', 'chetan12345');
+  secrets.push(made.body.managerPassword, 'chetan12345', mgrB.token, staffB.token);
+  // Settle: no sale or purchase in flight, invariants hold before the matrices start.
+  const a = await until('a quiet stack', async () => {
+    const r = await audit(rig.mongoUri);
+    return r.inFlight.length === 0 && r;
+  });
+  expect(a.violations).toEqual([]);
+}, 600_000);
+
+afterAll(async () => {
+  console.log(`Requests tried: ${JSON.stringify(tried)}`);
+  await rig?.stop();
+});
+
+describe('tenant isolation', () => {
+  it(`company B never sees or changes company A's records on any of the ${Routes.length} routes`, async () => {
+    const before = await snapshotA();
+    const problems: string[] = [];
+    let n = 0;
+    let refused = 0;
+    for (const route of Routes) {
+      if (SELF.has(key(route)) || route.path.startsWith('/admin/')) continue;
+      for (const who of [mgrB, staffB]) {
+        for (const id of [1, 2]) {
+          const r = await hit(who, route, id, idsOf(id), { ...idsOf(id), pageNo: 0, quantity: '1', amount: '1', paid: '0', nextDD: todayIST() });
+          n++;
+          if (r.status === 403 || r.status === 404) refused++;
+          if (r.status >= 500 || r.status === 0) problems.push(`${key(route)} id ${id}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+          const l = leak(r);
+          if (l) problems.push(`${key(route)} id ${id}: answered ${r.status} with company A's "${l}"`);
+        }
+      }
+    }
+    tried.isolation = n;
+    console.log(`Isolation: ${n} requests, ${refused} answered 403/404, the rest B's own (empty) data`);
+    expect(problems).toEqual([]);
+    expect(diff(before, await snapshotA())).toEqual([]);
+  });
+
+  it('a foreign id answers 404 on the calls that take one', async () => {
+    const foreign: [string, string][] = [
+      ['GET', '/getBillDetails?id=1'],
+      ['GET', '/getEstimateDetails?id=1'],
+      ['GET', '/getClientsDetails?id=1'],
+      ['GET', '/getProductDetails?id=1'],
+      ['GET', '/getLabelDetails/1'],
+      ['GET', '/editCatagory/1'],
+      ['GET', '/getPurchaseDetails?purchaseId=1'],
+      ['GET', '/getDistributorsDetails?id=1'],
+      ['GET', '/getSalesPaymentDetails?id=1'],
+      ['DELETE', '/product/1'],
+      ['DELETE', '/deleteEstimate/1'],
+    ];
+    const wrong: string[] = [];
+    for (const [m, p] of foreign) {
+      const r = await mgrB.call(m, p);
+      if (r.status !== 404) wrong.push(`${m} ${p}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+    }
+    tried.foreignIds = foreign.length;
+    expect(wrong).toEqual([]);
+  });
+});
+
+/** Calls only a manager may make (each service README). */
+const MANAGER_ONLY = [
+  'POST /setCompanyDetails',
+  'POST /manage/profile/edit/:id/uploadProfileImage',
+  'GET /users',
+  'POST /users',
+  'DELETE /users/:id',
+  'GET /checkOutPurchase',
+  'POST /checkOutPurchase',
+  'POST /checkOutPurchaseFromEstimate',
+  'POST /createNewProduct',
+  'POST /duplicateProduct',
+  'DELETE /product/:id',
+  'POST /updateProductImage/:id',
+  'POST /editProduct',
+  'POST /catagory/add',
+  'DELETE /deleteCatagory/:id',
+  'PUT /editCatagory/:id/editLabel',
+  'GET /getAllDistributorsList',
+  'GET /getDistributorsList',
+  'GET /getDistributorsDetails',
+  'GET /distributorsHistory',
+  'POST /addDistributor',
+  'PUT /addDistributor',
+  'GET /getDueAndDueDate',
+  'POST /purchaseDuePaymentReact',
+];
+
+describe('positions', () => {
+  it('staff get 403 on every manager call, and nothing changes', async () => {
+    for (const k of MANAGER_ONLY) expect(Routes.some((r) => key(r) === k)).toBe(true);
+    const before = await snapshotA();
+    const wrong: string[] = [];
+    for (const route of Routes.filter((r) => MANAGER_ONLY.includes(key(r)))) {
+      const r = await hit(staffA, route, 1, idsOf(1), { ...idsOf(1), name: 'Staff Try', amount: '1', nextDD: todayIST(), bill_no: 'S-1', due_date: todayIST(), paid: '0' });
+      if (r.status !== 403) wrong.push(`${key(route)}: ${r.status}`);
+    }
+    tried.positions = MANAGER_ONLY.length;
+    expect(wrong).toEqual([]);
+    expect(diff(before, await snapshotA())).toEqual([]);
+  });
+
+  it('everyone but the platform admin gets 403 on /admin/*', async () => {
+    const adminRoutes = Routes.filter((r) => r.path.startsWith('/admin/'));
+    const wrong: string[] = [];
+    let n = 0;
+    for (const route of adminRoutes) {
+      for (const [name, who] of [['manager A', mgrA], ['staff A', staffA], ['manager B', mgrB], ['staff B', staffB]] as const) {
+        const r = await hit(who, route, 1, { email: ACCOUNTS.staff.email, pageNo: 0 }, { email: ACCOUNTS.staff.email, newPassword: 'taken-over-1', cName: 'X', cAdd: 'Y', cMob: '9999999999', mName: 'Z', mEmail: 'z@z.in' });
+        n++;
+        if (r.status !== 403) wrong.push(`${name} ${key(route)}: ${r.status}`);
+      }
+      const own = await hit(admin, route, 999_999, { pageNo: 0, email: 'nobody@nowhere.in' }, { email: 'nobody@nowhere.in', newPassword: 'whatever-123' });
+      n++;
+      expect(own.status).not.toBe(403);
+    }
+    tried.admin = n;
+    expect(wrong).toEqual([]);
+  });
+});
+
+const BAD: unknown[] = [
+  { $gt: '' },
+  { $ne: null },
+  { $where: 'sleep(1000)' },
+  -1,
+  -0.001,
+  1e308,
+  -1e308,
+  99999999999999999999,
+  'NaN',
+  'Infinity',
+  '1e999',
+  'abc',
+  '',
+  ' ',
+  null,
+  true,
+  [],
+  [1, 2],
+  {},
+  '9'.repeat(400),
+  '<script>alert(1)</script>',
+  "1'; db.dropDatabase(); '",
+  '0x10',
+  '1.23456789',
+  '-5',
+];
+
+/** Field names the calls take, every one set to the bad value at once. */
+const FIELDS = [
+  ...ID_NAMES,
+  'pageNo', 'text', 'quantity', 'discount', 'tax', 'shipping', 'paid', 'amount', 'nextDD', 'date', 'dueDate', 'due_date',
+  'name', 'mobile_no', 'address_line_1', 'city_or_district', 'state', 'country', 'postal_code', 'mrp', 'cp', 'unit',
+  'per_peice_quantity', 'brand_name', 'stock', 'min_stock', 'default_stock', 'barcode', 'hsn_code', 'belongs_to',
+  'spec_1', 'default_1', 'label_feature_1', 'bill_no', 'officer', 'officers', 'email', 'password', 'position',
+  'cName', 'cAdd', 'cMob', 'mName', 'mEmail', 'newPassword', 'add1', 'mob1', 'transporter_name', 'transporter_mobile',
+  'mode_of_transport', 'vehicle_number', 'dispatched_date', 'specs', 'idempotencyKey', 'pageNumber', 'active', 'brand',
+];
+const all = (v: unknown) => Object.fromEntries(FIELDS.map((f) => [f, v]));
+/** In the query, a long value goes in a few fields only: 80 of them would pass Node's 16 KB header limit (431). */
+const allQuery = (v: unknown) => (JSON.stringify(v).length > 100 ? Object.fromEntries(FIELDS.slice(0, 8).map((f) => [f, v])) : all(v));
+
+describe('bad input', () => {
+  it('every route answers bad values with a 4xx and a message (or its plain answer), never a 5xx, changing nothing', async () => {
+    const before = await snapshotA();
+    const problems: string[] = [];
+    let n = 0;
+    const judge = (route: RouteDef, what: string, r: Reply) => {
+      n++;
+      if (r.status >= 500 || r.status === 0) problems.push(`${key(route)} ${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+      else if (r.status >= 400) {
+        const b = r.body ?? {};
+        const msg = b.message ?? b.msg ?? b.err ?? b.error;
+        if (!msg || (typeof msg !== 'string' && !Array.isArray(msg))) problems.push(`${key(route)} ${what}: ${r.status} without a message`);
+      }
+    };
+    for (const route of Routes) {
+      if (SELF.has(key(route)) && route.path !== '/loginReact') continue;
+      const who = route.path.startsWith('/admin/') ? admin : mgrA;
+      for (const v of BAD) {
+        judge(route, `all ${JSON.stringify(v).slice(0, 30)}`, await hit(who, route, v, allQuery(v), all(v)));
+        if (route.method === 'POST' || route.method === 'PUT') {
+          // Ids right, every other field bad: reaches the checks behind the id lookups.
+          judge(route, `fields ${JSON.stringify(v).slice(0, 30)}`, await hit(who, route, 1, idsOf(1), { ...all(v), ...idsOf(1) }));
+        }
+      }
+      if (route.method === 'POST' || route.method === 'PUT') {
+        for (const raw of ['{"broken json', '[1,2,3]', '"just a string"', 'null']) judge(route, `raw ${raw}`, await who.call(route.method, route.path.replace(/:[A-Za-z_]+/g, '1'), raw));
+        judge(route, 'empty body', await who.call(route.method, route.path.replace(/:[A-Za-z_]+/g, '1'), {}));
+      }
+    }
+    tried.badInput = n;
+    console.log(`Bad input: ${n} requests over ${Routes.length} routes`);
+    expect(problems).toEqual([]);
+    expect(diff(before, await snapshotA())).toEqual([]);
+    const a = await audit(rig.mongoUri);
+    expect(a.violations).toEqual([]);
+  });
+});
+
+describe('login and sessions', () => {
+  const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+
+  it('locks an account after 5 failed logins', async () => {
+    expect((await mgrA.post('/users', { name: 'Lock Me', email: 'lockme@demo.local', password: 'right-pass-1', position: 'staff' })).status).toBeLessThan(300);
+    const anon = new Api(rig.gatewayUrl);
+    const replies: Reply[] = [];
+    for (let i = 0; i < 5; i++) replies.push(await anon.post('/loginReact', { email: 'lockme@demo.local', password: `wrong-${i}` }, from('198.51.100.1')));
+    expect(replies.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(replies[4]!.body.msg).toMatch(/locked/);
+    const right = await anon.post('/loginReact', { email: 'lockme@demo.local', password: 'right-pass-1' }, from('198.51.100.2'));
+    expect(right.status).toBe(401);
+    expect(right.body.msg).toMatch(/locked/);
+  });
+
+  it('limits failed logins per address, whatever the accounts, and only that address', async () => {
+    const anon = new Api(rig.gatewayUrl);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await anon.post('/loginReact', { email: `nobody${i}@nowhere.in`, password: 'guess' }, from('203.0.113.7'))).status);
+    expect(statuses).toEqual(Array(8).fill(401));
+    const blocked = await anon.post('/loginReact', { email: ACCOUNTS.staff.email, password: ACCOUNTS.staff.password }, from('203.0.113.7'));
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.message).toMatch(/Too many failed logins from this address/);
+    const other = await anon.post('/loginReact', { email: ACCOUNTS.staff.email, password: ACCOUNTS.staff.password }, from('203.0.113.8'));
+    expect(other.status).toBe(200);
+    secrets.push(other.body.token);
+  });
+
+  it('a token stops working after logout and after a password change', async () => {
+    const t1 = await Api.login(rig.gatewayUrl, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
+    expect((await t1.get('/getUserData')).status).toBe(200);
+    expect((await t1.post('/logout')).status).toBe(200);
+    expect((await t1.get('/getUserData')).status).toBe(401);
+    // A service asked directly (not through the gateway) refuses it too, once the event arrives.
+    await until('ledger to refuse the logged-out token', async () => (await fetch(`${rig.serviceUrl.ledger}/getAllClientsList`, { headers: { Authorization: `Bearer ${t1.token}` } })).status === 401);
+
+    const a = await Api.login(rig.gatewayUrl, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
+    const b = await Api.login(rig.gatewayUrl, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
+    secrets.push(t1.token, a.token, b.token, 'staff-new-pass-9');
+    const ch = await a.post('/manage/profile/edit/updatePassword', { current_password: ACCOUNTS.staff.password, new_password: 'staff-new-pass-9', re_type_new_password: 'staff-new-pass-9' });
+    expect(ch.status).toBeLessThan(300);
+    await until('the other session to end', async () => (await b.get('/getUserData')).status === 401);
+    const c = await Api.login(rig.gatewayUrl, ACCOUNTS.staff.email, 'staff-new-pass-9');
+    expect((await c.get('/getUserData')).status).toBe(200);
+    secrets.push(c.token);
+  });
+
+  it('sends security headers and no x-powered-by', async () => {
+    const res = await fetch(`${rig.gatewayUrl}/api/getUserData`, { headers: { Authorization: `Bearer ${mgrA.token}` } });
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(res.headers.get('referrer-policy')).toBeTruthy();
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('no password, token or secret ever reaches a log', async () => {
+    const found: string[] = [];
+    for (const f of fs.readdirSync(rig.logDir)) {
+      const text = fs.readFileSync(path.join(rig.logDir, f), 'utf8');
+      for (const s of secrets) if (s && text.includes(s)) found.push(`${f} holds ${s.slice(0, 6)}…`);
+      // A bearer token's signature part is never logged either.
+      for (const s of secrets.filter((x) => x.startsWith('eyJ'))) if (text.includes(s.split('.')[2]!)) found.push(`${f} holds a token signature`);
+    }
+    expect(found).toEqual([]);
+  });
+});
