@@ -29,15 +29,20 @@ function record(f) {
 }
 
 /** Closed loop: `concurrency` clients each sending the next request when the last answered. */
-async function loadTest(url, { concurrency, seconds = SECONDS, headers = {} }) {
+async function loadTest(url, { concurrency, seconds = SECONDS, headers = {}, method = 'GET', body }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const lat = [];
   const until = performance.now() + seconds * 1000;
   let errors = 0;
-  const one = () =>
+  // headers and body may be functions of the client's number (each cashier has their own cart).
+  const one = (i) =>
     new Promise((resolve) => {
       const t0 = performance.now();
-      const req = http.get(url, { agent, headers }, (res) => {
+      const b = typeof body === 'function' ? body(i) : body;
+      const h = typeof headers === 'function' ? headers(i) : headers;
+      const payload = b === undefined ? undefined : JSON.stringify(b);
+      const hdrs = payload ? { ...h, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : h;
+      const req = http.request(url, { method, agent, headers: hdrs }, (res) => {
         res.resume();
         res.on('end', () => {
           if (res.statusCode >= 400) errors++;
@@ -49,11 +54,12 @@ async function loadTest(url, { concurrency, seconds = SECONDS, headers = {} }) {
         errors++;
         resolve();
       });
+      req.end(payload);
     });
   const start = performance.now();
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < until) await one();
+    Array.from({ length: concurrency }, async (_, i) => {
+      while (performance.now() < until) await one(i);
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
@@ -92,8 +98,8 @@ const stack = await startStack({ rootDir: ROOT, services: ['inventory', 'ledger'
 try {
   const client = await MongoClient.connect(stack.mongoUri);
   const companies = { small: 5001, big: 5002 };
-  const token = (companyId) =>
-    signToken({ sub: '1', uid: 1, name: 'Bench', email: 'bench@bench.local', position: 'manager', companyId, companyName: 'Bench', sid: `bench-${companyId}` }, stack.jwtSecret);
+  const token = (companyId, uid = 1) =>
+    signToken({ sub: String(uid), uid, name: 'Bench', email: `bench${uid}@bench.local`, position: 'manager', companyId, companyName: 'Bench', sid: `bench-${companyId}-${uid}` }, stack.jwtSecret);
   const auth = (companyId) => ({ Authorization: `Bearer ${token(companyId)}` });
 
   // Seeding: bulk inserts of the services' own document shapes straight into their databases
@@ -146,6 +152,32 @@ try {
     record({ section: 'gateway', name: `getProductDetails direct to inventory, ${c} clients`, ...dr });
     record({ section: 'gateway', name: `gateway p50 / direct p50, ${c} clients`, ratio: gw.p50 / dr.p50, budget: 1.5 });
     record({ section: 'gateway', name: `direct p50 / bare Node floor p50, ${c} clients`, ratio: dr.p50 / floor[c].p50 });
+  }
+
+  // The counter's cart calls, through the gateway and straight at sales: client i is cashier
+  // 100 + i with their own cart holding product 150.
+  const cashierTokens = Array.from({ length: 50 }, (_, i) => ({ Authorization: `Bearer ${token(companies.small, 100 + i)}` }));
+  let salesDirect = stack.services.sales;
+  if ((await fetch(salesDirect + '/getProducts?cart_no=1', { headers: cashierTokens[0] })).status === 404) salesDirect += '/api';
+  const slNos = [];
+  for (const h of cashierTokens) {
+    const res = await fetch(stack.gatewayUrl + '/api/addProductIntoCart/150', { headers: h });
+    const reply = await res.json();
+    if (!res.ok || !reply[0]?.[0]?.sl_no) throw new Error(`addProductIntoCart: ${res.status} ${JSON.stringify(reply).slice(0, 200)}`);
+    slNos.push(reply[0][0].sl_no);
+  }
+  const calls = [
+    ['addProductIntoCart', '/addProductIntoCart/150', 'GET', undefined],
+    ['upQuan', '/upQuan', 'POST', (i) => ({ sl_no: slNos[i], quantity: String(2 + (i % 3)), cart_no: 1 })],
+  ];
+  for (const [name, p, method, body] of calls) {
+    for (const c of [1, 10, 50]) {
+      const gw = await loadTest(stack.gatewayUrl + '/api' + p, { concurrency: c, headers: (i) => cashierTokens[i], method, body });
+      record({ section: 'gateway', name: `${name} through the gateway, ${c} clients`, ...gw });
+      const dr = await loadTest(salesDirect + p, { concurrency: c, headers: (i) => cashierTokens[i], method, body });
+      record({ section: 'gateway', name: `${name} direct to sales, ${c} clients`, ...dr });
+      record({ section: 'gateway', name: `${name}: gateway p50 / direct p50, ${c} clients`, ratio: gw.p50 / dr.p50, budget: 1.5 });
+    }
   }
 
   // ---- 3. lists at scale --------------------------------------------------------------------
