@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DefaultPorts, type ServiceName } from '@bahi/contracts';
 import { parse } from 'yaml';
 import { exists, read, ROOT, sourceFiles, workspacesIn } from './repo';
 
@@ -12,8 +13,13 @@ const dclintDir = path.dirname(require.resolve('dclint/package.json'));
 const Ajv = require(require.resolve('ajv', { paths: [dclintDir] })).default;
 const schema = JSON.parse(fs.readFileSync(path.join(dclintDir, 'schemas', 'compose.schema.json'), 'utf8'));
 
+interface Build {
+  context: string;
+  dockerfile: string;
+  args?: Record<string, string>;
+}
 interface Service {
-  build?: { context: string; dockerfile: string };
+  build?: Build;
   image?: string;
   command?: string[];
   environment?: Record<string, string>;
@@ -49,7 +55,9 @@ describe('docker-compose.yml', () => {
   it('has a container per service, with a MongoDB replica set and volume where it keeps data', () => {
     for (const s of services) {
       const block = compose.services[s.name];
-      expect(block?.build?.dockerfile).toBe(`${s.dir}/Dockerfile`);
+      // One Dockerfile for every service, told which by its build arg.
+      expect(block?.build?.dockerfile).toBe('services/Dockerfile');
+      expect(block!.build!.args?.SERVICE).toBe(s.name);
       const uri = block!.environment?.MONGODB_URI;
       if (s.name === 'documents') {
         // documents keeps nothing.
@@ -79,7 +87,7 @@ describe('docker-compose.yml', () => {
       );
     for (const r of remotes) {
       const block = compose.services[`remote-${r.name}`];
-      expect(block?.build?.dockerfile).toBe(`${r.dir}/Dockerfile`);
+      expect(block?.build).toEqual({ context: '.', dockerfile: 'frontends/Dockerfile', args: { REMOTE: r.name } });
       const pub = `PUBLIC_${r.name.toUpperCase()}_URL`;
       // The address the gateway lists and the address the remote rewrites its public path to agree.
       expect(gw.environment?.[`REMOTE_${r.name.toUpperCase()}_URL`]).toMatch(
@@ -128,45 +136,186 @@ describe('docker-compose.yml', () => {
   });
 });
 
-/** Every image: the workspace it builds and the Dockerfile that builds it. */
+/** Every image: the workspace it builds and the compose service that builds it. */
 const images = [
-  ...services.map((s) => ({ ...s, entry: `${s.dir}/dist/main.js` })),
-  { name: 'gateway', dir: 'gateway', pkg: '@bahi/gateway', entry: 'gateway/dist/main.js' },
-  { name: 'shell', dir: 'shell', pkg: '@bahi/shell', entry: 'shell/dist/index.html' },
-  ...remotes.map((r) => ({ ...r, entry: `${r.dir}/dist/mf-manifest.json` })),
+  ...services.map((s) => ({ ...s, service: s.name, entry: `${s.dir}/dist/main.js` })),
+  { name: 'gateway', dir: 'gateway', pkg: '@bahi/gateway', service: 'gateway', entry: 'gateway/dist/main.js' },
+  { name: 'shell', dir: 'shell', pkg: '@bahi/shell', service: 'shell', entry: 'shell/dist/index.html' },
+  ...remotes.map((r) => ({ ...r, service: `remote-${r.name}`, entry: `${r.dir}/dist/mf-manifest.json` })),
 ];
 
-/** Instructions of the last stage (the image that runs). */
-function lastStage(dockerfile: string): string {
-  const stages = dockerfile.split(/^FROM /m);
-  return stages[stages.length - 1]!;
+/** `${NAME}` and `$NAME` replaced where vars defines NAME, as Docker and envsubst do. */
+const substitute = (text: string, vars: Record<string, string>) =>
+  text.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a?: string, b?: string) => vars[(a ?? b)!] ?? m);
+
+interface Stage {
+  name?: string;
+  base: string;
+  text: string;
 }
 
+/** The stages of a Dockerfile, in order. */
+function stagesOf(dockerfile: string): Stage[] {
+  return dockerfile
+    .split(/^(?=FROM )/m)
+    .filter((s) => s.startsWith('FROM '))
+    .map((text) => {
+      const [, base, name] = /^FROM (\S+)(?: AS (\S+))?/.exec(text)!;
+      return { base: base!, name, text };
+    });
+}
+
+/**
+ * An image as a compose block builds it: its Dockerfile with the build args put in where Docker
+ * puts them (not in quoted heredocs, nor in exec-form CMD, which it leaves to run time), the stage
+ * that runs with the stages it is built FROM, and the environment it runs with.
+ */
+function imageOf(build: Build) {
+  const raw = read(build.dockerfile);
+  const declared = new Map<string, string | undefined>();
+  for (const m of raw.matchAll(/^ARG (\w+)(?:=(\S*))?$/gm)) if (!declared.get(m[1]!)) declared.set(m[1]!, m[2]);
+  const args = build.args ?? {};
+  const vars: Record<string, string> = {};
+  for (const [k, d] of declared) if (d !== undefined) vars[k] = d;
+  Object.assign(vars, args);
+  let heredoc: string | undefined;
+  const built = raw
+    .split('\n')
+    .map((line) => {
+      if (heredoc) {
+        if (line === heredoc) heredoc = undefined;
+        return line;
+      }
+      heredoc = /<<'(\w+)'/.exec(line)?.[1];
+      return /^(\s*|HEALTHCHECK .*)CMD \[/.test(line) ? line : substitute(line, vars);
+    })
+    .join('\n');
+  const stages = stagesOf(built);
+  // The stage that runs is the last one; a base that names an earlier stage is part of it.
+  const chain: Stage[] = [];
+  for (let s: Stage | undefined = stages[stages.length - 1]; s; s = stages.find((x) => x.name === chain.at(-1)!.base))
+    chain.push(s);
+  const env: Record<string, string> = {};
+  for (const s of [...chain].reverse())
+    for (const m of s.text.matchAll(/^ENV (.+)$/gm))
+      for (const kv of m[1]!.matchAll(/(\w+)=("[^"]*"|\S*)/g)) env[kv[1]!] = kv[2]!.replace(/^"(.*)"$/, '$1');
+  return {
+    raw,
+    built,
+    /** Build args the compose file gives that the Dockerfile does not declare. */
+    unknownArgs: Object.keys(args).filter((k) => !declared.has(k)),
+    /** Build args the Dockerfile needs (no default) that the compose file does not give. */
+    missingArgs: [...declared].filter(([k, d]) => d === undefined && !(k in args)).map(([k]) => k),
+    stages,
+    /** The last stage's instructions with its environment filled in, as they run. */
+    run: substitute(chain[0]!.text, env),
+    /** Every instruction the running image is made of. */
+    runChain: chain.map((s) => s.text).join('\n'),
+    env,
+  };
+}
+
+const imageFor = (service: string) => imageOf(compose.services[service]!.build!);
+
 describe('Dockerfiles', () => {
+  it('every image compose builds is a workspace of this repository', () => {
+    const built = Object.entries(compose.services)
+      .filter(([, s]) => s.build)
+      .map(([n]) => n);
+    expect(built.sort()).toEqual(images.map((i) => i.service).sort());
+  });
+
   it.each(images)(
-    '$dir/Dockerfile: multi-stage, pruned to $pkg, non-root, with a healthcheck',
-    ({ dir, pkg, entry }) => {
-      const file = read(`${dir}/Dockerfile`);
-      expect(file.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
-      expect(file).toContain(`turbo@2.11.9 prune ${pkg} --docker`);
-      expect(file).toContain(`--filter=${pkg}...`);
-      const run = lastStage(file);
-      const user = /^USER (\S+)/m.exec(run)?.[1];
+    '$service: multi-stage, pruned to $pkg from its build args, non-root, with a healthcheck',
+    ({ service, dir, pkg, entry }) => {
+      const build = compose.services[service]!.build!;
+      expect(build.context).toBe('.');
+      expect(exists(build.dockerfile)).toBe(true);
+      const image = imageOf(build);
+      expect({ unknown: image.unknownArgs, missing: image.missingArgs }).toEqual({ unknown: [], missing: [] });
+      expect(image.stages.length).toBeGreaterThanOrEqual(3);
+      // A Dockerfile shared by several images names no workspace itself: its build args do.
+      const sharers = Object.values(compose.services).filter((s) => s.build?.dockerfile === build.dockerfile);
+      if (sharers.length > 1) expect(image.raw).not.toContain(pkg);
+      expect(image.built).toContain(`turbo@2.11.9 prune ${pkg} --docker`);
+      expect(image.built).toContain(`--filter=${pkg}...`);
+      const user = /^USER (\S+)/m.exec(image.run)?.[1];
       expect(user).toBeDefined();
       expect(['root', '0']).not.toContain(user);
-      expect(run).toMatch(/^HEALTHCHECK /m);
+      expect(image.run).toMatch(/^HEALTHCHECK /m);
       // What the image starts or serves is what the build produces.
       expect(exists(entry)).toBe(true);
-      const cmd = /^CMD \["node", "([^"]+)"\]/m.exec(run)?.[1];
-      if (entry.endsWith('main.js')) expect(cmd).toBe(entry);
-      else expect(run).toContain(`/src/${dir}/dist `);
+      if (entry.endsWith('main.js')) {
+        const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(image.run)![1]!) as string[];
+        // Through a shell only with exec, so node is PID 1 and gets the stop signal.
+        const argv =
+          cmd[0] === 'sh' && cmd[1] === '-c' && cmd[2]!.startsWith('exec ') ? cmd[2]!.slice(5).split(' ') : cmd;
+        expect(argv).toEqual(['node', entry]);
+      } else expect(image.run).toContain(`/src/${dir}/dist `);
+      // nginx fills its templates from the environment at start; every ${VAR} in them must be set.
+      const templates = [...image.run.matchAll(/<<'(\w+)' \/etc\/nginx\/templates\/\S+\n([\s\S]*?)\n\1$/gm)];
+      expect(templates.length).toBe(image.run.split('/etc/nginx/templates/').length - 1);
+      for (const t of templates) expect(t[2]!.match(/\$\{\w+\}/g) ?? []).toEqual([]);
     },
   );
 
-  it('the documents image carries Chromium and the fonts', () => {
-    const run = lastStage(read('services/documents/Dockerfile'));
-    expect(run).toMatch(/apt-get install[^\n]*chromium[^\n]*fonts-noto-core/);
-    expect(run).toContain('CHROME_PATH=/usr/bin/chromium');
+  it.each(remotes)('remote-$name serves its files under /remotes/$name/', ({ name, dir }) => {
+    const { run } = imageFor(`remote-${name}`);
+    expect(run).toContain(`COPY --from=build /src/${dir}/dist /usr/share/nginx/html/remotes/${name}\n`);
+    expect(run).toContain(`location ~ ^/remotes/${name}/(remoteEntry`);
+    // PUBLIC_URL is empty in the image; compose sets it.
+    expect(run).toContain(`sub_filter '"/remotes/${name}/"' '"/remotes/${name}/"';`);
+    expect(run).toContain(`location /remotes/${name}/ {`);
+  });
+
+  it('the documents image carries Chromium and the fonts, and no other service image does', () => {
+    for (const s of services) {
+      const image = imageFor(s.name);
+      if (s.name === 'documents') {
+        expect(image.runChain).toMatch(/apt-get install[^\n]*chromium[^\n]*fonts-noto-core/);
+        expect(image.env.CHROME_PATH).toBe('/usr/bin/chromium');
+      } else {
+        expect([s.name, image.runChain.includes('chromium')]).toEqual([s.name, false]);
+      }
+    }
+  });
+
+  it('the service healthcheck asks the port the service listens on: <SERVICE>_PORT, else its default', () => {
+    const cmd = JSON.parse(/^\s*CMD (\[.*\])$/m.exec(/^HEALTHCHECK [\s\S]*?\]$/m.exec(imageFor('sales').run)![0])![1]!);
+    // fetch stands in for the service: it prints the URL asked and answers ok or not.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-health-'));
+    const stub = path.join(dir, 'fetch.js');
+    fs.writeFileSync(
+      stub,
+      "globalThis.fetch = async (u) => { process.stdout.write(String(u)); return { ok: process.env.STUB_OK === '1' }; };",
+    );
+    const check = (env: Record<string, string>) => {
+      const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/_PORT$/.test(k)));
+      // The image runs the healthcheck from /app, the repository's layout: require resolves the same here.
+      const r = spawnSync(cmd[0], ['--require', stub, ...cmd.slice(1)], {
+        cwd: ROOT,
+        env: { ...base, ...env },
+        encoding: 'utf8',
+      });
+      return { url: r.stdout, status: r.status };
+    };
+    try {
+      expect(check({ SERVICE: 'sales', SALES_PORT: '4567', STUB_OK: '1' })).toEqual({
+        url: 'http://127.0.0.1:4567/health',
+        status: 0,
+      });
+      expect(check({ SERVICE: 'sales', SALES_PORT: '4567', STUB_OK: '0' })).toEqual({
+        url: 'http://127.0.0.1:4567/health',
+        status: 1,
+      });
+      for (const s of services)
+        expect(check({ SERVICE: s.name, STUB_OK: '1' })).toEqual({
+          url: `http://127.0.0.1:${DefaultPorts[s.name as ServiceName]}/health`,
+          status: 0,
+        });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('.dockerignore keeps local installs and builds out of the context', () => {
