@@ -129,12 +129,31 @@ export class StockService {
     await this.move(companyId, 'adjustment', id, [{ product_id: productId, delta, rate_p: rateP }], new Date(), session);
   }
 
+  /**
+   * Runs `fn` in one transaction, retrying write conflicts with a random, growing pause: the
+   * driver's own retry loop retries at once, and 50 counters selling the same products then
+   * collide again and again (seconds of delay, sales timing out).
+   */
   async inTransaction<T>(fn: (s: ClientSession) => Promise<T>): Promise<T> {
-    let result: T;
-    await this.conn.transaction(async (session) => {
-      result = await fn(session);
-    });
-    return result!;
+    const session = await this.conn.startSession();
+    const deadline = Date.now() + 60_000;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        session.startTransaction();
+        try {
+          const result = await fn(session);
+          await session.commitTransaction();
+          return result;
+        } catch (err) {
+          if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+          const transient = (err as { hasErrorLabel?: (l: string) => boolean }).hasErrorLabel?.('TransientTransactionError') ?? false;
+          if (!transient || Date.now() > deadline) throw err;
+          await new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 4 * 2 ** attempt)));
+        }
+      }
+    } finally {
+      await session.endSession();
+    }
   }
 
   private async move(
