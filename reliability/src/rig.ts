@@ -21,6 +21,8 @@ interface Proc {
   port: number;
   health?: string;
   child?: ChildProcess;
+  /** Moves the part to another port (first start only: others already know the port after that). */
+  bind(port: number): void;
 }
 
 export interface RigOptions {
@@ -59,69 +61,106 @@ export class Rig {
     for (const f of [cli, 'gateway/dist/main.js', ...SERVICES.map((s) => `services/${s}/dist/main.js`)]) {
       if (!fs.existsSync(path.resolve(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` first.`);
     }
-    const mongoPort = await freePort();
     const dbPath = path.join(this.dataDir, 'mongo');
     fs.mkdirSync(dbPath, { recursive: true });
-    this.procs.set('mongo', { cmd: process.execPath, args: [cli, '--port', String(mongoPort), '--dbpath', dbPath], cwd: ROOT, env: process.env, port: mongoPort });
-    this.mongoUri = `mongodb://127.0.0.1:${mongoPort}`;
-    const natsPort = await freePort();
+    const mongo: Proc = {
+      cmd: process.execPath, args: [], cwd: ROOT, env: process.env, port: 0,
+      bind: (port) => {
+        mongo.port = port;
+        mongo.args = [cli, '--port', String(port), '--dbpath', dbPath];
+        this.mongoUri = `mongodb://127.0.0.1:${port}`;
+      },
+    };
     const store = path.join(this.dataDir, 'nats');
-    this.procs.set('nats', { cmd: findNatsServer(), args: ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', store], cwd: ROOT, env: process.env, port: natsPort });
-    await Promise.all([this.startPart('mongo'), this.startPart('nats')]);
+    let natsUrl = '';
+    const nats: Proc = {
+      cmd: findNatsServer(), args: [], cwd: ROOT, env: process.env, port: 0,
+      bind: (port) => {
+        nats.port = port;
+        nats.args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store];
+        natsUrl = `nats://127.0.0.1:${port}`;
+      },
+    };
+    mongo.bind(await freePort());
+    nats.bind(await freePort());
+    this.procs.set('mongo', mongo);
+    this.procs.set('nats', nats);
+    await Promise.all([this.startPart('mongo', true), this.startPart('nats', true)]);
 
-    const ports: Record<string, number> = {};
-    for (const s of SERVICES) ports[s] = await freePort();
-    const urls: Record<string, string> = {};
-    for (const s of SERVICES) urls[`${s.toUpperCase()}_URL`] = `http://127.0.0.1:${ports[s]}`;
     const common = {
       ...process.env,
-      ...urls,
       MONGODB_URI: this.mongoUri,
-      NATS_URL: `nats://127.0.0.1:${natsPort}`,
+      NATS_URL: natsUrl,
       BAHI_JWT_SECRET: this.jwtSecret,
       BAHI_DEMO: '1',
       LOG_LEVEL: 'info',
       ...opts.env,
     };
     for (const s of SERVICES) {
-      this.serviceUrl[s] = `http://127.0.0.1:${ports[s]}`;
-      this.procs.set(s, {
-        cmd: process.execPath,
-        args: ['dist/main.js'],
-        cwd: path.join(ROOT, 'services', s),
-        env: { ...common, [`${s.toUpperCase()}_PORT`]: String(ports[s]) },
-        port: ports[s]!,
-        health: `${this.serviceUrl[s]}/health`,
-      });
+      const proc: Proc = {
+        cmd: process.execPath, args: ['dist/main.js'], cwd: path.join(ROOT, 'services', s), env: {}, port: 0,
+        bind: (port) => {
+          proc.port = port;
+          this.serviceUrl[s] = `http://127.0.0.1:${port}`;
+          proc.health = `${this.serviceUrl[s]}/health`;
+          proc.env = { ...common, [`${s.toUpperCase()}_PORT`]: String(port) };
+        },
+      };
+      proc.bind(await freePort());
+      this.procs.set(s, proc);
     }
-    await Promise.all(SERVICES.map((s) => this.startPart(s)));
-    const gwPort = await freePort();
-    this.gatewayUrl = `http://127.0.0.1:${gwPort}`;
-    this.procs.set('gateway', {
-      cmd: process.execPath,
-      args: ['dist/main.js'],
-      cwd: path.join(ROOT, 'gateway'),
-      env: { ...common, PORT: String(gwPort), SHELL_DIR: path.join(this.dataDir, 'no-shell'), REMOTES_DIR: path.join(this.dataDir, 'no-remotes'), ...opts.gatewayEnv },
-      port: gwPort,
-      health: `${this.gatewayUrl}/health`,
-    });
-    await this.startPart('gateway');
+    await Promise.all(SERVICES.map((s) => this.startPart(s, true)));
+    const urls: Record<string, string> = {};
+    for (const s of SERVICES) urls[`${s.toUpperCase()}_URL`] = this.serviceUrl[s]!;
+    const gw: Proc = {
+      cmd: process.execPath, args: ['dist/main.js'], cwd: path.join(ROOT, 'gateway'), env: {}, port: 0,
+      bind: (port) => {
+        gw.port = port;
+        this.gatewayUrl = `http://127.0.0.1:${port}`;
+        gw.health = `${this.gatewayUrl}/health`;
+        gw.env = { ...common, ...urls, PORT: String(port), SHELL_DIR: path.join(this.dataDir, 'no-shell'), REMOTES_DIR: path.join(this.dataDir, 'no-remotes'), ...opts.gatewayEnv };
+      },
+    };
+    gw.bind(await freePort());
+    this.procs.set('gateway', gw);
+    await this.startPart('gateway', true);
   }
 
-  /** Starts (or starts again) one part on its port and data, and waits until it serves. */
-  async startPart(part: Part): Promise<void> {
+  /**
+   * Starts (or starts again) one part on its port and data, and waits until it serves. On a
+   * busy machine another program may take a port between picking and binding it: on the first
+   * start the part then moves to a fresh port.
+   */
+  async startPart(part: Part, first = false): Promise<void> {
     const p = this.procs.get(part)!;
     if (p.child && p.child.exitCode === null && p.child.signalCode === null) return;
-    const log = fs.openSync(path.join(this.logDir, `${part}.log`), 'a');
-    p.child = spawn(p.cmd, p.args, { cwd: p.cwd, env: p.env, stdio: ['ignore', log, log] });
-    fs.closeSync(log);
-    const deadline = Date.now() + 120_000;
-    while (Date.now() < deadline) {
-      if (p.child.exitCode !== null) throw new Error(`${part} exited with ${p.child.exitCode}; see ${this.logDir}/${part}.log`);
-      if (p.health ? await httpOk(p.health) : await tcpOpen(p.port)) return;
-      await sleep(200);
+    for (let attempt = 1; ; attempt++) {
+      const file = path.join(this.logDir, `${part}.log`);
+      const log = fs.openSync(file, 'a');
+      const child = spawn(p.cmd, p.args, { cwd: p.cwd, env: p.env, stdio: ['ignore', log, log] });
+      p.child = child;
+      fs.closeSync(log);
+      const deadline = Date.now() + 120_000;
+      let exited = false;
+      while (Date.now() < deadline) {
+        if (child.exitCode !== null) {
+          exited = true;
+          break;
+        }
+        if (p.health ? await httpOk(p.health) : await tcpOpen(p.port)) {
+          // A port answering could be someone else's: ours must still be running a moment later.
+          await sleep(300);
+          if (child.exitCode === null) return;
+          continue;
+        }
+        await sleep(200);
+      }
+      if (!exited) throw new Error(`${part} did not come up within 120 s; see ${file}`);
+      const busy = /in use|EADDRINUSE/i.test(fs.readFileSync(file, 'utf8').slice(-4000));
+      if (!busy || attempt >= 4) throw new Error(`${part} exited with ${child.exitCode}; see ${file}`);
+      if (first) p.bind(await freePort());
+      else await sleep(2000);
     }
-    throw new Error(`${part} did not come up within 120 s; see ${this.logDir}/${part}.log`);
   }
 
   /** SIGKILL: no shutdown hooks, exactly like a crash or a pulled plug. */
