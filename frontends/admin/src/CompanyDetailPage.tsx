@@ -1,30 +1,11 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Field, FormActions, Modal, Spinner, api, useAlert, useConfirm, usePageHeader } from '@bahi/ui-kit';
+import type { AdminCompanyDetailsReply, AdminUserRow, CompanyDetails } from '@bahi/contracts';
 
-interface Company {
-  id: number;
-  name: string;
-  add1: string;
-  add2: string;
-  mob1: string;
-  mob2: string;
-  email: string;
-}
-
-interface CompanyUser {
-  id: number;
-  name: string;
-  email: string;
-  is_locked: boolean;
-  position: string;
-}
-
-interface Details {
-  company: Company | null;
-  users: CompanyUser[];
-  error: string | null;
-}
+type Company = CompanyDetails;
+type CompanyUser = AdminUserRow;
+type Details = AdminCompanyDetailsReply;
 
 function PasswordModal({ user, onClose }: { user: CompanyUser | null; onClose(): void }) {
   const [password, setPassword] = useState('');

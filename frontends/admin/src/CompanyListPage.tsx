@@ -1,16 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, PagedTable, api } from '@bahi/ui-kit';
+import type { AdminCompanyRow } from '@bahi/contracts';
 
-interface CompanyRow extends Record<string, unknown> {
-  id: number;
-  name: string;
-  add: string;
-  mob: string;
-  email: string;
-  manager: string | null;
-  users: number;
-}
+type CompanyRow = AdminCompanyRow & Record<string, unknown>;
 
 export function CompanyListPage() {
   const [text, setText] = useState('');

@@ -1,18 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, Button, Card, Field, api, errorMessage, isManager, useAlert, useUser } from '@bahi/ui-kit';
+import { ApiError, Button, Card, Field, SuggestInput, api, errorMessage, isManager, useAlert, useUser, type Suggestion } from '@bahi/ui-kit';
+import type { DueAndDueDateReply, GetAllDistributorsListReply, PaymentReply } from '@bahi/contracts';
 import { DueSummary } from './DueSummary';
 import { MSG, paymentError, todayISO } from './rules';
-import { SuggestInput, type Suggestion } from './SuggestInput';
 
-interface Distributor {
-  id: number;
-  distributor_id: number;
-  name: string;
-}
-interface Due {
-  due: number;
-  dueDate: string | null;
-}
+type Distributor = GetAllDistributorsListReply['allDistributorsList'][number];
+type Due = DueAndDueDateReply;
 
 const label = (d: Distributor) => `${d.distributor_id} : ${d.name}`;
 
@@ -32,7 +25,7 @@ export function GivePaymentPage() {
   useEffect(() => {
     if (!manager) return;
     api
-      .get<{ allDistributorsList: Distributor[] }>('/getAllDistributorsList')
+      .get<GetAllDistributorsListReply>('/getAllDistributorsList')
       .then((r) => setAll(r.allDistributorsList))
       .catch(() => alert.error('unable to connet to server'));
   }, [manager, alert]);
@@ -68,7 +61,7 @@ export function GivePaymentPage() {
     if (problem) return alert.error(problem);
     setBusy(true);
     try {
-      const r = await api.post<{ done: boolean; err?: string }>('/purchaseDuePaymentReact', { distributorId: dist!.distributor_id, amount: amount.trim(), nextDD });
+      const r = await api.post<PaymentReply>('/purchaseDuePaymentReact', { distributorId: dist!.distributor_id, amount: amount.trim(), nextDD });
       if (!r?.done) return alert.error(r?.err || 'Unable to process the request please contact support.');
       alert.success(MSG.done);
       setAmount('');
@@ -93,6 +86,7 @@ export function GivePaymentPage() {
             label="Distributor"
             placeholder={all === null ? 'Loading distributors…' : 'Choose a distributor from the list'}
             suggest={suggest}
+            emptyText="No match"
             onChoose={(s) => {
               setDist(s.item);
               void loadDue(s.item);

@@ -1,29 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { Button, Spinner, errorMessage, formatINR, api, openDocument, useAlert } from '@bahi/ui-kit';
+import type { CompanyDetails, Receipt } from '@bahi/contracts';
 
-interface Receipt {
-  id: number;
-  client_id: number;
-  name: string;
-  mobile_no: string;
-  address: string;
-  type: string;
-  transaction_id: string;
-  amount: number;
-  date: string;
-  next_due_date: string | null;
-  previous_due: number;
-  due: number;
-}
-interface Company {
-  name: string;
-  add1: string;
-  add2: string;
-  mob1: string;
-  mob2: string;
-  email: string;
-}
+type Company = CompanyDetails;
 
 /** /payments/receivePayment/{id}[/{prints}]: the money receipt; a prints value of 'print' prints it at once. */
 export function ReceiptPage() {

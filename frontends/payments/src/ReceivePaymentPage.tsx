@@ -1,19 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { ApiError, Button, Card, Field, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { ApiError, Button, Card, Field, SuggestInput, api, errorMessage, useAlert, type Suggestion } from '@bahi/ui-kit';
+import type { ClientListRow, DueAndDueDateReply, PaymentReply } from '@bahi/contracts';
 import { DueSummary } from './DueSummary';
 import { MIN_SEARCH, MSG, paymentError, todayISO } from './rules';
-import { SuggestInput, type Suggestion } from './SuggestInput';
 
-interface Customer {
-  client_id: number;
-  name: string;
-  mobile_no: string;
-}
-interface Due {
-  due: number;
-  dueDate: string | null;
-}
+type Customer = Pick<ClientListRow, 'name' | 'mobile_no'> & { client_id: number };
+type Due = DueAndDueDateReply;
 
 const label = (c: Customer) => `${c.client_id} : ${c.name} ${c.mobile_no}`;
 
@@ -66,7 +59,7 @@ export function ReceivePaymentPage() {
     if (problem) return alert.error(problem);
     setBusy(true);
     try {
-      const r = await api.post<{ done: boolean; paymentId?: number; err?: string }>('/salesDuePayment', { client_id: customer!.client_id, amount: amount.trim(), nextDD });
+      const r = await api.post<PaymentReply>('/salesDuePayment', { client_id: customer!.client_id, amount: amount.trim(), nextDD });
       if (!r?.done || !r.paymentId) return alert.error(r?.err || 'Unable to process the request please contact support.');
       alert.success(MSG.done);
       navigate(`/payments/receivePayment/${r.paymentId}`);
@@ -91,6 +84,7 @@ export function ReceivePaymentPage() {
             placeholder="Type 3 letters of a name or mobile number"
             minChars={MIN_SEARCH}
             suggest={suggest}
+            emptyText="No match"
             initialText={customer ? label(customer) : ''}
             onChoose={(s) => choose(s.item)}
             onClear={() => {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, Button, api, errorMessage, useAlert } from '@bahi/ui-kit';
-import { FIELDS, MSG, NEW_DISTRIBUTOR, distributorFormError, fieldLabel, formValues, isRequired, type Distributor, type DistributorFormValues, type Officer } from './distributor';
+import { FIELDS, MSG, NEW_DISTRIBUTOR, distributorFormError, fieldLabel, formValues, isRequired, type Distributor, type DistributorFormValues, type OfficerRow } from './distributor';
 
 interface SaveReply {
   done?: boolean;
@@ -23,12 +23,12 @@ type Mode = 'add' | 'read' | 'edit';
 /** The distributor form of spec 001: add, read and edit; Edit moves read to edit, Cancel restores. */
 export function DistributorForm({ distributor, onSaved, onCancel, testId = 'distributor-form' }: DistributorFormProps) {
   const existing = !!distributor;
-  const [saved, setSaved] = useState<{ form: DistributorFormValues; officers: Officer[] }>({
+  const [saved, setSaved] = useState<{ form: DistributorFormValues; officers: OfficerRow[] }>({
     form: distributor ? formValues(distributor) : NEW_DISTRIBUTOR,
     officers: distributor?.officers ?? [],
   });
   const [form, setForm] = useState(saved.form);
-  const [officers, setOfficers] = useState<Officer[]>(saved.officers);
+  const [officers, setOfficers] = useState<OfficerRow[]>(saved.officers);
   const [mode, setMode] = useState<Mode>(existing ? 'read' : 'add');
   const [busy, setBusy] = useState(false);
   const alert = useAlert();

@@ -1,17 +1,13 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
-import { Button, Card, Modal, PagedTable, Spinner, api, errorMessage, formatINR, useAlert, type Column } from '@bahi/ui-kit';
+import type { DistributorListRow, HistoryRow } from '@bahi/contracts';
+import { Button, Card, Modal, PagedTable, PartyHistoryTable, Spinner, StatCards, api, formatINR, usePartyDetails, type Column } from '@bahi/ui-kit';
 import type { Distributor } from './distributor';
 import { DistributorForm } from './DistributorForm';
 import { NotFound } from './NotFound';
 import './purchase.css';
 
-interface ListRow extends Record<string, unknown> {
-  id: number;
-  name: string;
-  city_or_district: string;
-  due: number;
-}
+type ListRow = DistributorListRow & Record<string, unknown>;
 const LIST_COLUMNS: Column<ListRow>[] = [
   { key: 'id', header: 'ID' },
   { key: 'name', header: 'Name' },
@@ -58,52 +54,15 @@ export function AddDistributorPage() {
   );
 }
 
-interface HistoryRow extends Record<string, unknown> {
-  id: string;
-  date: string;
-  type: string;
-  ref: number | null;
-  amount: number;
-  paid: number;
-  balance: number;
-  due_date: string | null;
-  hide_link: string | null;
-}
-const HISTORY_COLUMNS: Column<HistoryRow>[] = [
-  { key: 'date', header: 'Date' },
-  { key: 'type', header: 'Transaction' },
-  {
-    key: 'ref',
-    header: 'Reference',
-    render: (r) =>
-      r.ref === null ? '—' : r.hide_link === 'purchase' ? <Link className="pu-link" to={`/purchase/${r.ref}`}>Purchase #{r.ref}</Link> : `#${r.ref}`,
-  },
-  { key: 'amount', header: 'Amount', align: 'right', render: (r) => formatINR(r.amount) },
-  { key: 'paid', header: 'Paid', align: 'right', render: (r) => (r.paid ? formatINR(r.paid) : '—') },
-  { key: 'balance', header: 'Balance', align: 'right', render: (r) => formatINR(r.balance) },
-  { key: 'due_date', header: 'Due Date', render: (r) => r.due_date ?? '—' },
-];
+const refLink = (r: HistoryRow) => (r.hide_link === 'purchase' ? <Link className="pu-link" to={`/purchase/${r.ref}`}>Purchase #{r.ref}</Link> : null);
 
 /** /distributor/transaction/{id}: the distributor's account, with its details (read/edit) in a modal. */
 export function DistributorLedgerPage() {
   const { id } = useParams();
   const navigate = useNavigate();
-  const alert = useAlert();
-  const [details, setDetails] = useState<(Distributor & { due: number; dueDate: string | null }) | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { details, setDetails, failed } = usePartyDetails<Distributor & { due: number; dueDate: string | null }>('/getDistributorsDetails', id);
   const [showDetails, setShowDetails] = useState(false);
   const [version, setVersion] = useState(0);
-
-  const load = useCallback(() => {
-    api
-      .get<{ data: Distributor & { due: number; dueDate: string | null } }>('/getDistributorsDetails', { query: { id } })
-      .then((r) => setDetails(r.data))
-      .catch((err) => {
-        setFailed(true);
-        alert.error(errorMessage(err));
-      });
-  }, [id, alert]);
-  useEffect(load, [load]);
 
   if (failed) return <NotFound title="Distributor not found" back="/distributor" backLabel="Back to Distributors" />;
   if (!details) return <Spinner label="Loading distributor…" />;
@@ -123,33 +82,14 @@ export function DistributorLedgerPage() {
           <Button onClick={() => navigate('/payments/givePayment')}>Give Payment</Button>
         </div>
       </div>
-      <div className="pu-summary">
-        <div className="pu-stat">
-          <span className="pu-stat__label">Total Due</span>
-          <span className={`pu-stat__value ${details.due > 0 ? 'pu-stat__value--due' : ''}`} data-testid="distributor-due">
-            {formatINR(details.due)}
-          </span>
-        </div>
-        <div className="pu-stat">
-          <span className="pu-stat__label">Due Date</span>
-          <span className="pu-stat__value">{details.dueDate ?? '—'}</span>
-        </div>
-        <div className="pu-stat">
-          <span className="pu-stat__label">Officers</span>
-          <span className="pu-stat__value pu-stat__value--small">{details.officers?.map((o) => o.name).join(', ') || '—'}</span>
-        </div>
-      </div>
-      <PagedTable<HistoryRow>
-        key={version}
-        title="Transactions"
-        testId="distributor-history"
-        columns={HISTORY_COLUMNS}
-        load={async (pageNo, signal) => {
-          const r = await api.get<{ list: HistoryRow[]; noOfPages: number }>('/distributorsHistory', { query: { pageNo, id }, signal });
-          return { rows: r.list, noOfPages: r.noOfPages };
-        }}
-        emptyText="No transactions yet."
+      <StatCards
+        stats={[
+          { label: 'Total Due', value: formatINR(details.due), due: details.due > 0, testId: 'distributor-due' },
+          { label: 'Due Date', value: details.dueDate ?? '—' },
+          { label: 'Officers', value: details.officers?.map((o) => o.name).join(', ') || '—', small: true },
+        ]}
       />
+      <PartyHistoryTable key={version} path="/distributorsHistory" id={id} testId="distributor-history" refLink={refLink} />
       <Modal open={showDetails} title="Distributor Details" onClose={() => setShowDetails(false)} width={680}>
         <DistributorForm
           testId="distributor-details-form"

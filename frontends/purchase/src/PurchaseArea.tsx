@@ -1,50 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
-import { Button, Card, Spinner, api, errorMessage, formatINR, openDocument, useAlert } from '@bahi/ui-kit';
+import { Button, Card, Spinner, StatCards, api, errorMessage, formatINR, openDocument, useAlert } from '@bahi/ui-kit';
 import { labelPages, packetsQuery } from './distributor';
 import { NotFound } from './NotFound';
 import './purchase.css';
+import type { GetPurchaseDetailsReply, GetPurchaseLabelDetailsReply } from '@bahi/contracts';
 
-interface Line {
-  sl_no: number;
-  product_id: number;
-  product_name: string;
-  unit: string;
-  quantity: number;
-  per_peice_quantity: number;
-  rate: number;
-  disc: number;
-  amount: number;
-  units: number;
-}
-interface Details {
-  id: number;
-  bill_no: string;
-  date: string;
-  distributor_id: number;
-  name: string;
-  officer: { id: number; name: string } | null;
-  paid: number;
-  previous_due: number;
-  new_due: number;
-  duedate: string;
-  shipping: number;
-  summery_discount: number;
-  tax: 0 | 1;
-  taxAmount: number;
-  subTotal: number;
-  total: number;
-  lines: Line[];
-}
-interface LabelRow {
-  product_id: number;
-  product_name: string;
-  brand_name: string;
-  mrp: string;
-  unit: string;
-  code: string;
-  packets: number;
-}
+type Details = GetPurchaseDetailsReply;
 
 /** Loads one purchase reply; null while loading, 'missing' when it failed. */
 function usePurchase<T>(path: string, id: string | undefined): T | null | 'missing' {
@@ -91,28 +53,21 @@ export function PurchaseDetailPage() {
           <Button onClick={() => navigate(`/purchase/${p.id}/printLabel`)}>Configure Label</Button>
         </div>
       </div>
-      <div className="pu-summary">
-        <div className="pu-stat">
-          <span className="pu-stat__label">Distributor</span>
-          <Link className="pu-stat__value pu-link" to={`/distributor/transaction/${p.distributor_id}`} data-testid="purchase-distributor">
-            {p.name}
-          </Link>
-        </div>
-        <div className="pu-stat">
-          <span className="pu-stat__label">Officer</span>
-          <span className="pu-stat__value">{p.officer?.name ?? '—'}</span>
-        </div>
-        <div className="pu-stat">
-          <span className="pu-stat__label">Due Date</span>
-          <span className="pu-stat__value">{p.duedate}</span>
-        </div>
-        <div className="pu-stat">
-          <span className="pu-stat__label">New Due</span>
-          <span className={`pu-stat__value ${p.new_due > 0 ? 'pu-stat__value--due' : ''}`} data-testid="purchase-new-due">
-            {formatINR(p.new_due)}
-          </span>
-        </div>
-      </div>
+      <StatCards
+        stats={[
+          {
+            label: 'Distributor',
+            value: (
+              <Link className="pu-link" to={`/distributor/transaction/${p.distributor_id}`} data-testid="purchase-distributor">
+                {p.name}
+              </Link>
+            ),
+          },
+          { label: 'Officer', value: p.officer?.name ?? '—' },
+          { label: 'Due Date', value: p.duedate },
+          { label: 'New Due', value: formatINR(p.new_due), due: p.new_due > 0, testId: 'purchase-new-due' },
+        ]}
+      />
       <div className="pu-detail">
         <Card title="Products">
           <div className="pu-table-wrap">
@@ -185,7 +140,7 @@ export function PurchaseLabelPage() {
   const { id } = useParams();
   const navigate = useNavigate();
   const alert = useAlert();
-  const data = usePurchase<{ purchase_id: number; distributor_name: string; date: string; labels: LabelRow[] }>('/getPurchaseLabelDetails', id);
+  const data = usePurchase<GetPurchaseLabelDetailsReply>('/getPurchaseLabelDetails', id);
   const [packets, setPackets] = useState<Record<number, string>>({});
   const [printing, setPrinting] = useState(false);
   useEffect(() => {

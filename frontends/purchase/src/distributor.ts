@@ -1,23 +1,10 @@
 // Distributor form rules (spec 001 §3-§5, §8).
 
-export interface Officer {
-  id?: number;
-  name: string;
-  mobile?: string;
-}
+import type { Distributor, Officer } from '@bahi/contracts';
 
-export interface Distributor {
-  id: number;
-  distributor_id: number;
-  name: string;
-  address_line_1: string;
-  address_line_2: string;
-  city_or_district: string;
-  state: string;
-  country: string;
-  postal_code: string;
-  officers?: Officer[];
-}
+export type { Distributor };
+/** An officer row of the form: a new row has no id yet. */
+export type OfficerRow = Pick<Officer, 'name'> & Partial<Pick<Officer, 'id' | 'mobile'>>;
 
 export type DistributorFormValues = Omit<Distributor, 'id' | 'distributor_id' | 'officers'>;
 

@@ -13,3 +13,5 @@ export * from './controls';
 export * from './PagedTable';
 export * from './RemoteBoundary';
 export * from './pageHeader';
+export * from './SuggestInput';
+export * from './party';

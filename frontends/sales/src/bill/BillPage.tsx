@@ -3,48 +3,9 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, Button, formatINR, openDocument, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
 import { fmt1 } from '../cart/lines';
 import '../cart/sales.css';
+import type { BillDetailsReply } from '@bahi/contracts';
 
-interface Bill {
-  saleDetails: {
-    sale_id: number;
-    date: string;
-    due_date: string;
-    paid: number;
-    shipping: number;
-    summery_discount: number;
-    tax: 0 | 1;
-    taxAmount: number;
-    amount: number;
-    total: number;
-    due: number;
-    walkIn: boolean;
-    customer: {
-      client_id: number;
-      name: string;
-      mobile_no: string;
-      address_line_1: string;
-      address_line_2: string;
-      city_or_district: string;
-      state: string;
-      postal_code: string;
-    } | null;
-  };
-  subtotal: number;
-  previousDue: number;
-  soldProducts: {
-    sl_no: number;
-    product_id: number;
-    product_name: string;
-    hsn_code: string;
-    unit: string;
-    quantity: number;
-    per_peice_quantity: number;
-    rate: number;
-    disc: number;
-    amount: number;
-  }[];
-  companyDetails: { name: string; add1: string; add2: string; mob1: string; mob2: string; email: string } | null;
-}
+type Bill = BillDetailsReply;
 
 /** Where the documents service serves the invoice PDF. */
 export const invoicePdf = (id: string | number) => `/documents/bill/${id}`;

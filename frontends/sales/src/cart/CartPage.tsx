@@ -14,7 +14,6 @@ import {
   useUser,
 } from '@bahi/ui-kit';
 import { CustomerForm } from '../clients/CustomerForm';
-import { CustomerSearch } from '../clients/CustomerSearch';
 import type { Customer } from '../clients/customer';
 import { PurchasePanel, SellPanel, type PurchaseValues } from './CheckoutPanels';
 import { LinesTable } from './LinesTable';
@@ -30,15 +29,13 @@ import {
   type Summery,
   type UpdateReply,
 } from './lines';
+import type { GetProductsReply } from '@bahi/contracts';
 import { ProductEntry } from './ProductEntry';
+import { AmountInput, CustomerChooser } from './SummaryParts';
 import './sales.css';
 
 const CART_NO = 1;
-interface CartReply {
-  cart: CartLine[];
-  summery: Summery;
-  product_list: Suggestion[];
-}
+type CartReply = GetProductsReply;
 type Panel = 0 | 1 | 2 | 3;
 
 export const KEYS: [string, string][] = [
@@ -281,22 +278,7 @@ export default function CartPage() {
         <header className="sl-card__head">
           <h2>Summery</h2>
         </header>
-        <div className="sl-customer">
-          <CustomerSearch key={searchKey} onChoose={(c) => void chooseCustomer(c)} />
-          <div className="sl-customer__row">
-            <span className="sl-customer__name" data-testid="current-customer">
-              {customer ? `${customer.client_id} : ${customer.name}` : 'Unknown'}
-            </span>
-            <span className="sl-customer__actions">
-              <button type="button" className="sl-link" onClick={() => void chooseCustomer(null)}>
-                Unknown
-              </button>
-              <button type="button" className="sl-link" onClick={() => setPanel(1)}>
-                Add Customer
-              </button>
-            </span>
-          </div>
-        </div>
+        <CustomerChooser customer={customer} searchKey={searchKey} testId="current-customer" onChoose={(c) => void chooseCustomer(c)} onAdd={() => setPanel(1)} />
         <dl className="sl-rows">
           <dt>Subtotal</dt>
           <dd className="bk-money" data-testid="subtotal">
@@ -328,36 +310,22 @@ export default function CartPage() {
           </dd>
           <dt>Shipping</dt>
           <dd>
-            <input
-              className="bk-input sl-num"
-              inputMode="decimal"
-              aria-label="Shipping"
+            <AmountInput
+              label="Shipping"
               value={shipping}
-              onChange={(e) => setShipping(e.target.value)}
-              onBlur={() =>
-                shipping !== String(summery.shipping) &&
-                void update('/upShip/', { shipping }, 'could not update shipping').catch(() =>
-                  setShipping(String(summery.shipping)),
-                )
-              }
-              onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+              saved={summery.shipping}
+              onChange={setShipping}
+              onCommit={() => void update('/upShip/', { shipping }, 'could not update shipping').catch(() => setShipping(String(summery.shipping)))}
             />
           </dd>
           <dt>Discount</dt>
           <dd>
-            <input
-              className="bk-input sl-num"
-              inputMode="decimal"
-              aria-label="Discount"
+            <AmountInput
+              label="Discount"
               value={discount}
-              onChange={(e) => setDiscount(e.target.value)}
-              onBlur={() =>
-                discount !== String(summery.discount) &&
-                void update('/upSummeryDisc/', { discount }, 'could not update discount').catch(() =>
-                  setDiscount(String(summery.discount)),
-                )
-              }
-              onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+              saved={summery.discount}
+              onChange={setDiscount}
+              onCommit={() => void update('/upSummeryDisc/', { discount }, 'could not update discount').catch(() => setDiscount(String(summery.discount)))}
             />
           </dd>
           <dt className="sl-total">Total</dt>

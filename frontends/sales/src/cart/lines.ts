@@ -1,40 +1,14 @@
 // Shapes and arithmetic the cart and the estimate editor share. The server computes every total;
 // these helpers only format what it sent (spec 000 §5 display rounding).
+import type { AddProductReply, CartLine, CartSummery, CartUpdateReply, ProductSuggestion } from '@bahi/contracts';
 import { formatINR } from '@bahi/ui-kit';
 
-export interface CartLine {
-  sl_no: number;
-  product_id: number;
-  product_name: string;
-  mrp: number;
-  unit: string;
-  stock: number;
-  quantity: number;
-  per_peice_quantity: number;
-  discount: number;
-  amount: number;
-}
-export interface Summery {
-  tax: 0 | 1;
-  shipping: number;
-  discount: number;
-  subtotal: number;
-  taxAmount: number;
-  total: number;
-}
-export interface Suggestion {
-  product_id: number;
-  product_name: string;
-  stock: string | number;
-  mrp: string | number;
-}
-export type AddReply = [] | [[CartLine], { warnings: string[]; summery?: Summery }];
-export interface UpdateReply {
-  success: boolean;
-  line: CartLine | null;
-  summery: Summery;
-  warnings: string[];
-}
+export type { CartLine };
+/** The totals a screen keeps; the cart number is the screen's own. */
+export type Summery = Omit<CartSummery, 'cart_no'>;
+export type Suggestion = ProductSuggestion;
+export type AddReply = AddProductReply;
+export type UpdateReply = CartUpdateReply;
 
 /** Line total shown to 1 decimal, with Indian digit grouping (1,23,456.5). */
 export const fmt1 = (n: number | string) => formatINR(n, 1).replace('₹', '');

@@ -1,64 +1,26 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { Button, Modal, PagedTable, Spinner, api, errorMessage, formatINR, openDocument, useAlert, type Column } from '@bahi/ui-kit';
-import type { Customer } from './customer';
+import type { GetClientsDetailsReply, HistoryRow } from '@bahi/contracts';
+import { Button, Modal, PartyHistoryTable, Spinner, StatCards, formatINR, openDocument, useAlert, usePartyDetails } from '@bahi/ui-kit';
 import { CustomerForm } from './CustomerForm';
 
-interface Details extends Customer {
-  due: number;
-  dueDate: string | null;
-}
+type Details = GetClientsDetailsReply['data'];
 
-interface HistoryRow extends Record<string, unknown> {
-  id: string;
-  date: string;
-  type: string;
-  ref: number | null;
-  amount: number;
-  paid: number;
-  balance: number;
-  due_date: string | null;
-  hide_link: string | null;
-}
-
-function refCell(r: HistoryRow) {
-  if (r.ref === null) return '—';
+function refLink(r: HistoryRow) {
   if (r.hide_link === 'bill') return <Link className="cl-link" to={`/salesList/bill/show/${r.ref}`}>Sale #{r.ref}</Link>;
   if (r.hide_link === 'receipt') return <Link className="cl-link" to={`/payments/receivePayment/${r.ref}`}>Receipt #{r.ref}</Link>;
-  return `#${r.ref}`;
+  return null;
 }
-
-const COLUMNS: Column<HistoryRow>[] = [
-  { key: 'date', header: 'Date' },
-  { key: 'type', header: 'Transaction' },
-  { key: 'ref', header: 'Reference', render: refCell },
-  { key: 'amount', header: 'Amount', align: 'right', render: (r) => formatINR(r.amount) },
-  { key: 'paid', header: 'Paid', align: 'right', render: (r) => (r.paid ? formatINR(r.paid) : '—') },
-  { key: 'balance', header: 'Balance', align: 'right', render: (r) => formatINR(r.balance) },
-  { key: 'due_date', header: 'Due Date', render: (r) => r.due_date ?? '—' },
-];
 
 /** /clientList/transaction/{id}: the customer's transactions, details modal and statement. */
 export function ClientLedgerPage() {
   const { id } = useParams();
   const navigate = useNavigate();
   const alert = useAlert();
-  const [details, setDetails] = useState<Details | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { details, setDetails, failed } = usePartyDetails<Details>('/getClientsDetails', id);
   const [showDetails, setShowDetails] = useState(false);
   const [printing, setPrinting] = useState(false);
   const [version, setVersion] = useState(0);
-
-  const load = useCallback(() => {
-    api
-      .get<{ data: Details }>('/getClientsDetails', { query: { id } })
-      .then((r) => setDetails(r.data))
-      .catch((err) => {
-        setFailed(true);
-        alert.error(errorMessage(err));
-      });
-  }, [id, alert]);
-  useEffect(load, [load]);
 
   const print = async () => {
     setPrinting(true);
@@ -102,33 +64,14 @@ export function ClientLedgerPage() {
           <Button onClick={() => navigate(`/payments/receivePayment?custId=${details.client_id}`)}>Receive Payment</Button>
         </div>
       </div>
-      <div className="cl-summary">
-        <div className="cl-stat">
-          <span className="cl-stat__label">Total Due</span>
-          <span className={`cl-stat__value ${details.due > 0 ? 'cl-stat__value--due' : ''}`} data-testid="ledger-due">
-            {formatINR(details.due)}
-          </span>
-        </div>
-        <div className="cl-stat">
-          <span className="cl-stat__label">Due Date</span>
-          <span className="cl-stat__value">{details.dueDate ?? '—'}</span>
-        </div>
-        <div className="cl-stat">
-          <span className="cl-stat__label">City</span>
-          <span className="cl-stat__value">{details.city_or_district}</span>
-        </div>
-      </div>
-      <PagedTable<HistoryRow>
-        key={version}
-        title="Transactions"
-        testId="ledger-table"
-        columns={COLUMNS}
-        load={async (pageNo, signal) => {
-          const r = await api.get<{ list: HistoryRow[]; noOfPages: number }>('/getAllClientsHistory', { query: { pageNo, id }, signal });
-          return { rows: r.list, noOfPages: r.noOfPages };
-        }}
-        emptyText="No transactions yet."
+      <StatCards
+        stats={[
+          { label: 'Total Due', value: formatINR(details.due), due: details.due > 0, testId: 'ledger-due' },
+          { label: 'Due Date', value: details.dueDate ?? '—' },
+          { label: 'City', value: details.city_or_district },
+        ]}
       />
+      <PartyHistoryTable key={version} path="/getAllClientsHistory" id={id} testId="ledger-table" refLink={refLink} />
       <Modal open={showDetails} title="Customer Details" onClose={() => setShowDetails(false)} width={640}>
         <CustomerForm
           testId="client-details-form"

@@ -1,19 +1,10 @@
 // Customer form rules (spec 000 §3-§5), shared by the customer screens and the cart's add-customer panel.
 
-export interface Customer {
-  id: number;
-  client_id: number;
-  name: string;
-  mobile_no: string;
-  address_line_1: string;
-  address_line_2: string;
-  city_or_district: string;
-  state: string;
-  country: string;
-  postal_code: string;
-}
+import type { Customer } from '@bahi/contracts';
 
-export type CustomerFormValues = Omit<Customer, 'id' | 'client_id'>;
+export type { Customer };
+
+export type CustomerFormValues = Omit<Customer, 'id' | 'client_id' | 'walkIn'>;
 
 /** Defaults of a new customer (spec 000 §3). */
 export const NEW_CUSTOMER: CustomerFormValues = {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
 import {
   api,
@@ -17,7 +17,6 @@ import {
   useUser,
 } from '@bahi/ui-kit';
 import { CustomerForm } from '../clients/CustomerForm';
-import { CustomerSearch } from '../clients/CustomerSearch';
 import type { Customer } from '../clients/customer';
 import { PurchasePanel, SellPanel, type PurchaseValues } from '../cart/CheckoutPanels';
 import { LinesTable } from '../cart/LinesTable';
@@ -33,9 +32,10 @@ import {
   type UpdateReply,
 } from '../cart/lines';
 import { ProductEntry } from '../cart/ProductEntry';
+import { AmountInput, CustomerChooser } from '../cart/SummaryParts';
+import type { EstimateSummeryReply } from '@bahi/contracts';
 import '../cart/sales.css';
 
-const blurOnEnter = (e: KeyboardEvent<HTMLInputElement>) => e.key === 'Enter' && e.currentTarget.blur();
 const money = (key: string) => (row: Record<string, unknown>) => formatINR(row[key] as number);
 
 function EstimateListPage() {
@@ -63,13 +63,7 @@ function EstimateListPage() {
   );
 }
 
-interface EstimateReply {
-  cart: CartLine[];
-  summery: Summery & { client_id: number; date: string };
-  customerDetails: Customer | null;
-  previous_due: number;
-  product_list: Suggestion[];
-}
+type EstimateReply = EstimateSummeryReply;
 
 function EstimateEditor() {
   const { id = '' } = useParams();
@@ -198,22 +192,7 @@ function EstimateEditor() {
         <header className="sl-card__head">
           <h2>Summery</h2>
         </header>
-        <div className="sl-customer">
-          <CustomerSearch key={searchKey} onChoose={(c) => void setCustomer(c)} />
-          <div className="sl-customer__row">
-            <span className="sl-customer__name" data-testid="estimate-customer">
-              {data.customerDetails ? `${data.customerDetails.client_id} : ${data.customerDetails.name}` : 'Unknown'}
-            </span>
-            <span className="sl-customer__actions">
-              <button type="button" className="sl-link" onClick={() => void setCustomer(null)}>
-                Unknown
-              </button>
-              <button type="button" className="sl-link" onClick={() => setPanel(1)}>
-                Add Customer
-              </button>
-            </span>
-          </div>
-        </div>
+        <CustomerChooser customer={data.customerDetails} searchKey={searchKey} testId="estimate-customer" onChoose={(c) => void setCustomer(c)} onAdd={() => setPanel(1)} />
         <dl className="sl-rows">
           <dt>Subtotal</dt>
           <dd className="bk-money">{formatINR(s.subtotal)}</dd>
@@ -238,32 +217,22 @@ function EstimateEditor() {
           <dd className="bk-money">{formatINR(s.taxAmount)}</dd>
           <dt>Shipping</dt>
           <dd>
-            <input
-              className="bk-input sl-num"
-              aria-label="Shipping"
+            <AmountInput
+              label="Shipping"
               value={ship}
-              onChange={(e) => setShip(e.target.value)}
-              inputMode="decimal"
-              onKeyDown={blurOnEnter}
-              onBlur={() =>
-                ship !== String(s.shipping) &&
-                void upd('/updateEstimateShip/', { id: Number(id), shipping: ship }, 'could not update shipping')
-              }
+              saved={s.shipping}
+              onChange={setShip}
+              onCommit={() => void upd('/updateEstimateShip/', { id: Number(id), shipping: ship }, 'could not update shipping')}
             />
           </dd>
           <dt>Discount</dt>
           <dd>
-            <input
-              className="bk-input sl-num"
-              aria-label="Discount"
+            <AmountInput
+              label="Discount"
               value={disc}
-              onChange={(e) => setDisc(e.target.value)}
-              inputMode="decimal"
-              onKeyDown={blurOnEnter}
-              onBlur={() =>
-                disc !== String(s.discount) &&
-                void upd('/updateEstimateSummeryDisc/', { id: Number(id), discount: disc }, 'could not update discount')
-              }
+              saved={s.discount}
+              onChange={setDisc}
+              onCommit={() => void upd('/updateEstimateSummeryDisc/', { id: Number(id), discount: disc }, 'could not update discount')}
             />
           </dd>
           <dt className="sl-total">Total</dt>
