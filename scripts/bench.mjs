@@ -1,14 +1,70 @@
-// `npm run bench`: every workspace's `bench` script, one after the other (each prints and
-// records its own figures). Arguments are passed to turbo, e.g. --filter=@bahi/embedded-mongo.
-import { spawnSync } from 'node:child_process';
+// `npm run bench`: the whole benchmark suite on this machine, one command, then docs/benchmarks.md.
+//  1. every workspace's own `bench` script through turbo (embedded MongoDB, inventory, documents, ...),
+//  2. the sales counter benchmark (services/sales/bench) with 1, 10 and 50 cashiers,
+//  3. scripts/bench/suite.mjs: HTTP floor, gateway vs direct, lists at 1,000 and 100,000 documents,
+//  4. scripts/bench/first-load.mjs: the cart screen's first load in headless Chromium,
+//  5. scripts/bench/report.mjs: writes docs/benchmarks.md from the figures of this run.
+// `npm run bench -- --only=suite,first-load` runs some steps (workspaces, counter, suite, first-load);
+// the report always uses the latest figures of every step under test-results/bench/.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { bootstrap, ROOT, say, toolEnv } from './bootstrap.mjs';
 
-bootstrap({ browser: false });
-say('Running benchmarks…');
-const r = spawnSync(
-  path.join(ROOT, 'node_modules', '.bin', 'turbo'),
-  ['run', 'bench', '--concurrency=1', '--output-logs=full', ...process.argv.slice(2)],
-  { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...toolEnv(), TURBO_TELEMETRY_DISABLED: '1' } },
-);
-process.exit(r.status ?? 1);
+const OUT = path.join(ROOT, 'test-results', 'bench');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const want = (step) => !only || only.includes(step);
+const env = { ...process.env, ...toolEnv(), TURBO_TELEMETRY_DISABLED: '1' };
+
+const load = () => Number(os.loadavg()[0].toFixed(2));
+const stepsFile = path.join(OUT, 'steps.json');
+
+/** Runs a command, echoing its output and keeping it in `log`; notes the load average around it. */
+function run(cmd, args, log, extraEnv = {}) {
+  const loadStart = load();
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const out = fs.createWriteStream(path.join(OUT, log));
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...env, ...extraEnv } });
+    for (const s of [child.stdout, child.stderr]) {
+      s.on('data', (d) => {
+        process.stdout.write(d);
+        out.write(d);
+      });
+    }
+    child.on('close', (code) => {
+      out.end();
+      if (code) say(`${log}: exited with ${code} (its figures are missing from the report)`);
+      const steps = fs.existsSync(stepsFile) ? JSON.parse(fs.readFileSync(stepsFile, 'utf8')) : {};
+      steps[log] = { loadStart, loadEnd: load(), seconds: Math.round((Date.now() - t0) / 1000), code, date: new Date().toISOString() };
+      fs.writeFileSync(stepsFile, JSON.stringify(steps, null, 2));
+      resolve(code);
+    });
+  });
+}
+
+bootstrap({ browser: true });
+fs.mkdirSync(OUT, { recursive: true });
+const started = Date.now();
+if (want('workspaces')) {
+  say('Workspace benchmarks…');
+  // The sales counter runs below with several cashier counts instead of its default.
+  await run(path.join(ROOT, 'node_modules', '.bin', 'turbo'), ['run', 'bench', '--concurrency=1', '--output-logs=full', '--filter=!@bahi/sales'], 'workspaces.log');
+}
+const counter = path.join(ROOT, 'services', 'sales', 'bench', 'counter.bench.mjs');
+if (want('counter') && fs.existsSync(counter)) {
+  for (const [cashiers, sales] of [[1, 20], [10, 4], [50, 2]]) {
+    say(`Counter with ${cashiers} cashiers…`);
+    await run(process.execPath, [counter], `counter-${cashiers}.log`, { BENCH_CASHIERS: String(cashiers), BENCH_SALES: String(sales) });
+  }
+}
+if (want('suite')) {
+  say('Gateway, floor and lists at scale…');
+  await run(process.execPath, ['scripts/bench/suite.mjs', path.join(OUT, 'suite.json')], 'suite.log');
+}
+if (want('first-load')) {
+  say('First load of the cart screen…');
+  await run(process.execPath, ['scripts/bench/first-load.mjs', path.join(OUT, 'first-load.json')], 'first-load.log');
+}
+await run(process.execPath, ['scripts/bench/report.mjs', OUT, String(Math.round((Date.now() - started) / 1000))], 'report.log');
