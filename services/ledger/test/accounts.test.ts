@@ -121,6 +121,24 @@ describe('dues and payments', () => {
     expect((await B.get(`/getSalesPaymentDetails?id=${res.body.paymentId}`)).status).toBe(404);
   });
 
+  it('a payment retried with the same Idempotency-Key (the answer was lost) is recorded once', async () => {
+    const made = await A.post('/clients/addClient', { name: 'Retry Rao', mobile_no: '9876500777', address_line_1: 'Lane 1', city_or_district: 'Pune', state: 'MH', country: 'India', postal_code: '411001' });
+    expect(made.status).toBeLessThan(300);
+    const cust = made.body.id as number;
+    const before = (await A.get(`/getClientDue?custId=${cust}`)).body.due;
+    const body = { client_id: cust, amount: '10', nextDD: '2030-02-01', idempotencyKey: 'pay-once-1' };
+    const [x, y] = await Promise.all([staffA.post('/salesDuePayment', body), staffA.post('/salesDuePayment', body)]);
+    const again = await staffA.post('/salesDuePayment', body);
+    expect([x.status, y.status, again.status]).toEqual([200, 200, 200]);
+    expect(new Set([x.body.paymentId, y.body.paymentId, again.body.paymentId]).size).toBe(1);
+    expect((await A.get(`/getClientDue?custId=${cust}`)).body.due).toBeCloseTo(before - 10, 2);
+    const other = await staffA.post('/salesDuePayment', { ...body, amount: '11' });
+    expect(other.status).toBe(409);
+    expect(other.body.err).toMatch(/already used for a different payment/);
+    expect((await staffA.post('/salesDuePayment', { ...body, idempotencyKey: { $gt: '' } })).status).toBe(400);
+    expect((await A.get(`/getClientDue?custId=${cust}`)).body.due).toBeCloseTo(before - 10, 2);
+  });
+
   it('payment rules: amount 0, customer required, next due date defaults to today, bad values', async () => {
     const zero = await A.post('/salesDuePayment', { client_id: cust, amount: 0, nextDD: today() });
     expect(zero.status).toBe(400);

@@ -1,4 +1,4 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { HistoryRow, PartyKind, PartyRef, SourceRef } from '@bahi/contracts';
@@ -38,6 +38,8 @@ export interface PaymentInput {
   date?: string;
   type?: string;
   transactionId?: string;
+  /** A retry with the same key answers the first payment's id instead of paying again. */
+  idempotencyKey?: string;
 }
 
 /** The accounts of customers and distributors: entries, dues, due dates, payments. */
@@ -149,7 +151,35 @@ export class AccountsService {
 
   /** Records a payment received from a customer or given to a distributor; returns its payment id. */
   async pay(input: PaymentInput): Promise<number> {
+    const key = input.idempotencyKey;
+    if (key) {
+      const seen = await this.earlierPayment(input);
+      if (seen !== null) return seen;
+    }
     const paymentId = await this.seq.next(input.companyId, 'payment');
+    try {
+      await this.createPayment(input, paymentId);
+    } catch (err) {
+      // A concurrent retry with the same key won the unique index: answer its payment.
+      if (key && (err as { code?: number }).code === 11000) {
+        const seen = await this.earlierPayment(input);
+        if (seen !== null) return seen;
+      }
+      throw err;
+    }
+    return paymentId;
+  }
+
+  private async earlierPayment(input: PaymentInput): Promise<number | null> {
+    const e = await this.model.findOne({ companyId: input.companyId, idempotencyKey: input.idempotencyKey }).lean();
+    if (!e) return null;
+    if (e.sourceKind !== 'payment' || e.partyKind !== input.party.kind || e.partyId !== input.party.id || !Money.money(e.amount).eq(Money.money(input.amount))) {
+      throw new ConflictException('This Idempotency-Key was already used for a different payment.');
+    }
+    return e.sourceId;
+  }
+
+  private async createPayment(input: PaymentInput, paymentId: number): Promise<void> {
     await this.model.create({
       companyId: input.companyId,
       seq: await this.seq.next(input.companyId, 'entry'),
@@ -165,8 +195,8 @@ export class AccountsService {
       dueDate: input.nextDD,
       payType: input.type ?? 'Cash',
       transactionId: input.transactionId ?? '',
+      ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
     });
-    return paymentId;
   }
 
   /** An opening balance (what the party owed before the books started); used by the demo data. */

@@ -32,6 +32,8 @@ export class EntryDoc {
   /** Payments: how it was paid and a reference. */
   @Prop({ default: '' }) payType!: string;
   @Prop({ default: '' }) transactionId!: string;
+  /** Payments: the client's Idempotency-Key, so a retried payment is recorded once. */
+  @Prop({ type: String }) idempotencyKey?: string;
 }
 
 export type EntryDocument = HydratedDocument<EntryDoc>;
@@ -39,3 +41,4 @@ export const EntrySchema = SchemaFactory.createForClass(EntryDoc);
 // Posting is idempotent per source document: a second post of the same source is a duplicate key.
 EntrySchema.index({ companyId: 1, sourceKind: 1, sourceId: 1, entryKind: 1 }, { unique: true });
 EntrySchema.index({ companyId: 1, partyKind: 1, partyId: 1, seq: 1 });
+EntrySchema.index({ companyId: 1, idempotencyKey: 1 }, { unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } });

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, HttpException, Inject, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, HttpException, Inject, Post, Query } from '@nestjs/common';
 import { Subjects, type DueAndDueDateReply, type PaymentReply, type Receipt } from '@bahi/contracts';
 import { describeError, Money, NatsClient, Positions, Tenant } from '@bahi/service-kit';
 import { idParam, isCalendarDate, specFailure, today } from '../common';
@@ -13,6 +13,14 @@ export const MSG = {
 };
 
 const bad = (err: string, status = 400) => specFailure(status, { done: false, err });
+
+/** The optional Idempotency-Key header (or `idempotencyKey` field): a retried payment pays once. */
+function paymentKey(header: unknown, field: unknown): string | undefined {
+  const v = header ?? field;
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || v.length > 200) throw bad('Idempotency-Key must be text of at most 200 characters.');
+  return v;
+}
 
 /** A payment amount: a positive number or decimal string with at most 2 decimals. */
 function parseAmount(value: unknown): string {
@@ -79,16 +87,17 @@ export class PaymentsController {
   /** POST /salesDuePayment {client_id, amount, nextDD} -> {done, paymentId}. A payment above the due is an advance. */
   @Post('salesDuePayment')
   @HttpCode(200)
-  receive(@Tenant() companyId: number, @Body() raw: unknown): Promise<PaymentReply> {
+  receive(@Tenant() companyId: number, @Body() raw: unknown, @Headers('idempotency-key') keyHeader?: string): Promise<PaymentReply> {
     return doneOrErr(async () => {
       const b = body(raw);
+      const idempotencyKey = paymentKey(keyHeader, b.idempotencyKey);
       const id = partyId(b.client_id, MSG.noCustomer);
       const amount = parseAmount(b.amount);
       const nextDD = parseNextDD(b.nextDD);
       const c = await this.customers.find(companyId, id);
       if (!c) throw bad(MSG.noCustomer, 404);
       if (c.walkIn) throw bad(MSG.noCustomer);
-      const paymentId = await this.accounts.pay({ companyId, party: { kind: 'customer', id }, amount, nextDD });
+      const paymentId = await this.accounts.pay({ companyId, party: { kind: 'customer', id }, amount, nextDD, idempotencyKey });
       return { done: true, paymentId };
     });
   }
@@ -97,14 +106,15 @@ export class PaymentsController {
   @Post('purchaseDuePaymentReact')
   @Positions('manager')
   @HttpCode(200)
-  give(@Tenant() companyId: number, @Body() raw: unknown): Promise<PaymentReply> {
+  give(@Tenant() companyId: number, @Body() raw: unknown, @Headers('idempotency-key') keyHeader?: string): Promise<PaymentReply> {
     return doneOrErr(async () => {
       const b = body(raw);
+      const idempotencyKey = paymentKey(keyHeader, b.idempotencyKey);
       const id = partyId(b.distributorId, MSG.noDistributor);
       const amount = parseAmount(b.amount);
       const nextDD = parseNextDD(b.nextDD);
       if (!(await this.distributors.find(companyId, id))) throw bad(MSG.noDistributor, 404);
-      const paymentId = await this.accounts.pay({ companyId, party: { kind: 'distributor', id }, amount, nextDD });
+      const paymentId = await this.accounts.pay({ companyId, party: { kind: 'distributor', id }, amount, nextDD, idempotencyKey });
       return { done: true, paymentId };
     });
   }
