@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Field, FormActions, Modal, Spinner, api, useAlert, useConfirm, usePageHeader } from '@bahi/ui-kit';
-import type { AdminCompanyDetailsReply, AdminUserRow, CompanyDetails } from '@bahi/contracts';
+import type { AdminCompanyDetailsReply, AdminUserRow } from '@bahi/contracts';
 
-type Company = CompanyDetails;
 type CompanyUser = AdminUserRow;
 type Details = AdminCompanyDetailsReply;
 

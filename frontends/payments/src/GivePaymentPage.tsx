@@ -1,11 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, Button, Card, Field, SuggestInput, api, errorMessage, isManager, useAlert, useUser, type Suggestion } from '@bahi/ui-kit';
-import type { DueAndDueDateReply, GetAllDistributorsListReply, PaymentReply } from '@bahi/contracts';
+import { Button, Card, SuggestInput, api, isManager, useAlert, useUser, type Suggestion } from '@bahi/ui-kit';
+import type { GetAllDistributorsListReply, PaymentReply } from '@bahi/contracts';
 import { DueSummary } from './DueSummary';
+import { PaymentFields, paymentFailure, usePartyDue } from './PaymentParts';
 import { MSG, paymentError, todayISO } from './rules';
 
 type Distributor = GetAllDistributorsListReply['allDistributorsList'][number];
-type Due = DueAndDueDateReply;
 
 const label = (d: Distributor) => `${d.distributor_id} : ${d.name}`;
 
@@ -15,8 +15,7 @@ export function GivePaymentPage() {
   const alert = useAlert();
   const [all, setAll] = useState<Distributor[] | null>(null);
   const [dist, setDist] = useState<Distributor | null>(null);
-  const [due, setDue] = useState<Due | null>(null);
-  const [loadingDue, setLoadingDue] = useState(false);
+  const { due, loading: loadingDue, load: loadPartyDue, clear: clearDue } = usePartyDue('/getDueAndDueDate');
   const [amount, setAmount] = useState('');
   const [nextDD, setNextDD] = useState(todayISO());
   const [busy, setBusy] = useState(false);
@@ -30,16 +29,7 @@ export function GivePaymentPage() {
       .catch(() => alert.error('unable to connet to server'));
   }, [manager, alert]);
 
-  const loadDue = async (d: Distributor) => {
-    setLoadingDue(true);
-    try {
-      setDue(await api.get<Due>('/getDueAndDueDate', { query: { distId: d.distributor_id } }));
-    } catch (err) {
-      alert.error(errorMessage(err));
-    } finally {
-      setLoadingDue(false);
-    }
-  };
+  const loadDue = (d: Distributor) => loadPartyDue({ distId: d.distributor_id });
 
   if (!manager) {
     return (
@@ -67,8 +57,7 @@ export function GivePaymentPage() {
       setAmount('');
       await loadDue(dist!);
     } catch (err) {
-      const body = err instanceof ApiError ? (err.body as { err?: string } | undefined) : undefined;
-      alert.error(body?.err || errorMessage(err));
+      alert.error(paymentFailure(err));
     } finally {
       setBusy(false);
     }
@@ -93,15 +82,12 @@ export function GivePaymentPage() {
             }}
             onClear={() => {
               setDist(null);
-              setDue(null);
+              clearDue();
             }}
             onInvalid={() => alert.error(MSG.noDistributor)}
           />
           <DueSummary due={due?.due ?? null} dueDate={due?.dueDate ?? null} loading={loadingDue} />
-          <div className="pm-grid">
-            <Field label="Amount (₹)" name="amount" inputMode="decimal" required value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="0.00" />
-            <Field label="Next Due Date" name="nextDD" type="date" required value={nextDD} onChange={(e) => setNextDD(e.target.value)} />
-          </div>
+          <PaymentFields amount={amount} nextDD={nextDD} onAmount={setAmount} onNextDD={setNextDD} />
           <div className="pm-actions">
             <Button type="submit" busy={busy}>
               Give Payment

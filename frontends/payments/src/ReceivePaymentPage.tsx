@@ -1,12 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { ApiError, Button, Card, Field, SuggestInput, api, errorMessage, useAlert, type Suggestion } from '@bahi/ui-kit';
-import type { ClientListRow, DueAndDueDateReply, PaymentReply } from '@bahi/contracts';
+import { Button, Card, SuggestInput, api, useAlert, type Suggestion } from '@bahi/ui-kit';
+import type { ClientListRow, PaymentReply } from '@bahi/contracts';
 import { DueSummary } from './DueSummary';
+import { PaymentFields, paymentFailure, usePartyDue } from './PaymentParts';
 import { MIN_SEARCH, MSG, paymentError, todayISO } from './rules';
 
 type Customer = Pick<ClientListRow, 'name' | 'mobile_no'> & { client_id: number };
-type Due = DueAndDueDateReply;
 
 const label = (c: Customer) => `${c.client_id} : ${c.name} ${c.mobile_no}`;
 
@@ -16,22 +16,12 @@ export function ReceivePaymentPage() {
   const navigate = useNavigate();
   const alert = useAlert();
   const [customer, setCustomer] = useState<Customer | null>(null);
-  const [due, setDue] = useState<Due | null>(null);
-  const [loadingDue, setLoadingDue] = useState(false);
+  const { due, loading: loadingDue, load: loadPartyDue, clear: clearDue } = usePartyDue('/getClientDueAndDueDate');
   const [amount, setAmount] = useState('');
   const [nextDD, setNextDD] = useState(todayISO());
   const [busy, setBusy] = useState(false);
 
-  const loadDue = async (c: Customer) => {
-    setLoadingDue(true);
-    try {
-      setDue(await api.get<Due>('/getClientDueAndDueDate', { query: { custId: c.client_id } }));
-    } catch (err) {
-      alert.error(errorMessage(err));
-    } finally {
-      setLoadingDue(false);
-    }
-  };
+  const loadDue = (c: Customer) => loadPartyDue({ custId: c.client_id });
 
   const choose = (c: Customer) => {
     setCustomer(c);
@@ -64,8 +54,7 @@ export function ReceivePaymentPage() {
       alert.success(MSG.done);
       navigate(`/payments/receivePayment/${r.paymentId}`);
     } catch (err) {
-      const body = err instanceof ApiError ? (err.body as { err?: string } | undefined) : undefined;
-      alert.error(body?.err || errorMessage(err));
+      alert.error(paymentFailure(err));
     } finally {
       setBusy(false);
     }
@@ -89,15 +78,12 @@ export function ReceivePaymentPage() {
             onChoose={(s) => choose(s.item)}
             onClear={() => {
               setCustomer(null);
-              setDue(null);
+              clearDue();
             }}
             onInvalid={() => alert.error(MSG.invalidCustomer)}
           />
           <DueSummary due={due?.due ?? null} dueDate={due?.dueDate ?? null} loading={loadingDue} />
-          <div className="pm-grid">
-            <Field label="Amount (₹)" name="amount" inputMode="decimal" required value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="0.00" />
-            <Field label="Next Due Date" name="nextDD" type="date" required value={nextDD} onChange={(e) => setNextDD(e.target.value)} />
-          </div>
+          <PaymentFields amount={amount} nextDD={nextDD} onAmount={setAmount} onNextDD={setNextDD} />
           <div className="pm-actions">
             <Button type="submit" busy={busy}>
               Receive Payment

@@ -91,6 +91,7 @@ export function SuggestInput<T>({
       ctrl.abort();
     };
     // suggest is an inline function of the caller; the text drives the search.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [text, minChars]);
 
   useEffect(() => {

@@ -26,9 +26,6 @@ import {
   PRODUCT_NOT_FOUND,
   entryCode,
   type AddReply,
-  type CartLine,
-  type Suggestion,
-  type Summery,
   type UpdateReply,
 } from '../cart/lines';
 import { ProductEntry } from '../cart/ProductEntry';

@@ -1,0 +1,39 @@
+// What the receive and give payment forms share: the chosen party's due, the amount and next due
+// date boxes, and the message of a refused payment.
+import { useState } from 'react';
+import type { DueAndDueDateReply } from '@bahi/contracts';
+import { ApiError, Field, api, errorMessage, useAlert } from '@bahi/ui-kit';
+
+/** The due of the chosen party: `load(query)` asks `path` (`{ custId }` or `{ distId }`), `clear()` forgets it. */
+export function usePartyDue(path: string) {
+  const alert = useAlert();
+  const [due, setDue] = useState<DueAndDueDateReply | null>(null);
+  const [loading, setLoading] = useState(false);
+  const load = async (query: Record<string, number>) => {
+    setLoading(true);
+    try {
+      setDue(await api.get<DueAndDueDateReply>(path, { query }));
+    } catch (err) {
+      alert.error(errorMessage(err));
+    } finally {
+      setLoading(false);
+    }
+  };
+  return { due, loading, load, clear: () => setDue(null) };
+}
+
+/** Amount and next due date, side by side. */
+export function PaymentFields({ amount, nextDD, onAmount, onNextDD }: { amount: string; nextDD: string; onAmount(v: string): void; onNextDD(v: string): void }) {
+  return (
+    <div className="pm-grid">
+      <Field label="Amount (₹)" name="amount" inputMode="decimal" required value={amount} onChange={(e) => onAmount(e.target.value)} placeholder="0.00" />
+      <Field label="Next Due Date" name="nextDD" type="date" required value={nextDD} onChange={(e) => onNextDD(e.target.value)} />
+    </div>
+  );
+}
+
+/** The server's own reason (`err` of a 4xx body) when it gave one. */
+export function paymentFailure(err: unknown): string {
+  const body = err instanceof ApiError ? (err.body as { err?: string } | undefined) : undefined;
+  return body?.err || errorMessage(err);
+}
