@@ -48,7 +48,10 @@ export class NatsHealthIndicator {
   }
 }
 
-/** GET /health -> {status, info, error, details}; 503 when MongoDB or NATS is down. */
+/** Whether the service has a database (BahiServiceOptions.database): /health pings MongoDB only then. */
+export const HAS_DATABASE = 'BAHI_HAS_DATABASE';
+
+/** GET /health -> {status, info, error, details}; 503 when MongoDB (if any) or NATS is down. */
 @Controller('health')
 export class HealthController {
   constructor(
@@ -56,6 +59,7 @@ export class HealthController {
     private readonly mongo: MongooseHealthIndicator,
     private readonly nats: NatsHealthIndicator,
     @Inject(SERVICE_CONFIG) cfg: ServiceConfig,
+    @Inject(HAS_DATABASE) private readonly database: boolean,
   ) {
     this.app = appInfo(cfg.service);
   }
@@ -65,10 +69,7 @@ export class HealthController {
   @Public()
   @HealthCheck()
   check() {
-    return this.health.check([
-      () => this.mongo.pingCheck('mongodb', { timeout: 1500 }),
-      () => this.nats.pingCheck('nats'),
-      this.app,
-    ]);
+    const mongo = () => this.mongo.pingCheck('mongodb', { timeout: 1500 });
+    return this.health.check([...(this.database ? [mongo] : []), () => this.nats.pingCheck('nats'), this.app]);
   }
 }

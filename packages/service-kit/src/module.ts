@@ -9,7 +9,7 @@ import { RevocationList } from '@bahi/auth';
 import type { ServiceName } from '@bahi/contracts';
 import { AuthGuard, AuthService } from './auth';
 import { loadServiceConfig, SERVICE_CONFIG, type ServiceConfig } from './config';
-import { HealthController, NatsHealthIndicator } from './health';
+import { HAS_DATABASE, HealthController, NatsHealthIndicator } from './health';
 import { createLogger } from './logger';
 import { connectNats, NATS_CLIENT, NATS_CONNECTION, NatsClient } from './nats';
 import { SequenceService } from './sequence';
@@ -18,6 +18,10 @@ export const LOGGER = 'BAHI_LOGGER';
 
 export interface BahiServiceOptions {
   service: ServiceName;
+  /** false for a service that stores nothing (documents): no mongoose connection, no sequences, no mongodb health check. Default true. */
+  database?: boolean;
+  /** false when the service answers /health itself (it can inject NatsHealthIndicator and Terminus's HealthCheckService). Default true. */
+  health?: boolean;
 }
 
 /** Closes the plain NATS connection and the revocation list on shutdown. */
@@ -35,12 +39,14 @@ class NatsLifecycle implements OnApplicationShutdown {
 /**
  * Everything a Bahi service shares: config from env, the mongoose connection to `bahi_<service>`,
  * the NATS client, token verification with revocations, the global auth/position guard,
- * per-company sequences and /health. Import once in the service's AppModule.
+ * per-company sequences and /health. Import once in the service's AppModule. A service without a
+ * database passes `database: false`; one with its own /health passes `health: false`.
  */
 @Global()
 @Module({})
 export class BahiServiceModule {
   static forRoot(opts: BahiServiceOptions): DynamicModule {
+    const database = opts.database !== false;
     const configProvider: Provider = { provide: SERVICE_CONFIG, useFactory: () => loadServiceConfig(opts.service) };
     const loggerProvider: Provider = {
       provide: LOGGER,
@@ -64,10 +70,14 @@ export class BahiServiceModule {
     return {
       module: BahiServiceModule,
       imports: [
-        MongooseModule.forRootAsync({
-          inject: [SERVICE_CONFIG],
-          useFactory: (cfg: ServiceConfig) => ({ uri: cfg.mongoUri, dbName: cfg.dbName, serverSelectionTimeoutMS: 10_000 }),
-        }),
+        ...(database
+          ? [
+              MongooseModule.forRootAsync({
+                inject: [SERVICE_CONFIG],
+                useFactory: (cfg: ServiceConfig) => ({ uri: cfg.mongoUri, dbName: cfg.dbName, serverSelectionTimeoutMS: 10_000 }),
+              }),
+            ]
+          : []),
         ClientsModule.registerAsync([
           {
             name: NATS_CLIENT,
@@ -80,20 +90,32 @@ export class BahiServiceModule {
         ]),
         TerminusModule.forRoot({ logger: false }),
       ],
-      controllers: [HealthController],
+      controllers: opts.health === false ? [] : [HealthController],
       providers: [
         configProvider,
+        { provide: HAS_DATABASE, useValue: database },
         loggerProvider,
         connectionProvider,
         revocationProvider,
         NatsLifecycle,
         NatsClient,
         AuthService,
-        SequenceService,
+        ...(database ? [SequenceService] : []),
         NatsHealthIndicator,
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
-      exports: [SERVICE_CONFIG, LOGGER, NATS_CONNECTION, RevocationList, NatsClient, AuthService, SequenceService, ClientsModule],
+      exports: [
+        SERVICE_CONFIG,
+        LOGGER,
+        NATS_CONNECTION,
+        RevocationList,
+        NatsClient,
+        AuthService,
+        ...(database ? [SequenceService] : []),
+        NatsHealthIndicator,
+        ClientsModule,
+        TerminusModule,
+      ],
     };
   }
 }

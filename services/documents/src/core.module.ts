@@ -1,25 +1,7 @@
 import { Controller, Get, Global, Inject, Injectable, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
-import { ClientsModule, Transport } from '@nestjs/microservices';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
-import { connect, type NatsConnection } from 'nats';
+import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { Logger } from 'pino';
-import {
-  AuthGuard,
-  appInfo,
-  AuthService,
-  createLogger,
-  loadServiceConfig,
-  LOGGER,
-  NATS_CLIENT,
-  NATS_CONNECTION,
-  NatsClient,
-  NatsHealthIndicator,
-  Public,
-  RevocationList,
-  SERVICE_CONFIG,
-  type ServiceConfig,
-} from '@bahi/service-kit';
+import { appInfo, BahiServiceModule, LOGGER, NatsHealthIndicator, Public } from '@bahi/service-kit';
 import { loadDocumentsConfig, DOCUMENTS_CONFIG, type DocumentsConfig } from './config';
 import { BrowserPool } from './render/browser-pool';
 
@@ -72,20 +54,9 @@ class DocumentsHealthController {
   }
 }
 
-class NatsLifecycle implements OnApplicationShutdown {
-  constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    private readonly revocations: RevocationList,
-  ) {}
-  async onApplicationShutdown() {
-    this.revocations.stop();
-    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
-  }
-}
-
 /**
- * The service-kit wiring (config, logs, NATS, token checks with revocations, guard, health)
- * without the MongoDB connection: documents stores nothing.
+ * The service-kit wiring without a database (documents stores nothing), plus the browser pool
+ * and a /health that reports it.
  */
 @Global()
 @Module({})
@@ -93,47 +64,10 @@ export class DocumentsCoreModule {
   static forRoot(): DynamicModule {
     return {
       module: DocumentsCoreModule,
-      imports: [
-        ClientsModule.registerAsync([
-          {
-            name: NATS_CLIENT,
-            inject: [SERVICE_CONFIG],
-            useFactory: (cfg: ServiceConfig) => ({
-              transport: Transport.NATS,
-              options: { servers: [cfg.natsUrl], name: `${cfg.service}-client`, maxReconnectAttempts: -1 },
-            }),
-          },
-        ]),
-        TerminusModule.forRoot({ logger: false }),
-      ],
+      imports: [BahiServiceModule.forRoot({ service: 'documents', database: false, health: false })],
       controllers: [DocumentsHealthController],
-      providers: [
-        { provide: SERVICE_CONFIG, useFactory: () => loadServiceConfig('documents') },
-        { provide: DOCUMENTS_CONFIG, useFactory: () => loadDocumentsConfig() },
-        { provide: LOGGER, inject: [SERVICE_CONFIG], useFactory: (cfg: ServiceConfig): Logger => createLogger(cfg.service, cfg.logLevel) },
-        {
-          provide: NATS_CONNECTION,
-          inject: [SERVICE_CONFIG],
-          useFactory: (cfg: ServiceConfig) => connect({ servers: cfg.natsUrl, name: `${cfg.service}-raw`, maxReconnectAttempts: -1 }),
-        },
-        {
-          provide: RevocationList,
-          inject: [NATS_CONNECTION, LOGGER],
-          useFactory: async (nc: NatsConnection, logger: Logger) => {
-            const list = new RevocationList({ log: (m) => logger.warn(m) });
-            await list.start(nc);
-            return list;
-          },
-        },
-        NatsLifecycle,
-        NatsClient,
-        AuthService,
-        NatsHealthIndicator,
-        Printer,
-        BrowserHealthIndicator,
-        { provide: APP_GUARD, useClass: AuthGuard },
-      ],
-      exports: [SERVICE_CONFIG, DOCUMENTS_CONFIG, LOGGER, NATS_CONNECTION, RevocationList, NatsClient, AuthService, Printer],
+      providers: [{ provide: DOCUMENTS_CONFIG, useFactory: () => loadDocumentsConfig() }, Printer, BrowserHealthIndicator],
+      exports: [DOCUMENTS_CONFIG, Printer],
     };
   }
 }

@@ -1,26 +1,16 @@
-import {
-  BadRequestException,
-  ConflictException,
-  HttpException,
-  Inject,
-  Injectable,
-  NotFoundException,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, NotFoundException, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CheckOutPurchaseReply, type SourceLines } from '@bahi/contracts';
-import { add, Decimal, LOGGER, mul, NatsClient, round2, SequenceService, sub } from '@bahi/service-kit';
+import { add, Decimal, leaseMs, LOGGER, mul, NatsClient, Outbox, round2, SequenceService, sub } from '@bahi/service-kit';
 import { ProductsService } from '../products/products.service';
 import { StockService } from '../stock/stock.service';
 import { Msg, today, type PurchaseInput } from './purchase-input';
 import { PURCHASE_MODEL, type PurchaseDoc, type PurchaseLineDoc } from './purchase.schema';
 
 /** How long one attempt may hold a purchase before the re-driver may take it over. */
-export const LEASE_MS = Number(process.env.BAHI_PURCHASE_LEASE_MS) > 0 ? Number(process.env.BAHI_PURCHASE_LEASE_MS) : 30_000;
-export const REDRIVE_EVERY_MS = 10_000;
+export const LEASE_MS = leaseMs('BAHI_PURCHASE_LEASE_MS');
 /** Spec 000 §9: 18 percent of the subtotal when the tax flag is 1. */
 export const TAX_RATE = '0.18';
 
@@ -33,15 +23,14 @@ export type PurchaseSource = { kind: 'cart'; cart_no: number } | { kind: 'estima
 
 /**
  * A purchase is one business fact across inventory (stock in) and ledger (the distributor's
- * due), made all-or-nothing the way a sale is: stored `pending` with a lease and an idempotency
- * key, then stock applied (in-process, idempotent by the purchase as source), the entry posted
- * (idempotent), the cart emptied, and only then `complete`. Any failure reverses what was applied
- * and marks it `failed`; a purchase a crash left pending is undone by the re-driver.
+ * due), made all-or-nothing by the kit's Outbox the way a sale is: stored `pending` with a lease
+ * and an idempotency key, then stock applied (in-process, idempotent by the purchase as source),
+ * the entry posted (idempotent), the cart emptied, and only then `complete`. Any failure reverses
+ * what was applied and marks it `failed`; the re-driver takes over purchases a crash left behind.
  */
 @Injectable()
 export class PurchasesService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private redriving: Promise<number> | null = null;
+  readonly outbox: Outbox<PurchaseDoc, CheckOutPurchaseReply>;
 
   constructor(
     @InjectModel(PURCHASE_MODEL) readonly model: Model<PurchaseDoc>,
@@ -49,23 +38,35 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     private readonly stock: StockService,
     private readonly nats: NatsClient,
     private readonly seq: SequenceService,
-    @Inject(LOGGER) private readonly log: Logger,
-  ) {}
+    @Inject(LOGGER) log: Logger,
+  ) {
+    this.outbox = new Outbox<PurchaseDoc, CheckOutPurchaseReply>({
+      model,
+      idField: 'purchaseId',
+      noun: 'purchase',
+      leaseMs: LEASE_MS,
+      log,
+      apply: (p) => this.apply(p),
+      finish: (p) => this.emptyCart(p),
+      undo: (p) => this.undo(p),
+      answer: (p) => [{ id: p.purchaseId, purchaseId: p.purchaseId, warnings: p.warnings }],
+      undoneTail: 'Nothing was bought; the cart is unchanged.',
+      laterTail: 'What was applied will be undone automatically; the cart is unchanged.',
+    });
+  }
 
   onApplicationBootstrap() {
-    this.timer = setInterval(() => void this.redrive().catch((err) => this.log.warn({ err }, 'purchase re-drive failed')), REDRIVE_EVERY_MS);
-    this.timer.unref();
-    void this.redrive().catch((err) => this.log.warn({ err }, 'purchase re-drive failed'));
+    this.outbox.start();
   }
 
   onApplicationShutdown() {
-    if (this.timer) clearInterval(this.timer);
+    this.outbox.stop();
   }
 
   async checkout(who: Who, input: PurchaseInput, from: PurchaseSource): Promise<CheckOutPurchaseReply> {
     if (input.idempotencyKey) {
-      const earlier = await this.model.findOne({ companyId: who.companyId, idempotencyKey: input.idempotencyKey }).lean();
-      if (earlier) return this.resume(earlier as PurchaseDoc);
+      const earlier = await this.outbox.replay(who.companyId, input.idempotencyKey);
+      if (earlier) return earlier;
     }
     const src = await this.loadSource(who, from);
     if (!src.lines.length) throw new BadRequestException(Msg.emptyCart);
@@ -74,8 +75,8 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     const key =
       input.idempotencyKey ??
       (from.kind === 'cart' ? `cart:${who.userId}:${from.cart_no}:v${src.version}` : `estimate:${from.estimateId}:v${src.version}:${input.bill_no}`);
-    const earlier = await this.model.findOne({ companyId: who.companyId, idempotencyKey: key }).lean();
-    if (earlier) return this.resume(earlier as PurchaseDoc);
+    const earlier = await this.outbox.replay(who.companyId, key);
+    if (earlier) return earlier;
 
     const distributor = await this.nats.send(Subjects.ledger.distributorLookup, { companyId: who.companyId, distributorId: input.distributorId });
     if (!distributor) throw new BadRequestException(Msg.distributor);
@@ -94,7 +95,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       purchaseId,
       status: 'pending',
       idempotencyKey: key,
-      lockedUntil: new Date(Date.now() + LEASE_MS),
+      lockedUntil: this.outbox.lease(),
       source: {
         kind: from.kind,
         userId: who.userId,
@@ -123,16 +124,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       warnings: [],
       createdBy: who.userId,
     };
-    try {
-      await this.model.create(doc);
-    } catch (err) {
-      // The same key raced in (a double submit): answer what that attempt answers.
-      if ((err as { code?: number }).code !== 11000) throw err;
-      const other = await this.model.findOne({ companyId: who.companyId, idempotencyKey: key }).lean();
-      if (!other) throw new ConflictException('This purchase is being retried; please try again.');
-      return this.resume(other as PurchaseDoc);
-    }
-    return this.drive(doc);
+    return this.outbox.run(doc);
   }
 
   private async loadSource(who: Who, from: PurchaseSource): Promise<SourceLines> {
@@ -172,145 +164,53 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     });
   }
 
-  /** A retried request: the finished answer, the running attempt's answer, or a takeover of a stalled one. */
-  private async resume(p: PurchaseDoc): Promise<CheckOutPurchaseReply> {
-    for (;;) {
-      if (p.status === 'complete') return [{ id: p.purchaseId, purchaseId: p.purchaseId, warnings: p.warnings }];
-      if (p.status === 'failed') throw new ConflictException(`Purchase ${p.purchaseId} failed: ${p.error ?? 'it was undone'}`);
-      if (p.status === 'pending') {
-        const claimed = await this.claim(p, 'pending');
-        if (claimed) return this.drive(claimed);
-      }
-      if (p.status === 'compensating') throw new ConflictException('The earlier attempt of this purchase is being undone; please try again in a moment.');
-      await new Promise((r) => setTimeout(r, 100));
-      const now = await this.model.findOne({ companyId: p.companyId, purchaseId: p.purchaseId }).lean();
-      if (!now) throw new NotFoundException(`Purchase ${p.purchaseId} not found.`);
-      p = now as PurchaseDoc;
-    }
-  }
-
-  /** Takes the lease of a purchase whose lease expired; null when someone else holds it. */
-  private async claim(p: PurchaseDoc, status: PurchaseDoc['status']): Promise<PurchaseDoc | null> {
-    const now = new Date();
-    const doc = await this.model
-      .findOneAndUpdate(
-        { companyId: p.companyId, purchaseId: p.purchaseId, status, lockedUntil: { $lt: now } },
-        { $set: { lockedUntil: new Date(now.getTime() + LEASE_MS) } },
-        { returnDocument: 'after' },
-      )
-      .lean();
-    return (doc as PurchaseDoc | null) ?? null;
-  }
-
-  private set(p: PurchaseDoc, fields: Partial<PurchaseDoc>) {
-    return this.model.updateOne({ companyId: p.companyId, purchaseId: p.purchaseId }, { $set: fields });
-  }
-
-  /** The forward steps; any failure undoes what was applied and answers with a clear error. */
-  private async drive(p: PurchaseDoc): Promise<CheckOutPurchaseReply> {
+  /** Stock in (in-process), then the distributor's entry (idempotent by the purchase as source). */
+  private async apply(p: PurchaseDoc): Promise<void> {
     const source = { kind: 'purchase' as const, id: p.purchaseId };
-    try {
-      await this.stock.apply(
-        p.companyId,
-        source,
-        p.lines.map((l) => ({ product_id: l.product_id, quantity: l.units, rate: round2(sub(l.rate, l.disc)).toFixed(2) })),
-      );
-      await this.set(p, { stockApplied: true });
-      await this.nats.send(Subjects.ledger.entryPost, {
-        companyId: p.companyId,
-        party: { kind: 'distributor', id: p.distributorId },
-        source,
-        amount: p.total,
-        paid: p.paid,
-        dueDate: p.dueDate,
-        date: p.date,
-      });
-      await this.set(p, { ledgerPosted: true });
-      if (p.source.kind === 'cart') {
-        await this.nats.send(Subjects.sales.cartClear, {
-          companyId: p.companyId,
-          userId: p.source.userId,
-          cart_no: p.source.cart_no,
-          version: p.source.version,
-          sl_nos: p.source.sl_nos,
-        });
-      }
-      const done = await this.model.updateOne({ companyId: p.companyId, purchaseId: p.purchaseId, status: 'pending' }, { $set: { status: 'complete' } });
-      if (done.matchedCount !== 1) throw new ConflictException('The purchase was taken over while it was being completed.');
-      return [{ id: p.purchaseId, purchaseId: p.purchaseId, warnings: p.warnings }];
-    } catch (err) {
-      const reason = err instanceof HttpException ? err.message : 'an internal error';
-      this.log.warn({ err, purchaseId: p.purchaseId }, 'purchase failed; undoing');
-      const undone = await this.compensate(p, reason).catch(() => false);
-      const status = err instanceof HttpException ? err.getStatus() : 500;
-      const tail = undone ? 'Nothing was bought; the cart is unchanged.' : 'What was applied will be undone automatically; the cart is unchanged.';
-      throw new HttpException(`The purchase could not be completed (${reason}). ${tail}`, status >= 400 ? status : 500);
-    }
+    await this.stock.apply(
+      p.companyId,
+      source,
+      p.lines.map((l) => ({ product_id: l.product_id, quantity: l.units, rate: round2(sub(l.rate, l.disc)).toFixed(2) })),
+    );
+    await this.outbox.mark(p, { stockApplied: true });
+    await this.nats.send(Subjects.ledger.entryPost, {
+      companyId: p.companyId,
+      party: { kind: 'distributor', id: p.distributorId },
+      source,
+      amount: p.total,
+      paid: p.paid,
+      dueDate: p.dueDate,
+      date: p.date,
+    });
+    await this.outbox.mark(p, { ledgerPosted: true });
   }
 
-  /** Reverses stock and the distributor's entry (both idempotent) and marks the purchase failed. True when fully undone. */
-  async compensate(p: PurchaseDoc, reason: string): Promise<boolean> {
-    await this.model.updateOne(
-      { companyId: p.companyId, purchaseId: p.purchaseId, status: { $in: ['pending', 'compensating'] } },
-      { $set: { status: 'compensating', error: reason } },
-    );
+  /** Sales empties the cart (only the bought lines if it changed meanwhile). */
+  private async emptyCart(p: PurchaseDoc): Promise<void> {
+    if (p.source.kind !== 'cart') return;
+    await this.nats.send(Subjects.sales.cartClear, {
+      companyId: p.companyId,
+      userId: p.source.userId,
+      cart_no: p.source.cart_no,
+      version: p.source.version,
+      sl_nos: p.source.sl_nos,
+    });
+  }
+
+  private async undo(p: PurchaseDoc): Promise<void> {
     const source = { kind: 'purchase' as const, id: p.purchaseId };
-    try {
-      await this.stock.reverse(p.companyId, source);
-      await this.nats.send(Subjects.ledger.entryReverse, { companyId: p.companyId, source });
-    } catch (err) {
-      // Leave it compensating with an expired lease: the re-driver tries again.
-      await this.set(p, { lockedUntil: new Date(0) });
-      this.log.warn({ err, purchaseId: p.purchaseId }, 'undoing the purchase failed; will retry');
-      return false;
-    }
-    await this.model.updateOne(
-      { companyId: p.companyId, purchaseId: p.purchaseId, status: 'compensating' },
-      { $set: { status: 'failed', failedKey: p.idempotencyKey, stockApplied: false, ledgerPosted: false }, $unset: { idempotencyKey: 1 } },
-    );
-    return true;
+    await this.stock.reverse(p.companyId, source);
+    await this.nats.send(Subjects.ledger.entryReverse, { companyId: p.companyId, source });
   }
 
-  /** Undoes purchases a crashed attempt left pending and finishes interrupted undos. Returns how many it undid. */
+  /** Reverses stock and the distributor's entry and marks the purchase failed. True when fully undone. */
+  compensate(p: PurchaseDoc, reason: string): Promise<boolean> {
+    return this.outbox.compensate(p, reason);
+  }
+
+  /** Finishes or undoes purchases a crash left behind (see Outbox.redrive). Returns how many it undid. */
   redrive(): Promise<number> {
-    if (!this.redriving) this.redriving = this.redriveOnce().finally(() => (this.redriving = null));
-    return this.redriving;
-  }
-
-  private async redriveOnce(): Promise<number> {
-    const stale = (await this.model.find({ status: { $in: ['pending', 'compensating'] }, lockedUntil: { $lt: new Date() } }).limit(100).lean()) as PurchaseDoc[];
-    let undone = 0;
-    for (const p of stale) {
-      const claimed = await this.claim(p, p.status);
-      if (!claimed) continue;
-      // Stock in and due posted: the cart may already be emptied, so undoing would lose it. Finish instead.
-      if (claimed.status === 'pending' && claimed.ledgerPosted) {
-        await this.finish(claimed);
-        continue;
-      }
-      if (await this.compensate(claimed, claimed.error ?? 'the purchase was interrupted')) undone++;
-    }
-    return undone;
-  }
-
-  /** The last forward steps of an interrupted purchase (both idempotent). */
-  private async finish(p: PurchaseDoc): Promise<void> {
-    try {
-      if (p.source.kind === 'cart') {
-        await this.nats.send(Subjects.sales.cartClear, {
-          companyId: p.companyId,
-          userId: p.source.userId,
-          cart_no: p.source.cart_no,
-          version: p.source.version,
-          sl_nos: p.source.sl_nos,
-        });
-      }
-      await this.model.updateOne({ companyId: p.companyId, purchaseId: p.purchaseId, status: 'pending' }, { $set: { status: 'complete' } });
-    } catch (err) {
-      // Sales unreachable: keep it pending with an expired lease; the next round tries again.
-      await this.set(p, { lockedUntil: new Date(0) });
-      this.log.warn({ err, purchaseId: p.purchaseId }, 'finishing the purchase failed; will retry');
-    }
+    return this.outbox.redrive();
   }
 
   /** A complete purchase of the company; 404 otherwise (another company's id included). */

@@ -1,4 +1,5 @@
 import { Schema } from 'mongoose';
+import { billSummaryFields, indexOutbox, outboxFields, type BillSummary, type OutboxRecord } from '@bahi/service-kit';
 import type { StoredLine } from './totals';
 
 /** Lines keep amounts as decimal strings (exact). */
@@ -74,8 +75,6 @@ export const EstimateSchema = new Schema<EstimateDoc>(
 );
 EstimateSchema.index({ companyId: 1, estimateId: 1 }, { unique: true });
 
-export type SaleStatus = 'pending' | 'compensating' | 'complete' | 'failed';
-
 export interface CustomerSnap {
   client_id: number;
   name: string;
@@ -89,71 +88,31 @@ export interface CustomerSnap {
   walkIn: boolean;
 }
 
-export interface SaleDoc {
-  companyId: number;
+/** A sale: an Outbox record (status, lease, idempotency key, step markers) with its frozen bill; previousDue is the customer's. */
+export interface SaleDoc extends OutboxRecord, BillSummary {
   saleId: number;
-  status: SaleStatus;
-  /** Unique per company while the sale is pending or complete; moved to failedKey when it fails. */
-  idempotencyKey?: string;
-  failedKey?: string;
-  /** Whoever holds the lease drives the sale; an expired lease lets the re-driver take over. */
-  lockedUntil: Date;
   source: { kind: 'cart' | 'estimate'; userId: number; cart_no: number; estimateId: number; version: number };
   clientId: number;
   customer: CustomerSnap;
-  date: string;
-  dueDate: string;
-  paid: string;
   lines: StoredLine[];
-  tax: 0 | 1;
-  shipping: string;
-  discount: string;
-  subtotal: string;
-  taxAmount: string;
   /** This sale's total. */
   amount: string;
-  /** The customer's due before this sale (frozen for the bill). */
-  previousDue: string;
-  stockApplied: boolean;
-  ledgerPosted: boolean;
-  warnings: string[];
-  error?: string;
-  createdBy: number;
-  createdAt?: Date;
 }
 export const SaleSchema = new Schema<SaleDoc>(
   {
     companyId: { type: Number, required: true },
     saleId: { type: Number, required: true },
-    status: { type: String, required: true },
-    idempotencyKey: { type: String },
-    failedKey: { type: String },
-    lockedUntil: { type: Date, required: true },
+    ...outboxFields,
+    ...billSummaryFields,
     source: { type: Object, required: true },
     clientId: { type: Number, required: true },
     customer: { type: Object, required: true },
-    date: { type: String, required: true },
-    dueDate: { type: String, required: true },
-    paid: { type: String, required: true },
     lines: { type: [LineSchema], default: [] },
-    tax: { type: Number, default: 0 },
-    shipping: { type: String, default: '0' },
-    discount: { type: String, default: '0' },
-    subtotal: { type: String, required: true },
-    taxAmount: { type: String, required: true },
     amount: { type: String, required: true },
-    previousDue: { type: String, default: '0' },
-    stockApplied: { type: Boolean, default: false },
-    ledgerPosted: { type: Boolean, default: false },
-    warnings: { type: [String], default: [] },
-    error: { type: String },
-    createdBy: { type: Number, default: 0 },
   },
   { collection: 'sales', timestamps: true },
 );
-SaleSchema.index({ companyId: 1, saleId: 1 }, { unique: true });
-SaleSchema.index({ companyId: 1, idempotencyKey: 1 }, { unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } });
-SaleSchema.index({ status: 1, lockedUntil: 1 });
+indexOutbox(SaleSchema, 'saleId');
 
 export interface DeliveryDoc {
   companyId: number;

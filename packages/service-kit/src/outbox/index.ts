@@ -1,0 +1,2 @@
+export { Outbox, leaseMs, REDRIVE_EVERY_MS, type OutboxOptions } from './outbox';
+export { billSummaryFields, type BillSummary, indexOutbox, outboxFields, type OutboxRecord, type OutboxStatus } from './schema';

@@ -1,0 +1,217 @@
+import { ConflictException, HttpException, NotFoundException } from '@nestjs/common';
+import type { Model } from 'mongoose';
+import type { Logger } from 'pino';
+import type { OutboxRecord, OutboxStatus } from './schema';
+
+/** How often records left by a crash are looked for. */
+export const REDRIVE_EVERY_MS = 10_000;
+
+/** A lease length from the environment variable `name`, else the default (2 NATS timeouts and margin). */
+export function leaseMs(name: string, fallback = 30_000): number {
+  const v = Number(process.env[name]);
+  return v > 0 ? v : fallback;
+}
+
+export interface OutboxOptions<D extends OutboxRecord, R> {
+  model: Model<D>;
+  /** The record's per-company id field, e.g. `saleId`. */
+  idField: keyof D & string;
+  /** `sale`, `purchase`: in messages and logs. */
+  noun: string;
+  leaseMs: number;
+  log: Logger;
+  /**
+   * The forward steps up to the point of no return (stock, ledger entry), each idempotent;
+   * record progress with `outbox.mark`. Setting `ledgerPosted` marks the point of no return.
+   */
+  apply(doc: D): Promise<void>;
+  /** The steps after it (e.g. empty the cart), idempotent: the re-driver may run them again. */
+  finish(doc: D): Promise<void>;
+  /** Reverses every step (each reverse idempotent); throws when a service cannot be reached. */
+  undo(doc: D): Promise<void>;
+  /** The answer for a complete record; a retry with the same key gets it again. */
+  answer(doc: D): R;
+  /** After the record became complete (e.g. emit an event); must not throw. */
+  completed?(doc: D): void;
+  /** Ends of the failure message: everything undone / the undo left to the re-driver. */
+  undoneTail: string;
+  laterTail: string;
+}
+
+/**
+ * One business fact across services (a sale, a purchase), all or nothing. The record is stored
+ * `pending` with a lease and an idempotency key, the steps run (`apply`, `finish`), then it is
+ * `complete`. A failed step moves it to `compensating`, `undo` runs, then `failed` (the key moves
+ * to `failedKey`, so a retry starts afresh). The same key again replays the answer, waits for a
+ * running attempt, or takes over a stalled one. A re-driver (`start`) takes over records whose
+ * lease expired: it finishes those past the point of no return and undoes the rest. Leases are
+ * claimed with one conditional update, so several replicas can re-drive at once.
+ */
+export class Outbox<D extends OutboxRecord, R> {
+  private timer: NodeJS.Timeout | null = null;
+  private redriving: Promise<number> | null = null;
+  private readonly Noun: string;
+
+  constructor(private readonly o: OutboxOptions<D, R>) {
+    this.Noun = o.noun.charAt(0).toUpperCase() + o.noun.slice(1);
+  }
+
+  /** The lease of a new attempt. */
+  lease(): Date {
+    return new Date(Date.now() + this.o.leaseMs);
+  }
+
+  private id(doc: D): unknown {
+    return doc[this.o.idField];
+  }
+
+  private where(doc: D, extra: Record<string, unknown> = {}) {
+    return { companyId: doc.companyId, [this.o.idField]: this.id(doc), ...extra } as never;
+  }
+
+  /** Writes progress fields, on the stored record and on `doc`. */
+  async mark(doc: D, fields: Partial<D>): Promise<void> {
+    await this.o.model.updateOne(this.where(doc), { $set: fields } as never);
+    Object.assign(doc, fields);
+  }
+
+  /** The answer of an earlier attempt with this key, or null when there was none. */
+  async replay(companyId: number, key: string): Promise<R | null> {
+    const earlier = await this.o.model.findOne({ companyId, idempotencyKey: key } as never).lean();
+    return earlier ? this.resume(earlier as D) : null;
+  }
+
+  /** Stores a new pending record (with `lockedUntil: lease()`) and drives it; a racing twice-sent key answers what the other attempt answers. */
+  async run(doc: D): Promise<R> {
+    try {
+      await this.o.model.create(doc);
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+      const other = await this.o.model.findOne({ companyId: doc.companyId, idempotencyKey: doc.idempotencyKey } as never).lean();
+      if (!other) throw new ConflictException(`This ${this.o.noun} is being retried; please try again.`);
+      return this.resume(other as D);
+    }
+    return this.drive(doc);
+  }
+
+  /** A retried request: the finished answer, the running attempt's answer, or a takeover of a stalled one. */
+  private async resume(doc: D): Promise<R> {
+    for (;;) {
+      if (doc.status === 'complete') return this.o.answer(doc);
+      if (doc.status === 'failed') throw new ConflictException(`${this.Noun} ${String(this.id(doc))} failed: ${doc.error ?? 'it was undone'}`);
+      if (doc.status === 'pending') {
+        const claimed = await this.claim(doc, 'pending');
+        if (claimed) return this.drive(claimed);
+      }
+      if (doc.status === 'compensating') throw new ConflictException(`The earlier attempt of this ${this.o.noun} is being undone; please try again in a moment.`);
+      await new Promise((r) => setTimeout(r, 100));
+      const now = await this.o.model.findOne(this.where(doc)).lean();
+      if (!now) throw new NotFoundException(`${this.Noun} ${String(this.id(doc))} not found.`);
+      doc = now as D;
+    }
+  }
+
+  /** Takes the lease of a record whose lease expired; null when someone else holds it. */
+  private async claim(doc: D, status: OutboxStatus): Promise<D | null> {
+    const now = new Date();
+    const claimed = await this.o.model
+      .findOneAndUpdate(this.where(doc, { status, lockedUntil: { $lt: now } }), { $set: { lockedUntil: new Date(now.getTime() + this.o.leaseMs) } } as never, {
+        returnDocument: 'after',
+      })
+      .lean();
+    return (claimed as D | null) ?? null;
+  }
+
+  /** Marks a pending record complete; false when it was no longer pending. */
+  private async complete(doc: D): Promise<boolean> {
+    const done = await this.o.model.updateOne(this.where(doc, { status: 'pending' }), { $set: { status: 'complete' } } as never);
+    if (done.matchedCount !== 1) return false;
+    this.o.completed?.(doc);
+    return true;
+  }
+
+  /** The forward steps; any failure undoes what was applied and answers with a clear error. */
+  private async drive(doc: D): Promise<R> {
+    try {
+      await this.o.apply(doc);
+      await this.o.finish(doc);
+      if (!(await this.complete(doc))) throw new ConflictException(`The ${this.o.noun} was taken over while it was being completed.`);
+      return this.o.answer(doc);
+    } catch (err) {
+      const reason = err instanceof HttpException ? err.message : 'an internal error';
+      this.o.log.warn({ err, [this.o.idField]: this.id(doc) }, `${this.o.noun} failed; undoing`);
+      const undone = await this.compensate(doc, reason).catch(() => false);
+      const status = err instanceof HttpException ? err.getStatus() : 500;
+      const tail = undone ? this.o.undoneTail : this.o.laterTail;
+      throw new HttpException(`The ${this.o.noun} could not be completed (${reason}). ${tail}`, status >= 400 ? status : 500);
+    }
+  }
+
+  /** Runs `undo` and marks the record failed. True when fully undone; else it stays compensating for the re-driver. */
+  async compensate(doc: D, reason: string): Promise<boolean> {
+    await this.o.model.updateOne(this.where(doc, { status: { $in: ['pending', 'compensating'] } }), { $set: { status: 'compensating', error: reason } } as never);
+    try {
+      await this.o.undo(doc);
+    } catch (err) {
+      // An expired lease: the re-driver tries again.
+      await this.mark(doc, { lockedUntil: new Date(0) } as Partial<D>);
+      this.o.log.warn({ err, [this.o.idField]: this.id(doc) }, `undoing the ${this.o.noun} failed; will retry`);
+      return false;
+    }
+    await this.o.model.updateOne(this.where(doc, { status: 'compensating' }), {
+      $set: { status: 'failed', failedKey: doc.idempotencyKey, stockApplied: false, ledgerPosted: false },
+      $unset: { idempotencyKey: 1 },
+    } as never);
+    return true;
+  }
+
+  /** Re-drives at once and then every REDRIVE_EVERY_MS until `stop`. */
+  start(): void {
+    const round = () => void this.redrive().catch((err) => this.o.log.warn({ err }, `${this.o.noun} re-drive failed`));
+    this.timer = setInterval(round, REDRIVE_EVERY_MS);
+    this.timer.unref();
+    round();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /**
+   * Takes over pending/compensating records whose lease expired (a crash mid-way, the caller
+   * never got an answer): finishes those whose ledger entry is posted (the cart may already be
+   * emptied, so undoing would lose them) and undoes the rest. Returns how many it undid.
+   */
+  redrive(): Promise<number> {
+    if (!this.redriving) this.redriving = this.redriveOnce().finally(() => (this.redriving = null));
+    return this.redriving;
+  }
+
+  private async redriveOnce(): Promise<number> {
+    const stale = (await this.o.model.find({ status: { $in: ['pending', 'compensating'] }, lockedUntil: { $lt: new Date() } } as never).limit(100).lean()) as D[];
+    let undone = 0;
+    for (const s of stale) {
+      const claimed = await this.claim(s, s.status);
+      if (!claimed) continue;
+      if (claimed.status === 'pending' && claimed.ledgerPosted) {
+        await this.finishLate(claimed);
+        continue;
+      }
+      if (await this.compensate(claimed, claimed.error ?? `the ${this.o.noun} was interrupted`)) undone++;
+    }
+    return undone;
+  }
+
+  /** The last steps of an interrupted record past the point of no return. */
+  private async finishLate(doc: D): Promise<void> {
+    try {
+      await this.o.finish(doc);
+      await this.complete(doc);
+    } catch (err) {
+      // A service unreachable: keep it pending with an expired lease; the next round tries again.
+      await this.mark(doc, { lockedUntil: new Date(0) } as Partial<D>);
+      this.o.log.warn({ err, [this.o.idField]: this.id(doc) }, `finishing the ${this.o.noun} failed; will retry`);
+    }
+  }
+}

@@ -1,0 +1,121 @@
+// A tiny service with one business fact ("tally"), its remote steps answered over real NATS.
+import { Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { InjectModel, MongooseModule } from '@nestjs/mongoose';
+import { type Model, Schema } from 'mongoose';
+import type { Logger } from 'pino';
+import { Subjects } from '@bahi/contracts';
+import { BahiServiceModule, indexOutbox, LOGGER, NatsClient, Outbox, outboxFields, type OutboxRecord } from '../src';
+
+export interface TallyDoc extends OutboxRecord {
+  tallyId: number;
+  amount: string;
+}
+const TallySchema = new Schema<TallyDoc>({ companyId: { type: Number, required: true }, tallyId: { type: Number, required: true }, ...outboxFields, amount: String }, { collection: 'tallies' });
+indexOutbox(TallySchema, 'tallyId');
+
+/** What the "other services" hold: applied stock and posted entries by source id, and the faults to inject. */
+@Injectable()
+export class Remote {
+  stock = new Map<number, number>();
+  entries = new Set<number>();
+  calls = { apply: 0, post: 0, finish: 0, completed: 0 };
+  failPost = false;
+  failUndo = false;
+  slowApplyMs = 0;
+}
+
+@Controller()
+class RemoteController {
+  constructor(private readonly r: Remote) {}
+  @MessagePattern(Subjects.inventory.stockApply)
+  async apply(@Payload() p: { source: { id: number } }) {
+    this.r.calls.apply++;
+    if (this.r.slowApplyMs) await new Promise((res) => setTimeout(res, this.r.slowApplyMs));
+    this.r.stock.set(p.source.id, 1);
+    return { applied: true, movements: [], negativeStock: [] };
+  }
+  @MessagePattern(Subjects.inventory.stockReverse)
+  reverse(@Payload() p: { source: { id: number } }) {
+    if (this.r.failUndo) throw new RpcException({ status: 503, message: 'stock is down' });
+    return { reversed: this.r.stock.delete(p.source.id) };
+  }
+  @MessagePattern(Subjects.ledger.entryPost)
+  post(@Payload() p: { source: { id: number } }) {
+    this.r.calls.post++;
+    if (this.r.failPost) throw new RpcException({ status: 409, message: 'the ledger refused' });
+    this.r.entries.add(p.source.id);
+    return { posted: true };
+  }
+  @MessagePattern(Subjects.ledger.entryReverse)
+  unpost(@Payload() p: { source: { id: number } }) {
+    if (this.r.failUndo) throw new RpcException({ status: 503, message: 'ledger is down' });
+    return { reversed: this.r.entries.delete(p.source.id) };
+  }
+}
+
+export function tallyOutbox(model: Model<TallyDoc>, nats: NatsClient, remote: Remote, log: Logger, leaseMs: number) {
+  const source = (t: TallyDoc) => ({ kind: 'sale' as const, id: t.tallyId });
+  const outbox: Outbox<TallyDoc, { tallyId: number }> = new Outbox<TallyDoc, { tallyId: number }>({
+    model,
+    idField: 'tallyId',
+    noun: 'tally',
+    leaseMs,
+    log,
+    apply: async (t) => {
+      await nats.send(Subjects.inventory.stockApply, { companyId: t.companyId, source: source(t), lines: [] });
+      await outbox.mark(t, { stockApplied: true });
+      await nats.send(Subjects.ledger.entryPost, { companyId: t.companyId, party: { kind: 'customer', id: 0 }, source: source(t), amount: t.amount, paid: '0' });
+      await outbox.mark(t, { ledgerPosted: true });
+    },
+    finish: async () => {
+      remote.calls.finish++;
+    },
+    undo: async (t) => {
+      await nats.send(Subjects.inventory.stockReverse, { companyId: t.companyId, source: source(t) });
+      await nats.send(Subjects.ledger.entryReverse, { companyId: t.companyId, source: source(t) });
+    },
+    answer: (t) => ({ tallyId: t.tallyId }),
+    completed: () => void remote.calls.completed++,
+    undoneTail: 'Nothing was counted.',
+    laterTail: 'It will be undone automatically.',
+  });
+  return outbox;
+}
+
+@Injectable()
+export class TallyService implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly outbox: Outbox<TallyDoc, { tallyId: number }>;
+  constructor(
+    @InjectModel('Tally') readonly model: Model<TallyDoc>,
+    readonly nats: NatsClient,
+    readonly remote: Remote,
+    @Inject(LOGGER) readonly log: Logger,
+  ) {
+    this.outbox = tallyOutbox(model, nats, remote, log, 2000);
+  }
+  onApplicationBootstrap() {
+    this.outbox.start();
+  }
+  onApplicationShutdown() {
+    this.outbox.stop();
+  }
+  /** A new tally keyed by `key`, as a service's checkout does it. */
+  async count(companyId: number, tallyId: number, key: string) {
+    const earlier = await this.outbox.replay(companyId, key);
+    if (earlier) return earlier;
+    return this.outbox.run({ companyId, tallyId, status: 'pending', idempotencyKey: key, lockedUntil: this.outbox.lease(), stockApplied: false, ledgerPosted: false, warnings: [], amount: '10' });
+  }
+}
+
+@Module({
+  imports: [BahiServiceModule.forRoot({ service: 'inventory' }), MongooseModule.forFeature([{ name: 'Tally', schema: TallySchema }])],
+  controllers: [RemoteController],
+  providers: [Remote, TallyService],
+})
+export class OutboxProbeModule {}
+
+/** A service without a database: the kit's wiring and a NATS-only /health. */
+@Module({ imports: [BahiServiceModule.forRoot({ service: 'documents', database: false })] })
+export class NoDatabaseProbeModule {}

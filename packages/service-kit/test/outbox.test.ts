@@ -1,0 +1,122 @@
+import request from 'supertest';
+import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
+import { startTestService, type TestService } from '../src/testing';
+import { NoDatabaseProbeModule, OutboxProbeModule, Remote, tallyOutbox, TallyService } from './outbox.probe';
+
+const secret = 'outbox-test-secret';
+
+describe('Outbox: one business fact across services, all or nothing', () => {
+  let mongo: MongoHandle;
+  let nats: NatsHandle;
+  let svc: TestService;
+  let tally: TallyService;
+  let remote: Remote;
+  let next = 1;
+
+  beforeAll(async () => {
+    [mongo, nats] = await Promise.all([startMongo(), startNats()]);
+    svc = await startTestService(OutboxProbeModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: secret, natsTimeoutMs: 1000 });
+    tally = svc.app.get(TallyService);
+    remote = svc.app.get(Remote);
+    // The tests re-drive by hand; the timer would race the replica test.
+    tally.outbox.stop();
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await nats?.stop();
+    await mongo?.stop();
+  });
+  beforeEach(() => {
+    remote.failPost = false;
+    remote.failUndo = false;
+    remote.slowApplyMs = 0;
+  });
+
+  it('runs the steps, completes and replays the same answer for the same key', async () => {
+    const id = next++;
+    expect(await tally.count(1, id, 'k-once')).toEqual({ tallyId: id });
+    const doc = await tally.model.findOne({ tallyId: id }).lean();
+    expect(doc).toMatchObject({ status: 'complete', idempotencyKey: 'k-once', stockApplied: true, ledgerPosted: true });
+    const calls = { ...remote.calls };
+    expect(await tally.count(1, next++, 'k-once')).toEqual({ tallyId: id });
+    expect(remote.calls).toEqual(calls);
+    // The key is per company.
+    expect(await tally.count(2, id, 'k-once')).toEqual({ tallyId: id });
+    expect(await tally.model.countDocuments({ idempotencyKey: 'k-once' })).toBe(2);
+  });
+
+  it('a double click (two requests with one key at once) makes one record and one answer', async () => {
+    remote.slowApplyMs = 300;
+    const [a, b] = await Promise.all([tally.count(1, next++, 'k-double'), tally.count(1, next++, 'k-double')]);
+    expect(a).toEqual(b);
+    expect(await tally.model.countDocuments({ companyId: 1, idempotencyKey: 'k-double' })).toBe(1);
+  });
+
+  it('a failing step undoes what was applied, answers clearly and frees the key', async () => {
+    remote.failPost = true;
+    const id = next++;
+    await expect(tally.count(1, id, 'k-fail')).rejects.toMatchObject({ status: 409, message: 'The tally could not be completed (the ledger refused). Nothing was counted.' });
+    expect(remote.stock.has(id)).toBe(false);
+    const doc = await tally.model.findOne({ tallyId: id }).lean();
+    expect(doc).toMatchObject({ status: 'failed', failedKey: 'k-fail', stockApplied: false, ledgerPosted: false, error: 'the ledger refused' });
+    expect(doc?.idempotencyKey).toBeUndefined();
+    remote.failPost = false;
+    const again = next++;
+    expect(await tally.count(1, again, 'k-fail')).toEqual({ tallyId: again });
+  });
+
+  it('an undo that cannot reach a service is left to the re-driver, which finishes it', async () => {
+    remote.failPost = true;
+    remote.failUndo = true;
+    const id = next++;
+    await expect(tally.count(1, id, 'k-later')).rejects.toMatchObject({ message: expect.stringMatching(/It will be undone automatically\.$/) });
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'compensating', lockedUntil: new Date(0) });
+    await expect(tally.count(1, next++, 'k-later')).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/being undone/) });
+    remote.failUndo = false;
+    expect(await tally.outbox.redrive()).toBeGreaterThanOrEqual(1);
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-later' });
+    expect(remote.stock.has(id)).toBe(false);
+  });
+
+  it('the re-driver undoes a crashed record and finishes one past its point of no return', async () => {
+    const crashed = next++;
+    const late = next++;
+    const base = { companyId: 1, status: 'pending' as const, lockedUntil: new Date(Date.now() - 1000), warnings: [], amount: '10' };
+    remote.stock.set(crashed, 1);
+    remote.stock.set(late, 1);
+    remote.entries.add(late);
+    await tally.model.create({ ...base, tallyId: crashed, idempotencyKey: 'k-crash', stockApplied: true, ledgerPosted: false });
+    await tally.model.create({ ...base, tallyId: late, idempotencyKey: 'k-late', stockApplied: true, ledgerPosted: true });
+    const finished = remote.calls.finish;
+    await tally.outbox.redrive();
+    expect(await tally.model.findOne({ tallyId: crashed }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-crash', error: 'the tally was interrupted' });
+    expect(remote.stock.has(crashed)).toBe(false);
+    expect(await tally.model.findOne({ tallyId: late }).lean()).toMatchObject({ status: 'complete', idempotencyKey: 'k-late' });
+    expect(remote.stock.has(late) && remote.entries.has(late)).toBe(true);
+    expect(remote.calls.finish).toBe(finished + 1);
+    // A retry of the crashed-late record's key gets its answer.
+    expect(await tally.count(1, next++, 'k-late')).toEqual({ tallyId: late });
+  });
+
+  it('several replicas re-driving at once take each stale record once', async () => {
+    const ids = [next++, next++, next++, next++];
+    for (const id of ids) {
+      await tally.model.create({ companyId: 1, tallyId: id, status: 'pending', idempotencyKey: `k-rep-${id}`, lockedUntil: new Date(Date.now() - 1000), stockApplied: false, ledgerPosted: false, warnings: [], amount: '10' });
+    }
+    const replicas = [1, 2, 3].map(() => tallyOutbox(tally.model, tally.nats, remote, tally.log, 2000));
+    const undone = await Promise.all(replicas.map((r) => r.redrive()));
+    expect(undone.reduce((a, b) => a + b, 0)).toBe(ids.length);
+    expect(await tally.model.countDocuments({ tallyId: { $in: ids }, status: 'failed' })).toBe(ids.length);
+  });
+
+  it('a service without a database gets the same wiring and a NATS-only /health', async () => {
+    const docs = await startTestService(NoDatabaseProbeModule, { service: 'documents', mongoUri: 'mongodb://unused.invalid', natsUrl: nats.url, jwtSecret: secret });
+    try {
+      const res = await request(docs.url).get('/health').expect(200);
+      expect(res.body.info.nats.status).toBe('up');
+      expect(res.body.info.mongodb).toBeUndefined();
+    } finally {
+      await docs.close();
+    }
+  });
+});
