@@ -7,15 +7,13 @@ import {
   errorMessage,
   formatINR,
   isManager,
-  Modal,
   useAlert,
   useConfirm,
   usePageHeader,
   useUser,
 } from '@bahi/ui-kit';
-import { CustomerForm } from '../clients/CustomerForm';
 import type { Customer } from '../clients/customer';
-import { PurchasePanel, SellPanel, type PurchaseValues } from './CheckoutPanels';
+import type { PurchaseValues } from './CheckoutPanels';
 import { LinesTable } from './LinesTable';
 import {
   EMPTY_CART,
@@ -31,12 +29,11 @@ import {
 } from './lines';
 import type { GetProductsReply } from '@bahi/contracts';
 import { ProductEntry } from './ProductEntry';
-import { AmountInput, CustomerChooser } from './SummaryParts';
+import { AmountInput, CheckoutModal, CustomerChooser, type Panel } from './SummaryParts';
 import './sales.css';
 
 const CART_NO = 1;
 type CartReply = GetProductsReply;
-type Panel = 0 | 1 | 2 | 3;
 
 export const KEYS: [string, string][] = [
   ['F2', 'product entry'],
@@ -347,25 +344,19 @@ export default function CartPage() {
           )}
         </div>
       </section>
-      <Modal
-        open={panel !== 0}
-        title={panel === 1 ? 'Add Customer' : panel === 2 ? 'Sell' : 'Purchase'}
+      <CheckoutModal
+        panel={panel}
+        total={total}
         onClose={() => setPanel(0)}
-        width={panel === 1 ? 640 : 420}
-      >
-        {panel === 1 && (
-          <CustomerForm
-            onSaved={(c: Customer) => {
-              setCustomer(c);
-              setDue(0);
-              setPanel(0);
-            }}
-            onCancel={() => setPanel(0)}
-          />
-        )}
-        {panel === 2 && <SellPanel total={total} onSell={sell} />}
-        {panel === 3 && <PurchasePanel onPurchase={purchase} onError={(m) => alert.error(m)} />}
-      </Modal>
+        onCustomerSaved={(c) => {
+          setCustomer(c);
+          setDue(0);
+          setPanel(0);
+        }}
+        onSell={sell}
+        onPurchase={purchase}
+        onError={(m) => alert.error(m)}
+      />
     </div>
   );
 }

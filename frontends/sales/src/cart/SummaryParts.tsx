@@ -1,6 +1,12 @@
 // Pieces of the summary card the cart and the estimate editor share.
+import { Modal } from '@bahi/ui-kit';
+import { CustomerForm } from '../clients/CustomerForm';
 import { CustomerSearch } from '../clients/CustomerSearch';
 import type { Customer } from '../clients/customer';
+import { PurchasePanel, SellPanel, type PurchaseValues } from './CheckoutPanels';
+
+/** What the summary's modal shows: nothing, Add Customer, Sell or Purchase. */
+export type Panel = 0 | 1 | 2 | 3;
 
 /** Customer search, the chosen customer ('Unknown' when none) and the Unknown / Add Customer links. */
 export function CustomerChooser({
@@ -49,5 +55,34 @@ export function AmountInput({ label, value, saved, onChange, onCommit }: { label
       onBlur={() => value !== String(saved) && onCommit()}
       onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
     />
+  );
+}
+
+/** The summary's modal: add a customer (1), sell (2) or purchase (3). */
+export function CheckoutModal({
+  panel,
+  total,
+  hideOfficer,
+  onClose,
+  onCustomerSaved,
+  onSell,
+  onPurchase,
+  onError,
+}: {
+  panel: Panel;
+  total: number;
+  hideOfficer?: boolean;
+  onClose(): void;
+  onCustomerSaved(c: Customer): void;
+  onSell(v: { paid: string; dueDate: string; date: string }): Promise<void>;
+  onPurchase(v: PurchaseValues): Promise<void>;
+  onError(message: string): void;
+}) {
+  return (
+    <Modal open={panel !== 0} title={panel === 1 ? 'Add Customer' : panel === 2 ? 'Sell' : 'Purchase'} onClose={onClose} width={panel === 1 ? 640 : 420}>
+      {panel === 1 && <CustomerForm onSaved={onCustomerSaved} onCancel={onClose} />}
+      {panel === 2 && <SellPanel total={total} onSell={onSell} />}
+      {panel === 3 && <PurchasePanel hideOfficer={hideOfficer} onPurchase={onPurchase} onError={onError} />}
+    </Modal>
   );
 }

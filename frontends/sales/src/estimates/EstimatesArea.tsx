@@ -7,7 +7,6 @@ import {
   errorMessage,
   formatINR,
   isManager,
-  Modal,
   openDocument,
   PagedTable,
   Spinner,
@@ -16,9 +15,8 @@ import {
   usePageHeader,
   useUser,
 } from '@bahi/ui-kit';
-import { CustomerForm } from '../clients/CustomerForm';
 import type { Customer } from '../clients/customer';
-import { PurchasePanel, SellPanel, type PurchaseValues } from '../cart/CheckoutPanels';
+import type { PurchaseValues } from '../cart/CheckoutPanels';
 import { LinesTable } from '../cart/LinesTable';
 import {
   GENERIC_FAILURE,
@@ -29,7 +27,7 @@ import {
   type UpdateReply,
 } from '../cart/lines';
 import { ProductEntry } from '../cart/ProductEntry';
-import { AmountInput, CustomerChooser } from '../cart/SummaryParts';
+import { AmountInput, CheckoutModal, CustomerChooser, type Panel } from '../cart/SummaryParts';
 import type { EstimateSummeryReply } from '@bahi/contracts';
 import '../cart/sales.css';
 
@@ -65,7 +63,7 @@ type EstimateReply = EstimateSummeryReply;
 function EstimateEditor() {
   const { id = '' } = useParams();
   const [data, setData] = useState<EstimateReply | null>(null);
-  const [panel, setPanel] = useState<0 | 1 | 2 | 3>(0);
+  const [panel, setPanel] = useState<Panel>(0);
   const [ship, setShip] = useState('0');
   const [disc, setDisc] = useState('0');
   const [searchKey, setSearchKey] = useState(0);
@@ -289,25 +287,20 @@ function EstimateEditor() {
           </Button>
         </div>
       </section>
-      <Modal
-        open={panel !== 0}
-        title={panel === 1 ? 'Add Customer' : panel === 2 ? 'Sell' : 'Purchase'}
+      <CheckoutModal
+        panel={panel}
+        total={s.total}
+        hideOfficer
         onClose={() => setPanel(0)}
-        width={panel === 1 ? 640 : 420}
-      >
-        {panel === 1 && (
-          <CustomerForm
-            onSaved={(c: Customer) => {
-              // Adding a customer here makes them the estimate's customer (spec 000 §4).
-              setPanel(0);
-              void setCustomer(c, true);
-            }}
-            onCancel={() => setPanel(0)}
-          />
-        )}
-        {panel === 2 && <SellPanel total={s.total} onSell={sell} />}
-        {panel === 3 && <PurchasePanel hideOfficer onPurchase={purchase} onError={(m) => alert.error(m)} />}
-      </Modal>
+        onCustomerSaved={(c) => {
+          // Adding a customer here makes them the estimate's customer (spec 000 §4).
+          setPanel(0);
+          void setCustomer(c, true);
+        }}
+        onSell={sell}
+        onPurchase={purchase}
+        onError={(m) => alert.error(m)}
+      />
     </div>
   );
 }
