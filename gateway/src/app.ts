@@ -30,6 +30,11 @@ export interface GatewayOptions {
   proxyTimeoutMs?: number;
   /** Failed logins allowed per client address in a window. */
   loginLimit?: LoginLimitOptions;
+  /**
+   * Express `trust proxy`: the proxies whose X-Forwarded-For names the client (default loopback).
+   * Behind the shell's nginx it must include that hop, or every login counts against nginx's address.
+   */
+  trustProxy?: string;
 }
 
 export const DEFAULT_LIMITS = { json: 1024 * 1024, multipart: 5 * 1024 * 1024 };
@@ -64,7 +69,7 @@ export function createApp(opts: GatewayOptions): Express {
   const logins = new LoginLimiter(opts.loginLimit ?? DEFAULT_LOGIN_LIMIT);
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', opts.trustProxy ?? 'loopback');
   app.set('etag', 'weak');
 
   // Request log: method, path, status, time. Never headers (they carry the bearer token).

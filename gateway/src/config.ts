@@ -10,6 +10,8 @@ export interface GatewayConfig {
   remotesDir: string;
   remoteUrls: Record<string, string>;
   logLevel: string;
+  /** Which hops' X-Forwarded-For to believe (Express `trust proxy`): the shell's nginx in production. */
+  trustProxy: string;
 }
 
 /** Reads the gateway's environment (docs/design.md, "Ports and processes"). */
@@ -38,5 +40,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, serviceNames: readonly string
     remotesDir: path.resolve(baseDir, env.REMOTES_DIR ?? '../frontends'),
     remoteUrls,
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: env.TRUST_PROXY || 'loopback',
   };
 }

@@ -57,6 +57,7 @@ async function main(): Promise<void> {
     remoteUrls: config.remoteUrls,
     logger,
     loginLimit: loginLimitFromEnv(process.env),
+    trustProxy: config.trustProxy,
   });
 
   const server = app.listen(config.port, config.host);

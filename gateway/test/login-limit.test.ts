@@ -1,4 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import request from 'supertest';
+import { RevocationList } from '@bahi/auth';
 import { LoginLimiter, loginLimitFromEnv } from '../src/login-limit';
+import { appWith, checkerFor } from './helpers';
 
 describe('failed logins per address', () => {
   it('blocks an address after the limit, for the rest of the window, and no other address', () => {
@@ -17,5 +23,44 @@ describe('failed logins per address', () => {
   it('reads its limits from the environment, ignoring nonsense', () => {
     expect(loginLimitFromEnv({ BAHI_LOGIN_MAX_FAILURES_PER_ADDRESS: '5', BAHI_LOGIN_WINDOW_MIN: '2' })).toEqual({ maxFailures: 5, windowMs: 120_000 });
     expect(loginLimitFromEnv({ BAHI_LOGIN_MAX_FAILURES_PER_ADDRESS: 'x', BAHI_LOGIN_WINDOW_MIN: '-1' })).toEqual({ maxFailures: 20, windowMs: 900_000 });
+  });
+});
+
+describe('failed logins behind a proxy', () => {
+  let identity: http.Server;
+  let identityUrl: string;
+  const auth = checkerFor(new RevocationList());
+
+  beforeAll(async () => {
+    // An identity that refuses every login.
+    identity = http.createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: false, msg: 'Invalid email or password.' }));
+    });
+    await new Promise<void>((r) => identity.listen(0, '127.0.0.1', () => r()));
+    identityUrl = `http://127.0.0.1:${(identity.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => identity.close(() => r())));
+
+  const attempt = (app: Express, from: string) =>
+    request(app).post('/api/loginReact').set('X-Forwarded-For', from).send({ email: 'a@shop.in', password: 'wrong' });
+  const gateway = (trustProxy: string) =>
+    appWith({ auth, serviceUrls: { identity: identityUrl }, loginLimit: { maxFailures: 2, windowMs: 60_000 }, trustProxy });
+
+  it('counts each client the trusted proxy names on its own', async () => {
+    const app = gateway('loopback');
+    expect((await attempt(app, '203.0.113.7')).status).toBe(401);
+    expect((await attempt(app, '203.0.113.7')).status).toBe(401);
+    expect((await attempt(app, '203.0.113.7')).status).toBe(429);
+    // Another shop behind the same proxy still gets its own tries.
+    expect((await attempt(app, '198.51.100.4')).status).toBe(401);
+  });
+
+  it('ignores X-Forwarded-For from a hop it does not trust', async () => {
+    // The test client is on loopback, which this gateway does not trust: every try counts against it.
+    const app = gateway('uniquelocal');
+    expect((await attempt(app, '203.0.113.7')).status).toBe(401);
+    expect((await attempt(app, '198.51.100.4')).status).toBe(401);
+    expect((await attempt(app, '192.0.2.9')).status).toBe(429);
   });
 });
