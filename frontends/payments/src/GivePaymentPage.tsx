@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Button, Card, SuggestInput, api, isManager, useAlert, useUser, type Suggestion } from '@bahi/ui-kit';
 import type { GetAllDistributorsListReply, PaymentReply } from '@bahi/contracts';
 import { DueSummary } from './DueSummary';
-import { PaymentFields, paymentFailure, usePartyDue } from './PaymentParts';
+import { PaymentFields, usePartyDue, usePaymentSubmit } from './PaymentParts';
 import { MSG, paymentError, todayISO } from './rules';
 
 type Distributor = GetAllDistributorsListReply['allDistributorsList'][number];
@@ -18,7 +18,7 @@ export function GivePaymentPage() {
   const { due, loading: loadingDue, load: loadPartyDue, clear: clearDue } = usePartyDue('/getDueAndDueDate');
   const [amount, setAmount] = useState('');
   const [nextDD, setNextDD] = useState(todayISO());
-  const [busy, setBusy] = useState(false);
+  const { busy, send } = usePaymentSubmit();
   const manager = isManager(user);
 
   useEffect(() => {
@@ -45,22 +45,16 @@ export function GivePaymentPage() {
     return (all ?? []).filter((d) => label(d).toLowerCase().includes(t)).map((d) => ({ id: d.distributor_id, label: label(d), item: d }));
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    const problem = paymentError(dist?.distributor_id ?? null, amount, nextDD, MSG.noDistributor);
-    if (problem) return alert.error(problem);
-    setBusy(true);
-    try {
-      const r = await api.post<PaymentReply>('/purchaseDuePaymentReact', { distributorId: dist!.distributor_id, amount: amount.trim(), nextDD });
-      if (!r?.done) return alert.error(r?.err || 'Unable to process the request please contact support.');
-      alert.success(MSG.done);
-      setAmount('');
-      await loadDue(dist!);
-    } catch (err) {
-      alert.error(paymentFailure(err));
-    } finally {
-      setBusy(false);
-    }
+    void send(
+      paymentError(dist?.distributor_id ?? null, amount, nextDD, MSG.noDistributor),
+      () => api.post<PaymentReply>('/purchaseDuePaymentReact', { distributorId: dist!.distributor_id, amount: amount.trim(), nextDD }),
+      async () => {
+        setAmount('');
+        await loadDue(dist!);
+      },
+    );
   };
 
   return (

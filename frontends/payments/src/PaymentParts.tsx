@@ -1,8 +1,9 @@
 // What the receive and give payment forms share: the chosen party's due, the amount and next due
 // date boxes, and the message of a refused payment.
 import { useState } from 'react';
-import type { DueAndDueDateReply } from '@bahi/contracts';
-import { ApiError, Field, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import type { DueAndDueDateReply, PaymentReply } from '@bahi/contracts';
+import { ApiError, DEFAULT_ERROR, Field, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { MSG } from './rules';
 
 /** The due of the chosen party: `load(query)` asks `path` (`{ custId }` or `{ distId }`), `clear()` forgets it. */
 export function usePartyDue(path: string) {
@@ -36,4 +37,33 @@ export function PaymentFields({ amount, nextDD, onAmount, onNextDD }: { amount: 
 export function paymentFailure(err: unknown): string {
   const body = err instanceof ApiError ? (err.body as { err?: string } | undefined) : undefined;
   return body?.err || errorMessage(err);
+}
+
+/**
+ * Sends a payment: alerts the form's `problem` instead when there is one; a reply that `accepted`
+ * refuses shows its `err`; a done one says so and goes on with `onDone`.
+ */
+export function usePaymentSubmit() {
+  const alert = useAlert();
+  const [busy, setBusy] = useState(false);
+  const send = async (
+    problem: string | null,
+    post: () => Promise<PaymentReply>,
+    onDone: (r: PaymentReply) => void | Promise<void>,
+    accepted: (r: PaymentReply) => boolean = (r) => !!r?.done,
+  ) => {
+    if (problem) return alert.error(problem);
+    setBusy(true);
+    try {
+      const r = await post();
+      if (!accepted(r)) return alert.error(r?.err || DEFAULT_ERROR);
+      alert.success(MSG.done);
+      await onDone(r);
+    } catch (err) {
+      alert.error(paymentFailure(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, send };
 }

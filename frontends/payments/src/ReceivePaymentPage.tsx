@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Card, SuggestInput, api, useAlert, type Suggestion } from '@bahi/ui-kit';
 import type { ClientListRow, PaymentReply } from '@bahi/contracts';
 import { DueSummary } from './DueSummary';
-import { PaymentFields, paymentFailure, usePartyDue } from './PaymentParts';
+import { PaymentFields, usePartyDue, usePaymentSubmit } from './PaymentParts';
 import { MIN_SEARCH, MSG, paymentError, todayISO } from './rules';
 
 type Customer = Pick<ClientListRow, 'name' | 'mobile_no'> & { client_id: number };
@@ -19,7 +19,7 @@ export function ReceivePaymentPage() {
   const { due, loading: loadingDue, load: loadPartyDue, clear: clearDue } = usePartyDue('/getClientDueAndDueDate');
   const [amount, setAmount] = useState('');
   const [nextDD, setNextDD] = useState(todayISO());
-  const [busy, setBusy] = useState(false);
+  const { busy, send } = usePaymentSubmit();
 
   const loadDue = (c: Customer) => loadPartyDue({ custId: c.client_id });
 
@@ -43,21 +43,14 @@ export function ReceivePaymentPage() {
     return (Array.isArray(rows) ? rows : []).map((c) => ({ id: c.client_id, label: label(c), item: c }));
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    const problem = paymentError(customer?.client_id ?? null, amount, nextDD, MSG.noCustomer);
-    if (problem) return alert.error(problem);
-    setBusy(true);
-    try {
-      const r = await api.post<PaymentReply>('/salesDuePayment', { client_id: customer!.client_id, amount: amount.trim(), nextDD });
-      if (!r?.done || !r.paymentId) return alert.error(r?.err || 'Unable to process the request please contact support.');
-      alert.success(MSG.done);
-      navigate(`/payments/receivePayment/${r.paymentId}`);
-    } catch (err) {
-      alert.error(paymentFailure(err));
-    } finally {
-      setBusy(false);
-    }
+    void send(
+      paymentError(customer?.client_id ?? null, amount, nextDD, MSG.noCustomer),
+      () => api.post<PaymentReply>('/salesDuePayment', { client_id: customer!.client_id, amount: amount.trim(), nextDD }),
+      (r) => navigate(`/payments/receivePayment/${r.paymentId}`),
+      (r) => !!r?.done && !!r.paymentId,
+    );
   };
 
   return (
