@@ -39,15 +39,16 @@ async function cartWith(quantity: string, discount?: string) {
   await page.getByTestId('product-entry').press('Enter');
   const q = page.getByLabel(`Quantity of ${P1.name}`, { exact: true });
   await q.waitFor();
+  const before = await q.inputValue();
   await q.fill(quantity);
-  await q.press('Tab');
+  // Edits are saved on blur, only when changed: wait for the reply, listening before the blur so a fast one is not missed.
+  if (before === quantity) await q.press('Tab');
+  else await Promise.all([page.waitForResponse((r) => r.url().includes('/api/upQuan')), q.press('Tab')]);
   if (discount) {
     const d = page.getByLabel(`Discount on ${P1.name}`, { exact: true });
     await d.fill(discount);
-    await d.press('Tab');
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/upDisc')), d.press('Tab')]);
   }
-  // The edits are saved on blur; the line amount follows the server's reply.
-  await page.waitForResponse((r) => /\/api\/up(Quan|Disc)/.test(r.url()));
 }
 
 async function purchasePanel(bill: string, paid: string) {

@@ -113,6 +113,8 @@ export const SaleSchema = new Schema<SaleDoc>(
   { collection: 'sales', timestamps: true },
 );
 indexOutbox(SaleSchema, 'saleId');
+// The sales list: count and newest-first page of a company's completed sales, from one index.
+SaleSchema.index({ companyId: 1, status: 1, saleId: -1 });
 
 export interface DeliveryDoc {
   companyId: number;
