@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '@bahi/devstack';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { ACCOUNTS, login, SCREENSHOTS } from '../src/harness';
+import { ACCOUNTS, login, recordPrints, SCREENSHOTS } from '../src/harness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -29,6 +29,7 @@ async function apiLogin(who: { email: string; password: string }): Promise<strin
 
 async function newPage(): Promise<Page> {
   const ctx = await browser.newContext({ baseURL: stack.gatewayUrl, viewport: { width: 1366, height: 800 } });
+  await recordPrints(ctx);
   contexts.push(ctx);
   const page = await ctx.newPage();
   page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
@@ -184,12 +185,14 @@ test('receiving a payment lowers the due and shows the receipt', async () => {
   await page.getByTestId('ledger-table').getByRole('cell', { name: 'Payment Received' }).first().waitFor();
   await shot(page, 'ledger-customer-ledger');
 
-  // Print All Transactions opens the statement PDF in a new tab (documents service).
+  // Print All Transactions prints the statement PDF (documents service) through a hidden frame.
   if (stack.services.documents) {
-    const popup = page.waitForEvent('popup');
-    await page.getByRole('button', { name: 'Print All Transactions' }).click();
-    const tab = await popup;
-    await tab.waitForURL(/^blob:/);
+    const [statement] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes(`/api/documents/statement/${ramesh.client_id}`)),
+      page.getByRole('button', { name: 'Print All Transactions' }).click(),
+    ]);
+    expect(statement.status()).toBe(200);
+    await page.locator('iframe[data-testid="print-frame"][src^="blob:"]').waitFor({ state: 'attached' });
     const pdf = await fetch(`${stack.gatewayUrl}/api/documents/statement/${ramesh.client_id}`, { headers: { Authorization: `Bearer ${token}` } });
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toMatch(/application\/pdf/);

@@ -112,8 +112,16 @@ test('the admin creates a company and sets the manager password; the manager mus
   expect(await sidebarEntries(manager)).toEqual(MANAGER_SIDEBAR);
   expect((await manager.getByTestId('company-name').textContent())?.trim()).toBe('Sharma Kirana Stores');
   const menu = await openProfileMenu(manager);
-  expect((await menu.getByRole('menuitem').allTextContents()).map((s) => s.trim())).toEqual(['Setting', 'Update Password', 'Logout']);
+  expect((await menu.getByRole('menuitem').allTextContents()).map((s) => s.trim())).toEqual(['Setting', 'Update Password', 'About', 'Logout']);
   await e2e.shot(manager, 'manager-home');
+
+  // About lists the version of every part that deploys on its own.
+  await menu.getByRole('menuitem', { name: 'About' }).click();
+  const about = manager.getByRole('dialog', { name: 'About Bahi' });
+  for (const part of ['shell', 'admin', 'gateway', 'identity']) {
+    await about.getByRole('row').filter({ hasText: new RegExp(`^\\s*${part}\\s*0\\.1\\.0\\s*$`) }).waitFor();
+  }
+  await e2e.shot(manager, 'about-box');
 });
 
 test('staff see only the staff sidebar and no Setting', async () => {
@@ -121,7 +129,7 @@ test('staff see only the staff sidebar and no Setting', async () => {
   await login(page, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
   expect(await sidebarEntries(page)).toEqual(STAFF_SIDEBAR);
   const menu = await openProfileMenu(page);
-  expect((await menu.getByRole('menuitem').allTextContents()).map((s) => s.trim())).toEqual(['Update Password', 'Logout']);
+  expect((await menu.getByRole('menuitem').allTextContents()).map((s) => s.trim())).toEqual(['Update Password', 'About', 'Logout']);
   await e2e.shot(page, 'staff-home');
 
   // Staff on the managers' page get the error page inside the shell, not the page.
