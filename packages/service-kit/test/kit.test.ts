@@ -98,7 +98,7 @@ describe('service kit, wired like a real service', () => {
 
   it('carries an RpcException status and message across NATS', async () => {
     const auth = bearer(person());
-    expect((await request(svc.url).get('/probe/product/12').set('Authorization', auth).expect(200)).body).toEqual({ productId: 12, companyId: 1 });
+    expect((await request(svc.url).get('/probe/product/12').set('Authorization', auth).expect(200)).body).toMatchObject({ productId: 12, companyId: 1 });
     const nf = await request(svc.url).get('/probe/product/404').set('Authorization', auth).expect(404);
     expect(nf.body).toMatchObject({ statusCode: 404, message: 'Product 404 not found.' });
     const boom = await request(svc.url).get('/probe/product/500').set('Authorization', auth).expect(500);
@@ -139,6 +139,30 @@ describe('service kit, wired like a real service', () => {
     expect(dup.body.message).toBe('A record with this code already exists.');
     // Same code in another company is fine: tenancy is part of the key.
     await request(svc.url).post('/probe/things').set('Authorization', bearer(person({ companyId: 4 }))).send({ code: 'a', qty: 1 }).expect(201);
+  });
+
+  it('runs as several replicas: NATS work is shared and ids stay unique', async () => {
+    // A second copy of the same service on the same database and NATS, as `--scale inventory=2` runs it.
+    const second = await startTestService(ProbeModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: secret, dbName: svc.config.dbName, natsTimeoutMs: 500 });
+    try {
+      const servedBefore = async () => (await request(svc.url).get('/probe/served')).body.served + (await request(second.url).get('/probe/served')).body.served;
+      const before = await servedBefore();
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => nestRequest<{ productId: number; replica: string }>(nc, Subjects.inventory.productLookup, { companyId: 1, code: String(100 + i) })),
+      );
+      // Every request answered once, by one replica of the queue group; both replicas took a share.
+      expect(answers.map((a) => a.productId)).toEqual(Array.from({ length: 40 }, (_, i) => 100 + i));
+      expect(new Set(answers.map((a) => a.replica)).size).toBe(2);
+      expect((await servedBefore()) - before).toBe(40);
+      // Sequences kept in the database: ids from either replica never collide.
+      const c = bearer(person({ companyId: 21 }));
+      const ids = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => request(i % 2 ? second.url : svc.url).post('/probe/seq').set('Authorization', c).send({ name: 'sale' })),
+      );
+      expect(ids.map((r) => r.body.id).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    } finally {
+      await second.close();
+    }
   });
 
   it('hands out sequential ids per company', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 // A tiny service used to test the kit the way a real service uses it.
 import { Body, Controller, Get, Module, Param, ParseIntPipe, Post } from '@nestjs/common';
 import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
@@ -30,6 +31,10 @@ class LookupDto {
 
 @Controller()
 class ProbeController {
+  /** Tells replicas apart: each running copy of the service has its own. */
+  private readonly replica = randomUUID();
+  private served = 0;
+
   constructor(
     private readonly nats: NatsClient,
     private readonly seq: SequenceService,
@@ -38,11 +43,12 @@ class ProbeController {
 
   @MessagePattern(Subjects.inventory.productLookup)
   async lookup(@Payload() p: { companyId: number; code: string }) {
+    this.served++;
     const productId = Number(p.code);
     if (productId === 404) throw new RpcException({ status: 404, message: `Product ${productId} not found.` });
     if (productId === 500) throw new Error('database password is hunter2');
     if (productId === 999) await new Promise((r) => setTimeout(r, 1500));
-    return { productId, companyId: p.companyId };
+    return { productId, companyId: p.companyId, replica: this.replica };
   }
 
   // Validated through the global pipe even over NATS (inheritAppConfig).
@@ -76,6 +82,12 @@ class ProbeController {
   @Positions('manager')
   managerOnly() {
     return { ok: true };
+  }
+
+  @Get('probe/served')
+  @Public()
+  servedCount() {
+    return { replica: this.replica, served: this.served };
   }
 
   @Get('probe/public')
