@@ -165,7 +165,9 @@ test('receiving a payment lowers the due and shows the receipt', async () => {
   await page.getByLabel('Amount (₹)').fill('250.50');
   await page.getByLabel('Next Due Date').fill('2031-03-15');
   await shot(page, 'ledger-receive-payment');
-  await submit.click();
+  // The payment carries an idempotency key, so a retry after a lost answer cannot pay twice.
+  const [paid] = await Promise.all([page.waitForRequest((r) => r.url().includes('/api/salesDuePayment')), submit.click()]);
+  expect(await paid.headerValue('idempotency-key')).toMatch(/^[\w-]{16,}$/);
   await seeAlert(page, 'Payment is done');
   await page.waitForURL(/\/payments\/receivePayment\/\d+$/);
   const receipt = page.getByTestId('receipt');

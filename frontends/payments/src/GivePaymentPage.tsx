@@ -49,7 +49,7 @@ export function GivePaymentPage() {
     e.preventDefault();
     void send(
       paymentError(dist?.distributor_id ?? null, amount, nextDD, MSG.noDistributor),
-      () => api.post<PaymentReply>('/purchaseDuePaymentReact', { distributorId: dist!.distributor_id, amount: amount.trim(), nextDD }),
+      (key) => api.post<PaymentReply>('/purchaseDuePaymentReact', { distributorId: dist!.distributor_id, amount: amount.trim(), nextDD }, { headers: { 'Idempotency-Key': key } }),
       async () => {
         setAmount('');
         await loadDue(dist!);

@@ -1,8 +1,8 @@
 // What the receive and give payment forms share: the chosen party's due, the amount and next due
 // date boxes, and the message of a refused payment.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { DueAndDueDateReply, PaymentReply } from '@bahi/contracts';
-import { ApiError, DEFAULT_ERROR, Field, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { ApiError, DEFAULT_ERROR, Field, api, errorMessage, newIdempotencyKey, useAlert } from '@bahi/ui-kit';
 import { MSG } from './rules';
 
 /** The due of the chosen party: `load(query)` asks `path` (`{ custId }` or `{ distId }`), `clear()` forgets it. */
@@ -41,25 +41,30 @@ export function paymentFailure(err: unknown): string {
 
 /**
  * Sends a payment: alerts the form's `problem` instead when there is one; a reply that `accepted`
- * refuses shows its `err`; a done one says so and goes on with `onDone`.
+ * refuses shows its `err`; a done one says so and goes on with `onDone`. `post` gets the
+ * payment's idempotency key: kept while the outcome is unknown (no answer, 5xx), so sending again
+ * cannot pay twice; renewed once the server has answered.
  */
 export function usePaymentSubmit() {
   const alert = useAlert();
   const [busy, setBusy] = useState(false);
+  const key = useRef(newIdempotencyKey());
   const send = async (
     problem: string | null,
-    post: () => Promise<PaymentReply>,
+    post: (idempotencyKey: string) => Promise<PaymentReply>,
     onDone: (r: PaymentReply) => void | Promise<void>,
     accepted: (r: PaymentReply) => boolean = (r) => !!r?.done,
   ) => {
     if (problem) return alert.error(problem);
     setBusy(true);
     try {
-      const r = await post();
+      const r = await post(key.current);
+      key.current = newIdempotencyKey();
       if (!accepted(r)) return alert.error(r?.err || DEFAULT_ERROR);
       alert.success(MSG.done);
       await onDone(r);
     } catch (err) {
+      if (err instanceof ApiError && err.status < 500) key.current = newIdempotencyKey();
       alert.error(paymentFailure(err));
     } finally {
       setBusy(false);

@@ -47,7 +47,7 @@ export function ReceivePaymentPage() {
     e.preventDefault();
     void send(
       paymentError(customer?.client_id ?? null, amount, nextDD, MSG.noCustomer),
-      () => api.post<PaymentReply>('/salesDuePayment', { client_id: customer!.client_id, amount: amount.trim(), nextDD }),
+      (key) => api.post<PaymentReply>('/salesDuePayment', { client_id: customer!.client_id, amount: amount.trim(), nextDD }, { headers: { 'Idempotency-Key': key } }),
       (r) => navigate(`/payments/receivePayment/${r.paymentId}`),
       (r) => !!r?.done && !!r.paymentId,
     );

@@ -1,6 +1,7 @@
 import './styles.css';
 
 export * from './api';
+export * from './idempotency';
 export * from './documents';
 export * from './session';
 export * from './format';

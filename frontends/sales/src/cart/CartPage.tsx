@@ -11,6 +11,7 @@ import {
   useConfirm,
   usePageHeader,
   useUser,
+  newIdempotencyKey,
 } from '@bahi/ui-kit';
 import type { Customer } from '../clients/customer';
 import type { PurchaseValues } from './CheckoutPanels';
@@ -19,7 +20,6 @@ import {
   EMPTY_CART,
   entryCode,
   GENERIC_FAILURE,
-  newIdempotencyKey,
   PRODUCT_NOT_FOUND,
   type AddReply,
   type CartLine,
@@ -77,7 +77,7 @@ export default function CartPage() {
   const [searchKey, setSearchKey] = useState(0);
   const [shipping, setShipping] = useState('0');
   const [discount, setDiscount] = useState('0');
-  const saleKey = useRef(newIdempotencyKey());
+  const checkoutKey = useRef(newIdempotencyKey());
   const entryRef = useRef<HTMLInputElement>(null);
   const alert = useAlert();
   const confirm = useConfirm();
@@ -195,7 +195,8 @@ export default function CartPage() {
 
   const proceed = (p: Panel) => {
     if (!lines.length) return alert.error(EMPTY_CART);
-    if (p === 2) saleKey.current = newIdempotencyKey();
+    // A fresh key each time the sell or purchase panel opens; retries and double clicks inside it reuse it.
+    if (p === 2 || p === 3) checkoutKey.current = newIdempotencyKey();
     setPanel(p);
   };
 
@@ -204,7 +205,7 @@ export default function CartPage() {
       const r = await api.post<{ saleId?: number; warnings?: string[] }>(
         '/MAKE_SALE',
         { clientId: customer?.client_id ?? 0, cart_no: CART_NO, ...v },
-        { headers: { 'Idempotency-Key': saleKey.current } },
+        { headers: { 'Idempotency-Key': checkoutKey.current } },
       );
       if (!r?.saleId) return alert.error(GENERIC_FAILURE);
       r.warnings?.forEach((w) => alert.show(w, 'warning'));
@@ -216,7 +217,7 @@ export default function CartPage() {
 
   const purchase = async (v: PurchaseValues) => {
     try {
-      const r = await api.post<{ id?: number }[]>('/checkOutPurchase', { ...v, cart_no: CART_NO });
+      const r = await api.post<{ id?: number }[]>('/checkOutPurchase', { ...v, cart_no: CART_NO }, { headers: { 'Idempotency-Key': checkoutKey.current } });
       if (!Array.isArray(r) || !r[0]?.id) throw new Error('no id');
       alert.success('Purchase Success...');
       navigate(`/purchase/${r[0].id}`);

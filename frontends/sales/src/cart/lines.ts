@@ -24,11 +24,6 @@ export const EMPTY_CART = 'cart is emplty!!';
 export const PRODUCT_NOT_FOUND = 'product not found';
 export const GENERIC_FAILURE = 'Something went wrong, please try again later.';
 
-export function newIdempotencyKey(): string {
-  const c = globalThis.crypto as Crypto | undefined;
-  if (c?.randomUUID) return c.randomUUID();
-  return `k${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
-}
 
 /** A decimal typed in a quantity or discount box: any non-negative decimal (spec 000 §5). */
 export const isDecimal = (s: string) => /^(\d+(\.\d*)?|\.\d+)$/.test(s.trim());

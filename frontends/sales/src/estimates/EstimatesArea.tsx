@@ -14,13 +14,13 @@ import {
   useConfirm,
   usePageHeader,
   useUser,
+  newIdempotencyKey,
 } from '@bahi/ui-kit';
 import type { Customer } from '../clients/customer';
 import type { PurchaseValues } from '../cart/CheckoutPanels';
 import { LinesTable } from '../cart/LinesTable';
 import {
   GENERIC_FAILURE,
-  newIdempotencyKey,
   PRODUCT_NOT_FOUND,
   entryCode,
   type AddReply,
@@ -67,7 +67,7 @@ function EstimateEditor() {
   const [ship, setShip] = useState('0');
   const [disc, setDisc] = useState('0');
   const [searchKey, setSearchKey] = useState(0);
-  const saleKey = useRef(newIdempotencyKey());
+  const checkoutKey = useRef(newIdempotencyKey());
   const alert = useAlert();
   const confirm = useConfirm();
   const navigate = useNavigate();
@@ -121,7 +121,7 @@ function EstimateEditor() {
       const r = await api.post<{ saleId?: number }>(
         '/makeSaleFromEstimate',
         { clientId: s.client_id, estimateId: Number(id), ...v },
-        { headers: { 'Idempotency-Key': saleKey.current } },
+        { headers: { 'Idempotency-Key': checkoutKey.current } },
       );
       if (!r?.saleId) return alert.error(GENERIC_FAILURE);
       navigate(`/salesList/bill/print/${r.saleId}`);
@@ -131,11 +131,11 @@ function EstimateEditor() {
   };
   const purchase = async (v: PurchaseValues) => {
     try {
-      const r = await api.post<{ id?: number }[]>('/checkOutPurchaseFromEstimate', {
-        ...v,
-        officer: '',
-        estimateId: Number(id),
-      });
+      const r = await api.post<{ id?: number }[]>(
+        '/checkOutPurchaseFromEstimate',
+        { ...v, officer: '', estimateId: Number(id) },
+        { headers: { 'Idempotency-Key': checkoutKey.current } },
+      );
       if (!Array.isArray(r) || !r[0]?.id) throw new Error('no id');
       alert.success('Purchase Success...');
       navigate(`/purchase/${r[0].id}`);
@@ -146,7 +146,7 @@ function EstimateEditor() {
   };
   const proceed = (p: 2 | 3) => {
     if (!data.cart.length) return alert.error('cart is emplty!!');
-    saleKey.current = newIdempotencyKey();
+    checkoutKey.current = newIdempotencyKey();
     setPanel(p);
   };
 
