@@ -1,6 +1,7 @@
 // Product list, product grid and product lookup by id through the gateway, with 200 and with
 // 20,000 products in one company. Run after `npm run build`: npm run bench -w @bahi/inventory
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,6 +55,9 @@ try {
     ['productPage/null (page 0)', '/productPage/null'],
     ['getProductDetails (by id)', '/getProductDetails?id=150'],
   ];
+  // Shared machine: the 1-minute load average says how much of a CPU each process got.
+  const load = () => os.loadavg()[0].toFixed(2);
+  console.log(`load average at start: ${load()} (${os.cpus().length} CPUs)`);
   console.log(`| call | 200 products (median ms) | 20,000 products (median ms) | ratio |`);
   console.log(`|---|---|---|---|`);
   for (const [name, url] of calls) {
@@ -61,6 +65,7 @@ try {
     const big = await time(url, token(1002));
     console.log(`| ${name} | ${small.toFixed(1)} | ${big.toFixed(1)} | ${(big / small).toFixed(2)}x |`);
   }
+  console.log(`load average at end: ${load()}`);
 } finally {
   await stack.stop();
 }

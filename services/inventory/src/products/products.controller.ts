@@ -1,4 +1,4 @@
-import { BadRequestException, Body, ConflictException, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { BadRequestException, Body, ConflictException, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import type { LabelDetailsReply } from '@bahi/contracts';
 import { Positions, Tenant, round2, Decimal } from '@bahi/service-kit';
 import { intParam, milliStr, pageNo, pages, PAGE_SIZE, paiseStr, stockLevel, taxPercent } from '../common';
@@ -69,23 +69,21 @@ export class ProductsController {
   @Get('getProductList')
   async list(@Tenant() companyId: number, @Query() q: Record<string, unknown>) {
     const page = pageNo(q.pageNo);
-    const filter = this.products.filterQuery(companyId, parseFilters(q));
-    const [rows, totals] = await Promise.all([
+    const f = parseFilters(q);
+    const filter = this.products.filterQuery(companyId, f);
+    const [rows, t] = await Promise.all([
       this.products.model.find(filter).sort({ product_id: 1 }).skip(page * PAGE_SIZE).limit(PAGE_SIZE).lean(),
-      this.products.model.aggregate<{ n: number; stock: number; amount: number }>([
-        { $match: filter },
-        { $group: { _id: null, n: { $sum: 1 }, stock: { $sum: '$stock_m' }, amount: { $sum: { $multiply: ['$stock_m', '$cp_p'] } } } },
-      ]),
+      // Count and totals come from the running totals; a text search is not a bucket filter, so it sums its matches.
+      f.text ? this.products.scanTotals(filter) : this.stock.totals.read(companyId, this.products.bucketFilter(f)),
     ]);
-    const t = totals[0] ?? { n: 0, stock: 0, amount: 0 };
     const names = await this.products.categoryNames(companyId, rows.map((r) => r.category));
     return {
       list: rows.map((r) => this.row(r, names)),
       noOfPages: pages(t.n),
       count: t.n,
-      totalStock: milliStr(t.stock),
+      totalStock: new Decimal(t.stock.toString()).dividedBy(1000).toFixed(),
       // stock (thousandths) x cp (paise) -> rupees, to paise.
-      totalAmount: round2(new Decimal(t.amount).dividedBy(100_000)).toFixed(2),
+      totalAmount: round2(new Decimal(t.value.toString()).dividedBy(100_000)).toFixed(2),
     };
   }
 
@@ -99,7 +97,7 @@ export class ProductsController {
       throw new ConflictException(`Barcode ${input.barcode} is already used by another product.`);
     }
     const id = await this.products.seq.next(companyId, 'product');
-    await this.products.model.create({
+    await this.products.createProduct(this.stock, {
       companyId,
       product_id: id,
       product_name: input.product_name,
@@ -205,7 +203,7 @@ export class ProductsController {
     void _id;
     void createdAt;
     void updatedAt;
-    await this.products.model.create({
+    await this.products.createProduct(this.stock, {
       ...rest,
       product_id: id,
       stock_m: 0,
@@ -222,11 +220,17 @@ export class ProductsController {
   async remove(@Tenant() companyId: number, @Param('id') idRaw: string) {
     const id = intParam('id', idRaw);
     await this.products.get(companyId, id);
-    if (await this.stock.movements.exists({ companyId, product_id: id })) {
-      await this.products.model.updateOne({ companyId, product_id: id }, { $set: { active: 0 } });
-      return { success: true, deactivated: true, message: `Product ${id} has stock history, so it was made inactive instead of deleted.` };
-    }
-    await this.products.model.deleteOne({ companyId, product_id: id });
+    const deactivated = await this.stock.inTransaction(async (session) => {
+      if (await this.stock.movements.exists({ companyId, product_id: id }).session(session)) {
+        const before = await this.products.model.findOneAndUpdate({ companyId, product_id: id }, { $set: { active: 0 } }, { session, returnDocument: 'before' }).lean();
+        if (before) await this.stock.totals.shift(companyId, before, { ...before, active: 0 }, session);
+        return true;
+      }
+      const gone = await this.products.model.findOneAndDelete({ companyId, product_id: id }, { session }).lean();
+      if (gone) await this.stock.totals.shift(companyId, gone, null, session);
+      return false;
+    });
+    if (deactivated) return { success: true, deactivated: true, message: `Product ${id} has stock history, so it was made inactive instead of deleted.` };
     return { success: true, deactivated: false, message: `Product ${id} deleted.` };
   }
 
@@ -255,39 +259,48 @@ export class ProductsController {
     }
     const targetStock = input.stock_m ?? p.stock_m;
     await this.stock.inTransaction(async (session) => {
-      await this.products.model.updateOne(
-        { companyId, product_id: p.product_id },
-        {
-          $set: {
-            product_name: input.product_name,
-            words: wordsOf(input.product_name, input.brand_name, barcode),
-            brand_name: input.brand_name,
-            category: input.category,
-            mrp_p: input.mrp_p,
-            cp_p: input.cp_p,
-            unit: input.unit,
-            ppq_m: input.ppq_m,
-            min_m: input.min_m,
-            def_m: input.def_m,
-            tax: input.tax,
-            active: input.active,
-            barcode,
-            hsn_code: 'hsn_code' in body ? input.hsn_code : p.hsn_code,
-            specs,
+      const fields = {
+        brand_name: input.brand_name,
+        category: input.category,
+        cp_p: input.cp_p,
+        min_m: input.min_m,
+        def_m: input.def_m,
+        active: input.active,
+      };
+      const before = await this.products.model
+        .findOneAndUpdate(
+          { companyId, product_id: p.product_id },
+          {
+            $set: {
+              ...fields,
+              product_name: input.product_name,
+              words: wordsOf(input.product_name, input.brand_name, barcode),
+              mrp_p: input.mrp_p,
+              unit: input.unit,
+              ppq_m: input.ppq_m,
+              tax: input.tax,
+              barcode,
+              hsn_code: 'hsn_code' in body ? input.hsn_code : p.hsn_code,
+              specs,
+            },
           },
-        },
-        { session },
-      );
+          { session, returnDocument: 'before' },
+        )
+        .lean();
+      if (!before) throw new NotFoundException(`Product ${p.product_id} not found.`);
+      // Level stays as it was until the stock below settles; the movement shifts its own part.
+      await this.stock.totals.shift(companyId, before, { ...before, ...fields, level: before.level }, session);
       // A typed stock becomes an adjustment movement against the stock as it is now.
       const now = await this.products.model.findOne({ companyId, product_id: p.product_id }, { stock_m: 1 }).session(session).lean();
       const delta = targetStock - (now?.stock_m ?? 0);
       if (input.stock_m !== undefined && delta !== 0) await this.stock.adjust(companyId, p.product_id, delta, input.cp_p, session);
-      const after = await this.products.model.findOne({ companyId, product_id: p.product_id }, { stock_m: 1 }).session(session).lean();
-      await this.products.model.updateOne(
-        { companyId, product_id: p.product_id },
-        { $set: { level: stockLevel(after?.stock_m ?? 0, input.min_m, input.def_m) } },
-        { session },
-      );
+      const after = await this.products.model.findOne({ companyId, product_id: p.product_id }).session(session).lean();
+      if (!after) throw new NotFoundException(`Product ${p.product_id} not found.`);
+      const level = stockLevel(after.stock_m, input.min_m, input.def_m);
+      if (level !== after.level) {
+        await this.products.model.updateOne({ companyId, product_id: p.product_id }, { $set: { level } }, { session });
+        await this.stock.totals.shift(companyId, after, { ...after, level }, session);
+      }
     });
     await this.products.rememberBrandAndUnit(companyId, input.brand_name, input.unit);
     return { done: true, err: null };

@@ -8,6 +8,8 @@ import type { ProductSnapshot, ProductSuggestion } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { escapeRegex, milliStr, paiseStr, stockLevel } from '../common';
 import { Brand, Category, Product, Unit } from '../schemas';
+import type { StockService } from '../stock/stock.service';
+import type { BucketFilter, Totals } from './product-totals';
 
 /** Units every company starts with; a product may bring its own. */
 export const DEFAULT_UNITS = ['pcs', 'kg', 'g', 'litre', 'ml', 'metre', 'ft', 'sqft', 'box', 'bag', 'sheet', 'dozen', 'pack', 'set', 'roll'];
@@ -76,6 +78,36 @@ export class ProductsService {
     }
     for (const [k, v] of Object.entries(f.specs ?? {})) if (v) q[`specs.${k}`] = v;
     return q;
+  }
+
+  /** The bucket part of the list filters (all of it unless text or specs are given). */
+  bucketFilter(f: ListFilters): BucketFilter {
+    const b: BucketFilter = {};
+    if (f.category !== undefined) b.category = f.category;
+    if (f.brand) b.brand_name = f.brand;
+    if (f.stock !== undefined) b.level = f.stock;
+    if (f.active !== undefined) b.active = f.active;
+    return b;
+  }
+
+  /** Totals by summing every match: only for filters the buckets cannot answer (text). */
+  async scanTotals(filter: FilterQuery<Product>): Promise<Totals> {
+    const t = { n: 0, stock: 0n, value: 0n };
+    for await (const p of this.model.find(filter, { stock_m: 1, cp_p: 1 }).lean().cursor()) {
+      t.n++;
+      t.stock += BigInt(p.stock_m);
+      t.value += BigInt(p.stock_m) * BigInt(p.cp_p);
+    }
+    return t;
+  }
+
+  /** A new product, counted in the list totals in the same transaction. */
+  async createProduct(stock: StockService, doc: Partial<Product> & Pick<Product, 'companyId' | 'product_id'>): Promise<void> {
+    await stock.inTransaction(async (session) => {
+      const [created] = await this.model.create([doc], { session });
+      const p = created!.toObject() as Product;
+      await stock.totals.shift(doc.companyId, null, p, session);
+    });
   }
 
   async get(companyId: number, productId: number): Promise<Product> {

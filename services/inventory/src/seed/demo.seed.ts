@@ -139,7 +139,7 @@ export class DemoSeedService implements OnApplicationBootstrap {
       const category = CATEGORIES.find((c) => c.name === cat)!;
       const minM = toMilli(new Decimal(min));
       const defM = toMilli(new Decimal(def));
-      await this.products.model.create({
+      await this.products.createProduct(this.stock, {
         companyId,
         product_id,
         product_name: name,

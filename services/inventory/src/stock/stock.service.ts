@@ -1,9 +1,10 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { StockApplyReply, StockMovement, StockSource, StockSourceKind } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
+import { ProductTotals } from '../products/product-totals';
 import { Movement, Product, StockSourceDoc } from '../schemas';
 
 /** Which way a source kind moves stock: +1 in, -1 out, 0 signed as given (adjustment). */
@@ -41,14 +42,23 @@ export function movementView(m: Movement): StockMovement {
  * source's idempotency record: a source is applied completely or not at all, and at most once.
  */
 @Injectable()
-export class StockService {
+export class StockService implements OnModuleInit {
+  /** The product list's running totals, shifted in the same transaction as every change. */
+  readonly totals: ProductTotals;
+
   constructor(
     @InjectConnection() private readonly conn: Connection,
     @InjectModel(Product.name) private readonly products: Model<Product>,
     @InjectModel(Movement.name) readonly movements: Model<Movement>,
     @InjectModel(StockSourceDoc.name) private readonly sources: Model<StockSourceDoc>,
     private readonly seq: SequenceService,
-  ) {}
+  ) {
+    this.totals = new ProductTotals(conn, (fn) => this.inTransaction(fn));
+  }
+
+  async onModuleInit() {
+    await this.totals.init();
+  }
 
   private checkSource(source: StockSource | undefined): StockSource {
     if (!source || !SOURCE_KINDS.includes(source.kind)) throw new BadRequestException(`source.kind must be one of ${SOURCE_KINDS.join(', ')}.`);
@@ -177,6 +187,7 @@ export class StockService {
       if (!p) throw new NotFoundException(`Product ${l.product_id} not found.`);
       const level = stockLevel(p.stock_m, p.min_m, p.def_m);
       if (level !== p.level) await this.products.updateOne({ companyId, product_id: l.product_id }, { $set: { level } }, { session });
+      await this.totals.shift(companyId, { ...p, stock_m: p.stock_m - l.delta }, { ...p, level }, session);
       if (p.stock_m < 0) negative.add(p.product_id);
       const seq = await this.seq.next(companyId, 'movement');
       const m = { companyId, product_id: l.product_id, kind, source_id: sourceId, line: line + 1, qty_m: l.delta, rate_p: l.rate_p, stock_m: p.stock_m, date, seq };
