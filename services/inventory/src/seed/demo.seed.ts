@@ -2,8 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
-import { Subjects } from '@bahi/contracts';
-import { LOGGER, NatsClient, SequenceService } from '@bahi/service-kit';
+import { LOGGER, NatsClient, seedDemoCompanyWhenReady, SequenceService } from '@bahi/service-kit';
 import { stockLevel, taxMultiplier, toMilli, toPaise } from '../common';
 import { Decimal } from '@bahi/service-kit';
 import { ProductsService, wordsOf } from '../products/products.service';
@@ -11,7 +10,6 @@ import type { CategorySpec } from '../schemas';
 import { StockService } from '../stock/stock.service';
 
 /** The demo company identity creates on first start (services/identity/src/seed). */
-export const DEMO_COMPANY = { id: 1, name: 'Demo Traders' };
 
 const spec = (field_name: string, default_value: string, is_number: boolean, priority: number): CategorySpec => ({ field_name, default_value, is_number, priority, alias: field_name });
 
@@ -95,26 +93,7 @@ export class DemoSeedService implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap() {
-    if (process.env.BAHI_DEMO === '0') return;
-    // identity may start after us: ask for the demo company for a while, in the background.
-    void this.waitAndSeed(Date.now() + 120_000);
-  }
-
-  private async waitAndSeed(deadline: number): Promise<void> {
-    for (;;) {
-      try {
-        const c = await this.nats.send(Subjects.identity.companyDetails, { companyId: DEMO_COMPANY.id }, { timeoutMs: 2000 });
-        if (c?.name === DEMO_COMPANY.name) await this.seed(DEMO_COMPANY.id);
-        return;
-      } catch (err) {
-        // Not answering yet, or the company is not created yet (identity seeds it at its own start).
-        if (Date.now() > deadline) {
-          this.logger.warn(`Demo catalogue not seeded: ${(err as Error).message}`);
-          return;
-        }
-        await new Promise((r) => setTimeout(r, 1000).unref());
-      }
-    }
+    seedDemoCompanyWhenReady(this.nats, (companyId) => this.seed(companyId), { what: 'Demo catalogue', log: this.logger });
   }
 
   /** Seeds the demo catalogue into `companyId`; false when it was seeded before. */

@@ -1,17 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { Subjects } from '@bahi/contracts';
-import { LOGGER, NatsClient } from '@bahi/service-kit';
+import { DEMO_COMPANY, LOGGER, NatsClient, seedDemoCompanyWhenReady } from '@bahi/service-kit';
 import { AccountsService } from '../accounts/accounts.service';
 import { today } from '../common';
 import { CustomersService } from '../customers/customers.service';
 import { DistributorsService } from '../distributors/distributors.service';
-
-/**
- * identity's first-start seed creates 'Demo Traders' as the first company, so its id is 1
- * (services/identity/src/seed). The ledger checks the name over NATS before seeding.
- */
-export const DEMO_COMPANY = { id: 1, name: 'Demo Traders' };
 
 const CUSTOMERS: [string, string, string, string, string, string][] = [
   // name, mobile, address line 1, city, state, zip
@@ -54,32 +47,17 @@ export class DemoSeed implements OnApplicationBootstrap, OnApplicationShutdown {
   ) {}
 
   onApplicationBootstrap() {
-    if (process.env.BAHI_DEMO === '0') return;
-    // identity may start after us: wait for it in the background, never blocking start-up.
-    void this.whenDemoCompanyExists().catch((err) => this.logger.warn({ err }, 'demo ledger data not seeded'));
+    seedDemoCompanyWhenReady(
+      this.nats,
+      async (companyId) => {
+        if (await this.seed(companyId)) this.logger.info(`Demo customers and distributors created for '${DEMO_COMPANY.name}'.`);
+      },
+      { what: 'Demo ledger data', log: this.logger, stopped: () => this.stopped },
+    );
   }
 
   onApplicationShutdown() {
     this.stopped = true;
-  }
-
-  private async whenDemoCompanyExists(): Promise<void> {
-    for (let attempt = 0; attempt < 120 && !this.stopped; attempt++) {
-      try {
-        // A hard deadline of our own as well: a request racing identity's start must not hang the wait.
-        const company = await Promise.race([
-          this.nats.send(Subjects.identity.companyDetails, { companyId: DEMO_COMPANY.id }, { timeoutMs: 2000 }),
-          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 3 s')), 3000).unref()),
-        ]);
-        if (company.name !== DEMO_COMPANY.name) return;
-        if (await this.seed(DEMO_COMPANY.id)) this.logger.info(`Demo customers and distributors created for '${DEMO_COMPANY.name}'.`);
-        return;
-      } catch (err) {
-        // 404 too: identity answers NATS a moment before its own first-start seed has run.
-        this.logger.debug(`demo ledger data: waiting for identity (${(err as Error).message})`);
-        await new Promise((r) => setTimeout(r, 1000).unref());
-      }
-    }
   }
 
   /** Seeds the company's parties once; false when it already has customers or distributors. */
