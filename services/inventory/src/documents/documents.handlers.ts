@@ -2,7 +2,8 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
 import { Subjects, type LabelDetailsReply, type LabelDetailsRequest, type StockBookReply, type StockBookRequest } from '@bahi/contracts';
 import { milliStr, paiseStr } from '../common';
-import { labelSpecs, STOCK_BOOK_MAX } from '../products/products.controller';
+import { STOCK_BOOK_MAX } from '../products/products.controller';
+import { labelSpecs } from '../products/products.service';
 import { type ListFilters, ProductsService } from '../products/products.service';
 
 function positive(field: string, v: unknown): number {
@@ -51,22 +52,6 @@ export class DocumentsHandlers {
     const companyId = positive('companyId', msg?.companyId);
     const productId = positive('productId', msg.productId);
     const p = await this.products.model.findOne({ companyId, product_id: productId }).lean();
-    if (!p) return null;
-    const cat = await this.products.category(companyId, p.category);
-    return {
-      product: {
-        product_id: p.product_id,
-        product_name: p.product_name,
-        brand_name: p.brand_name,
-        mrp: paiseStr(p.mrp_p),
-        unit: p.unit,
-        per_peice_quantity: milliStr(p.ppq_m),
-        barcode: p.barcode ?? '',
-        stock: milliStr(p.stock_m),
-      },
-      category: cat ? { id: cat.id, name: cat.name } : null,
-      features: labelSpecs(cat).map((s) => ({ field_name: s.field_name, alias: s.alias || s.field_name, value: p.specs?.[s.field_name] ?? s.default_value })),
-      code: p.barcode || String(p.product_id),
-    };
+    return p ? this.products.labelDetails(companyId, p) : null;
   }
 }

@@ -2,10 +2,10 @@ import { BadRequestException, Body, ConflictException, Controller, Delete, Get, 
 import type { LabelDetailsReply } from '@bahi/contracts';
 import { Positions, Tenant, round2, Decimal } from '@bahi/service-kit';
 import { intParam, milliStr, pageNo, pages, PAGE_SIZE, paiseStr, stockLevel, taxPercent } from '../common';
-import type { Category, Product } from '../schemas';
+import type { Product } from '../schemas';
 import { movementView, StockService } from '../stock/stock.service';
 import { parseCreate, parseEdit } from './product-input';
-import { parseFilters, ProductsService, wordsOf } from './products.service';
+import { labelSpecs, parseFilters, ProductsService, wordsOf } from './products.service';
 
 /** Rows of the product grid (/product/{cat}) per page. */
 export const GRID_PAGE_SIZE = 12;
@@ -21,10 +21,6 @@ const HISTORY_TYPE: Record<string, string> = {
 };
 
 /** The category's label specs (priority 1-3) in print order. */
-export function labelSpecs(c: Category | null) {
-  return (c?.specs ?? []).filter((s) => s.priority >= 1 && s.priority <= 3).sort((a, b) => a.priority - b.priority);
-}
-
 @Controller()
 export class ProductsController {
   constructor(
@@ -308,23 +304,7 @@ export class ProductsController {
 
   @Get('getLabelDetails/:id')
   async label(@Tenant() companyId: number, @Param('id') idRaw: string): Promise<LabelDetailsReply> {
-    const p = await this.products.get(companyId, intParam('id', idRaw));
-    const cat = await this.products.category(companyId, p.category);
-    return {
-      product: {
-        product_id: p.product_id,
-        product_name: p.product_name,
-        brand_name: p.brand_name,
-        mrp: paiseStr(p.mrp_p),
-        unit: p.unit,
-        per_peice_quantity: milliStr(p.ppq_m),
-        barcode: p.barcode ?? '',
-        stock: milliStr(p.stock_m),
-      },
-      category: cat ? { id: cat.id, name: cat.name } : null,
-      features: labelSpecs(cat).map((s) => ({ field_name: s.field_name, alias: s.alias || s.field_name, value: p.specs?.[s.field_name] ?? s.default_value })),
-      code: p.barcode || String(p.product_id),
-    };
+    return this.products.labelDetails(companyId, await this.products.get(companyId, intParam('id', idRaw)));
   }
 
   /** The product grid: {cat} is a category id or 'null' (all); filters brand, text, stock, active and the category's spec fields. */

@@ -4,12 +4,22 @@ import type { Model } from 'mongoose';
 
 // Loose on purpose: spec filters use dotted paths (specs.Size).
 type FilterQuery<_T> = Record<string, any>;
-import type { ProductSnapshot, ProductSuggestion } from '@bahi/contracts';
+import type { LabelDetailsReply, ProductSnapshot, ProductSuggestion } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { escapeRegex, milliStr, paiseStr, stockLevel } from '../common';
 import { Brand, Category, Product, Unit } from '../schemas';
 import type { StockService } from '../stock/stock.service';
 import type { BucketFilter, Totals } from './product-totals';
+
+/** A category's label specs (priority 1 to 3), in print order. */
+export function labelSpecs(c: Category | null) {
+  return (c?.specs ?? []).filter((s) => s.priority >= 1 && s.priority <= 3).sort((a, b) => a.priority - b.priority);
+}
+
+/** What a label prints for each label spec: the product's value, or the spec's default. */
+export function labelFeatures(c: Category | null, values: Product['specs'] | undefined) {
+  return labelSpecs(c).map((s) => ({ field_name: s.field_name, alias: s.alias || s.field_name, value: values?.[s.field_name] ?? s.default_value }));
+}
 
 /** Units every company starts with; a product may bring its own. */
 export const DEFAULT_UNITS = ['pcs', 'kg', 'g', 'litre', 'ml', 'metre', 'ft', 'sqft', 'box', 'bag', 'sheet', 'dozen', 'pack', 'set', 'roll'];
@@ -114,6 +124,26 @@ export class ProductsService {
     const p = await this.model.findOne({ companyId, product_id: productId }).lean();
     if (!p) throw new NotFoundException(`Product ${productId} not found.`);
     return p;
+  }
+
+  /** A product's label (GET /getLabelDetails and the documents service's label sheets). */
+  async labelDetails(companyId: number, p: Product): Promise<LabelDetailsReply> {
+    const cat = await this.category(companyId, p.category);
+    return {
+      product: {
+        product_id: p.product_id,
+        product_name: p.product_name,
+        brand_name: p.brand_name,
+        mrp: paiseStr(p.mrp_p),
+        unit: p.unit,
+        per_peice_quantity: milliStr(p.ppq_m),
+        barcode: p.barcode ?? '',
+        stock: milliStr(p.stock_m),
+      },
+      category: cat ? { id: cat.id, name: cat.name } : null,
+      features: labelFeatures(cat, p.specs),
+      code: p.barcode || String(p.product_id),
+    };
   }
 
   async category(companyId: number, id: number | null): Promise<Category | null> {

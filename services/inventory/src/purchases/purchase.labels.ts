@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PurchaseLabelLine } from '@bahi/contracts';
 import { milliStr, paiseStr } from '../common';
-import { labelSpecs } from '../products/products.controller';
+import { labelFeatures } from '../products/products.service';
 import { ProductsService } from '../products/products.service';
 import type { PurchaseDoc } from './purchase.schema';
 
@@ -30,7 +30,7 @@ export class PurchaseLabelsService {
           stock: prod ? milliStr(prod.stock_m) : '0',
         },
         category: cat ? { id: cat.id, name: cat.name } : null,
-        features: labelSpecs(cat).map((s) => ({ field_name: s.field_name, alias: s.alias || s.field_name, value: prod?.specs?.[s.field_name] ?? s.default_value })),
+        features: labelFeatures(cat, prod?.specs),
         code: prod?.barcode || String(l.product_id),
         packets: Math.ceil(Number(l.quantity)),
       });
