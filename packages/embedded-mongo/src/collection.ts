@@ -230,7 +230,7 @@ export class Collection {
     return out;
   }
 
-  /** Number of matches; an equality filter fully answered by an index is counted without reading documents. */
+  /** Number of matches; an equality filter on an index's fields (all, or its leading ones) is counted without reading documents. */
   countMatches(filter: Filter, reader: Transaction | null): number {
     if (filter.isEmpty) return this.count(reader);
     if (!this.locks.size) {
@@ -245,6 +245,9 @@ export class Collection {
           const first = fields.length === 1 && fields[0] === index.fields[0];
           if (whole) return index.sizeOf(Index.lookupKey(index.fields.map((f) => eq.get(f)![0])), false) ?? this.match(filter, reader).length;
           if (first) return index.sizeOf(valueKey(eq.get(fields[0])![0]), true) ?? this.match(filter, reader).length;
+          // Equalities on the index's leading fields ({companyId, status} of {companyId, status, saleId}).
+          const lead = index.fields.slice(0, fields.length);
+          if (fields.length < n && lead.every((f) => fields.includes(f))) return index.countPrefix(lead.map((f) => eq.get(f)![0]));
         }
       }
     }

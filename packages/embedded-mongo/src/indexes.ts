@@ -277,6 +277,22 @@ export class OrderedKeys {
     for (let i = 0; i < items.length; i += CHUNK) this.chunks.push(items.slice(i, i + CHUNK));
   }
 
+  /** How many items have these leading values: two binary searches and the chunk sizes between. */
+  count(prefix: unknown[]): number {
+    if (!this.chunks.length) return 0;
+    const k = prefix.length;
+    const below = (x: OrderedItem) => compareTuple(x.vals, prefix, k);
+    const above = (x: OrderedItem) => (below(x) <= 0 ? -1 : 1);
+    const c1 = this.chunkFor(below);
+    const i1 = OrderedKeys.lowerBound(this.chunks[c1], below);
+    const c2 = this.chunkFor(above);
+    const i2 = OrderedKeys.lowerBound(this.chunks[c2], above);
+    if (c1 === c2) return Math.max(0, i2 - i1);
+    let n = this.chunks[c1].length - i1 + i2;
+    for (let c = c1 + 1; c < c2; c++) n += this.chunks[c].length;
+    return n;
+  }
+
   /** Items whose first `prefix.length` values equal `prefix`, ascending (dir 1) or descending (dir -1). */
   *walk(prefix: unknown[], dir: 1 | -1): Generator<OrderedItem> {
     if (!this.chunks.length) return;
@@ -400,6 +416,11 @@ export class Index {
   /** Whether a sorted find may walk this index. */
   get walkable(): boolean {
     return !!this.ordered && !this.orderBroken;
+  }
+
+  /** How many entries have these leading values; only when `walkable`. */
+  countPrefix(prefix: unknown[]): number {
+    return this.ordered!.count(prefix);
   }
 
   /** Entries with these leading values, in key order; only when `walkable`. */

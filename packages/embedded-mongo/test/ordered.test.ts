@@ -149,6 +149,9 @@ describe('counts', () => {
   it.each([
     [{ companyId: 1 }],
     [{ companyId: 2, n: 3 }],
+    [{ companyId: 1, n: 0 }],
+    [{ companyId: 2, n: 49 }],
+    [{ companyId: 2, n: 999 }],
     [{ companyId: 2, n: 3, name: 'item 10' }],
     [{ status: 'void' }],
     [{ companyId: 1, status: 'complete' }],
@@ -178,5 +181,20 @@ describe('the ordered index itself', () => {
     const expected = kept.sort((a, b) => a.doc.x - b.doc.x || (a.id < b.id ? -1 : 1)).map((r) => r.id);
     expect([...index.walk([1], 1)].map((it) => it.id)).toEqual(expected);
     expect([...index.walk([1], -1)].map((it) => it.id)).toEqual([...expected].reverse());
+  });
+
+  it('counts the entries under a prefix across chunk boundaries', () => {
+    const index = new Index({ v: 2, key: { c: 1, s: 1, x: 1 }, name: 'c_1_s_1_x_1' });
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ id: `i${i}`, doc: { c: i % 4, s: i % 7 === 0 ? 'void' : 'complete', x: i } }));
+    for (const r of rows) index.add(r.id, r.doc);
+    for (const r of rows.filter((_, i) => i % 11 === 0)) index.remove(r.id, r.doc);
+    const kept = rows.filter((_, i) => i % 11 !== 0);
+    for (const c of [0, 1, 2, 3, 4]) {
+      expect(index.countPrefix([c])).toBe(kept.filter((r) => r.doc.c === c).length);
+      for (const st of ['complete', 'void', 'other']) {
+        expect(index.countPrefix([c, st])).toBe(kept.filter((r) => r.doc.c === c && r.doc.s === st).length);
+      }
+    }
+    expect(index.countPrefix([])).toBe(kept.length);
   });
 });
