@@ -182,33 +182,28 @@ ${before}
   (\`{ companyId, walkIn: false }\`, every page) is read from the index.
 - **gateway**: the proxy to the services had no agent, so http-proxy opened and closed a TCP
   connection per call (\`Connection: close\`); it now keeps connections alive.
+- **inventory, getProductList totals**: every call summed stock and value over all matching
+  products. Running totals per (category, brand, level, active) bucket, kept in the same
+  transaction as every stock movement and product change, answer any filter from a few records.
+- **sales list and leading-field counts**: an index \`{ companyId, status, saleId }\` on sales, and
+  the embedded server counts equalities on an index's leading fields with two binary searches in
+  the ordered index instead of reading every match (100,000 sales: 98 ms -> 0.6 ms per count).
 
 ## What is left
 
-- **getProductList totals**: every call also sums stock and value over all matching products
-  (\`$group\` over the filter), which is O(products) on any MongoDB. Keeping running totals per
-  company (and per category/brand filter) updated with each stock movement would make it
-  independent of the catalogue size.
-- **getSaleList count** (sales, reported to its owner): \`countDocuments({ companyId, status: 'complete' })\`
-  has no index covering both fields, so it tests every sale of the company; an index
-  \`{ companyId: 1, status: 1 }\` lets the count come from the index (the page itself already walks
-  \`{ companyId, saleId }\`).
 - **getAllClientsHistory** reads a customer's whole account to compute running balances; fine for
   a customer's history size, O(entries of that customer) beyond that — a stored running balance
   per entry would allow paging from the index.
 - **Deep pages**: skip-based paging is O(skip) on MongoDB too; keyset paging (\`product_id > last\`)
   would make page 500 cost what page 0 costs.
-- **Gateway with one client**: with keep-alive the gateway passes at 10 and 50 clients, but with a
-  single client it adds about 4-5 ms per call (a second process to wake, Express, the token check
-  and the proxy) on top of a 3-5 ms call, so the ratio is 1.7-2.4x. On 2 CPUs at load 10+ most of
-  that is waiting to be scheduled; it has not been profiled on an idle machine.
-- **Counter budgets** (sales, reported to its owner): at 10 cashiers addProductIntoCart and
-  MAKE_SALE miss their p95 budgets by several times at load 25+. The suite's gateway-vs-direct
-  rows show the gateway is not where the time goes (1.1-1.3x at 10 and 50 clients); the sale path
-  itself (inventory and ledger over NATS, transactions) has not been profiled. MAKE_SALE direct to
-  sales is not measured (each sale needs a filled cart; the counter benchmark measures it through
-  the gateway).
-- **Warm bill p50** (documents): misses 150 ms under this load; not changed here.
+- **Gateway at low concurrency**: at 1 and 10 clients the gateway adds a few milliseconds per call
+  (a second process to wake, Express, the token check and the proxy) on top of a 3-8 ms call, so
+  the ratio is 1.5-2.3x; at 50 clients it is within budget. Not profiled yet.
+- **Counter budgets**: at 10 cashiers addProductIntoCart's p95 is about twice its 50 ms budget and
+  MAKE_SALE's about four times its 200 ms budget, even at load 2-4. A sale is six NATS round trips
+  and a dozen writes with transactions on the embedded server; next steps: answer scans from a
+  product cache kept up to date by inventory's events, write the sale's pending and complete
+  states in one update, and profile the sale path.
 - The load tool is a closed loop in \`scripts/bench/suite.mjs\` rather than autocannon, to avoid a
   new dependency; it reports the same p50/p95/p99 and throughput.
 `;
