@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Positions, TOKEN_TTL_SECONDS, type TokenClaims, type TokenSubject } from '@bahi/contracts';
 
@@ -27,10 +27,24 @@ export function newSessionId(): string {
   return randomUUID();
 }
 
+/**
+ * The secret as a KeyObject, made once per secret: given a string, jsonwebtoken builds a new key
+ * object on every call, which was the largest cost of the gateway and of every service's guard.
+ */
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 /** Signs a 24-hour HS256 token. */
 export function signToken(subject: TokenSubject, secret: string, ttlSeconds = TOKEN_TTL_SECONDS): string {
   if (!secret) throw new Error('A JWT secret is required to sign tokens.');
-  return jwt.sign({ ...subject }, secret, { algorithm: 'HS256', expiresIn: ttlSeconds });
+  return jwt.sign({ ...subject }, keyOf(secret), { algorithm: 'HS256', expiresIn: ttlSeconds });
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or null. */
@@ -61,7 +75,7 @@ export function verifyToken(token: string | null | undefined, secret: string): T
   if (!token) throw new AuthError('missing');
   let payload: unknown;
   try {
-    payload = jwt.verify(token, secret, { algorithms: ['HS256'] });
+    payload = jwt.verify(token, keyOf(secret), { algorithms: ['HS256'] });
   } catch (err) {
     if (err instanceof jwt.TokenExpiredError) throw new AuthError('expired');
     throw new AuthError('invalid');
