@@ -5,6 +5,7 @@ export { AuthGuard, AuthService, CurrentUser, Positions, Public, Tenant, type Au
 export { AllExceptionsFilter, describeError, validationException, type ErrorOutcome } from './errors';
 export { NatsClient, NATS_CLIENT, NATS_CONNECTION, remoteToHttp } from './nats';
 export { SequenceService } from './sequence';
+export { today, isRealDate } from './dates';
 export { DEMO_COMPANY, seedDemoCompanyWhenReady, type DemoSeedOptions } from './demo';
 export { appInfo, HealthController, NatsHealthIndicator, serviceVersion } from './health';
 export { createLogger, PinoNestLogger, requestLogger } from './logger';

@@ -7,7 +7,7 @@ import { Subjects } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '@bahi/service-kit/testing';
 import { AppModule } from '../src/app.module';
-import { today } from '../src/purchases/purchase-input';
+import { today } from '@bahi/service-kit';
 import { PURCHASE_MODEL, type PurchaseDoc } from '../src/purchases/purchase.schema';
 import { PurchasesService } from '../src/purchases/purchases.service';
 import { auth, makeCategory, makeProduct, SECRET, token } from './helpers';

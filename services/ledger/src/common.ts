@@ -1,7 +1,7 @@
 import { BadRequestException, HttpException } from '@nestjs/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import { validate } from 'class-validator';
-import { validationException } from '@bahi/service-kit';
+import { isRealDate, validationException } from '@bahi/service-kit';
 
 /** Rows per page of every ledger list (the specs leave page size open). */
 export const PAGE_SIZE = 10;
@@ -18,20 +18,11 @@ export const tenDigits = (mobile: string): string => mobile.slice(-10);
 
 export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Today's date in India (the business day), YYYY-MM-DD. */
-export function today(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-}
+export { today } from '@bahi/service-kit';
 
 /** A real calendar date as YYYY-MM-DD (accepts a full ISO timestamp and keeps its date part). */
 export function isCalendarDate(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const d = value.slice(0, 10);
-  if (!ISO_DATE.test(d)) return false;
-  const t = new Date(`${d}T00:00:00Z`);
-  return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
+  return typeof value === 'string' && isRealDate(value.slice(0, 10));
 }
 
 /** A query parameter that must be a positive integer id; 400 naming it otherwise. */

@@ -2,7 +2,7 @@ import { BadRequestException, Controller, Get, GatewayTimeoutException, HttpExce
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { DocumentKinds, Subjects, type DocumentKind } from '@bahi/contracts';
-import { LOGGER, NatsClient, Tenant } from '@bahi/service-kit';
+import { LOGGER, NatsClient, Tenant, today } from '@bahi/service-kit';
 import { DOCUMENTS_CONFIG, type DocumentsConfig } from '../config';
 import { Printer } from '../core.module';
 import { PoolBusyError, RenderTimeoutError } from '../render/browser-pool';
@@ -10,11 +10,6 @@ import { CompanyHeaders } from './company';
 import { DOCUMENT_KINDS, type DocumentSources, type Query as DocQuery } from './kinds';
 import { renderPdf } from './renderer';
 
-function today(): string {
-  const d = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
 
 /** Query values as single strings; a repeated parameter is a 400. */
 function flatQuery(q: Record<string, unknown>): DocQuery {

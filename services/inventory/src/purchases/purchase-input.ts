@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { Decimal, money } from '@bahi/service-kit';
+import { Decimal, isRealDate, money, today } from '@bahi/service-kit';
 
 /** Spec 000 §5 messages, word for word. */
 export const Msg = {
@@ -13,16 +13,6 @@ export const Msg = {
   estimate: 'No estimate id found',
 } as const;
 
-/** Today in India (the business day of the counter), YYYY-MM-DD. */
-export function today(): string {
-  return new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
-}
-
-export function isRealDate(d: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(d)) return false;
-  const t = new Date(`${d}T00:00:00Z`);
-  return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
-}
 
 export interface PurchaseInput {
   bill_no: string;

@@ -3,10 +3,10 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CheckOutPurchaseReply, type SourceLines } from '@bahi/contracts';
-import { add, Decimal, leaseMs, LOGGER, mul, NatsClient, Outbox, round2, SequenceService, sub } from '@bahi/service-kit';
+import { add, Decimal, leaseMs, LOGGER, mul, NatsClient, Outbox, round2, SequenceService, sub, today } from '@bahi/service-kit';
 import { ProductsService } from '../products/products.service';
 import { StockService } from '../stock/stock.service';
-import { Msg, today, type PurchaseInput } from './purchase-input';
+import { Msg, type PurchaseInput } from './purchase-input';
 import { PURCHASE_MODEL, type PurchaseDoc, type PurchaseLineDoc } from './purchase.schema';
 
 /** How long one attempt may hold a purchase before the re-driver may take it over. */

@@ -47,16 +47,6 @@ export function DateField(field: string) {
   };
 }
 
-/** Today in India (the shops' time zone), YYYY-MM-DD. */
-export function today(): string {
-  return new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
-}
-
-/** Checks a YYYY-MM-DD string is a real calendar date. */
-export function isRealDate(d: string): boolean {
-  const t = new Date(`${d}T00:00:00Z`);
-  return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
-}
 
 /** Path parameter that must be a whole number; 400 naming it otherwise. */
 export const intParam = (name: string) => new ParseIntPipe({ exceptionFactory: () => new BadRequestException(`${name} must be a whole number.`) });

@@ -2,8 +2,7 @@ import { BadRequestException, Injectable, NotFoundException } from '@nestjs/comm
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { AddProductReply, CartUpdateReply, EstimateDetailsReply, EstimateListReply, EstimateSummeryReply } from '@bahi/contracts';
-import { money, round2, SequenceService } from '@bahi/service-kit';
-import { today } from '../common/dto';
+import { money, round2, SequenceService, today } from '@bahi/service-kit';
 import { addProductLine, findLine, mutate } from '../common/line-store';
 import { stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
 import { parseCode, Products } from '../common/products';
