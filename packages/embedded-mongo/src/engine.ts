@@ -41,6 +41,8 @@ export class Engine implements CollectionHost {
   readonly persistence: Persistence | null;
   readonly sessions: SessionRegistry;
   readonly cursors = new CursorRegistry();
+  /** Commands run, by name (serverStatus reports them as MongoDB's opcounters and metrics.commands). */
+  readonly commandCounts = new Map<string, number>();
   private readonly dbs = new Map<string, Map<string, Collection>>();
   private seq = 0;
   private clock = 0;

@@ -474,6 +474,22 @@ describe('collections and databases', () => {
     expect(err.code).toBe(59);
     expect(err.codeName).toBe('CommandNotFound');
   });
+
+  it('counts the commands it runs in serverStatus, as MongoDB does', async () => {
+    const admin = h.client.db('admin');
+    const before = await admin.command({ serverStatus: 1 });
+    const c = h.client.db('opcounts').collection('x');
+    await c.insertOne({ a: 1 });
+    await c.findOne({ a: 1 });
+    await c.updateOne({ a: 1 }, { $set: { b: 2 } });
+    await c.findOneAndUpdate({ a: 1 }, { $set: { b: 3 } });
+    await c.deleteOne({ a: 1 });
+    const after = await admin.command({ serverStatus: 1 });
+    const grew = (k: string) => after.opcounters[k] - before.opcounters[k];
+    expect([grew('insert'), grew('query'), grew('update'), grew('delete')]).toEqual([1, 1, 1, 1]);
+    const fam = Object.keys(after.metrics.commands).find((k) => k.toLowerCase() === 'findandmodify')!;
+    expect(after.metrics.commands[fam].total - (before.metrics.commands[fam]?.total ?? 0)).toBe(1);
+  });
 });
 
 describe('validation, collation and what is not supported', () => {

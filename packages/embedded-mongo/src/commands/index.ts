@@ -56,6 +56,7 @@ export async function runCommand(engine: Engine, server: ServerInfo, conn: Conne
       return await endTransaction(engine, body, first);
     }
     if (!name) throw new MongoError('CommandNotFound', `no such command: '${first}'`);
+    engine.commandCounts.set(name, (engine.commandCounts.get(name) ?? 0) + 1);
     const db = validateDbName(body.$db ?? 'admin');
     const key = sessionKey(body.lsid);
     const session = key ? engine.sessions.get(key) : null;

@@ -72,6 +72,20 @@ const hostInfo: Handler = () => ({
   ok: 1,
 });
 
+/** MongoDB's opcounters: insert, find, update, delete and getMore by kind; every other command (findAndModify too) under `command`. */
+function opcounters(counts: Map<string, number>) {
+  const out = { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 };
+  for (const [name, n] of counts) {
+    if (name === 'insert') out.insert += n;
+    else if (name === 'find') out.query += n;
+    else if (name === 'update') out.update += n;
+    else if (name === 'delete') out.delete += n;
+    else if (name === 'getMore') out.getmore += n;
+    else out.command += n;
+  }
+  return out;
+}
+
 const serverStatus: Handler = (ctx) => {
   const conns = ctx.server.connections();
   return {
@@ -84,7 +98,11 @@ const serverStatus: Handler = (ctx) => {
     localTime: new Date(),
     connections: { current: conns.current, available: 100_000, totalCreated: conns.totalCreated, active: conns.current },
     storageEngine: { name: ctx.server.dbPath ? 'lmdb' : 'memory', persistent: !!ctx.server.dbPath },
-    metrics: { cursor: { open: { total: ctx.engine.cursors.size } } },
+    opcounters: opcounters(ctx.engine.commandCounts),
+    metrics: {
+      cursor: { open: { total: ctx.engine.cursors.size } },
+      commands: Object.fromEntries([...ctx.engine.commandCounts].map(([name, total]) => [name, { total }])),
+    },
     logicalSessionRecordCache: { activeSessionsCount: ctx.engine.sessions.size },
     ok: 1,
   };
