@@ -8,6 +8,8 @@ import { assertPortFree, freePort } from './ports';
 export interface NatsHandle {
   url: string;
   port: number;
+  /** The nats-server process, for CPU accounting in benchmarks. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function startNats(opts: { port?: number; storeDir?: string } = {})
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -44,6 +44,8 @@ export interface Stack {
   logDir: string;
   /** Base URL of every service started. */
   services: Partial<Record<StackService, string>>;
+  /** Process ids of what this stack started (mongo, nats, services, gateway): benchmarks read their CPU time. */
+  pids(): Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -163,6 +165,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
     // NATS
     let natsUrl = env.NATS_URL ?? process.env.NATS_URL;
+    let natsPid: number | undefined;
     if (natsUrl) {
       notice(`Using NATS at ${redact(natsUrl)} (NATS_URL).`);
     } else {
@@ -170,6 +173,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       const nats = await startNats({ port, storeDir: path.join(dataDir, 'nats') });
       stoppers.push(() => nats.stop());
       natsUrl = nats.url;
+      natsPid = nats.pid;
     }
 
     const common = { ...env, MONGODB_URI: mongoUri, NATS_URL: natsUrl, BAHI_JWT_SECRET: jwtSecret };
@@ -221,6 +225,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       dataDir,
       logDir,
       services: urls,
+      pids: () => {
+        const out: Record<string, number> = {};
+        for (const p of procs) if (p.child.pid !== undefined) out[p.name] = p.child.pid;
+        if (natsPid !== undefined) out.nats = natsPid;
+        return out;
+      },
       stop,
     };
   } catch (err) {

@@ -7,6 +7,7 @@
 // benchmark does): creating them one by one through the API takes minutes and measures nothing
 // about the counter. Everything the cashiers do goes through the gateway.
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,11 +91,35 @@ try {
   }
   await Promise.all(cashiers.map((t, c) => sale(t, c, false)));
 
+  // CPU time of every process over the measured part, to see where a sale's cost goes.
+  const cpuMs = () => {
+    const out = {};
+    for (const [name, pid] of Object.entries(stack.pids())) {
+      try {
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        out[name] = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 10 ms ticks
+      } catch {
+        // not Linux, or the process is gone
+      }
+    }
+    out.bench = process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000;
+    return out;
+  };
+  const statusClient = await MongoClient.connect(stack.mongoUri);
+  const commands = async () => {
+    const status = await statusClient.db('admin').command({ serverStatus: 1 });
+    return Object.fromEntries(Object.entries(status.metrics?.commands ?? {}).map(([k, v]) => [k, v.total]));
+  };
+  const commandsBefore = await commands();
+  const cpuBefore = cpuMs();
   const start = performance.now();
   await Promise.all(cashiers.map(async (t, c) => {
     for (let s = 0; s < SALES_EACH; s++) await sale(t, (c + 1) * 1000 + s, true);
   }));
   const seconds = (performance.now() - start) / 1000;
+  const cpuAfter = cpuMs();
+  const commandsAfter = await commands();
+  await statusClient.close();
 
   const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
   const requests = times.addProductIntoCart.length + times.MAKE_SALE.length;
@@ -105,6 +130,11 @@ try {
     const xs = times[name].sort((a, b) => a - b);
     console.log(`| ${name} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 95).toFixed(1)} | ${pct(xs, 99).toFixed(1)} | < ${target} ${pct(xs, 95) < target ? 'met' : 'MISSED'} |`);
   }
+  const sales = times.MAKE_SALE.length;
+  const cpu = Object.keys(cpuAfter).map((k) => [k, (cpuAfter[k] - (cpuBefore[k] ?? 0)) / sales]).sort((a, b) => b[1] - a[1]);
+  console.log(`\nCPU per sale (${LINES_PER_SALE} scans + MAKE_SALE): ${cpu.map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(', ')}; total ${cpu.reduce((a, [, v]) => a + v, 0).toFixed(1)} ms`);
+  const perSale = Object.keys(commandsAfter).map((k) => [k, (commandsAfter[k] - (commandsBefore[k] ?? 0)) / sales]).filter(([, v]) => v >= 0.05).sort((a, b) => b[1] - a[1]);
+  if (perSale.length) console.log(`MongoDB commands per sale: ${perSale.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; total ${perSale.reduce((a, [, v]) => a + v, 0).toFixed(1)}`);
   console.log(`\nthroughput: ${(requests / seconds).toFixed(1)} requests/s, ${(times.MAKE_SALE.length / seconds).toFixed(1)} sales/s over ${seconds.toFixed(1)} s`);
 } finally {
   await stack.stop();
