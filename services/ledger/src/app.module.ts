@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { BahiServiceModule } from '@bahi/service-kit';
 import { AccountsService } from './accounts/accounts.service';
+import { EntrySourceDoc, EntrySourceSchema } from './accounts/entry-source.schema';
 import { EntryDoc, EntrySchema } from './accounts/entry.schema';
 import { PaymentsController } from './accounts/payments.controller';
 import { CustomerDoc, CustomerSchema } from './customers/customer.schema';
@@ -21,6 +22,7 @@ import { DemoSeed } from './seed/demo.seed';
       { name: CustomerDoc.name, schema: CustomerSchema },
       { name: DistributorDoc.name, schema: DistributorSchema },
       { name: EntryDoc.name, schema: EntrySchema },
+      { name: EntrySourceDoc.name, schema: EntrySourceSchema },
     ]),
   ],
   controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers],

@@ -38,7 +38,7 @@ export interface Stack {
  * the ledger needs (company details, the revocation list) come from a small responder on the
  * same NATS, so these tests need no identity database.
  */
-export async function startLedger(): Promise<Stack> {
+export async function startLedger(opts: { monitorCommands?: boolean } = {}): Promise<Stack> {
   process.env.BAHI_DEMO = '0';
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   const nc = await connect({ servers: nats.url });
@@ -55,7 +55,9 @@ export async function startLedger(): Promise<Stack> {
   respond(Subjects.identity.sessionRevocations, () => ({ revocations: [] }));
   respond(Subjects.identity.companyDetails, (d) => COMPANIES[d?.companyId ?? 0]);
   await nc.flush();
-  const svc = await startTestService(AppModule, { service: 'ledger', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: SECRET });
+  // monitorCommands: the driver reports every command it sends (tests that count them).
+  const mongoUri = opts.monitorCommands ? `${mongo.uri.replace(/\/?$/, '/')}?monitorCommands=true` : mongo.uri;
+  const svc = await startTestService(AppModule, { service: 'ledger', mongoUri, natsUrl: nats.url, jwtSecret: SECRET });
   return {
     mongo,
     nats,

@@ -1,10 +1,12 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import type { Model } from 'mongoose';
+import { InjectConnection, InjectModel } from '@nestjs/mongoose';
+import type { ClientSession, Connection, Model } from 'mongoose';
 import type { HistoryRow, PartyKind, PartyRef, SourceRef } from '@bahi/contracts';
 import { Money, SequenceService } from '@bahi/service-kit';
 import { PAGE_SIZE, today } from '../common';
+import { EntrySourceDoc } from './entry-source.schema';
 import { EntryDoc, type EntryKind } from './entry.schema';
+import { duplicateIn, inTransaction } from './transaction';
 
 type Decimal = InstanceType<typeof Money.Decimal>;
 
@@ -47,8 +49,18 @@ export interface PaymentInput {
 export class AccountsService {
   constructor(
     @InjectModel(EntryDoc.name) readonly model: Model<EntryDoc>,
+    @InjectModel(EntrySourceDoc.name) private readonly sources: Model<EntrySourceDoc>,
+    @InjectConnection() private readonly conn: Connection,
     private readonly seq: SequenceService,
   ) {}
+
+  /**
+   * Post and reverse of a source in one transaction with its `entry_sources` record. Two first
+   * upserts of the record may meet as a duplicate key instead of a write conflict: retry that too.
+   */
+  private withSource<T>(fn: (s: ClientSession) => Promise<T>): Promise<T> {
+    return inTransaction(this.conn, fn, (err) => duplicateIn(err, this.sources.collection.collectionName));
+  }
 
   private partyFilter(companyId: number, party: PartyRef) {
     return { companyId, partyKind: party.kind, partyId: party.id };
@@ -96,57 +108,82 @@ export class AccountsService {
     return { list: rows.slice(pageNo * PAGE_SIZE, (pageNo + 1) * PAGE_SIZE), noOfPages };
   }
 
-  /** Posts a sale's or purchase's entry once; false when this source was already posted. */
+  /**
+   * Posts a sale's or purchase's entry once; false when this source was already posted or was
+   * reversed before it got here (a late post after its caller gave up and undid it).
+   */
   async post(input: PostInput): Promise<boolean> {
     const kind: EntryKind = input.source.kind === 'sale' ? 'sale' : 'purchase';
-    const filter = { companyId: input.companyId, sourceKind: input.source.kind, sourceId: input.source.id, entryKind: kind };
-    if (await this.model.exists(filter)) return false;
+    const key = { companyId: input.companyId, sourceKind: input.source.kind, sourceId: input.source.id };
     const delta = Money.sub(input.amount, input.paid);
     try {
-      await this.model.create({
-        ...filter,
-        seq: await this.seq.next(input.companyId, 'entry'),
-        partyKind: input.party.kind,
-        partyId: input.party.id,
-        amount: Money.toMoneyString(input.amount),
-        paid: Money.toMoneyString(input.paid),
-        delta: Money.toMoneyString(delta),
-        date: input.date,
-        dueDate: input.dueDate,
+      return await this.withSource(async (session) => {
+        const seen = await this.sources.findOneAndUpdate(key, { $setOnInsert: { reversed: false, at: new Date() } }, { upsert: true, session, returnDocument: 'before' }).lean();
+        if (seen) return false;
+        // The counter stays outside the transaction: every entry of the company takes it.
+        const seq = await this.seq.next(input.companyId, 'entry');
+        await this.model.create(
+          [
+            {
+              ...key,
+              entryKind: kind,
+              seq,
+              partyKind: input.party.kind,
+              partyId: input.party.id,
+              amount: Money.toMoneyString(input.amount),
+              paid: Money.toMoneyString(input.paid),
+              delta: Money.toMoneyString(delta),
+              date: input.date,
+              dueDate: input.dueDate,
+            },
+          ],
+          { session },
+        );
+        return true;
       });
     } catch (err) {
-      // A concurrent post of the same source lost the race on the unique index.
+      // The entry is there without a record: posted before records were kept.
       if ((err as { code?: number }).code === 11000) return false;
       throw err;
     }
-    return true;
   }
 
-  /** Reverses what a source posted, once; false when nothing to reverse or already reversed. */
+  /**
+   * Reverses what a source posted, once; false when nothing to reverse or already reversed. A
+   * source not posted yet is marked reversed, so its late post posts nothing.
+   */
   async reverse(companyId: number, source: SourceRef): Promise<boolean> {
     const kind: EntryKind = source.kind === 'sale' ? 'sale' : 'purchase';
-    const original = await this.model.findOne({ companyId, sourceKind: source.kind, sourceId: source.id, entryKind: kind }).lean();
-    if (!original) return false;
-    try {
-      await this.model.create({
-        companyId,
-        seq: await this.seq.next(companyId, 'entry'),
-        partyKind: original.partyKind,
-        partyId: original.partyId,
-        entryKind: 'reversal',
-        sourceKind: source.kind,
-        sourceId: source.id,
-        amount: original.amount,
-        paid: original.paid,
-        delta: Money.toMoneyString(Money.money(original.delta).negated()),
-        date: today(),
-        dueDate: null,
-      });
-    } catch (err) {
-      if ((err as { code?: number }).code === 11000) return false;
-      throw err;
-    }
-    return true;
+    const key = { companyId, sourceKind: source.kind, sourceId: source.id };
+    return this.withSource(async (session) => {
+      const seen = await this.sources
+        .findOneAndUpdate(key, { $set: { reversed: true }, $setOnInsert: { at: new Date() } }, { upsert: true, session, returnDocument: 'before' })
+        .lean();
+      if (seen?.reversed) return false;
+      // No record: either nothing posted yet, or an entry posted before records were kept.
+      const rows = await this.model.find({ ...key, entryKind: { $in: [kind, 'reversal'] } }).session(session).lean();
+      const original = rows.find((e) => e.entryKind === kind);
+      if (!original || rows.some((e) => e.entryKind === 'reversal')) return false;
+      const seq = await this.seq.next(companyId, 'entry');
+      await this.model.create(
+        [
+          {
+            ...key,
+            seq,
+            partyKind: original.partyKind,
+            partyId: original.partyId,
+            entryKind: 'reversal',
+            amount: original.amount,
+            paid: original.paid,
+            delta: Money.toMoneyString(Money.money(original.delta).negated()),
+            date: today(),
+            dueDate: null,
+          },
+        ],
+        { session },
+      );
+      return true;
+    });
   }
 
   /** Records a payment received from a customer or given to a distributor; returns its payment id. */
