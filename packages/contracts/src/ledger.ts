@@ -87,7 +87,7 @@ export interface EntryPostRequest {
   date?: string | null;
 }
 export interface EntryPostReply {
-  /** false when this source was already posted (idempotent). */
+  /** false when this source was already posted (idempotent), or was reversed before it was posted (a late post of an undone sale posts nothing). */
   posted: boolean;
 }
 export interface EntryReverseRequest {
