@@ -487,6 +487,13 @@ describe('collections and databases', () => {
     const after = await admin.command({ serverStatus: 1 });
     const grew = (k: string) => after.opcounters[k] - before.opcounters[k];
     expect([grew('insert'), grew('query'), grew('update'), grew('delete')]).toEqual([1, 1, 1, 1]);
+    const session = h.client.startSession();
+    await session.withTransaction(async () => {
+      await c.insertOne({ a: 2 }, { session });
+    });
+    await session.endSession();
+    const committed = await admin.command({ serverStatus: 1 });
+    expect(committed.metrics.commands.commitTransaction.total - (after.metrics.commands.commitTransaction?.total ?? 0)).toBe(1);
     const fam = Object.keys(after.metrics.commands).find((k) => k.toLowerCase() === 'findandmodify')!;
     expect(after.metrics.commands[fam].total - (before.metrics.commands[fam]?.total ?? 0)).toBe(1);
   });

@@ -53,6 +53,7 @@ export async function runCommand(engine: Engine, server: ServerInfo, conn: Conne
     if (!first) throw new MongoError('FailedToParse', 'Empty command');
     const name = BY_LOWER.get(first.toLowerCase());
     if (first === 'commitTransaction' || first === 'abortTransaction') {
+      engine.commandCounts.set(first, (engine.commandCounts.get(first) ?? 0) + 1);
       return await endTransaction(engine, body, first);
     }
     if (!name) throw new MongoError('CommandNotFound', `no such command: '${first}'`);
