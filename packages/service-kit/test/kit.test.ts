@@ -160,6 +160,13 @@ describe('service kit, wired like a real service', () => {
         Array.from({ length: 10 }, (_, i) => request(i % 2 ? second.url : svc.url).post('/probe/seq').set('Authorization', c).send({ name: 'sale' })),
       );
       expect(ids.map((r) => r.body.id).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      // Ids from blocks (cart lines): more than two blocks' worth from both replicas at once, all distinct.
+      const lines = await Promise.all(
+        Array.from({ length: 250 }, (_, i) => request(i % 2 ? second.url : svc.url).post('/probe/unique').set('Authorization', c).send({ name: 'line' })),
+      );
+      const lineIds = lines.map((r) => r.body.id as number);
+      expect(lineIds.every((id) => Number.isSafeInteger(id) && id > 0)).toBe(true);
+      expect(new Set(lineIds).size).toBe(250);
     } finally {
       await second.close();
     }
@@ -177,5 +184,8 @@ describe('service kit, wired like a real service', () => {
       Array.from({ length: 8 }, () => request(svc.url).post('/probe/seq').set('Authorization', b).send({ name: 'sale' })),
     );
     expect(parallel.map((r) => r.body.id).sort((x, y) => x - y)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    // A reservation takes consecutive ids in one step; the series goes on after it.
+    expect((await request(svc.url).post('/probe/reserve').set('Authorization', b).send({ name: 'sale' })).body.first).toBe(10);
+    expect((await request(svc.url).post('/probe/seq').set('Authorization', b).send({ name: 'sale' })).body.id).toBe(13);
   });
 });

@@ -101,6 +101,16 @@ class ProbeController {
     return { id: await this.seq.next(companyId, dto.name) };
   }
 
+  @Post('probe/unique')
+  async unique(@Tenant() companyId: number, @Body() dto: SeqDto) {
+    return { id: await this.seq.unique(companyId, dto.name) };
+  }
+
+  @Post('probe/reserve')
+  async reserve(@Tenant() companyId: number, @Body() dto: SeqDto) {
+    return { first: await this.seq.reserve(companyId, dto.name, 3) };
+  }
+
   @Post('probe/things')
   async addThing(@Tenant() companyId: number, @Body() dto: ThingDto) {
     const t = await this.things.create({ ...dto, companyId });

@@ -10,7 +10,9 @@ const MAX_ATTEMPTS = 20;
 
 /**
  * Read-modify-write of a cart or estimate with an optimistic version check, so two tabs (or a
- * scanner and a mouse) editing the same cart never lose each other's changes.
+ * scanner and a mouse) editing the same cart never lose each other's changes. Reads and writes go
+ * to the driver's collection: this is the counter's every scan, the lines are built typed by this
+ * service, and mongoose's casting of every line on each write was a good part of a scan's cost.
  */
 export async function mutate<T extends LineDoc>(
   model: Model<T>,
@@ -19,7 +21,7 @@ export async function mutate<T extends LineDoc>(
   opts: { upsert?: Partial<T>; notFound?: string } = {},
 ): Promise<T> {
   for (let i = 0; i < MAX_ATTEMPTS; i++) {
-    let doc = (await model.findOne(filter).lean()) as T | null;
+    let doc = (await model.collection.findOne(filter)) as T | null;
     if (!doc) {
       if (!opts.upsert) throw new NotFoundException(opts.notFound ?? 'Not found.');
       try {
@@ -32,8 +34,8 @@ export async function mutate<T extends LineDoc>(
     const version = doc.version ?? 0;
     doc = structuredClone(doc);
     await change(doc);
-    const res = await model.updateOne({ ...filter, version } as never, {
-      $set: { lines: doc.lines, tax: doc.tax, shipping: doc.shipping, discount: doc.discount, version: version + 1 },
+    const res = await model.collection.updateOne({ ...filter, version } as never, {
+      $set: { lines: doc.lines, tax: doc.tax, shipping: doc.shipping, discount: doc.discount, version: version + 1, updatedAt: new Date() },
     } as never);
     if (res.modifiedCount === 1 || res.matchedCount === 1) return { ...doc, version: version + 1 };
   }
@@ -48,7 +50,7 @@ export async function addProductLine(lines: StoredLine[], p: ProductSnapshot, qu
     existing.stock = money(p.stock).toFixed();
     return existing;
   }
-  const line = lineFromProduct(p, await seq.next(companyId, 'line'), quantity);
+  const line = lineFromProduct(p, await seq.unique(companyId, 'line'), quantity);
   lines.push(line);
   return line;
 }

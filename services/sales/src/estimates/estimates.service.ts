@@ -182,7 +182,7 @@ export class EstimatesService {
     const e = await this.get(who.companyId, estimateId);
     const id = await this.seq.next(who.companyId, 'estimate');
     const lines: StoredLine[] = [];
-    for (const l of e.lines) lines.push({ ...l, sl_no: await this.seq.next(who.companyId, 'line') });
+    for (const l of e.lines) lines.push({ ...l, sl_no: await this.seq.unique(who.companyId, 'line') });
     await this.model.create({ ...stripMeta(e), estimateId: id, date: today(), createdBy: who.userId, lines, version: 0 });
     return { success: true, duplicated_estimate_id: id };
   }

@@ -118,7 +118,7 @@ export class SalesService {
             skipped.push(l.product_id);
             continue;
           }
-          doc.lines.push({ ...l, sl_no: await this.seq.next(who.companyId, 'line'), product_name: p.product_name, mrp: money(p.mrp).toFixed(), stock: money(p.stock).toFixed(), unit: p.unit, hsn_code: p.hsn_code ?? l.hsn_code });
+          doc.lines.push({ ...l, sl_no: await this.seq.unique(who.companyId, 'line'), product_name: p.product_name, mrp: money(p.mrp).toFixed(), stock: money(p.stock).toFixed(), unit: p.unit, hsn_code: p.hsn_code ?? l.hsn_code });
         }
         doc.tax = s.tax;
         doc.shipping = s.shipping;
