@@ -64,7 +64,12 @@ export class ProductTotals {
   }
 
   /** Moves a product's share from `before` to `after` (null = not counted: created / deleted). */
-  async shift(companyId: number, before: Contribution | null, after: Contribution | null, session: ClientSession): Promise<void> {
+  shift(companyId: number, before: Contribution | null, after: Contribution | null, session: ClientSession): Promise<void> {
+    return this.shiftMany(companyId, [{ before, after }], session);
+  }
+
+  /** Several shifts (the lines of one sale) as one write of the buckets they touch. */
+  async shiftMany(companyId: number, shifts: { before: Contribution | null; after: Contribution | null }[], session: ClientSession): Promise<void> {
     const incs: { key: BucketFilter; stripe: number; n: number; stock: bigint; value: bigint }[] = [];
     const add = (c: Contribution, sign: 1 | -1) => {
       const key = { category: c.category ?? null, brand_name: c.brand_name ?? '', level: c.level, active: c.active };
@@ -78,20 +83,26 @@ export class ProductTotals {
         same.value += value;
       } else incs.push({ key, stripe, n: sign, stock, value });
     };
-    if (before) add(before, -1);
-    if (after) add(after, 1);
-    for (const i of incs) {
-      if (i.n === 0 && i.stock === 0n && i.value === 0n) continue;
-      try {
-        await this.buckets.updateOne(
-          { companyId, ...i.key, stripe: i.stripe },
-          { $inc: { n: i.n, stock_m: mongo.Long.fromBigInt(i.stock), value: mongo.Long.fromBigInt(i.value) } },
-          { upsert: true, session },
-        );
-      } catch (err) {
-        if ((err as { code?: number }).code === 11000) throw new TotalsRace('product totals: concurrent first write of a bucket');
-        throw err;
-      }
+    for (const { before, after } of shifts) {
+      if (before) add(before, -1);
+      if (after) add(after, 1);
+    }
+    const writes = incs
+      .filter((i) => i.n !== 0 || i.stock !== 0n || i.value !== 0n)
+      .map((i) => ({
+        updateOne: {
+          filter: { companyId, ...i.key, stripe: i.stripe },
+          update: { $inc: { n: i.n, stock_m: mongo.Long.fromBigInt(i.stock), value: mongo.Long.fromBigInt(i.value) } },
+          upsert: true,
+        },
+      }));
+    if (!writes.length) return;
+    try {
+      await this.buckets.bulkWrite(writes, { session, ordered: true });
+    } catch (err) {
+      const e = err as { code?: number; writeErrors?: { code?: number }[] };
+      if (e.code === 11000 || e.writeErrors?.some((w) => w.code === 11000)) throw new TotalsRace('product totals: concurrent first write of a bucket');
+      throw err;
     }
   }
 

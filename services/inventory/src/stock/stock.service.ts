@@ -4,7 +4,7 @@ import type { ClientSession, Connection, Model } from 'mongoose';
 import type { StockApplyReply, StockMovement, StockSource, StockSourceKind } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
-import { ProductTotals } from '../products/product-totals';
+import { type Contribution, ProductTotals } from '../products/product-totals';
 import { Movement, Product, StockSourceDoc } from '../schemas';
 
 /** Which way a source kind moves stock: +1 in, -1 out, 0 signed as given (adjustment). */
@@ -83,9 +83,7 @@ export class StockService implements OnModuleInit {
       if (qty === 0) throw new BadRequestException(`lines[${i}].quantity cannot be 0.`);
       return { product_id: l.product_id, delta: dir === 0 ? qty : dir * qty, rate_p: parseMoney(`lines[${i}].rate`, l.rate) };
     });
-    if (await this.sources.exists({ companyId, kind: source.kind, id: source.id })) {
-      return { applied: false, movements: await this.existing(companyId, source), negativeStock: [] };
-    }
+    // No look-up first: the source record's unique index answers a repeat (the rare case) below.
     try {
       return await this.inTransaction(async (session) => {
         await this.sources.create([{ companyId, kind: source.kind, id: source.id, at: new Date() }], { session });
@@ -166,6 +164,13 @@ export class StockService implements OnModuleInit {
     }
   }
 
+  /**
+   * Writes the movements of one source. Products first, each locked from its update to the
+   * commit; the running totals, which every sale shares, last and in one write, so they are held
+   * for the shortest time (concurrent counters retry less). The movement numbers are taken in one
+   * step, outside the transaction (a shared counter inside would make every sale conflict), but
+   * while the products are held, so a product's movements are numbered in commit order.
+   */
   private async move(
     companyId: number,
     kind: StockSourceKind,
@@ -174,26 +179,42 @@ export class StockService implements OnModuleInit {
     date: Date,
     session: ClientSession,
   ): Promise<StockApplyReply> {
-    const ids = [...new Set(lines.map((l) => l.product_id))];
-    const found = await this.products.countDocuments({ companyId, product_id: { $in: ids } }).session(session);
-    if (found !== ids.length) {
-      const have = new Set((await this.products.find({ companyId, product_id: { $in: ids } }, { product_id: 1 }).session(session).lean()).map((p) => p.product_id));
-      throw new NotFoundException(`Product ${ids.filter((i) => !have.has(i)).join(', ')} not found.`);
-    }
-    const out: StockMovement[] = [];
-    const negative = new Set<number>();
-    for (const [line, l] of lines.entries()) {
+    const after: Product[] = [];
+    const shifts: { before: Contribution; after: Contribution }[] = [];
+    for (const l of lines) {
       const p = await this.products.findOneAndUpdate({ companyId, product_id: l.product_id }, { $inc: { stock_m: l.delta } }, { session, returnDocument: 'after' }).lean();
-      if (!p) throw new NotFoundException(`Product ${l.product_id} not found.`);
+      if (!p) throw await this.missing(companyId, lines, session);
       const level = stockLevel(p.stock_m, p.min_m, p.def_m);
       if (level !== p.level) await this.products.updateOne({ companyId, product_id: l.product_id }, { $set: { level } }, { session });
-      await this.totals.shift(companyId, { ...p, stock_m: p.stock_m - l.delta }, { ...p, level }, session);
-      if (p.stock_m < 0) negative.add(p.product_id);
-      const seq = await this.seq.next(companyId, 'movement');
-      const m = { companyId, product_id: l.product_id, kind, source_id: sourceId, line: line + 1, qty_m: l.delta, rate_p: l.rate_p, stock_m: p.stock_m, date, seq };
-      await this.movements.create([m], { session });
-      out.push(movementView(m as Movement));
+      shifts.push({ before: { ...p, stock_m: p.stock_m - l.delta }, after: { ...p, level } });
+      after.push({ ...p, level });
     }
-    return { applied: true, movements: out, negativeStock: [...negative] };
+    const first = await this.seq.reserve(companyId, 'movement', lines.length);
+    const rows = lines.map((l, i) => ({
+      companyId,
+      product_id: l.product_id,
+      kind,
+      source_id: sourceId,
+      line: i + 1,
+      qty_m: l.delta,
+      rate_p: l.rate_p,
+      stock_m: after[i]!.stock_m,
+      date,
+      seq: first + i,
+    }));
+    await this.movements.insertMany(rows, { session });
+    await this.totals.shiftMany(companyId, shifts, session);
+    return {
+      applied: true,
+      movements: rows.map((m) => movementView(m as Movement)),
+      negativeStock: [...new Set(after.filter((p) => p.stock_m < 0).map((p) => p.product_id))],
+    };
+  }
+
+  /** The 404 for lines naming products the company does not have. */
+  private async missing(companyId: number, lines: { product_id: number }[], session: ClientSession): Promise<NotFoundException> {
+    const ids = [...new Set(lines.map((l) => l.product_id))];
+    const have = new Set((await this.products.find({ companyId, product_id: { $in: ids } }, { product_id: 1 }).session(session).lean()).map((p) => p.product_id));
+    return new NotFoundException(`Product ${ids.filter((i) => !have.has(i)).join(', ')} not found.`);
   }
 }
