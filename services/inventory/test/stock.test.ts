@@ -27,6 +27,18 @@ describe('inventory.product.*', () => {
     await expect(s.ask('inventory.product.lookup', { code: '1' })).rejects.toMatchObject({ status: 400 });
   });
 
+  it('names each company its own category when both have the same category id', async () => {
+    // Category names are kept in memory by company and id: company 3's category 1 is not company 1's.
+    const B = token(3);
+    const other = await makeCategory(s.url, B, 'Hardware');
+    const theirs = await makeProduct(s.url, B, { catagory: other, name: 'Hinge', brand_name: 'Godrej', mrp: '40', cp: '30' });
+    const mine = await s.ask('inventory.product.lookup', { companyId: 1, code: String(p1) });
+    const their = await s.ask('inventory.product.lookup', { companyId: 3, code: String(theirs) });
+    expect(their.category.id).toBe(mine.category.id);
+    expect([mine.category.name, their.category.name]).toEqual(['Grocery', 'Hardware']);
+    expect((await s.ask('inventory.product.lookup', { companyId: 1, code: String(p1) })).category.name).toBe('Grocery');
+  });
+
   it('returns many by ids and suggests by id prefix, name words and barcode', async () => {
     const many = await s.ask('inventory.product.many', { companyId: 1, productIds: [p2, 9999, p1] });
     expect(many.map((p: { product_id: number }) => p.product_id)).toEqual([p2, p1]);

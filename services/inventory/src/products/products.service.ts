@@ -68,6 +68,8 @@ export function parseFilters(q: Record<string, unknown>): ListFilters {
 
 @Injectable()
 export class ProductsService {
+  private readonly categoryNameCache = new Map<string, string>();
+
   constructor(
     @InjectModel(Product.name) readonly model: Model<Product>,
     @InjectModel(Category.name) readonly categories: Model<Category>,
@@ -151,11 +153,28 @@ export class ProductsService {
     return this.categories.findOne({ companyId, id }).lean();
   }
 
+  /**
+   * Names of categories by id. A category is never renamed and its id never reused, so a name
+   * once read stays right for the life of the process: the counter's every scan would otherwise
+   * read the categories collection. (A rename, if ever added, must drop this cache.)
+   */
   async categoryNames(companyId: number, ids: (number | null)[]): Promise<Map<number, string>> {
     const uniq = [...new Set(ids.filter((i): i is number => typeof i === 'number'))];
-    if (!uniq.length) return new Map();
-    const rows = await this.categories.find({ companyId, id: { $in: uniq } }, { id: 1, name: 1 }).lean();
-    return new Map(rows.map((c) => [c.id, c.name]));
+    const out = new Map<number, string>();
+    const missing: number[] = [];
+    for (const id of uniq) {
+      const name = this.categoryNameCache.get(`${companyId}:${id}`);
+      if (name === undefined) missing.push(id);
+      else out.set(id, name);
+    }
+    if (!missing.length) return out;
+    const rows = await this.categories.find({ companyId, id: { $in: missing } }, { id: 1, name: 1 }).lean();
+    if (this.categoryNameCache.size > 10_000) this.categoryNameCache.clear();
+    for (const c of rows) {
+      this.categoryNameCache.set(`${companyId}:${c.id}`, c.name);
+      out.set(c.id, c.name);
+    }
+    return out;
   }
 
   async requireCategory(companyId: number, id: number): Promise<Category> {
