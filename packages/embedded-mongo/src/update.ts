@@ -156,6 +156,39 @@ function checkViable(doc: Doc, path: string): void {
   }
 }
 
+/**
+ * `$set` and `$unset` of plain paths through objects only (the commonest updates) applied here:
+ * mingo's updater copies its whole operator table on every call. False, with `doc` untouched,
+ * for anything else (arrays on the path, positional paths, other operators), which mingo applies.
+ */
+function applyPlainSets(doc: Doc, rest: Doc): boolean {
+  for (const [op, spec] of Object.entries(rest)) {
+    if (op !== '$set' && op !== '$unset') return false;
+    for (const path of Object.keys(spec as Doc)) {
+      const parts = path.split('.');
+      let cur: unknown = doc;
+      for (const part of parts) {
+        if (part.startsWith('$') || Array.isArray(cur)) return false;
+        if (cur === undefined || cur === null || typeof cur !== 'object') break;
+        cur = (cur as Doc)[part];
+      }
+      if (Array.isArray(cur) && op === '$unset') return false;
+    }
+  }
+  for (const [op, spec] of Object.entries(rest)) {
+    for (const [path, arg] of Object.entries(spec as Doc)) {
+      if (op === '$set') {
+        setPath(doc, path, cloneValue(arg));
+        continue;
+      }
+      const parts = path.split('.');
+      const parent = parts.length === 1 ? doc : getPath(doc, parts.slice(0, -1).join('.'));
+      if (isPlainObject(parent)) delete (parent as Doc)[parts[parts.length - 1]];
+    }
+  }
+  return true;
+}
+
 function applyOperators(old: Doc, u: Doc, opts: ApplyOptions): Doc {
   const ops: Doc = { ...u };
   const setOnInsert = ops.$setOnInsert as Doc | undefined;
@@ -241,7 +274,7 @@ function applyOperators(old: Doc, u: Doc, opts: ApplyOptions): Doc {
     }
   }
   if (rest.$addToSet) rest.$addToSet = dedupeEach(rest.$addToSet as Doc);
-  if (Object.keys(rest).length) {
+  if (Object.keys(rest).length && !applyPlainSets(doc, rest)) {
     const positional = Object.values(rest).some((spec) => Object.keys(spec as Doc).some(isPositional));
     try {
       mingoUpdate(doc, rest as never, opts.arrayFilters, positional ? (opts.filter ?? {}) : undefined, {
