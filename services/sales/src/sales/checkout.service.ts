@@ -128,7 +128,11 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     return est as LineDoc;
   }
 
-  /** Stock out, then the customer's due (both idempotent by the sale as source). */
+  /**
+   * Stock out, then the customer's due (both idempotent by the sale as source). Progress is
+   * written once, after both: an undo reverses both whether or not they were applied, so a mark
+   * between them would only cost the counter a write.
+   */
   private async apply(sale: SaleDoc): Promise<void> {
     const source = { kind: 'sale' as const, id: sale.saleId };
     const applied = await this.nats.send(Subjects.inventory.stockApply, {
@@ -141,7 +145,6 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     const warnings = sale.lines
       .filter((l) => negative.has(l.product_id))
       .map((l) => `Stock of ${l.product_name} (${l.product_id}) is now below zero; book the purchase.`);
-    await this.outbox.mark(sale, { stockApplied: true, warnings });
     await this.nats.send(Subjects.ledger.entryPost, {
       companyId: sale.companyId,
       party: { kind: 'customer', id: sale.customer.client_id },
@@ -151,7 +154,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
       dueDate: sale.dueDate,
       date: sale.date,
     });
-    await this.outbox.mark(sale, { ledgerPosted: true });
+    await this.outbox.mark(sale, { stockApplied: true, warnings, ledgerPosted: true });
   }
 
   private async emptySource(sale: SaleDoc) {
