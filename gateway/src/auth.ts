@@ -29,35 +29,67 @@ function isExpiry(err: unknown): boolean {
   return e?.name === 'TokenExpiredError' || e?.code === 'expired' || /expired/i.test(e?.message ?? '');
 }
 
+type Refusal = { message: string; challenge: string };
+
+const BEARER = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)\s*$/i;
+
+/** The claims of a good, unrevoked bearer token, or why it is refused (no side effects). */
+export function checkBearer(checker: TokenChecker, header: string | undefined): { claims: Claims } | Refusal {
+  if (!header) return { message: MESSAGES.missing, challenge: 'Bearer' };
+  const m = BEARER.exec(header);
+  if (!m) return { message: MESSAGES.malformed, challenge: 'Bearer error="invalid_request"' };
+  let claims: Claims;
+  try {
+    claims = checker.verify(m[1]);
+  } catch (err) {
+    return { message: isExpiry(err) ? MESSAGES.expired : MESSAGES.invalid, challenge: 'Bearer error="invalid_token"' };
+  }
+  if (checker.isRevoked(claims)) return { message: MESSAGES.revoked, challenge: 'Bearer error="invalid_token"' };
+  return { claims };
+}
+
 /**
  * Checks the bearer token; `optional` routes (public ones) still attach claims when a valid
  * token is present, but never reject.
  */
 export function bearerAuth(checker: TokenChecker, req: Request, res: Response, next: NextFunction, optional: boolean): void {
-  const header = req.headers.authorization;
-  if (!header) {
-    if (optional) return next();
-    return sendError(res, 401, MESSAGES.missing, { 'WWW-Authenticate': 'Bearer' });
+  const result = checkBearer(checker, req.headers.authorization);
+  if ('claims' in result) {
+    (req as Request & { bahiClaims?: Claims }).bahiClaims = result.claims;
+    return next();
   }
-  const m = /^Bearer\s+([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)\s*$/i.exec(header);
-  if (!m) {
-    if (optional) return next();
-    return sendError(res, 401, MESSAGES.malformed, { 'WWW-Authenticate': 'Bearer error="invalid_request"' });
-  }
-  let claims: Claims;
-  try {
-    claims = checker.verify(m[1]);
-  } catch (err) {
-    if (optional) return next();
-    const expired = isExpiry(err);
-    return sendError(res, 401, expired ? MESSAGES.expired : MESSAGES.invalid, {
-      'WWW-Authenticate': 'Bearer error="invalid_token"',
-    });
-  }
-  if (checker.isRevoked(claims)) {
-    if (optional) return next();
-    return sendError(res, 401, MESSAGES.revoked, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
-  }
-  (req as Request & { bahiClaims?: Claims }).bahiClaims = claims;
-  next();
+  if (optional) return next();
+  sendError(res, 401, result.message, { 'WWW-Authenticate': result.challenge });
+}
+
+class TokenExpired extends Error {
+  override readonly name = 'TokenExpiredError';
+}
+
+/**
+ * A checker that remembers tokens it has verified (a client sends the same one on every call):
+ * the signature of a given token string never changes, so a hit only re-checks its expiry.
+ * Revocation is not cached here; it is checked on every request.
+ */
+export function rememberVerified(checker: TokenChecker, max = 10_000): TokenChecker {
+  const seen = new Map<string, Claims>();
+  return {
+    isRevoked: (claims) => checker.isRevoked(claims),
+    revokeLocally: (claims) => checker.revokeLocally(claims),
+    verify(token) {
+      const hit = seen.get(token);
+      if (hit) {
+        if (typeof hit.exp === 'number' && Math.floor(Date.now() / 1000) >= hit.exp) {
+          seen.delete(token);
+          throw new TokenExpired('jwt expired');
+        }
+        return hit;
+      }
+      const claims = checker.verify(token);
+      // Bounded: forget the oldest entry once full.
+      if (seen.size >= max) seen.delete(seen.keys().next().value!);
+      seen.set(token, claims);
+      return claims;
+    },
+  };
 }
