@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { RevocationList, Revoke, verifyToken } from '@bahi/auth';
 import { RoutePrefixes, Routes, ServiceNames, type TokenClaims } from '@bahi/contracts';
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
   });
 
-  const server = app.listen(config.port, config.host);
+  const server = createServer(app).listen(config.port, config.host);
   server.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') {
       logger.fatal(`Port ${config.port} (gateway) is already in use. Stop whatever holds it or set PORT to another port.`);

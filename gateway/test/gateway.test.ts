@@ -1,20 +1,25 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { RevocationList, Revoke, nestEmit } from '@bahi/auth';
 import { RoutePrefixes, Subjects } from '@bahi/contracts';
 import { freePort, startNats, type NatsHandle } from '@bahi/devstack';
+import express from 'express';
+import helmet from 'helmet';
 import jwt from 'jsonwebtoken';
 import { connect, type NatsConnection } from 'nats';
 import request from 'supertest';
-import type { Express } from 'express';
+import type { Gateway } from '../src/app';
 import { MESSAGES } from '../src/auth';
+import { helmetOptions } from '../src/security-headers';
 import { appWith, checkerFor, logSink, SECRET, startUpstream, subject, tempDir, token, type Upstream } from './helpers';
 
 let nats: NatsHandle;
 let nc: NatsConnection;
 let list: RevocationList;
 let identity: Upstream;
-let app: Express;
+let app: Gateway;
 let deadPort: number;
 const sink = logSink();
 
@@ -235,6 +240,75 @@ describe('route table', () => {
   });
 });
 
+describe('every response', () => {
+  const auth = () => `Bearer ${token()}`;
+
+  /** The headers helmet itself sets with the gateway's configuration. */
+  async function helmetReference(): Promise<Record<string, string>> {
+    const ref = express();
+    ref.use(helmet(helmetOptions([])));
+    ref.get('/', (_req, res) => res.end());
+    const { headers } = await request(ref).get('/');
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) if (!/^(date|connection|keep-alive|content-length|transfer-encoding)$/.test(k)) out[k] = String(v);
+    return out;
+  }
+
+  it("carries helmet's security headers, proxied, refused or not found alike", async () => {
+    const want = await helmetReference();
+    expect(Object.keys(want).length).toBeGreaterThan(8);
+    const answers = [
+      await request(app).get('/api/getUserData').set('Authorization', auth()), // proxied
+      await request(app).post('/api/loginReact').send({}), // login goes through Express
+      await request(app).get('/api/getUserData'), // 401
+      await request(app).get('/api/noSuchCall'), // 404
+      await request(app).head('/api/getUserData').set('Authorization', auth()), // HEAD through Express
+    ];
+    for (const res of answers) for (const [k, v] of Object.entries(want)) expect([res.status, k, res.headers[k]]).toEqual([res.status, k, v]);
+  });
+
+  it('proxies a HEAD and an upper-case /API path the way it always did', async () => {
+    const head = await request(app).head('/api/getUserData').set('Authorization', auth());
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toMatch(/json/);
+    const upper = await request(app).get('/API/getUserData?x=1').set('Authorization', auth());
+    expect(upper.status).toBe(200);
+    expect(upper.body).toMatchObject({ method: 'GET', url: '/getUserData?x=1' });
+  });
+
+  it('compresses a large proxied answer for a client that accepts it, and only then', async () => {
+    const big = { text: 'सोनी किराना '.repeat(300) };
+    const gz = await request(app).post('/api/setCompanyDetails').set('Authorization', auth()).set('Accept-Encoding', 'gzip').send(big);
+    expect(gz.status).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(JSON.parse(gz.body.body)).toEqual(big); // supertest inflates it
+    const plain = await request(app).post('/api/setCompanyDetails').set('Authorization', auth()).set('Accept-Encoding', 'identity').send(big);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const small = await request(app).get('/api/getUserData').set('Authorization', auth()).set('Accept-Encoding', 'gzip');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toMatch(/Accept-Encoding/i);
+  });
+
+  it('411 for a request body of unknown length', async () => {
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const server = http.createServer(app).listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/api/setCompanyDetails', headers: { Authorization: auth(), 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } }, (r) => {
+          let body = '';
+          r.on('data', (c) => (body += c));
+          r.on('end', () => server.close(() => resolve({ status: r.statusCode ?? 0, body })));
+        });
+        req.on('error', reject);
+        req.write('{"a":');
+        req.end('1}');
+      });
+    });
+    expect(res.status).toBe(411);
+    expect(JSON.parse(res.body)).toMatchObject({ statusCode: 411, message: expect.stringMatching(/Content-Length/) });
+  });
+});
+
 describe('health', () => {
   it('reports each service, NATS and MongoDB', async () => {
     const ok = appWith({ auth: checkerFor(list), serviceUrls: { identity: identity.url } });
@@ -268,7 +342,7 @@ describe('health', () => {
 describe('frontend hosting', () => {
   let shellDir: string;
   let remotesDir: string;
-  let front: Express;
+  let front: Gateway;
 
   beforeAll(() => {
     shellDir = tempDir('bahi-shell-');

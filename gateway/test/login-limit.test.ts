@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
+import type { Gateway } from '../src/app';
 import request from 'supertest';
 import { RevocationList } from '@bahi/auth';
 import { LoginLimiter, loginLimitFromEnv } from '../src/login-limit';
@@ -42,7 +42,7 @@ describe('failed logins behind a proxy', () => {
   });
   afterAll(() => new Promise<void>((r) => identity.close(() => r())));
 
-  const attempt = (app: Express, from: string) =>
+  const attempt = (app: Gateway, from: string) =>
     request(app).post('/api/loginReact').set('X-Forwarded-For', from).send({ email: 'a@shop.in', password: 'wrong' });
   const gateway = (trustProxy: string) =>
     appWith({ auth, serviceUrls: { identity: identityUrl }, loginLimit: { maxFailures: 2, windowMs: 60_000 }, trustProxy });
