@@ -78,6 +78,20 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     expect(remote.stock.has(id)).toBe(false);
   });
 
+  it('a retry after the service is back finishes the stalled undo itself and starts afresh', async () => {
+    remote.failPost = true;
+    remote.failUndo = true;
+    const id = next++;
+    await expect(tally.count(1, id, 'k-back')).rejects.toMatchObject({ message: expect.stringMatching(/It will be undone automatically\.$/) });
+    remote.failPost = false;
+    remote.failUndo = false;
+    const again = next++;
+    expect(await tally.count(1, again, 'k-back')).toEqual({ tallyId: again });
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-back' });
+    expect(remote.stock.has(id)).toBe(false);
+    expect(remote.stock.has(again)).toBe(true);
+  });
+
   it('the re-driver undoes a crashed record and finishes one past its point of no return', async () => {
     const crashed = next++;
     const late = next++;

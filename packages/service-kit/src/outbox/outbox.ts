@@ -75,7 +75,7 @@ export class Outbox<D extends OutboxRecord, R> {
     Object.assign(doc, fields);
   }
 
-  /** The answer of an earlier attempt with this key, or null when there was none. */
+  /** The answer of an earlier attempt with this key, or null when there was none (or it was just undone: start afresh). */
   async replay(companyId: number, key: string): Promise<R | null> {
     const earlier = await this.o.model.findOne({ companyId, idempotencyKey: key } as never).lean();
     return earlier ? this.resume(earlier as D) : null;
@@ -89,13 +89,20 @@ export class Outbox<D extends OutboxRecord, R> {
       if ((err as { code?: number }).code !== 11000) throw err;
       const other = await this.o.model.findOne({ companyId: doc.companyId, idempotencyKey: doc.idempotencyKey } as never).lean();
       if (!other) throw new ConflictException(`This ${this.o.noun} is being retried; please try again.`);
-      return this.resume(other as D);
+      const answer = await this.resume(other as D);
+      if (answer === null) throw new ConflictException(`This ${this.o.noun} is being retried; please try again.`);
+      return answer;
     }
     return this.drive(doc);
   }
 
-  /** A retried request: the finished answer, the running attempt's answer, or a takeover of a stalled one. */
-  private async resume(doc: D): Promise<R> {
+  /**
+   * A retried request: the finished answer, the running attempt's answer, or a takeover of a
+   * stalled one. A stalled undo (a service was down) is finished now; null then tells the caller
+   * to start afresh, so a retry after the service is back sells at once instead of waiting for
+   * the re-driver.
+   */
+  private async resume(doc: D): Promise<R | null> {
     for (;;) {
       if (doc.status === 'complete') return this.o.answer(doc);
       if (doc.status === 'failed') throw new ConflictException(`${this.Noun} ${String(this.id(doc))} failed: ${doc.error ?? 'it was undone'}`);
@@ -103,7 +110,11 @@ export class Outbox<D extends OutboxRecord, R> {
         const claimed = await this.claim(doc, 'pending');
         if (claimed) return this.drive(claimed);
       }
-      if (doc.status === 'compensating') throw new ConflictException(`The earlier attempt of this ${this.o.noun} is being undone; please try again in a moment.`);
+      if (doc.status === 'compensating') {
+        const claimed = await this.claim(doc, 'compensating');
+        if (claimed && (await this.compensate(claimed, claimed.error ?? 'it was undone'))) return null;
+        throw new ConflictException(`The earlier attempt of this ${this.o.noun} is being undone; please try again in a moment.`);
+      }
       await new Promise((r) => setTimeout(r, 100));
       const now = await this.o.model.findOne(this.where(doc)).lean();
       if (!now) throw new NotFoundException(`${this.Noun} ${String(this.id(doc))} not found.`);
