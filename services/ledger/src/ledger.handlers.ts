@@ -134,6 +134,7 @@ export class LedgerHandlers {
         party.id = (await this.customers.walkIn(companyId)).client_id;
         return;
       }
+      if (this.customers.isKnownWalkIn(companyId, party.id)) return;
       if (!(await this.customers.find(companyId, party.id))) throw new NotFoundException(`Customer ${party.id} not found.`);
     } else if (!(await this.distributors.find(companyId, party.id))) {
       throw new NotFoundException(`Distributor ${party.id} not found.`);

@@ -163,6 +163,27 @@ describe('post and reverse of one source', () => {
 });
 
 describe('cost of a post (the sale hot path)', () => {
+  it('a walk-in sale reads no customer once the walk-in is known: looked up, then posted', async () => {
+    const walkIn = await stack.ask<{ client_id: number }>(Subjects.ledger.customerLookup, { companyId: 1, clientId: 0 });
+    const sent: string[] = [];
+    const listen = (e: mongo.CommandStartedEvent) => void (e.commandName !== 'endSessions' && sent.push(`${e.commandName}:${String((e.command as Record<string, unknown>)[e.commandName])}`));
+    client.on('commandStarted', listen);
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect((await stack.ask<{ client_id: number }>(Subjects.ledger.customerLookup, { companyId: 1, clientId: 0 })).client_id).toBe(walkIn.client_id);
+        expect(await post(sale(701 + i, { party: { kind: 'customer', id: walkIn.client_id } }))).toEqual({ posted: true });
+      }
+      expect(sent.filter((c) => c.endsWith(':customers'))).toEqual([]);
+      expect(await rowsOf('sale', 703)).toHaveLength(1);
+    } finally {
+      client.off('commandStarted', listen);
+    }
+    // Another company's walk-in is its own.
+    const other = await stack.ask<{ client_id: number; walkIn?: boolean }>(Subjects.ledger.customerLookup, { companyId: 2, clientId: 0 });
+    expect(other.walkIn).toBe(true);
+    await expect(post({ ...sale(704, { party: { kind: 'customer', id: walkIn.client_id } }), companyId: 2 })).rejects.toBeDefined();
+  });
+
   it('a post costs at most 5 MongoDB commands, party check included (4 before source records)', async () => {
     const c = await freshCustomer(4);
     const sent: string[] = [];

@@ -34,6 +34,8 @@ const dup = (mobile: string) =>
 
 @Injectable()
 export class CustomersService {
+  private readonly walkIns = new Map<number, Customer>();
+
   constructor(
     @InjectModel(CustomerDoc.name) readonly model: Model<CustomerDoc>,
     private readonly seq: SequenceService,
@@ -102,8 +104,25 @@ export class CustomersService {
     return c ? toCustomer(c) : null;
   }
 
-  /** The company's walk-in customer ('Unknown' in the cart), created on first use. */
+  /**
+   * The company's walk-in customer ('Unknown' in the cart), created on first use. It is never
+   * edited (edits skip it) nor deleted, so it is kept in memory once read: most counter sales are
+   * the walk-in's, and each asked for it twice.
+   */
   async walkIn(companyId: number): Promise<Customer> {
+    const known = this.walkIns.get(companyId);
+    if (known) return { ...known };
+    const c = await this.readOrCreateWalkIn(companyId);
+    this.walkIns.set(companyId, c);
+    return { ...c };
+  }
+
+  /** True when `id` is the company's walk-in customer as already read (no database read). */
+  isKnownWalkIn(companyId: number, id: number): boolean {
+    return this.walkIns.get(companyId)?.client_id === id;
+  }
+
+  private async readOrCreateWalkIn(companyId: number): Promise<Customer> {
     const found = await this.model.findOne({ companyId, walkIn: true }).lean();
     if (found) return toCustomer(found);
     const client_id = await this.seq.next(companyId, 'customer');
