@@ -77,9 +77,17 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     if (!isRealDate(date)) throw new BadRequestException('date must be a real date (YYYY-MM-DD).');
     if (!isRealDate(dueDate)) throw new BadRequestException('dueDate must be a real date (YYYY-MM-DD).');
 
-    const doc = await this.loadSource(who, input.source);
+    const [doc, resolved] = await Promise.all([
+      this.loadSource(who, input.source),
+      // Settled here, thrown below: an empty cart is the error the counter must see first.
+      this.customers.resolve(who.companyId, input.clientId).then(
+        (c) => ({ c }),
+        (err: unknown) => ({ err }),
+      ),
+    ]);
     if (!doc.lines.length) throw new BadRequestException('cart is emplty!!');
-    const customer = await this.customers.resolve(who.companyId, input.clientId);
+    if ('err' in resolved) throw resolved.err;
+    const customer = resolved.c;
     const previousDue = await this.customers.due(who.companyId, customer);
     const t = totals(doc.lines, doc);
 

@@ -6,13 +6,20 @@ import type { CustomerSnap } from '../common/schemas';
 /** What sales asks ledger about customers. */
 @Injectable()
 export class Customers {
+  /** Each company's walk-in customer: ledger never edits or deletes it, so it is asked for once. */
+  private readonly walkIns = new Map<number, CustomerSnap>();
+
   constructor(private readonly nats: NatsClient) {}
 
   /** The customer of a sale or estimate; 0/null is the walk-in customer. 400 for an unknown id. */
   async resolve(companyId: number, clientId: number | null | undefined): Promise<CustomerSnap> {
+    const walkIn = !clientId ? this.walkIns.get(companyId) : undefined;
+    if (walkIn) return { ...walkIn };
     const c = await this.nats.send(Subjects.ledger.customerLookup, { companyId, clientId: clientId || 0 });
     if (!c) throw new BadRequestException('Select a valid Customer from the list');
-    return snap(c);
+    const s = snap(c);
+    if (s.walkIn) this.walkIns.set(companyId, s);
+    return { ...s };
   }
 
   /** The customer's due now (decimal string); the walk-in customer's is 0. */
