@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { AddProductReply, CartUpdateReply, GetProductsReply } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
-import { addProductLine, findLine, mutate } from '../common/line-store';
+import { addProductLine, findLine, mutate, readForMutate } from '../common/line-store';
 import { stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
 import { parseCode, Products } from '../common/products';
 import { type CartDoc, Models } from '../common/schemas';
@@ -42,12 +42,15 @@ export class CartsService {
 
   async addProduct(who: Who, cart_no: number, rawCode: string, quantity?: string): Promise<AddProductReply> {
     const { code, quantity: q } = parseCode(rawCode, quantity);
+    // The product and the cart are read side by side: a scan waits for the slower, not both.
+    const read = readForMutate(this.model, this.key(who, cart_no));
+    read.catch(() => undefined);
     const product = await this.products.lookup(who.companyId, code);
     if (!product) return [];
     let line!: StoredLine;
     const cart = await mutate(this.model, this.key(who, cart_no), async (doc) => {
       line = await addProductLine(doc.lines, product, q, this.seq, who.companyId);
-    }, { upsert: {} });
+    }, { upsert: {}, read });
     const warning = stockWarning(line);
     return [[toCartLine(line)], { warnings: warning ? [warning] : [], summery: toSummery(cart_no, cart.lines, cart) }];
   }

@@ -8,6 +8,11 @@ import type { StoredLine } from './totals';
 
 const MAX_ATTEMPTS = 20;
 
+/** The read `mutate` starts with, for callers that start it early. */
+export function readForMutate<T extends LineDoc>(model: Model<T>, filter: Record<string, unknown>): Promise<T | null> {
+  return model.collection.findOne(filter) as Promise<T | null>;
+}
+
 /**
  * Read-modify-write of a cart or estimate with an optimistic version check, so two tabs (or a
  * scanner and a mouse) editing the same cart never lose each other's changes. Reads and writes go
@@ -18,10 +23,11 @@ export async function mutate<T extends LineDoc>(
   model: Model<T>,
   filter: Record<string, unknown>,
   change: (doc: T) => void | Promise<void>,
-  opts: { upsert?: Partial<T>; notFound?: string } = {},
+  opts: { upsert?: Partial<T>; notFound?: string; read?: Promise<T | null> } = {},
 ): Promise<T> {
   for (let i = 0; i < MAX_ATTEMPTS; i++) {
-    let doc = (await model.collection.findOne(filter)) as T | null;
+    // `read`: the first read, started by the caller alongside other work (the product look-up).
+    let doc = i === 0 && opts.read ? await opts.read : ((await model.collection.findOne(filter)) as T | null);
     if (!doc) {
       if (!opts.upsert) throw new NotFoundException(opts.notFound ?? 'Not found.');
       try {

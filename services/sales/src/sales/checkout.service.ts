@@ -69,6 +69,11 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
 
   async checkout(who: Who, input: CheckoutInput): Promise<MakeSaleReply> {
     const key = input.idempotencyKey || randomUUID();
+    // The cart and the customer are read while the key is looked up: a first attempt (nearly
+    // every sale) waits for one round trip instead of three. Settled here, thrown below, so an
+    // earlier answer or an empty cart is what the counter sees first.
+    const settle = <T>(p: Promise<T>) => p.then((v) => ({ v }), (err: unknown) => ({ err }));
+    const reads = Promise.all([settle(this.loadSource(who, input.source)), settle(this.customers.resolve(who.companyId, input.clientId))]);
     const earlier = await this.outbox.replay(who.companyId, key);
     if (earlier) return earlier;
 
@@ -77,17 +82,12 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     if (!isRealDate(date)) throw new BadRequestException('date must be a real date (YYYY-MM-DD).');
     if (!isRealDate(dueDate)) throw new BadRequestException('dueDate must be a real date (YYYY-MM-DD).');
 
-    const [doc, resolved] = await Promise.all([
-      this.loadSource(who, input.source),
-      // Settled here, thrown below: an empty cart is the error the counter must see first.
-      this.customers.resolve(who.companyId, input.clientId).then(
-        (c) => ({ c }),
-        (err: unknown) => ({ err }),
-      ),
-    ]);
+    const [source, resolved] = await reads;
+    if ('err' in source) throw source.err;
+    const doc = source.v;
     if (!doc.lines.length) throw new BadRequestException('cart is emplty!!');
     if ('err' in resolved) throw resolved.err;
-    const customer = resolved.c;
+    const customer = resolved.v;
     const previousDue = await this.customers.due(who.companyId, customer);
     const t = totals(doc.lines, doc);
 
