@@ -453,10 +453,11 @@ export class Collection {
     this.validate(doc, w);
     this.checkUnique(id, doc, w);
     this.lockFor(id, w);
-    for (const index of this.indexes) index.remove(id, old.doc);
+    const changed = this.indexes.filter((index) => !index.sameEntries(old.doc, doc));
+    for (const index of changed) index.remove(id, old.doc);
     const entry: Entry = { id, doc, seq: old.seq, ver: this.version(w) };
     this.entries.set(id, entry);
-    for (const index of this.indexes) index.add(id, doc);
+    for (const index of changed) index.add(id, doc);
     this.persist(entry, id, w);
     return entry;
   }

@@ -349,6 +349,8 @@ export class Index {
   orderBroken = false;
   /** Case (strength 2) or case and accent (strength 1) folding of a collation index's string keys. */
   private readonly fold: ((s: string) => string) | null;
+  /** Text, geo or hashed: keys are not the plain field values. */
+  private readonly special: boolean;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -356,6 +358,7 @@ export class Index {
     this.isId = spec.name === '_id_';
     const kinds = Object.values(spec.key);
     const special = kinds.some((k) => typeof k === 'string');
+    this.special = special;
     this.textFields = kinds.includes('text')
       ? [...this.fields.filter((f) => spec.key[f] === 'text'), ...Object.keys((spec.weights as Doc | undefined) ?? {})]
       : null;
@@ -446,6 +449,23 @@ export class Index {
   }
 
   /** Whether the document has an entry in this index (sparse and partial indexes skip some). */
+  /**
+   * True when `a` and `b` give this index the same entries (the same values in every indexed
+   * field, and both or neither covered), so an update from one to the other can leave it alone:
+   * most updates ($inc of stock, a cart's lines, an outbox mark) touch no indexed field.
+   */
+  sameEntries(a: Doc, b: Doc): boolean {
+    if (this.special || this.textFields) return false;
+    if (this.covers(a) !== this.covers(b)) return false;
+    for (const f of this.fields) {
+      const x = pathValues(a, f);
+      const y = pathValues(b, f);
+      if (x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) if (valueKey(x[i]) !== valueKey(y[i])) return false;
+    }
+    return true;
+  }
+
   covers(doc: Doc): boolean {
     if (this.sparse && this.fields.every((f) => pathValues(doc, f).length === 0)) return false;
     if (this.partial && !this.partial.test(doc)) return false;

@@ -287,6 +287,32 @@ describe('delete and findAndModify', () => {
 });
 
 describe('indexes', () => {
+  it('follows updates: an indexed field that changes moves, one that does not stays found', async () => {
+    const c = fresh();
+    await c.createIndex({ status: 1, n: 1 });
+    await c.createIndex({ code: 1 }, { unique: true });
+    await c.createIndex({ tags: 1 });
+    await c.createIndex({ note: 1 }, { partialFilterExpression: { open: true } });
+    await c.insertMany([
+      { _id: 1, status: 'pending', n: 1, code: 'a', tags: ['x'], stock: 5, open: true, note: 'n1' },
+      { _id: 2, status: 'pending', n: 2, code: 'b', tags: ['y'], stock: 5, open: true, note: 'n2' },
+    ]);
+    // Untouched indexed fields: still found by them, through each index.
+    await c.updateOne({ _id: 1 }, { $inc: { stock: -2 } });
+    expect(await c.find({ status: 'pending' }).hint({ status: 1, n: 1 }).toArray()).toHaveLength(2);
+    expect((await c.findOne({ code: 'a' }, { hint: { code: 1 } }))?.stock).toBe(3);
+    // Changed ones move: old values find nothing, new ones find the document.
+    await c.updateOne({ _id: 1 }, { $set: { status: 'complete', code: 'c', open: false }, $push: { tags: 'z' } });
+    expect((await c.find({ status: 'pending' }).hint({ status: 1, n: 1 }).toArray()).map((d) => d._id)).toEqual([2]);
+    expect((await c.find({ status: 'complete' }).hint({ status: 1, n: 1 }).toArray()).map((d) => d._id)).toEqual([1]);
+    expect(await c.findOne({ code: 'a' }, { hint: { code: 1 } })).toBeNull();
+    expect((await c.find({ tags: 'z' }).hint({ tags: 1 }).toArray()).map((d) => d._id)).toEqual([1]);
+    expect((await c.find({ note: 'n1', open: true }).toArray()).map((d) => d._id)).toEqual([]);
+    // The unique index knows the new value and no longer the old one.
+    expect((await c.insertOne({ _id: 3, code: 'c' }).catch((e) => e)).code).toBe(11000);
+    await c.insertOne({ _id: 4, code: 'a' });
+  });
+
   it('creates, lists and drops indexes; the same spec twice is a no-op', async () => {
     const c = fresh();
     expect(await c.createIndex({ companyId: 1, id: 1 }, { unique: true })).toBe('companyId_1_id_1');
