@@ -169,6 +169,33 @@ describe('sale', () => {
     expect(first.soldProducts.find((p: any) => p.product_id === rice)).toMatchObject({ hsn_code: '1006', quantity: 2.5, rate: 99.99, disc: 0.49, price: 99.5, amount: 248.75 });
   });
 
+  it('a sale inventory refuses (a product deleted since the scan) leaves no due, and no rows on a named customer', async () => {
+    const M = as(s.inventory.url, mgr);
+    const walkIn = (await s.ask<{ client_id: number }>(Subjects.ledger.customerLookup, { companyId: s.companyId, clientId: 0 })).client_id;
+    const dueOf = async (id: number) => (await s.ask<{ due: string }>(Subjects.ledger.partyDue, { companyId: s.companyId, party: { kind: 'customer', id } })).due;
+    // The walk-in has no statement; a named customer's rows must not change.
+    const rowsOf = async (id: number) =>
+      id === walkIn ? 0 : (await s.ask<{ rows: unknown[] }>(Subjects.documents.customerStatement, { companyId: s.companyId, clientId: id })).rows.length;
+    try {
+      for (const [clientId, party] of [[0, walkIn], [asha, asha]] as const) {
+        await A.del('/clearCart/1').expect(200);
+        // No stock and no history: deleting it removes it for good.
+        const gone = await product(s.inventory.url, mgr, cat, { name: `Gone ${clientId}`, mrp: '10', unit: 'pcs' });
+        await A.get(`/addProductIntoCart/${gone}`).expect(200);
+        await M.del(`/product/${gone}`).expect(200);
+        const [due, rows] = [await dueOf(party), await rowsOf(party)];
+        const r = await A.post('/MAKE_SALE', { clientId, paid: '0' }, { 'Idempotency-Key': `gone-${clientId}` });
+        expect(r.status).toBe(404);
+        expect(r.body.message).toMatch(/Nothing was sold/);
+        expect(await dueOf(party)).toBe(due);
+        expect(await rowsOf(party)).toBe(rows);
+        expect((await A.get('/getProducts?cart_no=1').expect(200)).body.cart).toHaveLength(1);
+      }
+    } finally {
+      await A.del('/clearCart/1').expect(200);
+    }
+  });
+
   it('sells to the walk-in customer without a previous due or customer block', async () => {
     await A.get(`/addProductIntoCart/${dal}`).expect(200);
     const r = await A.post('/MAKE_SALE', { clientId: 0, cart_no: 1, paid: '22.5' }).expect(200);

@@ -137,31 +137,45 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * Stock out, then the customer's due (both idempotent by the sale as source). Progress is
-   * written once, after both: an undo reverses both whether or not they were applied, so a mark
-   * between them would only cost the counter a write.
+   * Stock out and the customer's due (both idempotent by the sale as source; an undo reverses
+   * both in any order). The walk-in's account is never shown, so its entry is posted alongside
+   * the stock and the sale waits for the slower of the two. A named customer's due is posted only
+   * once the stock is out, so a refused sale leaves no sale-and-reversal pair on their statement.
+   * Progress is written once, after both: an undo reverses both whether or not they were applied.
    */
   private async apply(sale: SaleDoc): Promise<void> {
     const source = { kind: 'sale' as const, id: sale.saleId };
-    const applied = await this.nats.send(Subjects.inventory.stockApply, {
-      companyId: sale.companyId,
-      source,
-      date: sale.date,
-      lines: sale.lines.map((l) => ({ product_id: l.product_id, quantity: unitQuantity(l).toFixed(), rate: sub(l.mrp, l.discount).toFixed() })),
-    });
+    const takeStock = () =>
+      this.nats.send(Subjects.inventory.stockApply, {
+        companyId: sale.companyId,
+        source,
+        date: sale.date,
+        lines: sale.lines.map((l) => ({ product_id: l.product_id, quantity: unitQuantity(l).toFixed(), rate: sub(l.mrp, l.discount).toFixed() })),
+      });
+    const postDue = () =>
+      this.nats.send(Subjects.ledger.entryPost, {
+        companyId: sale.companyId,
+        party: { kind: 'customer', id: sale.customer.client_id },
+        source,
+        amount: sale.amount,
+        paid: sale.paid,
+        dueDate: sale.dueDate,
+        date: sale.date,
+      });
+    let applied: Awaited<ReturnType<typeof takeStock>>;
+    if (sale.customer.walkIn) {
+      const [stock, due] = await Promise.allSettled([takeStock(), postDue()]);
+      if (stock.status === 'rejected') throw stock.reason;
+      if (due.status === 'rejected') throw due.reason;
+      applied = stock.value;
+    } else {
+      applied = await takeStock();
+      await postDue();
+    }
     const negative = new Set(applied.negativeStock ?? []);
     const warnings = sale.lines
       .filter((l) => negative.has(l.product_id))
       .map((l) => `Stock of ${l.product_name} (${l.product_id}) is now below zero; book the purchase.`);
-    await this.nats.send(Subjects.ledger.entryPost, {
-      companyId: sale.companyId,
-      party: { kind: 'customer', id: sale.customer.client_id },
-      source,
-      amount: sale.amount,
-      paid: sale.paid,
-      dueDate: sale.dueDate,
-      date: sale.date,
-    });
     await this.outbox.mark(sale, { stockApplied: true, warnings, ledgerPosted: true });
   }
 
