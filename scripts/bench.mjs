@@ -54,7 +54,7 @@ if (want('workspaces')) {
 }
 const counter = path.join(ROOT, 'services', 'sales', 'bench', 'counter.bench.mjs');
 if (want('counter') && fs.existsSync(counter)) {
-  for (const [cashiers, sales] of [[1, 20], [10, 4], [50, 2]]) {
+  for (const [cashiers, sales] of [[1, 20], [10, 15], [50, 4]]) {
     say(`Counter with ${cashiers} cashiers…`);
     await run(process.execPath, [counter], `counter-${cashiers}.log`, { BENCH_CASHIERS: String(cashiers), BENCH_SALES: String(sales) });
   }

@@ -41,6 +41,11 @@ for (const c of [1, 10, 50]) {
   }
   const t = log.match(/throughput: ([\d.]+) requests\/s, ([\d.]+) sales\/s/);
   if (t) row('counter', `throughput, ${c} cashiers`, `${t[1]} requests/s, ${t[2]} sales/s`, '—', null, loadOf(`counter-${c}.log`));
+  // Where a sale's CPU goes, by process, and what it asks of the database.
+  const cpu = log.match(/CPU per sale \(([^)]*)\): (.*); total ([\d.]+) ms/);
+  if (cpu) row('counter', `CPU per sale (${cpu[1]}), ${c} cashiers`, `${cpu[3]} ms: ${cpu[2]}`, '—', null, loadOf(`counter-${c}.log`));
+  const cmds = log.match(/MongoDB commands per sale: (.*); total ([\d.]+)/);
+  if (cmds) row('counter', `MongoDB commands per sale, ${c} cashiers`, `${cmds[2]}: ${cmds[1]}`, '—', null, loadOf(`counter-${c}.log`));
 }
 
 // 2. gateway, direct call and the floor; 3. lists at scale
@@ -130,9 +135,12 @@ npm run bench -- --only=suite,first-load   # some steps: workspaces, counter, su
 
 - **Workspaces**: \`turbo run bench\` in every workspace but sales (embedded MongoDB, inventory, documents);
   their own READMEs explain each.
-- **Counter**: \`services/sales/bench/counter.bench.mjs\` with \`BENCH_CASHIERS\` 1, 10 and 50 (20, 4
-  and 2 sales each): identity, inventory, ledger, sales and the gateway on the embedded MongoDB and
-  nats-server, 20,000 products, each cashier scanning 3 products and selling.
+- **Counter**: \`services/sales/bench/counter.bench.mjs\` with \`BENCH_CASHIERS\` 1, 10 and 50 (20, 15
+  and 4 sales each): identity, inventory, ledger, sales and the gateway on the embedded MongoDB and
+  nats-server, 20,000 products, each cashier scanning 3 products and selling with no pause between
+  calls (a closed loop: the machine is saturated from 10 cashiers on, so latency is mostly waiting
+  for CPU). It also reports each process's CPU time per sale (from \`/proc\`) and the MongoDB
+  commands per sale (\`serverStatus\`), which say where a sale's cost goes.
 - **Gateway, floor, lists**: \`scripts/bench/suite.mjs\`. The floor is a bare \`node:http\` server
   answering a constant; gateway and direct figures call \`getProductDetails\` (an indexed read in
   inventory) through the gateway and straight at inventory's port with the same token. The load
