@@ -140,6 +140,19 @@ describe('getProductList totals', () => {
     expect(await list(`&category=${ply}&brand=Greenply`)).toMatchObject({ count: 9 });
   });
 
+  it('a rush of fifty 3-line sales of one bucket all go through, exactly', async () => {
+    const sheets = [];
+    for (let i = 0; i < 6; i++) sheets.push(await makeProduct(s.url, A, { catagory: ply, brand_name: 'Rushply', name: `Rush ${i}`, mrp: '10', cp: '7' }));
+    await Promise.all(sheets.map((id) => move('purchase', [[id, '500', '7']])));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => move('sale', [0, 1, 2].map((l) => [sheets[(n + l * 2) % 6]!, '1', '10'] as [number, string, string]))),
+    );
+    expect(results.every((r) => r.applied)).toBe(true);
+    await expectExact();
+    const left = await Promise.all(sheets.map(async (id) => (await s.ask('inventory.product.lookup', { companyId: 1, code: String(id) })).stock));
+    expect(left.map(Number).reduce((a, b) => a + b, 0)).toBe(6 * 500 - 150);
+  });
+
   it('are built once for products that were there before them', async () => {
     const B = token(7);
     await products.model.insertMany(

@@ -6,6 +6,10 @@ import { SequenceService } from '@bahi/service-kit';
 import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
 import { type Contribution, ProductTotals } from '../products/product-totals';
 import { Movement, Product, StockSourceDoc } from '../schemas';
+import { Gate } from './gate';
+
+/** Stock transactions one inventory process runs at once (more only conflict on the running totals). */
+const STOCK_CONCURRENCY = 4;
 
 /** Which way a source kind moves stock: +1 in, -1 out, 0 signed as given (adjustment). */
 const DIRECTION: Record<StockSourceKind, 1 | -1 | 0> = {
@@ -43,6 +47,8 @@ export function movementView(m: Movement): StockMovement {
  */
 @Injectable()
 export class StockService implements OnModuleInit {
+  /** Sales and purchases moving stock through this process, a few at a time. */
+  private readonly gate = new Gate(STOCK_CONCURRENCY);
   /** The product list's running totals, shifted in the same transaction as every change. */
   readonly totals: ProductTotals;
 
@@ -85,7 +91,7 @@ export class StockService implements OnModuleInit {
     });
     // No look-up first: the source record's unique index answers a repeat (the rare case) below.
     try {
-      return await this.inTransaction(async (session) => {
+      return await this.gated(async (session) => {
         await this.sources.create([{ companyId, kind: source.kind, id: source.id, at: new Date() }], { session });
         return this.move(companyId, source.kind, source.id, parsed, when, session);
       });
@@ -101,7 +107,7 @@ export class StockService implements OnModuleInit {
     const source = this.checkSource(sourceIn);
     const kind = REVERSAL_OF[source.kind];
     if (!kind) throw new BadRequestException('Only a sale or a purchase can be reversed.');
-    const done = await this.inTransaction(async (session) => {
+    const done = await this.gated(async (session) => {
       const src = await this.sources.findOneAndUpdate(
         { companyId, kind: source.kind, id: source.id, reversed: false },
         { $set: { reversed: true } },
@@ -135,6 +141,11 @@ export class StockService implements OnModuleInit {
   async adjust(companyId: number, productId: number, delta: number, rateP: number, session: ClientSession): Promise<void> {
     const id = await this.seq.next(companyId, 'adjustment');
     await this.move(companyId, 'adjustment', id, [{ product_id: productId, delta, rate_p: rateP }], new Date(), session);
+  }
+
+  /** A sale's or purchase's transaction: through the gate, so a rush commits instead of conflicting. */
+  private gated<T>(fn: (s: ClientSession) => Promise<T>): Promise<T> {
+    return this.gate.run(() => this.inTransaction(fn));
   }
 
   /**
