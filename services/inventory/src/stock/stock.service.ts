@@ -9,7 +9,7 @@ import { Movement, Product, StockSourceDoc } from '../schemas';
 import { Gate } from './gate';
 
 /** Stock transactions one inventory process runs at once (more only conflict on the running totals). */
-const STOCK_CONCURRENCY = 4;
+const STOCK_CONCURRENCY = 2;
 
 /** Which way a source kind moves stock: +1 in, -1 out, 0 signed as given (adjustment). */
 const DIRECTION: Record<StockSourceKind, 1 | -1 | 0> = {
