@@ -1,10 +1,10 @@
-import { Agent, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin, type RequestHandler } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import { bearerAuth, checkBearer, claimsOf, rememberVerified, type TokenChecker } from './auth';
 import { sendError } from './errors';
+import { forwarder, type Forward, type ForwardHooks } from './forward';
 import { mountFrontend } from './frontend';
 import { collectHealth } from './health';
 import { DEFAULT_LOGIN_LIMIT, LoginLimiter, type LoginLimitOptions } from './login-limit';
@@ -42,7 +42,7 @@ export const DEFAULT_LIMITS = { json: 1024 * 1024, multipart: 5 * 1024 * 1024 };
 /** Paths below /api that never need a token, whatever the route table says. */
 const ALWAYS_PUBLIC = new Set(['/health']);
 
-type ProxyReq = IncomingMessage & { bahiTimedOut?: boolean; bahiLogout?: boolean; bahiLoginFrom?: string; bahiClaims?: unknown };
+type ProxyReq = IncomingMessage & { bahiLogout?: boolean; bahiLoginFrom?: string; bahiClaims?: unknown };
 
 /** The gateway: a request listener for `http.createServer`; `express` is the app behind it. */
 export type Gateway = RequestListener & { express: Express };
@@ -101,54 +101,34 @@ export function createApp(opts: GatewayOptions): Gateway {
     res.status(up ? 200 : 503).json({ status: up ? 'ok' : 'starting', nats: up ? 'up' : 'down' });
   });
 
-  const proxies = new Map<string, RequestHandler>();
-  // Without an agent http-proxy opens (and closes) a TCP connection per call: reuse them.
-  const upstream = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
+  const forwards = new Map<string, Forward>();
   for (const name of opts.serviceNames) {
     const target = opts.serviceUrls[name];
-    if (!target) continue;
-    proxies.set(
-      name,
-      createProxyMiddleware({
-        target,
-        changeOrigin: true,
-        xfwd: true,
-        agent: upstream,
-        proxyTimeout: opts.proxyTimeoutMs ?? 60_000,
-        ejectPlugins: true,
-        plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
-        on: {
-          proxyReq: (proxyReq, req) => {
-            const r = req as ProxyReq;
-            proxyReq.on('timeout', () => (r.bahiTimedOut = true));
-          },
-          proxyRes: (proxyRes, req) => {
-            // A logout that the service accepted takes effect here at once, before the NATS event.
-            const claims = claimsOf(req as Request);
-            const status = proxyRes.statusCode ?? 500;
-            if (claims && status < 400 && (req as ProxyReq).bahiLogout) {
-              auth.revokeLocally(claims);
-            }
-            const from = (req as ProxyReq).bahiLoginFrom;
-            if (from !== undefined && status === 401) logins.fail(from);
-          },
-          error: (err, req, res) => {
-            const r = req as ProxyReq;
-            const code = (err as NodeJS.ErrnoException).code;
-            log.warn({ service: name, code, url: r.url?.split('?')[0] }, 'upstream error');
-            if (!('writeHead' in res)) return (res as unknown as { destroy(): void }).destroy();
-            const timedOut = r.bahiTimedOut || code === 'ETIMEDOUT';
-            sendError(
-              asExpress(r, res),
-              timedOut ? 504 : 502,
-              timedOut
-                ? `The ${name} service did not answer in time. Please try again.`
-                : `The ${name} service is not reachable right now. Please try again shortly.`,
-            );
-          },
-        },
-      }),
-    );
+    if (target) forwards.set(name, forwarder(target, opts.proxyTimeoutMs ?? 60_000));
+  }
+
+  /** Sends the call on to its service; logout and login outcomes are acted on here. */
+  function proxy(service: string, req: IncomingMessage, res: ServerResponse): void {
+    const hooks: ForwardHooks = {
+      onResponse(status) {
+        // A logout that the service accepted takes effect here at once, before the NATS event.
+        const claims = claimsOf(req as Request);
+        if (claims && status < 400 && (req as ProxyReq).bahiLogout) auth.revokeLocally(claims);
+        const from = (req as ProxyReq).bahiLoginFrom;
+        if (from !== undefined && status === 401) logins.fail(from);
+      },
+      onError(err, timedOut) {
+        log.warn({ service, code: err.code, url: req.url?.split('?')[0] }, 'upstream error');
+        sendError(
+          asExpress(req, res),
+          timedOut ? 504 : 502,
+          timedOut
+            ? `The ${service} service did not answer in time. Please try again.`
+            : `The ${service} service is not reachable right now. Please try again shortly.`,
+        );
+      },
+    };
+    forwards.get(service)!(req, res, hooks);
   }
 
   const api = express.Router();
@@ -158,7 +138,7 @@ export function createApp(opts: GatewayOptions): Gateway {
     res.status(report.status === 'ok' ? 200 : 503).json(report);
   });
 
-  api.use((req: Request, res: Response, next: NextFunction) => {
+  api.use((req: Request, res: Response) => {
     const pathname = req.path;
     const found = table.match(req.method, pathname);
     if (found.kind === 'none') return sendError(res, 404, `No API call ${req.method} /api${pathname} exists.`);
@@ -169,8 +149,7 @@ export function createApp(opts: GatewayOptions): Gateway {
     }
     const route = found.route;
     bearerAuth(auth, req, res, () => {
-      const proxy = proxies.get(route.service);
-      if (!proxy) {
+      if (!forwards.has(route.service)) {
         return sendError(res, 501, `${route.service} service is not available yet: ${route.method} /api${route.path}`);
       }
       const problem = bodyProblem(req, limits);
@@ -190,7 +169,7 @@ export function createApp(opts: GatewayOptions): Gateway {
         }
         (req as ProxyReq).bahiLoginFrom = from;
       }
-      proxy(req, res, next).catch(next);
+      proxy(route.service, req, res);
     }, route.public === true || ALWAYS_PUBLIC.has(pathname));
   });
   app.use('/api', api);
@@ -217,8 +196,7 @@ export function createApp(opts: GatewayOptions): Gateway {
     if (UNUSUAL_PATH.test(pathname) || /^\/health\/?$/i.test(pathname)) return false;
     const found = table.match(req.method!, pathname);
     if (found.kind !== 'route' || isLogin(found.route) || isLogout(found.route)) return false;
-    const proxy = proxies.get(found.route.service);
-    if (!proxy || bodyProblem(req, limits)) return false;
+    if (!forwards.has(found.route.service) || bodyProblem(req, limits)) return false;
     if (found.route.public !== true) {
       const checked = checkBearer(auth, req.headers.authorization);
       if (!('claims' in checked)) return false;
@@ -227,8 +205,7 @@ export function createApp(opts: GatewayOptions): Gateway {
     applySecurityHeaders(res, security);
     (req as Request).originalUrl = url;
     req.url = url.slice(4); // as Express's mount at /api would
-    const fail = (err?: unknown) => err !== undefined && lastResort(err, req, res);
-    compress(req as Request, res as Response, () => void proxy(req, res, fail).catch(fail));
+    compress(req as Request, res as Response, () => proxy(found.route.service, req, res));
     return true;
   }
 

@@ -309,6 +309,61 @@ describe('every response', () => {
   });
 });
 
+describe('proxying', () => {
+  const extra = [
+    { method: 'GET', path: '/stream', service: 'identity', public: true },
+    { method: 'GET', path: '/cookies', service: 'identity', public: true },
+    { method: 'GET', path: '/boom', service: 'identity', public: true },
+    { method: 'GET', path: '/never', service: 'identity', public: true },
+  ];
+  const gw = () => appWith({ auth: checkerFor(list), serviceUrls: { identity: identity.url }, routes: [...extra, { method: 'GET', path: '/getUserData', service: 'identity' }] });
+
+  it('tells the service who called, through which host, and names the service as Host', async () => {
+    const res = await request(gw()).get('/api/getUserData').set('Authorization', `Bearer ${token()}`).set('Host', 'shop.example.in:8443').set('X-Forwarded-For', '203.0.113.7');
+    expect(res.status).toBe(200);
+    expect(res.body.host).toBe(new URL(identity.url).host);
+    expect(res.body.forwarded).toEqual(['203.0.113.7,127.0.0.1', '8443', 'http', 'shop.example.in:8443']);
+  });
+
+  it('streams a large answer through whole, in order', async () => {
+    const res = await request(gw()).get('/api/stream').buffer(true).parse((r, done) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+    expect(res.status).toBe(200);
+    const body = res.body as Buffer;
+    expect(body.length).toBe(48 * 64 * 1024);
+    for (let i = 0; i < 48; i++) expect(body[i * 64 * 1024]).toBe(i + 1);
+  });
+
+  it('passes every Set-Cookie on', async () => {
+    const res = await request(gw()).get('/api/cookies');
+    expect(res.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+  });
+
+  it('cuts the connection when the service dies mid-answer, and carries on', async () => {
+    const app2 = gw();
+    await expect(request(app2).get('/api/boom')).rejects.toThrow();
+    expect((await request(app2).get('/api/cookies')).status).toBe(200);
+  });
+
+  it("cancels the service's call when the client hangs up", async () => {
+    const server = http.createServer(gw()).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const { port } = server.address() as AddressInfo;
+    const before = identity.hungUp.length;
+    const req = http.get({ port, host: '127.0.0.1', path: '/api/never' });
+    req.on('error', () => undefined);
+    for (let i = 0; i < 100 && !req.socket; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100)); // the call has reached the service
+    req.destroy();
+    for (let i = 0; i < 100 && identity.hungUp.length === before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(identity.hungUp.slice(before)).toEqual(['/never']);
+    server.close();
+  });
+});
+
 describe('health', () => {
   it('reports each service, NATS and MongoDB', async () => {
     const ok = appWith({ auth: checkerFor(list), serviceUrls: { identity: identity.url } });

@@ -42,12 +42,35 @@ export function checkerFor(list: RevocationList): TokenChecker {
 /** A stand-in service: a real HTTP server that echoes what reached it. */
 export interface Upstream {
   url: string;
+  /** Paths whose caller went away before the answer was sent. */
+  hungUp: string[];
   close(): Promise<void>;
 }
 
 export function startUpstream(): Promise<Upstream> {
+  const hungUp: string[] = [];
   const server = http.createServer((req, res) => {
+    res.on('close', () => {
+      if (!res.writableFinished) hungUp.push(req.url ?? '');
+    });
     if (req.url === '/never') return; // never answers: the gateway's deadline must fire
+    if (req.url === '/stream') {
+      // 3 MB in 64 KB pieces, waiting for the reader as a PDF renderer would.
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      let left = 48;
+      const more = (): void => {
+        while (left > 0) {
+          left--;
+          if (!res.write(Buffer.alloc(64 * 1024, 48 - left))) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      return more();
+    }
+    if (req.url === '/cookies') {
+      res.setHeader('set-cookie', ['a=1; Path=/', 'b=2; Path=/']);
+      return res.end('{}');
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -60,7 +83,7 @@ export function startUpstream(): Promise<Upstream> {
         // An upstream crash mid-answer: headers promised, connection cut.
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
         res.write('{"partial":');
-        return res.destroy();
+        return void setTimeout(() => res.destroy(), 50);
       }
       res.setHeader('content-type', 'application/json');
       res.end(
@@ -68,6 +91,8 @@ export function startUpstream(): Promise<Upstream> {
           method: req.method,
           url: req.url,
           authorization: req.headers.authorization ?? null,
+          host: req.headers.host,
+          forwarded: ['for', 'port', 'proto', 'host'].map((k) => req.headers[`x-forwarded-${k}`] ?? null),
           contentType: req.headers['content-type'] ?? null,
           bodyLength: body.length,
           body: body.length < 10_000 ? body.toString('utf8') : null,
@@ -80,6 +105,7 @@ export function startUpstream(): Promise<Upstream> {
       const { port } = server.address() as AddressInfo;
       resolve({
         url: `http://127.0.0.1:${port}`,
+        hungUp,
         close: () =>
           new Promise((r) => {
             server.closeAllConnections();
