@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
 
@@ -33,14 +34,18 @@ export function forwarder(target: string, timeoutMs: number): Forward {
     const headers = requestHeaders(req);
     const length = req.headers['content-length'];
     const hasBody = length !== undefined && length !== '0';
-    // A client that hangs up cancels its call to the service.
-    const abort = new AbortController();
+    // A client that hangs up cancels its call to the service. undici takes any emitter of
+    // 'abort' as the signal; an AbortController cost several times more per call.
+    const cancel = new EventEmitter();
+    let cancelled = false;
     const onClose = () => {
-      if (!res.writableFinished) abort.abort();
+      if (res.writableFinished) return;
+      cancelled = true;
+      cancel.emit('abort');
     };
     res.once('close', onClose);
     pool.stream(
-      { method: req.method as 'GET', path: req.url ?? '/', headers, body: hasBody ? req : null, signal: abort.signal },
+      { method: req.method as 'GET', path: req.url ?? '/', headers, body: hasBody ? req : null, signal: cancel },
       ({ statusCode, headers: answer }) => {
         for (const name in answer) {
           if (HOP_BY_HOP.has(name)) continue;
@@ -53,7 +58,7 @@ export function forwarder(target: string, timeoutMs: number): Forward {
       },
       (err) => {
         res.removeListener('close', onClose);
-        if (!err || abort.signal.aborted) return;
+        if (!err || cancelled) return;
         const code = (err as { code?: string }).code;
         hooks.onError(err, code !== undefined && TIMEOUTS.has(code));
       },
