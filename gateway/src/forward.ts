@@ -3,10 +3,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
 
 /** Connection-level headers: they describe one hop and are never forwarded (RFC 9110 7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 
 /** Not forwarded upstream either: the gateway has its own host, forwarding headers and 100-continue. */
-const REQUEST_OWN = new Set(['host', 'expect', 'x-forwarded-for', 'x-forwarded-port', 'x-forwarded-proto', 'x-forwarded-host']);
+const REQUEST_OWN = new Set([
+  'host',
+  'expect',
+  'x-forwarded-for',
+  'x-forwarded-port',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+]);
 
 export interface ForwardHooks {
   /** The service answered (before its answer is sent on). */
@@ -16,6 +31,9 @@ export interface ForwardHooks {
 }
 
 export type Forward = (req: IncomingMessage, res: ServerResponse, hooks: ForwardHooks) => void;
+
+/** Bodies up to this size are read whole before the call goes out (see below). */
+const SMALL_BODY = 64 * 1024;
 
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
@@ -44,25 +62,38 @@ export function forwarder(target: string, timeoutMs: number): Forward {
       cancel.emit('abort');
     };
     res.once('close', onClose);
-    pool.stream(
-      { method: req.method as 'GET', path: req.url ?? '/', headers, body: hasBody ? req : null, signal: cancel },
-      ({ statusCode, headers: answer }) => {
-        for (const name in answer) {
-          if (HOP_BY_HOP.has(name)) continue;
-          const value = answer[name];
-          if (value !== undefined) res.setHeader(name, value);
-        }
-        res.statusCode = statusCode;
-        hooks.onResponse(statusCode);
-        return res;
-      },
-      (err) => {
-        res.removeListener('close', onClose);
-        if (!err || cancelled) return;
-        const code = (err as { code?: string }).code;
-        hooks.onError(err, code !== undefined && TIMEOUTS.has(code));
-      },
-    );
+    if (hasBody && Number(length) <= SMALL_BODY) {
+      // A small body (a JSON form) goes out in the same write as the headers, so the service
+      // wakes once for the call, not once for the headers and again for the body.
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('error', () => res.destroy());
+      req.on('end', () => {
+        if (!cancelled) send(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      });
+    } else send(hasBody ? req : null);
+
+    function send(body: Buffer | IncomingMessage | null): void {
+      pool.stream(
+        { method: req.method as 'GET', path: req.url ?? '/', headers, body, signal: cancel },
+        ({ statusCode, headers: answer }) => {
+          for (const name in answer) {
+            if (HOP_BY_HOP.has(name)) continue;
+            const value = answer[name];
+            if (value !== undefined) res.setHeader(name, value);
+          }
+          res.statusCode = statusCode;
+          hooks.onResponse(statusCode);
+          return res;
+        },
+        (err) => {
+          res.removeListener('close', onClose);
+          if (!err || cancelled) return;
+          const code = (err as { code?: string }).code;
+          hooks.onError(err, code !== undefined && TIMEOUTS.has(code));
+        },
+      );
+    }
   };
 }
 
