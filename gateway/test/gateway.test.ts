@@ -350,42 +350,7 @@ describe('proxying', () => {
     expect((await request(app2).get('/api/cookies')).status).toBe(200);
   });
 
-  it('sends a small body in one piece with the headers, whole even when the client sent it in parts', async () => {
-    // A bare TCP service: what arrives in its first read is what the gateway wrote at once.
-    const first: string[] = [];
-    const svc = net.createServer((sock) => {
-      let all = '';
-      sock.on('data', (d) => {
-        if (all === '') first.push(d.toString('utf8'));
-        all += d.toString('utf8');
-        if (all.includes('\r\n\r\n') && all.endsWith('}')) sock.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}');
-      });
-    });
-    await new Promise<void>((r) => svc.listen(0, '127.0.0.1', () => r()));
-    const svcUrl = `http://127.0.0.1:${(svc.address() as AddressInfo).port}`;
-    const gwApp = appWith({ auth: checkerFor(list), serviceUrls: { identity: svcUrl } });
-    const server = http.createServer(gwApp).listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    const body = JSON.stringify({ id: 1, name: 'सोनी किराना ₹'.repeat(20) });
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(
-        { port: (server.address() as AddressInfo).port, host: '127.0.0.1', method: 'POST', path: '/api/setCompanyDetails', headers: { Authorization: `Bearer ${token()}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
-        (r) => r.resume().on('end', () => resolve(r.statusCode ?? 0)),
-      );
-      req.on('error', reject);
-      const bytes = Buffer.from(body);
-      req.write(bytes.subarray(0, 100));
-      setTimeout(() => req.end(bytes.subarray(100)), 50);
-    });
-    server.close();
-    svc.close();
-    expect(status).toBe(200);
-    expect(first).toHaveLength(1);
-    expect(first[0]).toMatch(/^POST \/setCompanyDetails HTTP\/1\.1\r\n/);
-    expect(first[0].endsWith(`\r\n\r\n${body}`)).toBe(true);
-  });
-
-  it('forgets a call whose client hangs up halfway through its body', async () => {
+  it('carries on after a client hangs up halfway through its body, and cuts that call at the service', async () => {
     const server = http.createServer(gw()).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const { port } = server.address() as AddressInfo;
@@ -397,7 +362,9 @@ describe('proxying', () => {
     await new Promise((r) => setTimeout(r, 50));
     const after = await request(server).get('/api/cookies');
     expect(after.status).toBe(200);
-    expect(identity.hungUp).not.toContain('/echo');
+    // Bodies are streamed: the service saw the start of the call, and its connection was cut.
+    for (let i = 0; i < 100 && !identity.hungUp.includes('/echo'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(identity.hungUp).toContain('/echo');
     server.close();
   });
 
