@@ -239,9 +239,10 @@ ${before}
   inventory, NATS and MongoDB each a wake-up), a product cache in sales kept current by
   inventory's events (prices and stock change, so it needs a reliable event feed, not a TTL), and
   fewer writes per sale (its pending, progress and complete states are three).
-- **Gateway at one client**: the gateway's own work per call is now about a fifth of a millisecond;
-  at 1 client the ratio still moves between about 1.2x and 1.9x from run to run, because a second
-  process must be woken for each call on a machine whose CPUs are shared.
+- **Gateway**: every ratio is within budget once both paths are warmed (the suite now warms them:
+  before, the first path measured paid for compiling the service's code, which made the 1-client
+  ratio swing between 1.2x and 1.9x). upQuan is the closest, at about 1.4x: its direct call is
+  only 1-2 ms, so the gateway's fixed fifth of a millisecond and its extra wake-up weigh most.
 - The load tool is a closed loop in \`scripts/bench/suite.mjs\` rather than autocannon, to avoid a
   new dependency; it reports the same p50/p95/p99 and throughput.
 `;
