@@ -6,6 +6,7 @@ export { AllExceptionsFilter, describeError, validationException, type ErrorOutc
 export { NatsClient, NATS_CLIENT, NATS_CONNECTION, remoteToHttp } from './nats';
 export { SequenceService } from './sequence';
 export { today, isRealDate } from './dates';
+export { inTransaction, duplicateIn } from './transaction';
 export { DEMO_COMPANY, seedDemoCompanyWhenReady, type DemoSeedOptions } from './demo';
 export { appInfo, HealthController, NatsHealthIndicator, serviceVersion } from './health';
 export { createLogger, PinoNestLogger, requestLogger } from './logger';

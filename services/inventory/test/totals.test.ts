@@ -141,7 +141,7 @@ describe('getProductList totals', () => {
   });
 
   it('a rush of fifty 3-line sales of one bucket all go through, exactly', async () => {
-    const sheets = [];
+    const sheets: number[] = [];
     for (let i = 0; i < 6; i++) sheets.push(await makeProduct(s.url, A, { catagory: ply, brand_name: 'Rushply', name: `Rush ${i}`, mrp: '10', cp: '7' }));
     await Promise.all(sheets.map((id) => move('purchase', [[id, '500', '7']])));
     const results = await Promise.all(

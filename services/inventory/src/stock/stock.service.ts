@@ -2,7 +2,7 @@ import { BadRequestException, Injectable, NotFoundException, type OnModuleInit }
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { StockApplyReply, StockMovement, StockSource, StockSourceKind } from '@bahi/contracts';
-import { SequenceService } from '@bahi/service-kit';
+import { inTransaction, SequenceService } from '@bahi/service-kit';
 import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
 import { type Contribution, ProductTotals } from '../products/product-totals';
 import { Movement, Product, StockSourceDoc } from '../schemas';
@@ -148,31 +148,9 @@ export class StockService implements OnModuleInit {
     return this.gate.run(() => this.inTransaction(fn));
   }
 
-  /**
-   * Runs `fn` in one transaction, retrying write conflicts with a random, growing pause: the
-   * driver's own retry loop retries at once, and 50 counters selling the same products then
-   * collide again and again (seconds of delay, sales timing out).
-   */
-  async inTransaction<T>(fn: (s: ClientSession) => Promise<T>): Promise<T> {
-    const session = await this.conn.startSession();
-    const deadline = Date.now() + 60_000;
-    try {
-      for (let attempt = 1; ; attempt++) {
-        session.startTransaction();
-        try {
-          const result = await fn(session);
-          await session.commitTransaction();
-          return result;
-        } catch (err) {
-          if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-          const transient = (err as { hasErrorLabel?: (l: string) => boolean }).hasErrorLabel?.('TransientTransactionError') ?? false;
-          if (!transient || Date.now() > deadline) throw err;
-          await new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 4 * 2 ** attempt)));
-        }
-      }
-    } finally {
-      await session.endSession();
-    }
+  /** Runs `fn` in one transaction, retrying write conflicts (service-kit's `inTransaction`). */
+  inTransaction<T>(fn: (s: ClientSession) => Promise<T>): Promise<T> {
+    return inTransaction(this.conn, fn);
   }
 
   /**

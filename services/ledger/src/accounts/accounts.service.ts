@@ -2,11 +2,10 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { HistoryRow, PartyKind, PartyRef, SourceRef } from '@bahi/contracts';
-import { Money, SequenceService } from '@bahi/service-kit';
+import { duplicateIn, inTransaction, Money, SequenceService } from '@bahi/service-kit';
 import { PAGE_SIZE, today } from '../common';
 import { EntrySourceDoc } from './entry-source.schema';
 import { EntryDoc, type EntryKind } from './entry.schema';
-import { duplicateIn, inTransaction } from './transaction';
 
 type Decimal = InstanceType<typeof Money.Decimal>;
 

@@ -1,12 +1,10 @@
 import type { ClientSession, Connection } from 'mongoose';
 
-const errorCode = (err: unknown) => (err as { code?: number }).code;
-
 /**
  * Runs `fn` in one transaction, retrying transient errors (write conflicts) with a small random,
- * growing pause, so colliding callers do not collide again at once. `retryAlso` names further
- * errors worth a new attempt. The same helper as inventory's StockService.inTransaction: the two
- * could become one in @bahi/service-kit.
+ * growing pause for up to a minute: the driver's own retry loop retries at once, and counters
+ * selling the same products then collide again and again. `retryAlso` names further errors worth
+ * a new attempt (a duplicate key lost to a concurrent first write).
  */
 export async function inTransaction<T>(conn: Connection, fn: (s: ClientSession) => Promise<T>, retryAlso: (err: unknown) => boolean = () => false): Promise<T> {
   const session = await conn.startSession();
@@ -32,6 +30,6 @@ export async function inTransaction<T>(conn: Connection, fn: (s: ClientSession) 
 
 /** A duplicate key in `collection` (MongoDB's message names it: "collection: db.coll index: ..."). */
 export function duplicateIn(err: unknown, collection: string): boolean {
-  if (errorCode(err) !== 11000) return false;
+  if ((err as { code?: number }).code !== 11000) return false;
   return /collection: [^.\s]+\.(\S+) index:/.exec(String((err as { message?: string }).message))?.[1] === collection;
 }
