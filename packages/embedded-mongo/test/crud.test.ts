@@ -288,7 +288,7 @@ describe('delete and findAndModify', () => {
 
 describe('indexes', () => {
   it('follows updates: an indexed field that changes moves, one that does not stays found', async () => {
-    const c = fresh();
+    const c = db.collection<{ _id: number; status?: string; n?: number; code?: string; tags?: string[]; stock?: number; open?: boolean; note?: string }>(`c${++n}`);
     await c.createIndex({ status: 1, n: 1 });
     await c.createIndex({ code: 1 }, { unique: true });
     await c.createIndex({ tags: 1 });
