@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { bearerAuth, checkBearer, claimsOf, rememberVerified, type TokenChecker } from './auth';
+import { bearerAuth, checkBearer, claimsOf, type TokenChecker } from './auth';
 import { sendError } from './errors';
 import { forwarder, type Forward, type ForwardHooks } from './forward';
 import { mountFrontend } from './frontend';
@@ -75,8 +75,8 @@ function formatBytes(n: number): string {
 
 export function createApp(opts: GatewayOptions): Gateway {
   const log = opts.logger;
-  // A client sends the same token on every call: its signature is checked once.
-  const auth = rememberVerified(opts.auth);
+  // @bahi/auth's verifyToken checks a token's signature once and then only its expiry.
+  const auth = opts.auth;
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const remoteUrls = opts.remoteUrls ?? {};
   const table = new RouteTable(opts.routes, opts.prefixes);

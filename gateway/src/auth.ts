@@ -61,35 +61,3 @@ export function bearerAuth(checker: TokenChecker, req: Request, res: Response, n
   if (optional) return next();
   sendError(res, 401, result.message, { 'WWW-Authenticate': result.challenge });
 }
-
-class TokenExpired extends Error {
-  override readonly name = 'TokenExpiredError';
-}
-
-/**
- * A checker that remembers tokens it has verified (a client sends the same one on every call):
- * the signature of a given token string never changes, so a hit only re-checks its expiry.
- * Revocation is not cached here; it is checked on every request.
- */
-export function rememberVerified(checker: TokenChecker, max = 10_000): TokenChecker {
-  const seen = new Map<string, Claims>();
-  return {
-    isRevoked: (claims) => checker.isRevoked(claims),
-    revokeLocally: (claims) => checker.revokeLocally(claims),
-    verify(token) {
-      const hit = seen.get(token);
-      if (hit) {
-        if (typeof hit.exp === 'number' && Math.floor(Date.now() / 1000) >= hit.exp) {
-          seen.delete(token);
-          throw new TokenExpired('jwt expired');
-        }
-        return hit;
-      }
-      const claims = checker.verify(token);
-      // Bounded: forget the oldest entry once full.
-      if (seen.size >= max) seen.delete(seen.keys().next().value!);
-      seen.set(token, claims);
-      return claims;
-    },
-  };
-}

@@ -1,62 +1,41 @@
-import { checkBearer, MESSAGES, rememberVerified, type Claims, type TokenChecker } from '../src/auth';
+import { newSessionId, signToken, verifyToken } from '@bahi/auth';
+import type { TokenSubject } from '@bahi/contracts';
+import { checkBearer, MESSAGES, type TokenChecker } from '../src/auth';
 
-function counting(claims: Claims, revoked = () => false) {
-  const calls: string[] = [];
-  const checker: TokenChecker = {
-    verify: (t) => {
-      calls.push(t);
-      if (t.startsWith('bad')) throw new Error('invalid signature');
-      return claims;
-    },
-    isRevoked: revoked,
-    revokeLocally: () => undefined,
-  };
-  return { checker, calls };
+const secret = 'gateway-auth-secret-0123456789';
+const subject: TokenSubject = { sub: '5', uid: 5, name: 'Ravi', email: 'ravi@demo.local', position: 'staff', companyId: 1, companyName: 'Demo Traders', sid: 's' };
+
+/** The checker main.ts wires: @bahi/auth's verifyToken, with a revocation flag. */
+function checker(revoked: () => boolean = () => false): TokenChecker {
+  return { verify: (t) => verifyToken(t, secret), isRevoked: revoked, revokeLocally: () => undefined };
 }
 
-describe('remembered token checks', () => {
+describe('bearer checks', () => {
   afterEach(() => jest.restoreAllMocks());
-  const now = 1_800_000_000_000;
 
-  it('checks a token signature once, then only its expiry', () => {
-    jest.spyOn(Date, 'now').mockReturnValue(now);
-    const { checker, calls } = counting({ sid: 's', exp: now / 1000 + 60 });
-    const remembered = rememberVerified(checker);
-    expect(remembered.verify('a.b.c')).toEqual({ sid: 's', exp: now / 1000 + 60 });
-    expect(remembered.verify('a.b.c')).toEqual({ sid: 's', exp: now / 1000 + 60 });
-    expect(calls).toEqual(['a.b.c']);
+  it('refuses a token that has expired since it was last accepted, with the expiry message', () => {
+    const token = signToken({ ...subject, sid: newSessionId() }, secret, 60);
+    const c = checker();
+    const first = checkBearer(c, `Bearer ${token}`);
+    expect(first).toHaveProperty('claims');
+    jest.spyOn(Date, 'now').mockReturnValue(((first as { claims: { exp: number } }).claims.exp + 1) * 1000);
+    expect(checkBearer(c, `Bearer ${token}`)).toEqual({ message: MESSAGES.expired, challenge: 'Bearer error="invalid_token"' });
   });
 
-  it('refuses a remembered token once it has expired, with the expiry message', () => {
-    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
-    const { checker } = counting({ sid: 's', exp: now / 1000 + 60 });
-    const remembered = rememberVerified(checker);
-    expect(checkBearer(remembered, 'Bearer a.b.c')).toHaveProperty('claims');
-    clock.mockReturnValue(now + 60_000);
-    expect(checkBearer(remembered, 'Bearer a.b.c')).toEqual({ message: MESSAGES.expired, challenge: 'Bearer error="invalid_token"' });
-  });
-
-  it('never remembers a refused token', () => {
-    const { checker, calls } = counting({ sid: 's', exp: Date.now() / 1000 + 60 });
-    const remembered = rememberVerified(checker);
-    expect(() => remembered.verify('bad.b.c')).toThrow();
-    expect(() => remembered.verify('bad.b.c')).toThrow();
-    expect(calls).toEqual(['bad.b.c', 'bad.b.c']);
-  });
-
-  it('still asks about revocation on every check', () => {
+  it('asks about revocation on every check of an accepted token', () => {
     let revoked = false;
-    const { checker } = counting({ sid: 's', exp: Date.now() / 1000 + 60 }, () => revoked);
-    const remembered = rememberVerified(checker);
-    expect(checkBearer(remembered, 'Bearer a.b.c')).toHaveProperty('claims');
+    const c = checker(() => revoked);
+    const token = signToken({ ...subject, sid: newSessionId() }, secret);
+    expect(checkBearer(c, `Bearer ${token}`)).toHaveProperty('claims');
     revoked = true;
-    expect(checkBearer(remembered, 'Bearer a.b.c')).toEqual({ message: MESSAGES.revoked, challenge: 'Bearer error="invalid_token"' });
+    expect(checkBearer(c, `Bearer ${token}`)).toEqual({ message: MESSAGES.revoked, challenge: 'Bearer error="invalid_token"' });
   });
 
-  it('holds a bounded number of tokens', () => {
-    const { checker, calls } = counting({ sid: 's', exp: Date.now() / 1000 + 60 });
-    const remembered = rememberVerified(checker, 2);
-    for (const t of ['a.1.x', 'a.2.x', 'a.3.x', 'a.1.x']) remembered.verify(t);
-    expect(calls).toEqual(['a.1.x', 'a.2.x', 'a.3.x', 'a.1.x']);
+  it('refuses a tampered token every time, and a malformed or missing header', () => {
+    const tampered = signToken({ ...subject, sid: newSessionId() }, secret).slice(0, -2) + 'xx';
+    const c = checker();
+    for (let i = 0; i < 2; i++) expect(checkBearer(c, `Bearer ${tampered}`)).toEqual({ message: MESSAGES.invalid, challenge: 'Bearer error="invalid_token"' });
+    expect(checkBearer(c, 'Basic abc')).toEqual({ message: MESSAGES.malformed, challenge: 'Bearer error="invalid_request"' });
+    expect(checkBearer(c, undefined)).toEqual({ message: MESSAGES.missing, challenge: 'Bearer' });
   });
 });

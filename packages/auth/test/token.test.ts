@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { AuthError, bearerToken, newSessionId, signToken, verifyToken } from '../src';
+import { REMEMBERED_TOKENS } from '../src/token';
 import type { TokenSubject } from '@bahi/contracts';
 
 const secret = 'test-secret-0123456789';
@@ -59,5 +60,49 @@ describe('tokens', () => {
     const e = new AuthError('expired');
     expect(e.status).toBe(401);
     expect(e.message).toMatch(/expired/);
+  });
+});
+
+describe('remembered tokens', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  // A fresh session id each: the same claims signed in the same second give the same token.
+  const fresh = (ttl?: number) => signToken({ ...subject, sid: newSessionId() }, secret, ttl);
+
+  it('checks a token signature once, then only its expiry', () => {
+    const token = fresh();
+    const check = jest.spyOn(jwt, 'verify');
+    const first = verifyToken(token, secret);
+    const second = verifyToken(token, secret);
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(check).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a remembered token once it has expired, and under another secret', () => {
+    const token = fresh(60);
+    const claims = verifyToken(token, secret);
+    expect(codeOf(() => verifyToken(token, 'another-secret'))).toBe('invalid');
+    jest.spyOn(Date, 'now').mockReturnValue(claims.exp * 1000);
+    expect(codeOf(() => verifyToken(token, secret))).toBe('expired');
+    expect(codeOf(() => verifyToken(token, secret))).toBe('expired');
+  });
+
+  it('never remembers a refused token', () => {
+    const tampered = fresh().slice(0, -2) + 'xx';
+    const check = jest.spyOn(jwt, 'verify');
+    expect(codeOf(() => verifyToken(tampered, secret))).toBe('invalid');
+    expect(codeOf(() => verifyToken(tampered, secret))).toBe('invalid');
+    expect(check).toHaveBeenCalledTimes(2);
+  });
+
+  it('holds a bounded number of tokens, forgetting the oldest', () => {
+    const own = 'bound-secret-0123456789';
+    const first = signToken(subject, own);
+    verifyToken(first, own);
+    for (let i = 0; i < REMEMBERED_TOKENS; i++) verifyToken(signToken({ ...subject, sid: `s${i}` }, own), own);
+    const check = jest.spyOn(jwt, 'verify');
+    verifyToken(first, own);
+    expect(check).toHaveBeenCalledTimes(1);
   });
 });

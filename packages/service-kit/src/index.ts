@@ -3,7 +3,7 @@ export { bootstrapService, configureApp, startApp, BODY_LIMIT } from './bootstra
 export { loadServiceConfig, uriNamesDatabase, SERVICE_CONFIG, type ServiceConfig } from './config';
 export { AuthGuard, AuthService, CurrentUser, Positions, Public, Tenant, type AuthedRequest } from './auth';
 export { AllExceptionsFilter, describeError, validationException, type ErrorOutcome } from './errors';
-export { NatsClient, NATS_CLIENT, NATS_CONNECTION, remoteToHttp } from './nats';
+export { NatsClient, NATS_CONNECTION, remoteToHttp } from './nats';
 export { SequenceService } from './sequence';
 export { today, isRealDate } from './dates';
 export { inTransaction, duplicateIn } from './transaction';

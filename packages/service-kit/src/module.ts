@@ -1,6 +1,5 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ClientsModule, Transport } from '@nestjs/microservices';
 import { MongooseModule } from '@nestjs/mongoose';
 import { TerminusModule } from '@nestjs/terminus';
 import type { NatsConnection } from 'nats';
@@ -11,7 +10,7 @@ import { AuthGuard, AuthService } from './auth';
 import { loadServiceConfig, SERVICE_CONFIG, type ServiceConfig } from './config';
 import { HAS_DATABASE, HealthController, NatsHealthIndicator } from './health';
 import { createLogger } from './logger';
-import { connectNats, NATS_CLIENT, NATS_CONNECTION, NatsClient } from './nats';
+import { connectNats, NATS_CONNECTION, NatsClient } from './nats';
 import { SequenceService } from './sequence';
 
 export const LOGGER = 'BAHI_LOGGER';
@@ -78,16 +77,6 @@ export class BahiServiceModule {
               }),
             ]
           : []),
-        ClientsModule.registerAsync([
-          {
-            name: NATS_CLIENT,
-            inject: [SERVICE_CONFIG],
-            useFactory: (cfg: ServiceConfig) => ({
-              transport: Transport.NATS,
-              options: { servers: [cfg.natsUrl], name: `${cfg.service}-client`, maxReconnectAttempts: -1 },
-            }),
-          },
-        ]),
         TerminusModule.forRoot({ logger: false }),
       ],
       controllers: opts.health === false ? [] : [HealthController],
@@ -113,7 +102,6 @@ export class BahiServiceModule {
         AuthService,
         ...(database ? [SequenceService] : []),
         NatsHealthIndicator,
-        ClientsModule,
         TerminusModule,
       ],
     };
