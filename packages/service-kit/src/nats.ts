@@ -8,7 +8,9 @@ import { SERVICE_CONFIG, type ServiceConfig } from './config';
 export const NATS_CONNECTION = 'BAHI_NATS_CONNECTION';
 
 export function connectNats(cfg: ServiceConfig): Promise<NatsConnection> {
-  return connect({ servers: cfg.natsUrl, name: `${cfg.service}-raw`, maxReconnectAttempts: -1 });
+  // noAsyncTraces: a request would otherwise capture two stack traces (an Error each) in case it
+  // fails; our failures carry their own messages (subject, timeout), and a scan is such a request.
+  return connect({ servers: cfg.natsUrl, name: cfg.service, maxReconnectAttempts: -1, noAsyncTraces: true });
 }
 
 /** A failed request (the remote handler's RpcException, no responder: 503, timeout: 504) as the HttpException to answer with. */

@@ -3,6 +3,7 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { BahiServiceModule } from '@bahi/service-kit';
 import { CartsController } from './carts/carts.controller';
 import { CartsService } from './carts/carts.service';
+import { SeenCarts } from './carts/seen-carts';
 import { PurchaseSourceHandlers } from './carts/purchase-source.handlers';
 import { Products } from './common/products';
 import { CartSchema, DeliverySchema, EstimateSchema, Models, SaleSchema } from './common/schemas';
@@ -26,6 +27,6 @@ import { SalesService } from './sales/sales.service';
     ]),
   ],
   controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers],
-  providers: [Products, Customers, CartsService, CheckoutService, SalesService, EstimatesService],
+  providers: [Products, Customers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService],
 })
 export class AppModule {}

@@ -1,9 +1,9 @@
 import { getModelToken } from '@nestjs/mongoose';
-import type { Model } from 'mongoose';
+import mongoose, { type Model } from 'mongoose';
 import { JSONCodec } from 'nats';
 import { Subjects } from '@bahi/contracts';
 import { CheckoutService } from '../src/sales/checkout.service';
-import { Models, type SaleDoc } from '../src/common/schemas';
+import { type CartDoc, Models, type SaleDoc } from '../src/common/schemas';
 import { as, category, customer, editProduct, product, startSales, tokenFor, type Stack } from './helpers';
 
 let s: Stack;
@@ -121,6 +121,51 @@ describe('cart', () => {
     expect((await A.get('/getProducts?cart_no=2').expect(200)).body.summery.total).toBe(0);
     // cart 1 untouched
     expect((await A.get('/getProducts?cart_no=1').expect(200)).body.summery.total).toBe(398.05);
+  });
+
+  it('a product new to the cart is one write; one already there adds to its line; both stay right when the cart changed elsewhere', async () => {
+    const carts = s.sales.app.get<Model<CartDoc>>(getModelToken(Models.Cart));
+    const key = { companyId: s.companyId, cart_no: 3 };
+    const calls: string[] = [];
+    mongoose.set('debug', (coll: string, method: string) => void (coll === 'carts' && calls.push(method)));
+    try {
+      await A.get(`/addProductIntoCart/${rice}?cart_no=3`).expect(200); // no cart yet: created
+      calls.length = 0;
+      const soapLine = await A.get(`/addProductIntoCart/${soap}?cart_no=3`).expect(200);
+      expect(calls).toEqual(['findOneAndUpdate']);
+      calls.length = 0;
+      const again = await A.get(`/addProductIntoCart/${soap}?cart_no=3`).expect(200);
+      expect(calls).toEqual(['findOne', 'updateOne']);
+      expect(again.body[0][0]).toMatchObject({ sl_no: soapLine.body[0][0].sl_no, quantity: 2 });
+    } finally {
+      mongoose.set('debug', false);
+    }
+    const userId = (await carts.findOne({ ...key, 'lines.product_id': soap }).lean())!.userId;
+    // Another replica (or tab) added dal meanwhile: this process thinks dal is new to the cart.
+    await carts.collection.updateOne({ ...key, userId }, { $push: { lines: { sl_no: 99_001, product_id: dal, product_name: 'Toor Dal', mrp: '45', unit: 'kg', stock: '50', quantity: '1', per_peice_quantity: '0.5', discount: '0', hsn_code: '' } } as never, $inc: { version: 1 } });
+    const dalAgain = await A.get(`/addProductIntoCart/${dal}?cart_no=3`).expect(200);
+    expect(dalAgain.body[0][0]).toMatchObject({ sl_no: 99_001, quantity: 2 });
+    // ...and emptied it: this process thinks soap is still there.
+    await carts.collection.updateOne({ ...key, userId }, { $set: { lines: [] }, $inc: { version: 1 } });
+    const soapNew = await A.get(`/addProductIntoCart/${soap}?cart_no=3`).expect(200);
+    expect(soapNew.body[0][0]).toMatchObject({ product_id: soap, quantity: 1 });
+    expect(soapNew.body[1].summery.subtotal).toBe(12.35);
+    // Two tabs scanning the same new product at once: one line of 2.
+    const both = await Promise.all([A.get(`/addProductIntoCart/${rice}?cart_no=3`), A.get(`/addProductIntoCart/${rice}?cart_no=3`)]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const lines = (await A.get('/getProducts?cart_no=3').expect(200)).body.cart;
+    expect(lines.map((l: any) => [l.product_id, l.quantity])).toEqual([[soap, 1], [rice, 2]]);
+    await A.del('/clearCart/3').expect(200);
+    // Emptied here: rice is new to the cart again, one write.
+    mongoose.set('debug', (coll: string, method: string) => void (coll === 'carts' && calls.push(method)));
+    try {
+      calls.length = 0;
+      await A.get(`/addProductIntoCart/${rice}?cart_no=3`).expect(200);
+      expect(calls).toEqual(['findOneAndUpdate']);
+    } finally {
+      mongoose.set('debug', false);
+    }
+    await A.del('/clearCart/3').expect(200);
   });
 });
 

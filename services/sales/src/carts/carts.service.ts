@@ -3,12 +3,13 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { AddProductReply, CartUpdateReply, GetProductsReply } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
-import { addProductLine, findLine, mutate, readForMutate } from '../common/line-store';
-import { stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
+import { addProductLine, findLine, mutate, pushNewLine } from '../common/line-store';
+import { lineFromProduct, stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
 import { parseCode, Products } from '../common/products';
 import { type CartDoc, Models } from '../common/schemas';
 import type { StoredLine } from '../common/totals';
 import type { Who } from '../common/who';
+import { SeenCarts } from './seen-carts';
 
 export type { Who };
 
@@ -21,6 +22,7 @@ export class CartsService {
     @InjectModel(Models.Cart) readonly model: Model<CartDoc>,
     private readonly products: Products,
     private readonly seq: SequenceService,
+    private readonly inCart: SeenCarts,
   ) {}
 
   private key(who: Who, cart_no: number) {
@@ -42,17 +44,26 @@ export class CartsService {
 
   async addProduct(who: Who, cart_no: number, rawCode: string, quantity?: string): Promise<AddProductReply> {
     const { code, quantity: q } = parseCode(rawCode, quantity);
-    // The product and the cart are read side by side: a scan waits for the slower, not both.
-    const read = readForMutate(this.model, this.key(who, cart_no));
-    read.catch(() => undefined);
+    const key = this.key(who, cart_no);
     const product = await this.products.lookup(who.companyId, code);
     if (!product) return [];
-    let line!: StoredLine;
-    const cart = await mutate(this.model, this.key(who, cart_no), async (doc) => {
-      line = await addProductLine(doc.lines, product, q, this.seq, who.companyId);
-    }, { upsert: {}, read });
-    const warning = stockWarning(line);
-    return [[toCartLine(line)], { warnings: warning ? [warning] : [], summery: toSummery(cart_no, cart.lines, cart) }];
+    let line: StoredLine | undefined;
+    let cart: CartDoc | null = null;
+    // A product new to the cart (nearly every scan) is one command; one already there adds to its
+    // line by read-modify-write. Which it is, is guessed from the cart this process saw last: a
+    // wrong guess costs a command, never a wrong cart.
+    if (!this.inCart.has(key, product.product_id)) {
+      line = lineFromProduct(product, await this.seq.unique(who.companyId, 'line'), q);
+      cart = await pushNewLine(this.model, key, line);
+    }
+    if (!cart) {
+      cart = await mutate(this.model, key, async (doc) => {
+        line = await addProductLine(doc.lines, product, q, this.seq, who.companyId);
+      }, { upsert: {} });
+    }
+    this.inCart.saw(key, cart.lines);
+    const warning = stockWarning(line!);
+    return [[toCartLine(line!)], { warnings: warning ? [warning] : [], summery: toSummery(cart_no, cart.lines, cart) }];
   }
 
   /** Applies a line or summary change to the cart holding `sl_no` (or cart_no). */
@@ -95,6 +106,7 @@ export class CartsService {
   /** Empties lines and summary; {success:false} semantics are left to the caller. */
   async clear(who: Who, cart_no: number): Promise<{ success: true }> {
     await this.model.updateOne(this.key(who, cart_no), { $set: { lines: [], tax: 0, shipping: '0', discount: '0' }, $inc: { version: 1 } });
+    this.inCart.saw(this.key(who, cart_no), []);
     return { success: true };
   }
 }

@@ -8,9 +8,19 @@ import type { StoredLine } from './totals';
 
 const MAX_ATTEMPTS = 20;
 
-/** The read `mutate` starts with, for callers that start it early. */
-export function readForMutate<T extends LineDoc>(model: Model<T>, filter: Record<string, unknown>): Promise<T | null> {
-  return model.collection.findOne(filter) as Promise<T | null>;
+/**
+ * Appends a line for a product not yet in the document, in one command: a $push guarded by "this
+ * product is not in it", answering the document after. Null when the guard fails (the product is
+ * there) or there is no document: then `mutate` takes over. It bumps `version` like `mutate`, so
+ * every other writer's version check sees it.
+ */
+export async function pushNewLine<T extends LineDoc>(model: Model<T>, filter: Record<string, unknown>, line: StoredLine): Promise<T | null> {
+  const after = await model.collection.findOneAndUpdate(
+    { ...filter, 'lines.product_id': { $ne: line.product_id } } as never,
+    { $push: { lines: line }, $inc: { version: 1 }, $set: { updatedAt: new Date() } } as never,
+    { returnDocument: 'after' },
+  );
+  return (after as T | null) ?? null;
 }
 
 /**
@@ -23,11 +33,10 @@ export async function mutate<T extends LineDoc>(
   model: Model<T>,
   filter: Record<string, unknown>,
   change: (doc: T) => void | Promise<void>,
-  opts: { upsert?: Partial<T>; notFound?: string; read?: Promise<T | null> } = {},
+  opts: { upsert?: Partial<T>; notFound?: string } = {},
 ): Promise<T> {
   for (let i = 0; i < MAX_ATTEMPTS; i++) {
-    // `read`: the first read, started by the caller alongside other work (the product look-up).
-    let doc = i === 0 && opts.read ? await opts.read : ((await model.collection.findOne(filter)) as T | null);
+    let doc = (await model.collection.findOne(filter)) as T | null;
     if (!doc) {
       if (!opts.upsert) throw new NotFoundException(opts.notFound ?? 'Not found.');
       try {

@@ -5,6 +5,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type MakeSaleReply } from '@bahi/contracts';
 import { isRealDate, leaseMs, LOGGER, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
+import { SeenCarts } from '../carts/seen-carts';
 import { mutate } from '../common/line-store';
 import { type CartDoc, type EstimateDoc, type LineDoc, Models, type SaleDoc } from '../common/schemas';
 import { totals, unitQuantity } from '../common/totals';
@@ -41,6 +42,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     private readonly nats: NatsClient,
     private readonly seq: SequenceService,
     private readonly customers: Customers,
+    private readonly seenCarts: SeenCarts,
     @Inject(LOGGER) log: Logger,
   ) {
     this.outbox = new Outbox<SaleDoc, MakeSaleReply>({
@@ -183,7 +185,10 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     if (sale.source.kind !== 'cart') return;
     const key = { companyId: sale.companyId, userId: sale.source.userId, cart_no: sale.source.cart_no };
     const r = await this.carts.updateOne({ ...key, version: sale.source.version }, { $set: { lines: [], tax: 0, shipping: '0', discount: '0' }, $inc: { version: 1 } });
-    if (r.matchedCount === 1) return;
+    if (r.matchedCount === 1) {
+      this.seenCarts.saw(key, []);
+      return;
+    }
     // The cart changed during checkout: take out only what was sold.
     const sold = new Set(sale.lines.map((l) => l.sl_no));
     await mutate(this.carts, key, (doc) => {
