@@ -8,8 +8,14 @@ import { type Contribution, ProductTotals } from '../products/product-totals';
 import { Movement, Product, StockSourceDoc } from '../schemas';
 import { Gate } from './gate';
 
-/** Stock transactions one inventory process runs at once (more only conflict on the running totals). */
-const STOCK_CONCURRENCY = 2;
+/**
+ * Stock transactions one inventory process runs at once. One: two at once already conflicted on
+ * the running totals (0.2-0.3 aborts per sale at 10 counters), and each conflict costs a random
+ * pause plus the transaction's work again, which made the slowest sales several times the median.
+ * One after another, a process still commits 50+ sales a second here (see docs/benchmarks.md);
+ * replicas add more, and their rare conflicts retry.
+ */
+const STOCK_CONCURRENCY = 1;
 
 /** Which way a source kind moves stock: +1 in, -1 out, 0 signed as given (adjustment). */
 const DIRECTION: Record<StockSourceKind, 1 | -1 | 0> = {
@@ -47,7 +53,7 @@ export function movementView(m: Movement): StockMovement {
  */
 @Injectable()
 export class StockService implements OnModuleInit {
-  /** Sales and purchases moving stock through this process, a few at a time. */
+  /** Sales and purchases moving stock through this process, one at a time. */
   private readonly gate = new Gate(STOCK_CONCURRENCY);
   /** The product list's running totals, shifted in the same transaction as every change. */
   readonly totals: ProductTotals;
