@@ -194,6 +194,12 @@ describe('sale', () => {
     const again = await A.post('/MAKE_SALE', { clientId: asha, cart_no: 1, paid: '300' }, { 'Idempotency-Key': 'sale-one' }).expect(200);
     expect(again.body.saleId).toBe(firstSale);
     expect(await stock(rice)).toBe('97.5');
+    // Stored through the driver, with what mongoose's create would give: defaults and timestamps.
+    const stored = await s.sales.app.get<Model<SaleDoc>>(getModelToken(Models.Sale)).findOne({ companyId: s.companyId, saleId: firstSale }).lean();
+    expect(stored).toMatchObject({ status: 'complete', stockApplied: true, ledgerPosted: true, warnings: [], createdBy: expect.any(Number), paid: '300' });
+    expect(stored!.createdAt).toBeInstanceOf(Date);
+    expect((stored as unknown as { updatedAt: Date }).updatedAt.getTime()).toBeGreaterThanOrEqual(stored!.createdAt!.getTime());
+    expect(stored!.lines.map((l) => l.product_id)).toEqual([rice, soap, dal]);
   });
 
   it('shows the bill with frozen prices, previous due and a rounded due', async () => {

@@ -51,9 +51,33 @@ export class Outbox<D extends OutboxRecord, R> {
   private timer: NodeJS.Timeout | null = null;
   private redriving: Promise<number> | null = null;
   private readonly Noun: string;
+  /** Whether the record's schema keeps createdAt/updatedAt (set here as mongoose would). */
+  private readonly stamped: boolean;
 
   constructor(private readonly o: OutboxOptions<D, R>) {
     this.Noun = o.noun.charAt(0).toUpperCase() + o.noun.slice(1);
+    this.stamped = Boolean(o.model.schema.get('timestamps'));
+  }
+
+  /**
+   * The records' collection through the driver, for every step of a drive. A record is built typed
+   * by its service, so mongoose's casting adds nothing; building and validating a mongoose document
+   * of a whole bill cost a sale more than its insert (0.8 ms against 0.2 ms of CPU here), and each
+   * update twice a plain one.
+   */
+  private get records() {
+    return this.o.model.collection;
+  }
+
+  /** Sets `fields` (and updatedAt) on the record matching `filter`; whether one matched. */
+  private async update(filter: Record<string, unknown>, fields: Record<string, unknown>, unset?: Record<string, 1>): Promise<boolean> {
+    const $set = this.stamped ? { ...fields, updatedAt: new Date() } : fields;
+    const r = await this.records.updateOne(filter as never, (unset ? { $set, $unset: unset } : { $set }) as never);
+    return r.matchedCount === 1;
+  }
+
+  private find(filter: Record<string, unknown>): Promise<D | null> {
+    return this.records.findOne(filter as never) as Promise<D | null>;
   }
 
   /** The lease of a new attempt. */
@@ -65,31 +89,34 @@ export class Outbox<D extends OutboxRecord, R> {
     return doc[this.o.idField];
   }
 
-  private where(doc: D, extra: Record<string, unknown> = {}) {
-    return { companyId: doc.companyId, [this.o.idField]: this.id(doc), ...extra } as never;
+  private where(doc: D, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    return { companyId: doc.companyId, [this.o.idField]: this.id(doc), ...extra };
   }
 
   /** Writes progress fields, on the stored record and on `doc`. */
   async mark(doc: D, fields: Partial<D>): Promise<void> {
-    await this.o.model.updateOne(this.where(doc), { $set: fields } as never);
+    await this.update(this.where(doc), fields);
     Object.assign(doc, fields);
   }
 
   /** The answer of an earlier attempt with this key, or null when there was none (or it was just undone: start afresh). */
   async replay(companyId: number, key: string): Promise<R | null> {
-    const earlier = await this.o.model.findOne({ companyId, idempotencyKey: key } as never).lean();
-    return earlier ? this.resume(earlier as D) : null;
+    const earlier = await this.find({ companyId, idempotencyKey: key });
+    return earlier ? this.resume(earlier) : null;
   }
 
   /** Stores a new pending record (with `lockedUntil: lease()`) and drives it; a racing twice-sent key answers what the other attempt answers. */
   async run(doc: D): Promise<R> {
     try {
-      await this.o.model.create(doc);
+      // The schema's defaults and timestamps, as mongoose's create would give them.
+      const row = this.o.model.applyDefaults({ ...doc }) as Record<string, unknown>;
+      if (this.stamped) row.createdAt = row.updatedAt = new Date();
+      await this.records.insertOne(row as never);
     } catch (err) {
       if ((err as { code?: number }).code !== 11000) throw err;
-      const other = await this.o.model.findOne({ companyId: doc.companyId, idempotencyKey: doc.idempotencyKey } as never).lean();
+      const other = await this.find({ companyId: doc.companyId, idempotencyKey: doc.idempotencyKey });
       if (!other) throw new ConflictException(`This ${this.o.noun} is being retried; please try again.`);
-      const answer = await this.resume(other as D);
+      const answer = await this.resume(other);
       if (answer === null) throw new ConflictException(`This ${this.o.noun} is being retried; please try again.`);
       return answer;
     }
@@ -116,27 +143,23 @@ export class Outbox<D extends OutboxRecord, R> {
         throw new ConflictException(`The earlier attempt of this ${this.o.noun} is being undone; please try again in a moment.`);
       }
       await new Promise((r) => setTimeout(r, 100));
-      const now = await this.o.model.findOne(this.where(doc)).lean();
+      const now = await this.find(this.where(doc));
       if (!now) throw new NotFoundException(`${this.Noun} ${String(this.id(doc))} not found.`);
-      doc = now as D;
+      doc = now;
     }
   }
 
   /** Takes the lease of a record whose lease expired; null when someone else holds it. */
   private async claim(doc: D, status: OutboxStatus): Promise<D | null> {
     const now = new Date();
-    const claimed = await this.o.model
-      .findOneAndUpdate(this.where(doc, { status, lockedUntil: { $lt: now } }), { $set: { lockedUntil: new Date(now.getTime() + this.o.leaseMs) } } as never, {
-        returnDocument: 'after',
-      })
-      .lean();
+    const $set = { lockedUntil: new Date(now.getTime() + this.o.leaseMs), ...(this.stamped ? { updatedAt: now } : {}) };
+    const claimed = await this.records.findOneAndUpdate(this.where(doc, { status, lockedUntil: { $lt: now } }) as never, { $set } as never, { returnDocument: 'after' });
     return (claimed as D | null) ?? null;
   }
 
   /** Marks a pending record complete; false when it was no longer pending. */
   private async complete(doc: D): Promise<boolean> {
-    const done = await this.o.model.updateOne(this.where(doc, { status: 'pending' }), { $set: { status: 'complete' } } as never);
-    if (done.matchedCount !== 1) return false;
+    if (!(await this.update(this.where(doc, { status: 'pending' }), { status: 'complete' }))) return false;
     this.o.completed?.(doc);
     return true;
   }
@@ -160,7 +183,7 @@ export class Outbox<D extends OutboxRecord, R> {
 
   /** Runs `undo` and marks the record failed. True when fully undone; else it stays compensating for the re-driver. */
   async compensate(doc: D, reason: string): Promise<boolean> {
-    await this.o.model.updateOne(this.where(doc, { status: { $in: ['pending', 'compensating'] } }), { $set: { status: 'compensating', error: reason } } as never);
+    await this.update(this.where(doc, { status: { $in: ['pending', 'compensating'] } }), { status: 'compensating', error: reason });
     try {
       await this.o.undo(doc);
     } catch (err) {
@@ -169,10 +192,7 @@ export class Outbox<D extends OutboxRecord, R> {
       this.o.log.warn({ err, [this.o.idField]: this.id(doc) }, `undoing the ${this.o.noun} failed; will retry`);
       return false;
     }
-    await this.o.model.updateOne(this.where(doc, { status: 'compensating' }), {
-      $set: { status: 'failed', failedKey: doc.idempotencyKey, stockApplied: false, ledgerPosted: false },
-      $unset: { idempotencyKey: 1 },
-    } as never);
+    await this.update(this.where(doc, { status: 'compensating' }), { status: 'failed', failedKey: doc.idempotencyKey, stockApplied: false, ledgerPosted: false }, { idempotencyKey: 1 });
     return true;
   }
 
@@ -200,7 +220,7 @@ export class Outbox<D extends OutboxRecord, R> {
   }
 
   private async redriveOnce(): Promise<number> {
-    const stale = (await this.o.model.find({ status: { $in: ['pending', 'compensating'] }, lockedUntil: { $lt: new Date() } } as never).limit(100).lean()) as D[];
+    const stale = (await this.records.find({ status: { $in: ['pending', 'compensating'] }, lockedUntil: { $lt: new Date() } } as never).limit(100).toArray()) as unknown as D[];
     let undone = 0;
     for (const s of stale) {
       const claimed = await this.claim(s, s.status);

@@ -241,8 +241,10 @@ export class ProductsService {
     const text = String(code ?? '').split(':')[0]!.trim();
     if (!text) return null;
     let p: Product | null = null;
-    if (/^\d{1,9}$/.test(text)) p = await this.model.findOne({ companyId, product_id: Number(text), active: 1 }).lean();
-    if (!p) p = await this.model.findOne({ companyId, barcode: text, active: 1 }).lean();
+    // Through the driver: the counter's every scan (a lean find casts nothing this filter needs).
+    const products = this.model.collection;
+    if (/^\d{1,9}$/.test(text)) p = (await products.findOne({ companyId, product_id: Number(text), active: 1 })) as Product | null;
+    if (!p) p = (await products.findOne({ companyId, barcode: text, active: 1 })) as Product | null;
     if (!p) return null;
     return (await this.snapshots(companyId, [p]))[0]!;
   }

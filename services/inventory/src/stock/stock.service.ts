@@ -98,7 +98,7 @@ export class StockService implements OnModuleInit {
     // No look-up first: the source record's unique index answers a repeat (the rare case) below.
     try {
       return await this.gated(async (session) => {
-        await this.sources.create([{ companyId, kind: source.kind, id: source.id, at: new Date() }], { session });
+        await this.sources.collection.insertOne({ companyId, kind: source.kind, id: source.id, reversed: false, at: new Date() }, { session });
         return this.move(companyId, source.kind, source.id, parsed, when, session);
       });
     } catch (err) {
@@ -176,11 +176,15 @@ export class StockService implements OnModuleInit {
   ): Promise<StockApplyReply> {
     const after: Product[] = [];
     const shifts: { before: Contribution; after: Contribution }[] = [];
+    // Through the driver: every counter sale comes here, and mongoose's casting of what this
+    // method builds typed cost more than the writes (updatedAt is kept as its timestamps would).
+    const products = this.products.collection;
+    const updatedAt = new Date();
     for (const l of lines) {
-      const p = await this.products.findOneAndUpdate({ companyId, product_id: l.product_id }, { $inc: { stock_m: l.delta } }, { session, returnDocument: 'after' }).lean();
+      const p = (await products.findOneAndUpdate({ companyId, product_id: l.product_id }, { $inc: { stock_m: l.delta }, $set: { updatedAt } }, { session, returnDocument: 'after' })) as Product | null;
       if (!p) throw await this.missing(companyId, lines, session);
       const level = stockLevel(p.stock_m, p.min_m, p.def_m);
-      if (level !== p.level) await this.products.updateOne({ companyId, product_id: l.product_id }, { $set: { level } }, { session });
+      if (level !== p.level) await products.updateOne({ companyId, product_id: l.product_id }, { $set: { level } }, { session });
       shifts.push({ before: { ...p, stock_m: p.stock_m - l.delta }, after: { ...p, level } });
       after.push({ ...p, level });
     }
@@ -197,7 +201,7 @@ export class StockService implements OnModuleInit {
       date,
       seq: first + i,
     }));
-    await this.movements.insertMany(rows, { session });
+    await this.movements.collection.insertMany(rows, { session });
     await this.totals.shiftMany(companyId, shifts, session);
     return {
       applied: true,

@@ -130,7 +130,8 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
 
   private async loadSource(who: Who, source: CheckoutInput['source']): Promise<LineDoc> {
     if (source.kind === 'cart') {
-      const cart = await this.carts.findOne({ companyId: who.companyId, userId: who.userId, cart_no: source.cart_no }).lean();
+      // Through the driver, as every cart read and write of the counter (see line-store).
+      const cart = await this.carts.collection.findOne({ companyId: who.companyId, userId: who.userId, cart_no: source.cart_no });
       return (cart as LineDoc | null) ?? { companyId: who.companyId, lines: [], tax: 0, shipping: '0', discount: '0', version: 0 };
     }
     const est = await this.estimates.findOne({ companyId: who.companyId, estimateId: source.estimateId }).lean();
@@ -184,7 +185,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
   private async emptySource(sale: SaleDoc) {
     if (sale.source.kind !== 'cart') return;
     const key = { companyId: sale.companyId, userId: sale.source.userId, cart_no: sale.source.cart_no };
-    const r = await this.carts.updateOne({ ...key, version: sale.source.version }, { $set: { lines: [], tax: 0, shipping: '0', discount: '0' }, $inc: { version: 1 } });
+    const r = await this.carts.collection.updateOne({ ...key, version: sale.source.version }, { $set: { lines: [], tax: 0, shipping: '0', discount: '0', updatedAt: new Date() }, $inc: { version: 1 } });
     if (r.matchedCount === 1) {
       this.seenCarts.saw(key, []);
       return;
