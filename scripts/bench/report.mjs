@@ -145,7 +145,9 @@ npm run bench -- --only=suite,first-load   # some steps: workspaces, counter, su
   answering a constant; gateway and direct figures call \`getProductDetails\` (an indexed read in
   inventory) through the gateway and straight at inventory's port with the same token. The load
   is a closed loop written in the suite (N clients, each sending its next request when the last
-  answered, keep-alive, ${suite?.seconds ?? 4} s per figure), not autocannon.
+  answered, keep-alive, ${suite?.seconds ?? 4} s per figure), not autocannon. A gateway figure and
+  its direct figure are taken side by side: four alternating slices of each, pooled, so whatever
+  else the machine does in that step falls on both.
 - **Lists**: two companies, one with 1,000 and one with ${(suite?.big ?? 100000).toLocaleString('en-US')} products,
   customers, sales and account entries, written with the driver straight into each service's
   database in the services' own document shapes (creating 100,000 sales through MAKE_SALE would
@@ -197,9 +199,9 @@ ${before}
   the embedded server counts equalities on an index's leading fields with two binary searches in
   the ordered index instead of reading every match (100,000 sales: 98 ms -> 0.6 ms per count).
 
-- **the counter** (this round; figures in the counter rows above, measured the same way before:
-  72 ms of CPU and 46 MongoDB commands per sale of 3 scans, scan p95 95-108 ms and MAKE_SALE p95
-  390-850 ms at 10 cashiers; at 50 cashiers sales failed with 504s):
+- **the counter, first round** (measured the same way before it: 72 ms of CPU and 46 MongoDB
+  commands per sale of 3 scans, scan p95 95-108 ms and MAKE_SALE p95 390-850 ms at 10 cashiers;
+  at 50 cashiers sales failed with 504s; after it: 46 ms, 30 commands, p95 72 ms and 254 ms):
   - \`@bahi/auth\` made a new key object from the JWT secret on every sign and verify: a third of
     the gateway's CPU and a tenth of each service's. The key is now made once.
   - The embedded server copied mingo's whole operator table for every update (and its garbage was
@@ -208,14 +210,36 @@ ${before}
   - A stock change wrote the running totals line by line, took a movement number per line and
     counted the products first: 15 commands for a 3-line sale, now 7 (products, one insert of the
     movements, one bulk write of the totals last, so they are held briefly). At most two stock
-    transactions run at once per inventory process: fifty counters at once used to retry each
-    other past the 5 s NATS deadline.
+    transactions ran at once per inventory process (one now, below): fifty counters at once used
+    to retry each other past the 5 s NATS deadline.
   - A scan took a cart line number from a counter (one more command); line numbers now come from
     blocks of 100. Category names and each company's walk-in customer, which never change, are
     read once per process; a sale of the walk-in reads no customer at all.
-  - A sale reads its cart and customer while its key is looked up, a scan reads the cart while
-    inventory looks the product up, a walk-in sale posts its ledger entry alongside the stock, and
-    its progress is written once instead of twice.
+  - A sale reads its cart and customer while its key is looked up, a walk-in sale posts its ledger
+    entry alongside the stock, and its progress is written once instead of twice.
+- **the counter, second round** (46-51 ms of CPU per sale of 3 scans before it, 31 ms after; A/B
+  runs of 25 sales per cashier on the same machine, minutes apart):
+  - **Mongoose off the hot path.** Building and validating a mongoose document of a sale cost
+    0.8 ms of CPU against 0.2 ms for the insert itself, and a mongoose update nearly twice its
+    driver call. The outbox (sale and purchase records: with the schema's defaults and
+    timestamps applied as mongoose would), the checkout's cart read and emptying, inventory's
+    product look-up and stock move, and ledger's post now use the driver's collection: 40 -> 31 ms
+    per sale (sales 11.6 -> 8.5, inventory 8.4 -> 5.7, ledger 4.7 -> 3.4 ms).
+  - **One NATS message per request.** Nest's ClientProxy subscribed a new reply inbox for every
+    request (SUB, PUB, UNSUB, and a subscription change in nats-server); requests now go out on
+    the service's connection through \`nats\`' shared reply inbox, in Nest's wire format, still
+    answered by the services' @MessagePattern handlers. Without async stack traces (two Error
+    objects per request). With the token memo below: 51 -> 42 ms per sale.
+  - **Every service remembers verified tokens**: the memo moved from the gateway into
+    \`@bahi/auth\`'s \`verifyToken\`, so each service's guard checks a token's signature once.
+  - **A product new to the cart is one command**: a \`$push\` guarded by "not in the cart yet",
+    answering the cart after, instead of a read and a versioned write. A product already there
+    adds to its line by read-modify-write; which way to go is guessed from the cart the process
+    saw last, and a wrong guess costs one command, never a wrong cart.
+  - **Stock transactions one at a time per inventory process.** Two at once conflicted on the
+    running totals (0.2-0.3 aborts per sale); each conflict cost a random pause plus the work
+    again, which put MAKE_SALE's p95 at 2x its median. One at a time: no aborts, p95 227 -> 177
+    ms in an A/B run, and 50 cashiers sell 9% more per second.
 - **gateway**: a verified token is remembered (expiry and revocation still checked every call),
   the route table finds a route by an index instead of testing every pattern, and a call that
   passes every check is forwarded by http-proxy-middleware straight from the HTTP server, skipping
@@ -228,21 +252,23 @@ ${before}
   per entry would allow paging from the index.
 - **Deep pages**: skip-based paging is O(skip) on MongoDB too; keyset paging (\`product_id > last\`)
   would make page 500 cost what page 0 costs.
-- **Counter budgets at 10 cashiers**: both still miss (see the table). The counter benchmark is a
-  closed loop with no pause between calls, so from 10 cashiers on the two CPUs are saturated and a
-  call's latency is mostly its wait for CPU: it follows the CPU a sale costs across every process.
-  That cost went from 72 ms to 40-50 ms per sale (3 scans and the sale) and the MongoDB commands
-  from 46 to 30; a one-cashier sale is p95 40 ms and a scan 11 ms. What is left is spread thin:
-  each of the ~30 commands costs the driver and the embedded server a few hundred microseconds,
-  and a socket write per message is the largest single cost in every process on this machine.
-  The next steps are structural: fewer processes on a sale's path (a scan costs sales, the gateway,
-  inventory, NATS and MongoDB each a wake-up), a product cache in sales kept current by
-  inventory's events (prices and stock change, so it needs a reliable event feed, not a TTL), and
-  fewer writes per sale (its pending, progress and complete states are three).
-- **Gateway**: every ratio is within budget once both paths are warmed (the suite now warms them:
-  before, the first path measured paid for compiling the service's code, which made the 1-client
-  ratio swing between 1.2x and 1.9x). upQuan is the closest, at about 1.4x: its direct call is
-  only 1-2 ms, so the gateway's fixed fifth of a millisecond and its extra wake-up weigh most.
+- **Counter at 10 cashiers**: within budget (see the table). The counter benchmark is a closed loop
+  with no pause between calls, so from 10 cashiers on the two CPUs are saturated and a call's
+  latency follows the CPU a sale costs across every process (now about 31 ms for 3 scans and the
+  sale, 25 MongoDB commands). The margin is thinner than the medians suggest on a busy machine:
+  the same 2 CPUs run the load generator and the MongoDB stand-in. What would cut further: a
+  product cache in sales kept current by inventory's events (prices and stock change, so it needs
+  a reliable event feed, not a TTL), and fewer writes per sale (pending, progress and complete
+  are three; the progress write is what lets a crash be finished rather than undone).
+- **Stock transactions one at a time** cap one inventory process at one stock transaction per
+  round trip chain (about 8 commands): over 50 sales a second here, more with replicas. A
+  purchase of hundreds of lines holds the counters' sales behind it for its duration.
+- **Gateway**: every ratio is within budget once both paths are warmed and measured side by side
+  (before the warm-up, the first path measured paid for compiling the service's code and the
+  1-client ratio swung between 1.2x and 1.9x; before the alternating slices, the first figure of
+  the step also took the embedded server's settling after the seed: 1.50x in one run, 1.25x in
+  the next). upQuan is the closest, at about 1.4x: its direct call is only 1-2 ms, so the
+  gateway's fixed fifth of a millisecond and its extra wake-up weigh most.
 - The load tool is a closed loop in \`scripts/bench/suite.mjs\` rather than autocannon, to avoid a
   new dependency; it reports the same p50/p95/p99 and throughput.
 `;
