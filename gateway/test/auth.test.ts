@@ -1,13 +1,13 @@
 import { newSessionId, signToken, verifyToken } from '@bahi/auth';
 import type { TokenSubject } from '@bahi/contracts';
-import { checkBearer, MESSAGES, type TokenChecker } from '../src/auth';
+import { checkBearer, MESSAGES, type Claims, type TokenChecker } from '../src/auth';
 
 const secret = 'gateway-auth-secret-0123456789';
 const subject: TokenSubject = { sub: '5', uid: 5, name: 'Ravi', email: 'ravi@demo.local', position: 'staff', companyId: 1, companyName: 'Demo Traders', sid: 's' };
 
 /** The checker main.ts wires: @bahi/auth's verifyToken, with a revocation flag. */
 function checker(revoked: () => boolean = () => false): TokenChecker {
-  return { verify: (t) => verifyToken(t, secret), isRevoked: revoked, revokeLocally: () => undefined };
+  return { verify: (t) => verifyToken(t, secret) as unknown as Claims, isRevoked: revoked, revokeLocally: () => undefined };
 }
 
 describe('bearer checks', () => {
