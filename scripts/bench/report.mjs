@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 const DIR = process.argv[2] ?? path.join(ROOT, 'test-results', 'bench');
-const TOTAL = Number(process.argv[3] || 0);
 const read = (f) => (fs.existsSync(path.join(DIR, f)) ? fs.readFileSync(path.join(DIR, f), 'utf8') : null);
 const json = (f) => (read(f) ? JSON.parse(read(f)) : null);
 const steps = json('steps.json') ?? {};
@@ -20,6 +19,20 @@ const ms = (v) => (v === undefined || v === null ? '—' : v < 10 ? `${v.toFixed
 const x = (v) => `${v.toFixed(2)}x`;
 const verdict = (ok) => (ok === null ? '—' : ok ? 'pass' : '**FAIL**');
 const loadOf = (step) => (steps[step] ? `${steps[step].loadStart}→${steps[step].loadEnd}` : '—');
+/** When the steps ran: one run, or the latest of each step when \`--only\` reran some. */
+function span() {
+  const utc = (t) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
+  const ends = Object.values(steps).map((st) => ({ end: Date.parse(st.date), start: Date.parse(st.date) - st.seconds * 1000 }));
+  if (!ends.length) return `written ${utc(Date.now())} UTC`;
+  const start = Math.min(...ends.map((e) => e.start));
+  const end = Math.max(...ends.map((e) => e.end));
+  const total = ends.reduce((a, e) => a + (e.end - e.start), 0);
+  const minutes = `${Math.round(total / 60_000)} minutes of steps`;
+  // Steps of one run follow each other; a gap means some were rerun later with --only.
+  return end - start <= total + 5 * 60_000
+    ? `one run, ${utc(start)} to ${utc(end)} UTC (${minutes})`
+    : `the latest run of each step, between ${utc(start)} and ${utc(end)} UTC (${minutes}; \`--only\` reran some)`;
+}
 const rows = [];
 const row = (area, figure, value, budget = '—', ok = null, load = '—') => rows.push(`| ${area} | ${figure} | ${value} | ${budget} | ${verdict(ok)} | ${load} |`);
 
@@ -114,8 +127,7 @@ const before = baseline.figures
 
 const md = `# Benchmarks
 
-Figures of one \`npm run bench\` run on ${new Date(suite?.date ?? Date.now()).toISOString().slice(0, 16).replace('T', ' ')} UTC,
-${os.cpus().length} CPUs, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}${TOTAL ? `, ${Math.round(TOTAL / 60)} minutes in all` : ''}.
+Figures of \`npm run bench\` on ${os.cpus().length} CPUs, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}: ${span()}.
 The machine is shared with other builds and test runs: every figure carries the 1-minute load
 average (\`os.loadavg()\`) when it was taken (\`a→b\`: at the start and end of that step). On 2 CPUs
 a load of 10 means each process gets about a fifth of a CPU, so latencies are several times what
@@ -134,7 +146,9 @@ npm run bench -- --only=suite,first-load   # some steps: workspaces, counter, su
 \`\`\`
 
 - **Workspaces**: \`turbo run bench\` in every workspace but sales (embedded MongoDB, inventory, documents);
-  their own READMEs explain each.
+  their own READMEs explain each. The PDF memory figures are taken after a full garbage
+  collection (\`--expose-gc\`): without it the heap read 64 -> 115 MiB over 500 renders, garbage
+  waiting for the next major collection; after it, it holds flat (about 32 MiB).
 - **Counter**: \`services/sales/bench/counter.bench.mjs\` with \`BENCH_CASHIERS\` 1, 10 and 50 (20, 15
   and 4 sales each): identity, inventory, ledger, sales and the gateway on the embedded MongoDB and
   nats-server, 20,000 products, each cashier scanning 3 products and selling with no pause between

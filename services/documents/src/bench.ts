@@ -99,6 +99,9 @@ async function main() {
     for (let i = 1; i <= 500; i++) {
       await bill(pool);
       if (i % 100 === 0) {
+        // After a full collection (bench runs with --expose-gc): what is still held, not garbage
+        // waiting for the next major GC.
+        (globalThis as { gc?: () => void }).gc?.();
         const pid = browserPid();
         console.log(`  ${i}: node rss ${mib(process.memoryUsage().rss)} MiB, heap ${mib(process.memoryUsage().heapUsed)} MiB, chromium ${pid ? treeRssMiB(pid).toFixed(0) : '-'} MiB, restarts ${pool.stats.restarts}`);
       }
