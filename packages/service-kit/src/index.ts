@@ -7,6 +7,7 @@ export { NatsClient, NATS_CONNECTION, remoteToHttp } from './nats';
 export { SequenceService } from './sequence';
 export { today, isRealDate } from './dates';
 export { inTransaction, duplicateIn } from './transaction';
+export { castForInsert } from './insert';
 export { DEMO_COMPANY, seedDemoCompanyWhenReady, type DemoSeedOptions } from './demo';
 export { appInfo, HealthController, NatsHealthIndicator, serviceVersion } from './health';
 export { createLogger, PinoNestLogger, requestLogger } from './logger';

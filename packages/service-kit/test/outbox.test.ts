@@ -45,6 +45,17 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     expect(await tally.model.countDocuments({ idempotencyKey: 'k-once' })).toBe(2);
   });
 
+  it('stores a record cast by its schema, as mongoose would: a value of the wrong type is refused and nothing is stored', async () => {
+    const id = next++;
+    const record = { companyId: 1, tallyId: id, status: 'pending' as const, idempotencyKey: 'k-cast', lockedUntil: tally.outbox.lease(), stockApplied: false, ledgerPosted: false, warnings: [] };
+    await expect(tally.outbox.run({ ...record, amount: { not: 'a string' } as never })).rejects.toMatchObject({ name: 'ValidationError' });
+    expect(await tally.model.countDocuments({ tallyId: id })).toBe(0);
+    expect(await tally.outbox.run({ ...record, amount: 12 as never, extra: 'dropped' } as never)).toEqual({ tallyId: id });
+    const stored = await tally.model.collection.findOne({ tallyId: id });
+    expect(stored).toMatchObject({ amount: '12', status: 'complete' });
+    expect(stored).not.toHaveProperty('extra');
+  });
+
   it('a double click (two requests with one key at once) makes one record and one answer', async () => {
     remote.slowApplyMs = 300;
     const [a, b] = await Promise.all([tally.count(1, next++, 'k-double'), tally.count(1, next++, 'k-double')]);

@@ -1,4 +1,5 @@
-import { add, div, fromPaise, isMoney, loadServiceConfig, money, mul, round1, round2, sub, toMoneyString, toNumber, toPaise, uriNamesDatabase } from '../src';
+import mongoose, { Schema } from 'mongoose';
+import { add, castForInsert, div, fromPaise, isMoney, loadServiceConfig, money, mul, round1, round2, sub, toMoneyString, toNumber, toPaise, uriNamesDatabase } from '../src';
 
 describe('money', () => {
   it('adds and multiplies exactly', () => {
@@ -38,5 +39,24 @@ describe('config', () => {
     expect(uriNamesDatabase('mongodb://a:1')).toBe(false);
     expect(uriNamesDatabase('mongodb://a:1/')).toBe(false);
     expect(uriNamesDatabase('mongodb://a:1,b:2/db?replicaSet=x')).toBe(true);
+  });
+});
+
+describe('castForInsert', () => {
+  const schema = new Schema(
+    { companyId: { type: Number, required: true }, officer: { type: String, default: null }, note: { type: String, default: '' }, lines: [new Schema({ qty: Number, unit: { type: String, default: 'pcs' } }, { _id: false })], at: Date },
+    { timestamps: true },
+  );
+  const Thing = mongoose.model('CastThing', schema);
+
+  it('stores what create would: defaults, cast values, nulls kept, unknown fields dropped', () => {
+    const row = castForInsert(Thing as never, { companyId: '7', officer: null, lines: [{ qty: '2' }], at: '2026-01-02T00:00:00Z', stray: 1 });
+    expect(row).toMatchObject({ companyId: 7, officer: null, note: '', lines: [{ qty: 2, unit: 'pcs' }], at: new Date('2026-01-02T00:00:00Z') });
+    expect(row._id).toBeDefined();
+    expect(row).not.toHaveProperty('stray');
+  });
+
+  it('refuses a value of the wrong type, like create', () => {
+    expect(() => castForInsert(Thing as never, { companyId: 'seven' })).toThrow(/companyId/);
   });
 });

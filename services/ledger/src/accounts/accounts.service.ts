@@ -2,7 +2,7 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { HistoryRow, PartyKind, PartyRef, SourceRef } from '@bahi/contracts';
-import { duplicateIn, inTransaction, Money, SequenceService } from '@bahi/service-kit';
+import { castForInsert, duplicateIn, inTransaction, Money, SequenceService } from '@bahi/service-kit';
 import { PAGE_SIZE, today } from '../common';
 import { EntrySourceDoc } from './entry-source.schema';
 import { EntryDoc, type EntryKind } from './entry.schema';
@@ -117,13 +117,13 @@ export class AccountsService {
     const delta = Money.sub(input.amount, input.paid);
     try {
       return await this.withSource(async (session) => {
-        // Through the driver: every sale posts here, and mongoose's document building of what this
-        // method builds typed cost more than the writes (defaults and createdAt kept as it would).
+        // Through the driver: every sale posts here, and mongoose's document building cost more
+        // than the writes. The entry is still cast by the schema, with its defaults and createdAt.
         const seen = await this.sources.collection.findOneAndUpdate(key, { $setOnInsert: { reversed: false, at: new Date() } }, { upsert: true, session, returnDocument: 'before' });
         if (seen) return false;
         // The counter stays outside the transaction: every entry of the company takes it.
         const seq = await this.seq.next(input.companyId, 'entry');
-        const entry = this.model.applyDefaults({
+        const entry = castForInsert(this.model as never, {
           ...key,
           entryKind: kind,
           seq,
