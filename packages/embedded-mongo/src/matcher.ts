@@ -117,7 +117,7 @@ export class Filter {
   private readonly query: Query | null;
   private readonly text: ((doc: Doc) => boolean) | null;
   /** Fast path for the commonest filter, `{ field: scalar, ... }`: no mingo query to compile. */
-  private readonly equal: Array<{ path: string; key: string | null }> | null;
+  private readonly equal: SimpleTerm[] | null;
 
   constructor(filter: unknown, opts: MatchOptions & { textFields?: string[] | null } = {}) {
     if (filter === undefined || filter === null) filter = {};
@@ -144,7 +144,7 @@ export class Filter {
 
   test(doc: Doc): boolean {
     if (this.text && !this.text(doc)) return false;
-    if (this.equal) return this.equal.every(({ path, key }) => equalAt(doc, path, key));
+    if (this.equal) return this.equal.every(({ path, key, not }) => equalAt(doc, path, key) !== not);
     if (!this.query) return true;
     try {
       return this.query.test(doc);
@@ -166,15 +166,34 @@ function isSimpleScalar(v: unknown): boolean {
   return typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'ObjectId';
 }
 
-/** `{ a: 1, 'b.c': 'x', d: null }` as (path, value key) pairs (null key for null); else null. */
-function simpleEqualities(filter: Doc): Array<{ path: string; key: string | null }> | null {
+/** An equality (or with `not`, a `$ne`) of one path to a scalar; `key` null for null. */
+interface SimpleTerm {
+  path: string;
+  key: string | null;
+  not: boolean;
+}
+
+/**
+ * `{ a: 1, 'b.c': 'x', d: null, 'e.f': { $ne: 2 } }` as terms tested here; else null (mingo). `$ne`
+ * of a value is exactly "not equal" in MongoDB, arrays included (the counter's guarded `$push` of
+ * a new cart line filters by it).
+ */
+function simpleEqualities(filter: Doc): SimpleTerm[] | null {
   const keys = Object.keys(filter);
   if (!keys.length) return null;
-  const out: Array<{ path: string; key: string | null }> = [];
+  const out: SimpleTerm[] = [];
   for (const k of keys) {
-    const v = filter[k];
-    if (k.startsWith('$') || !isSimpleScalar(v)) return null;
-    out.push({ path: k, key: v === null ? null : valueKey(v) });
+    if (k.startsWith('$')) return null;
+    let v = filter[k];
+    let not = false;
+    if (isPlainObject(v) && Object.keys(v).length === 1 && '$ne' in v) {
+      // `$ne: null` stays with mingo: null's "or missing" through arrays is subtle.
+      if (v.$ne === null) return null;
+      v = v.$ne;
+      not = true;
+    }
+    if (!isSimpleScalar(v)) return null;
+    out.push({ path: k, key: v === null ? null : valueKey(v), not });
   }
   return out;
 }

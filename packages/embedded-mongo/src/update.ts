@@ -156,15 +156,23 @@ function checkViable(doc: Doc, path: string): void {
   }
 }
 
+/** A `$push` argument that is one value to append (not `{ $each, $slice, ... }`). */
+function isSinglePush(arg: unknown): boolean {
+  return !isPlainObject(arg) || !Object.keys(arg).some((k) => k.startsWith('$'));
+}
+
 /**
- * `$set` and `$unset` of plain paths through objects only (the commonest updates) applied here:
- * mingo's updater copies its whole operator table on every call. False, with `doc` untouched,
- * for anything else (arrays on the path, positional paths, other operators), which mingo applies.
+ * `$set`, `$unset` and a single-value `$push` of plain paths through objects only (the commonest
+ * updates: every scan adds a cart line by `$push`) applied here: mingo's updater copies its whole
+ * operator table on every call. False, with `doc` untouched, for anything else (arrays on the
+ * path, positional paths, `$push` modifiers, other operators), which mingo applies. The caller has
+ * already checked the paths are viable and a `$push` target is an array or missing.
  */
 function applyPlainSets(doc: Doc, rest: Doc): boolean {
   for (const [op, spec] of Object.entries(rest)) {
-    if (op !== '$set' && op !== '$unset') return false;
-    for (const path of Object.keys(spec as Doc)) {
+    if (op !== '$set' && op !== '$unset' && op !== '$push') return false;
+    for (const [path, arg] of Object.entries(spec as Doc)) {
+      if (op === '$push' && !isSinglePush(arg)) return false;
       const parts = path.split('.');
       let cur: unknown = doc;
       for (const part of parts) {
@@ -179,6 +187,12 @@ function applyPlainSets(doc: Doc, rest: Doc): boolean {
     for (const [path, arg] of Object.entries(spec as Doc)) {
       if (op === '$set') {
         setPath(doc, path, cloneValue(arg));
+        continue;
+      }
+      if (op === '$push') {
+        const target = getPath(doc, path);
+        if (Array.isArray(target)) target.push(cloneValue(arg));
+        else setPath(doc, path, [cloneValue(arg)]);
         continue;
       }
       const parts = path.split('.');

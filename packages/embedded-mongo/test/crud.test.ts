@@ -192,6 +192,44 @@ describe('update', () => {
     });
   });
 
+  it('appends a single $push value (a cart line) to an existing, missing or nested array, with $set and $inc beside it', async () => {
+    const c = fresh();
+    await c.insertOne({ _id: 1, lines: [{ sl: 1, q: '1' }], v: 1, meta: {} } as never);
+    const line = { sl: 2, q: '2', tags: ['a'], at: new Date(0) };
+    const after = await c.findOneAndUpdate({ _id: 1, 'lines.sl': { $ne: 2 } } as never, { $push: { lines: line, fresh: 'x', 'meta.list': [1, 2] }, $inc: { v: 1 }, $set: { note: 'n' } } as never, { returnDocument: 'after' });
+    expect(after).toEqual({ _id: 1, lines: [{ sl: 1, q: '1' }, line], v: 2, meta: { list: [[1, 2]] }, note: 'n', fresh: ['x'] });
+    // The pushed value is a copy: changing the caller's object changes nothing stored.
+    line.tags.push('b');
+    expect(((await c.findOne({ _id: 1 as never }))!.lines as { tags?: string[] }[])[1]!.tags).toEqual(['a']);
+    // The guard now fails: nothing pushed twice.
+    expect(await c.findOneAndUpdate({ _id: 1, 'lines.sl': { $ne: 2 } } as never, { $push: { lines: { sl: 2 } } } as never)).toBeNull();
+    // Modifiers, a non-array target and an array on the path still behave as MongoDB's.
+    await c.updateOne({ _id: 1 as never }, { $push: { fresh: { $each: ['y', 'z'], $position: 0 } } } as never);
+    expect((await c.findOne({ _id: 1 as never }))!.fresh).toEqual(['y', 'z', 'x']);
+    expect(await c.updateOne({ _id: 1 as never }, { $push: { v: 1 } } as never).then(() => 0, (e) => e.code)).toBe(2);
+    await c.updateOne({ _id: 1 as never }, { $push: { 'lines.0.tags': 't' } } as never);
+    expect(((await c.findOne({ _id: 1 as never }))!.lines as { tags?: string[] }[])[0]!.tags).toEqual(['t']);
+  });
+
+  it('$ne matches what MongoDB matches: arrays, sub-document arrays, null and missing fields (checked against mingo\'s path)', async () => {
+    const c = fresh();
+    await c.insertMany([
+      { _id: 1, v: 2, lines: [{ p: 1 }, { p: 2 }] },
+      { _id: 2, v: 3, lines: [{ p: 1 }] },
+      { _id: 3, v: [1, 2], lines: [] },
+      { _id: 4, v: null },
+      { _id: 5 },
+      { _id: 6, v: '2', lines: [{ p: null }] },
+      { _id: 7, v: new Date(0), lines: [{ q: 1 }] },
+    ] as never[]);
+    const ids = async (f: object) => (await c.find(f).toArray()).map((d) => d._id);
+    for (const f of [{ v: { $ne: 2 } }, { 'lines.p': { $ne: 2 } }, { v: { $ne: null } }, { 'lines.p': { $ne: null } }, { v: { $ne: new Date(0) } }, { v: { $ne: '2' } }, { v: 2, 'lines.p': { $ne: 1 } }]) {
+      // `$and` around the same filter takes mingo's path: both must agree.
+      expect(await ids(f)).toEqual(await ids({ $and: [f] }));
+    }
+    expect(await ids({ 'lines.p': { $ne: 2 } })).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
   it('reports matched and modified counts; an update that changes nothing modifies nothing', async () => {
     const c = fresh();
     await c.insertMany([{ k: 1, v: 1 }, { k: 1, v: 2 }, { k: 2, v: 1 }]);
