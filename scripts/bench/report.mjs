@@ -22,7 +22,9 @@ const loadOf = (step) => (steps[step] ? `${steps[step].loadStart}→${steps[step
 /** When the steps ran: one run, or the latest of each step when \`--only\` reran some. */
 function span() {
   const utc = (t) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
-  const ends = Object.values(steps).map((st) => ({ end: Date.parse(st.date), start: Date.parse(st.date) - st.seconds * 1000 }));
+  // The report's own step is this one (its entry is the previous report's).
+  const measured = Object.entries(steps).filter(([name]) => name !== 'report.log').map(([, st]) => st);
+  const ends = measured.map((st) => ({ end: Date.parse(st.date), start: Date.parse(st.date) - st.seconds * 1000 }));
   if (!ends.length) return `written ${utc(Date.now())} UTC`;
   const start = Math.min(...ends.map((e) => e.start));
   const end = Math.max(...ends.map((e) => e.end));
