@@ -260,8 +260,9 @@ ${before}
   - **The counter bench warms up with about 300 sales** (it was one per cashier) before it
     measures: V8 compiles each process's code while it runs, on threads whose CPU counts in the
     CPU per sale. With the same code, 10 cashiers measured 31-36 ms per sale after the short
-    warm-up and 24.5-26.6 ms after the long one (scan p95 29-33 ms, MAKE_SALE p95 113-123 ms).
-    The A/B figures above were all taken with the short warm-up, so they compare with each other.
+    warm-up and 22-27 ms after the long one (scan p95 27-33 ms, MAKE_SALE p95 94-123 ms over
+    three runs). The A/B figures above were all taken with the short warm-up, so they compare
+    with each other; the table at the top is warmed up.
   - **Stock transactions one at a time per inventory process.** Two at once conflicted on the
     running totals (0.2-0.3 aborts per sale); each conflict cost a random pause plus the work
     again, which put MAKE_SALE's p95 at 2x its median. One at a time: no aborts, p95 227 -> 177
@@ -280,7 +281,7 @@ ${before}
   would make page 500 cost what page 0 costs.
 - **Counter at 10 cashiers**: within budget (see the table). The counter benchmark is a closed loop
   with no pause between calls, so from 10 cashiers on the two CPUs are saturated and a call's
-  latency follows the CPU a sale costs across every process (now about 25 ms for 3 scans and the
+  latency follows the CPU a sale costs across every process (now 22-27 ms for 3 scans and the
   sale once warmed up, 25 MongoDB commands). The margin is thinner than the medians suggest on a busy machine:
   the same 2 CPUs run the load generator and the MongoDB stand-in. What would cut further: a
   product cache in sales kept current by inventory's events (prices and stock change, so it needs
