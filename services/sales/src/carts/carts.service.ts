@@ -9,7 +9,7 @@ import { parseCode, Products } from '../common/products';
 import { type CartDoc, Models } from '../common/schemas';
 import type { StoredLine } from '../common/totals';
 import type { Who } from '../common/who';
-import { SeenCarts } from './seen-carts';
+import { type CartKey, SeenCarts } from './seen-carts';
 
 export type { Who };
 
@@ -105,9 +105,33 @@ export class CartsService {
 
   /** Empties lines and summary; {success:false} semantics are left to the caller. */
   async clear(who: Who, cart_no: number): Promise<{ success: true }> {
-    await this.model.updateOne(this.key(who, cart_no), { $set: { lines: [], tax: 0, shipping: '0', discount: '0' }, $inc: { version: 1 } });
-    this.inCart.saw(this.key(who, cart_no), []);
+    await this.empty(this.key(who, cart_no));
     return { success: true };
+  }
+
+  /**
+   * Empties a cart after a sale or purchase made from it: all of it while it is still the version
+   * that was sold, else (changed meanwhile) only the sold lines. False when none of them is left.
+   * Safe to repeat.
+   */
+  async emptySold(key: CartKey, version: number, soldSlNos: readonly number[]): Promise<boolean> {
+    if (await this.empty(key, version)) return true;
+    const sold = new Set(soldSlNos);
+    const cart = (await this.model.collection.findOne(key)) as CartDoc | null;
+    if (!cart || !cart.lines.some((l) => sold.has(l.sl_no))) return false;
+    await mutate(this.model, key, (doc) => {
+      doc.lines = doc.lines.filter((l) => !sold.has(l.sl_no));
+    });
+    return true;
+  }
+
+  /** Empties lines and summary (only at `version` when given); whether the cart matched. */
+  private async empty(key: CartKey, version?: number): Promise<boolean> {
+    const filter = version === undefined ? key : { ...key, version };
+    const r = await this.model.collection.updateOne(filter, { $set: { lines: [], tax: 0, shipping: '0', discount: '0', updatedAt: new Date() }, $inc: { version: 1 } });
+    if (r.matchedCount !== 1) return false;
+    this.inCart.saw(key, []);
+    return true;
   }
 }
 

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
 import type { Model } from 'mongoose';
 import { Subjects, type CartClearReply, type CartClearRequest, type CartGetRequest, type EstimateGetRequest, type SourceLines } from '@bahi/contracts';
-import { mutate } from '../common/line-store';
+import { CartsService } from './carts.service';
 import { type CartDoc, type EstimateDoc, type LineDoc, Models } from '../common/schemas';
 
 function positive(field: string, v: unknown): number {
@@ -34,6 +34,7 @@ export class PurchaseSourceHandlers {
   constructor(
     @InjectModel(Models.Cart) private readonly carts: Model<CartDoc>,
     @InjectModel(Models.Estimate) private readonly estimates: Model<EstimateDoc>,
+    private readonly cartsService: CartsService,
   ) {}
 
   @MessagePattern(Subjects.sales.cartGet)
@@ -46,15 +47,7 @@ export class PurchaseSourceHandlers {
   @MessagePattern(Subjects.sales.cartClear)
   async clear(@Payload() msg: CartClearRequest): Promise<CartClearReply> {
     const key = { companyId: positive('companyId', msg?.companyId), userId: positive('userId', msg.userId), cart_no: positive('cart_no', msg.cart_no) };
-    const r = await this.carts.updateOne({ ...key, version: msg.version }, { $set: { lines: [], tax: 0, shipping: '0', discount: '0' }, $inc: { version: 1 } });
-    if (r.matchedCount === 1) return { cleared: true };
-    const bought = new Set(Array.isArray(msg.sl_nos) ? msg.sl_nos : []);
-    const cart = await this.carts.findOne(key).lean();
-    if (!cart || !cart.lines.some((l) => bought.has(l.sl_no))) return { cleared: false };
-    await mutate(this.carts, key, (doc) => {
-      doc.lines = doc.lines.filter((l) => !bought.has(l.sl_no));
-    });
-    return { cleared: true };
+    return { cleared: await this.cartsService.emptySold(key, msg.version, Array.isArray(msg.sl_nos) ? msg.sl_nos : []) };
   }
 
   @MessagePattern(Subjects.sales.estimateGet)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-type CartKey = { companyId: number; userId: number; cart_no: number };
+export type CartKey = { companyId: number; userId: number; cart_no: number };
 
 /**
  * The products of each cart as this process last saw them: only a guess of which way a scan

@@ -1,12 +1,11 @@
-import { BadRequestException, Inject, Injectable, NotFoundException, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type MakeSaleReply } from '@bahi/contracts';
 import { isRealDate, leaseMs, LOGGER, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
-import { SeenCarts } from '../carts/seen-carts';
-import { mutate } from '../common/line-store';
+import { CartsService } from '../carts/carts.service';
 import { type CartDoc, type EstimateDoc, type LineDoc, Models, type SaleDoc } from '../common/schemas';
 import { totals, unitQuantity } from '../common/totals';
 import type { Who } from '../common/who';
@@ -42,7 +41,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     private readonly nats: NatsClient,
     private readonly seq: SequenceService,
     private readonly customers: Customers,
-    private readonly seenCarts: SeenCarts,
+    private readonly cartsService: CartsService,
     @Inject(LOGGER) log: Logger,
   ) {
     this.outbox = new Outbox<SaleDoc, MakeSaleReply>({
@@ -185,16 +184,11 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
   private async emptySource(sale: SaleDoc) {
     if (sale.source.kind !== 'cart') return;
     const key = { companyId: sale.companyId, userId: sale.source.userId, cart_no: sale.source.cart_no };
-    const r = await this.carts.collection.updateOne({ ...key, version: sale.source.version }, { $set: { lines: [], tax: 0, shipping: '0', discount: '0', updatedAt: new Date() }, $inc: { version: 1 } });
-    if (r.matchedCount === 1) {
-      this.seenCarts.saw(key, []);
-      return;
-    }
-    // The cart changed during checkout: take out only what was sold.
-    const sold = new Set(sale.lines.map((l) => l.sl_no));
-    await mutate(this.carts, key, (doc) => {
-      doc.lines = doc.lines.filter((l) => !sold.has(l.sl_no));
-    }).catch(() => undefined);
+    // A cart changed during checkout loses only the sold lines. A cart too busy to change (the
+    // version check lost 20 times) keeps them for the cashier: the sale is past undoing.
+    await this.cartsService.emptySold(key, sale.source.version, sale.lines.map((l) => l.sl_no)).catch((err: unknown) => {
+      if (!(err instanceof ConflictException)) throw err;
+    });
   }
 
   private async undo(sale: SaleDoc): Promise<void> {
