@@ -2,7 +2,7 @@ import { BadRequestException, Injectable, NotFoundException, type OnModuleInit }
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { StockApplyReply, StockMovement, StockSource, StockSourceKind } from '@bahi/contracts';
-import { inTransaction, SequenceService } from '@bahi/service-kit';
+import { castForInsert, inTransaction, SequenceService } from '@bahi/service-kit';
 import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
 import { type Contribution, ProductTotals } from '../products/product-totals';
 import { Movement, Product, StockSourceDoc } from '../schemas';
@@ -98,7 +98,7 @@ export class StockService implements OnModuleInit {
     // No look-up first: the source record's unique index answers a repeat (the rare case) below.
     try {
       return await this.gated(async (session) => {
-        await this.sources.collection.insertOne({ companyId, kind: source.kind, id: source.id, reversed: false, at: new Date() }, { session });
+        await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date() }), { session });
         return this.move(companyId, source.kind, source.id, parsed, when, session);
       });
     } catch (err) {
@@ -177,7 +177,8 @@ export class StockService implements OnModuleInit {
     const after: Product[] = [];
     const shifts: { before: Contribution; after: Contribution }[] = [];
     // Through the driver: every counter sale comes here, and mongoose's casting of what this
-    // method builds typed cost more than the writes (updatedAt is kept as its timestamps would).
+    // method builds typed cost more than the writes (updatedAt is kept as its timestamps would;
+    // inserts still go through the schema, castForInsert).
     const products = this.products.collection;
     const updatedAt = new Date();
     for (const l of lines) {
@@ -201,7 +202,7 @@ export class StockService implements OnModuleInit {
       date,
       seq: first + i,
     }));
-    await this.movements.collection.insertMany(rows, { session });
+    await this.movements.collection.insertMany(rows.map((r) => castForInsert(this.movements as never, r)), { session });
     await this.totals.shiftMany(companyId, shifts, session);
     return {
       applied: true,
