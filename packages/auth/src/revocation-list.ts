@@ -39,16 +39,25 @@ export class RevocationList {
 
   constructor(opts: RevocationListOptions = {}) {
     this.opts = {
-      retryMs: opts.retryMs ?? 2000,
+      retryMs: opts.retryMs ?? 1000,
       requestTimeoutMs: opts.requestTimeoutMs ?? 2000,
       log: opts.log ?? (() => {}),
       now: opts.now ?? Date.now,
     };
   }
 
-  /** True once the full list was loaded from identity. */
+  /**
+   * True once the full list was loaded from identity. Until then a revoked token cannot be told
+   * from a good one, so guards answer 503 and readiness reports not ready.
+   */
   get loaded(): boolean {
     return this.loadedOnce;
+  }
+
+  /** The complete list from its source (identity reads its own database): loaded from now on. */
+  applyAll(revocations: Revocation[]): void {
+    this.apply(revocations);
+    this.loadedOnce = true;
   }
 
   /**

@@ -66,7 +66,8 @@ function isClaims(p: unknown): p is TokenClaims {
     typeof c.exp === 'number' &&
     typeof c.position === 'string' &&
     (Positions as readonly string[]).includes(c.position) &&
-    (c.companyId === null || typeof c.companyId === 'number')
+    (c.companyId === null || typeof c.companyId === 'number') &&
+    (c.fc === undefined || c.fc === true)
   );
 }
 

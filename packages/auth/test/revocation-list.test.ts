@@ -78,6 +78,15 @@ describe('RevocationList', () => {
     sub.unsubscribe();
   });
 
+  it('is loaded once the complete list is applied from its source (identity)', () => {
+    const list = new RevocationList();
+    list.apply([Revoke.session('partial')]);
+    expect(list.loaded).toBe(false);
+    list.applyAll([Revoke.session('whole')]);
+    expect(list.loaded).toBe(true);
+    expect(list.isRevoked(claims({ sid: 'whole' }))).toBe(true);
+  });
+
   it('every replica hears every event (no queue group)', async () => {
     const sub = identity.subscribe(Subjects.identity.sessionRevocations, {
       callback: (_e, msg) => msg.respond(codec.encode({ response: { revocations: [] } })),

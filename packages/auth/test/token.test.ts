@@ -40,6 +40,12 @@ describe('tokens', () => {
     expect(codeOf(() => verifyToken(signToken(subject, secret, -10), secret))).toBe('expired');
   });
 
+  it('carries the forced password change claim, and refuses any other value of it', () => {
+    expect(verifyToken(signToken({ ...subject, fc: true }, secret), secret).fc).toBe(true);
+    expect(verifyToken(signToken(subject, secret), secret).fc).toBeUndefined();
+    expect(codeOf(() => verifyToken(jwt.sign({ ...subject, fc: 'no' }, secret), secret))).toBe('invalid');
+  });
+
   it('refuses a token of another algorithm or without our claims', () => {
     const none = jwt.sign({ ...subject }, '', { algorithm: 'none' });
     expect(codeOf(() => verifyToken(none, secret))).toBe('invalid');

@@ -17,10 +17,24 @@ export interface TokenClaims {
   iat: number;
   /** Expires at, epoch seconds (iat + 24 h). */
   exp: number;
+  /**
+   * Present (true) while the user must change a temporary password: the token then opens only
+   * FORCE_CHANGE_CALLS (the password change and logout); everything else answers 403.
+   */
+  fc?: true;
 }
 
 /** Claims identity supplies when signing; iat/exp are added by the signer. */
 export type TokenSubject = Omit<TokenClaims, 'iat' | 'exp'>;
+
+/** The only calls a token carrying `fc` may make (as the gateway routes them, below /api). */
+export const FORCE_CHANGE_CALLS: readonly string[] = ['POST /manage/profile/edit/updatePassword', 'POST /logout'];
+
+/** The 403 sentence for any other call of such a token (gateway and every service). */
+export const FORCE_CHANGE_MESSAGE = 'You must change your temporary password before doing anything else: open Update Password, or log out.';
+
+/** The 503 sentence while a gateway or service has not yet loaded the revoked sessions from identity. */
+export const REVOCATIONS_LOADING_MESSAGE = 'This part of Bahi is still starting (loading ended sessions from identity). Please try again in a few seconds.';
 
 /** Token lifetime: the spec's 24-hour session. */
 export const TOKEN_TTL_SECONDS = 24 * 60 * 60;

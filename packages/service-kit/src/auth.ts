@@ -5,23 +5,31 @@ import {
   ForbiddenException,
   Inject,
   Injectable,
+  ServiceUnavailableException,
   SetMetadata,
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AuthError, bearerToken, RevocationList, verifyToken } from '@bahi/auth';
-import type { Position, TokenClaims } from '@bahi/contracts';
+import { FORCE_CHANGE_MESSAGE, REVOCATIONS_LOADING_MESSAGE, type Position, type TokenClaims } from '@bahi/contracts';
 import { SERVICE_CONFIG, type ServiceConfig } from './config';
 
 const PUBLIC_KEY = 'bahi:public';
 const POSITIONS_KEY = 'bahi:positions';
+const FORCE_CHANGE_KEY = 'bahi:force-change-ok';
 
 /** The route needs no token. */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);
 
 /** Only these positions may call the route (403 otherwise). Applies to a handler or a whole controller. */
 export const Positions = (...positions: Position[]) => SetMetadata(POSITIONS_KEY, positions);
+
+/**
+ * A token that must change its temporary password (claim `fc`) may call this route: only the
+ * password change and logout (contracts FORCE_CHANGE_CALLS); every other route answers 403.
+ */
+export const AllowedBeforePasswordChange = () => SetMetadata(FORCE_CHANGE_KEY, true);
 
 export type AuthedRequest = Request & { user?: TokenClaims };
 
@@ -40,8 +48,14 @@ export class AuthService {
     return claims;
   }
 
-  /** Claims of the request's bearer token, or null when missing or not valid. */
+  /** False until the revoked sessions were loaded from identity: no token can be trusted before. */
+  get ready(): boolean {
+    return this.revocations.loaded;
+  }
+
+  /** Claims of the request's bearer token, or null when missing, not valid, or not yet checkable. */
   tryRequest(req: Request): TokenClaims | null {
+    if (!this.ready) return null;
     try {
       return this.verify(bearerToken(req.headers.authorization));
     } catch {
@@ -56,8 +70,9 @@ const POSITION_MESSAGES: Record<string, string> = {
 };
 
 /**
- * Global guard of HTTP routes: a valid, unrevoked bearer token unless @Public(), then the
- * @Positions() check. NATS handlers are internal and pass (callers already checked the user).
+ * Global guard of HTTP routes: a valid, unrevoked bearer token unless @Public() (503 until the
+ * revocation list has loaded), a temporary password's token only on
+ * @AllowedBeforePasswordChange() routes, then the @Positions() check. NATS handlers are internal and pass (callers already checked the user).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -75,10 +90,17 @@ export class AuthGuard implements CanActivate {
       req.user = this.auth.tryRequest(req) ?? undefined;
       return true;
     }
+    if (!this.auth.ready) {
+      ctx.switchToHttp().getResponse<{ setHeader(k: string, v: string): void }>().setHeader('Retry-After', '5');
+      throw new ServiceUnavailableException(REVOCATIONS_LOADING_MESSAGE);
+    }
     try {
       req.user = this.auth.verify(bearerToken(req.headers.authorization));
     } catch (err) {
       throw new UnauthorizedException((err as Error).message);
+    }
+    if (req.user.fc && !this.reflector.getAllAndOverride<boolean>(FORCE_CHANGE_KEY, targets)) {
+      throw new ForbiddenException(FORCE_CHANGE_MESSAGE);
     }
     const allowed = this.reflector.getAllAndOverride<Position[] | undefined>(POSITIONS_KEY, targets);
     if (allowed?.length && !allowed.includes(req.user.position)) {

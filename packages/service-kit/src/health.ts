@@ -3,6 +3,7 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService, MongooseHealth
 import fs from 'node:fs';
 import path from 'node:path';
 import type { NatsConnection } from 'nats';
+import { RevocationList } from '@bahi/auth';
 import { Public } from './auth';
 import { SERVICE_CONFIG, type ServiceConfig } from './config';
 import { NATS_CONNECTION } from './nats';
@@ -51,7 +52,10 @@ export class NatsHealthIndicator {
 /** Whether the service has a database (BahiServiceOptions.database): /health pings MongoDB only then. */
 export const HAS_DATABASE = 'BAHI_HAS_DATABASE';
 
-/** GET /health -> {status, info, error, details}; 503 when MongoDB (if any) or NATS is down. */
+/**
+ * GET /health -> {status, info, error, details}; 503 when MongoDB (if any) or NATS is down, or
+ * while the revoked sessions are not yet loaded from identity (the guard answers 503 until then).
+ */
 @Controller('health')
 export class HealthController {
   constructor(
@@ -60,6 +64,8 @@ export class HealthController {
     private readonly nats: NatsHealthIndicator,
     @Inject(SERVICE_CONFIG) cfg: ServiceConfig,
     @Inject(HAS_DATABASE) private readonly database: boolean,
+    private readonly indicator: HealthIndicatorService,
+    private readonly revocations: RevocationList,
   ) {
     this.app = appInfo(cfg.service);
   }
@@ -70,6 +76,10 @@ export class HealthController {
   @HealthCheck()
   check() {
     const mongo = () => this.mongo.pingCheck('mongodb', { timeout: 1500 });
-    return this.health.check([...(this.database ? [mongo] : []), () => this.nats.pingCheck('nats'), this.app]);
+    const revocations = () => {
+      const session = this.indicator.check('revocations');
+      return this.revocations.loaded ? session.up() : session.down({ message: 'not loaded from identity yet' });
+    };
+    return this.health.check([...(this.database ? [mongo] : []), () => this.nats.pingCheck('nats'), revocations, this.app]);
   }
 }

@@ -1,7 +1,7 @@
 export { BahiServiceModule, LOGGER, type BahiServiceOptions } from './module';
 export { bootstrapService, configureApp, startApp, BODY_LIMIT } from './bootstrap';
 export { loadServiceConfig, uriNamesDatabase, SERVICE_CONFIG, type ServiceConfig } from './config';
-export { AuthGuard, AuthService, CurrentUser, Positions, Public, Tenant, type AuthedRequest } from './auth';
+export { AllowedBeforePasswordChange, AuthGuard, AuthService, CurrentUser, Positions, Public, Tenant, type AuthedRequest } from './auth';
 export { AllExceptionsFilter, describeError, validationException, type ErrorOutcome } from './errors';
 export { NatsClient, NATS_CONNECTION, remoteToHttp } from './nats';
 export { SequenceService } from './sequence';

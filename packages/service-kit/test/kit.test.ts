@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { connect, type NatsConnection } from 'nats';
+import { connect, JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { nestEmit, nestRequest, newSessionId, Revoke, signToken } from '@bahi/auth';
-import { Subjects, type TokenSubject } from '@bahi/contracts';
+import { FORCE_CHANGE_MESSAGE, REVOCATIONS_LOADING_MESSAGE, Subjects, type TokenSubject } from '@bahi/contracts';
 import { startTestService, type TestService } from '../src/testing';
 import { ProbeModule } from './probe.module';
 
@@ -32,18 +32,30 @@ async function eventually(fn: () => Promise<void>, ms = 5000) {
   }
 }
 
+/** Stands in for identity's answer on identity.session.revocations (Nest's reply envelope). */
+function answerRevocations(nc: NatsConnection): Subscription {
+  const codec = JSONCodec<any>();
+  return nc.subscribe(Subjects.identity.sessionRevocations, {
+    callback: (_e, msg) => msg.respond(codec.encode({ id: codec.decode(msg.data).id, response: { revocations: [] }, isDisposed: true })),
+  });
+}
+
 describe('service kit, wired like a real service', () => {
   let mongo: MongoHandle;
   let nats: NatsHandle;
   let svc: TestService;
   let nc: NatsConnection;
+  let identity: Subscription;
 
   beforeAll(async () => {
     [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-    svc = await startTestService(ProbeModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: secret, natsTimeoutMs: 500 });
     nc = await connect({ servers: nats.url });
+    identity = answerRevocations(nc);
+    await nc.flush();
+    svc = await startTestService(ProbeModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: secret, natsTimeoutMs: 500 });
   });
   afterAll(async () => {
+    identity?.unsubscribe();
     await nc?.close();
     await svc?.close();
     await nats?.stop();
@@ -94,6 +106,16 @@ describe('service kit, wired like a real service', () => {
     });
     // Another user of the same company is untouched.
     await request(svc.url).get('/probe/me').set('Authorization', bearer(person({ uid: 24 }))).expect(200);
+  });
+
+  it('lets a temporary password token make only the password change (403 with a sentence elsewhere)', async () => {
+    const temp = bearer(person({ uid: 31, fc: true }));
+    const refused = await request(svc.url).get('/probe/me').set('Authorization', temp).expect(403);
+    expect(refused.body.message).toBe(FORCE_CHANGE_MESSAGE);
+    await request(svc.url).post('/probe/things').set('Authorization', temp).send({ code: 'fc', qty: 1 }).expect(403);
+    expect((await request(svc.url).post('/probe/password').set('Authorization', temp).expect(201)).body).toEqual({ changed: 31 });
+    // The token after the change has no claim: everything opens.
+    await request(svc.url).get('/probe/me').set('Authorization', bearer(person({ uid: 31 }))).expect(200);
   });
 
   it('carries an RpcException status and message across NATS', async () => {
@@ -187,5 +209,46 @@ describe('service kit, wired like a real service', () => {
     // A reservation takes consecutive ids in one step; the series goes on after it.
     expect((await request(svc.url).post('/probe/reserve').set('Authorization', b).send({ name: 'sale' })).body.first).toBe(10);
     expect((await request(svc.url).post('/probe/seq').set('Authorization', b).send({ name: 'sale' })).body.id).toBe(13);
+  });
+});
+
+describe('service kit before identity answers the revoked sessions', () => {
+  let mongo: MongoHandle;
+  let nats: NatsHandle;
+  let svc: TestService;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    [mongo, nats] = await Promise.all([startMongo(), startNats()]);
+    nc = await connect({ servers: nats.url });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await nc?.close();
+    await nats?.stop();
+    await mongo?.stop();
+  });
+
+  it('answers 503 with a sentence and is not ready until the list has loaded, then serves', async () => {
+    // Nobody answers identity.session.revocations yet.
+    svc = await startTestService(ProbeModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: secret, natsTimeoutMs: 500 });
+    const early = await request(svc.url).get('/probe/me').set('Authorization', bearer(person())).expect(503);
+    expect(early.body.message).toBe(REVOCATIONS_LOADING_MESSAGE);
+    expect(early.headers['retry-after']).toBe('5');
+    const health = await request(svc.url).get('/health').expect(503);
+    expect(health.body.error).toMatchObject({ revocations: { status: 'down' } });
+    // Public routes still answer, as if no token was sent.
+    expect((await request(svc.url).get('/probe/public').set('Authorization', bearer(person({ uid: 9 }))).expect(200)).body.user).toBeNull();
+
+    const identity = answerRevocations(nc);
+    await nc.flush();
+    try {
+      await eventually(async () => {
+        await request(svc.url).get('/probe/me').set('Authorization', bearer(person())).expect(200);
+      });
+      expect((await request(svc.url).get('/health').expect(200)).body.info).toMatchObject({ revocations: { status: 'up' } });
+    } finally {
+      identity.unsubscribe();
+    }
   });
 });

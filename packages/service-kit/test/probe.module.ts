@@ -6,7 +6,7 @@ import { InjectModel, MongooseModule, Prop, Schema, SchemaFactory } from '@nestj
 import { IsEmail, IsInt, IsNotEmpty, IsString, Min } from 'class-validator';
 import type { Model } from 'mongoose';
 import { Subjects, type TokenClaims } from '@bahi/contracts';
-import { BahiServiceModule, CurrentUser, NatsClient, Positions, Public, SequenceService, Tenant } from '../src';
+import { AllowedBeforePasswordChange, BahiServiceModule, CurrentUser, NatsClient, Positions, Public, SequenceService, Tenant } from '../src';
 
 @Schema({ collection: 'things' })
 export class Thing {
@@ -76,6 +76,13 @@ class ProbeController {
   @Get('probe/me')
   me(@CurrentUser() user: TokenClaims) {
     return { user };
+  }
+
+  /** Stands in for the password change: open to a temporary password's token. */
+  @Post('probe/password')
+  @AllowedBeforePasswordChange()
+  password(@CurrentUser() user: TokenClaims) {
+    return { changed: user.uid };
   }
 
   @Get('probe/manager')

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { connect, type NatsConnection } from 'nats';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { nestRequest, signToken } from '@bahi/auth';
-import type { Position } from '@bahi/contracts';
+import { Subjects, type Position } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '@bahi/service-kit/testing';
 import { AppModule } from '../src/app.module';
@@ -23,8 +23,13 @@ export interface Stack {
 export async function startInventory(): Promise<Stack> {
   process.env.BAHI_DEMO = '0';
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-  const svc = await startTestService(AppModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: SECRET });
   const nc = await connect({ servers: nats.url });
+  // Stands in for identity: the guard answers 503 until the revoked sessions are loaded.
+  nc.subscribe(Subjects.identity.sessionRevocations, {
+    callback: (_e, msg) => msg.respond(JSONCodec().encode({ id: (JSONCodec().decode(msg.data) as { id?: string }).id, response: { revocations: [] } })),
+  });
+  await nc.flush();
+  const svc = await startTestService(AppModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: SECRET });
   return {
     mongo,
     nats,

@@ -68,10 +68,15 @@ async function fillCart(t: string) {
 beforeAll(async () => {
   process.env.BAHI_DEMO = '0';
   [mongo, nats] = await Promise.all([startMongo(), startNats()]);
+  nc = await connect({ servers: nats.url });
+  // Stands in for identity: the guards answer 503 until the revoked sessions are loaded.
+  nc.subscribe(Subjects.identity.sessionRevocations, {
+    callback: (_e, msg) => msg.respond(JSONCodec().encode({ id: (JSONCodec().decode(msg.data) as { id?: string }).id, response: { revocations: [] } })),
+  });
+  await nc.flush();
   inv = await startTestService(AppModule, opts('inventory'));
   ledger = await startTestService(LedgerModule, opts('ledger'));
   sales = await startTestService(SalesModule, opts('sales'));
-  nc = await connect({ servers: nats.url });
   const cat = await makeCategory(inv.url, M, 'Grocery', [['Grade', 'A']]);
   rice = await makeProduct(inv.url, M, { catagory: cat, name: 'Basmati Rice 5kg', brand_name: 'India Gate', mrp: '650', cp: '540', barcode: '8901234567890' });
   dal = await makeProduct(inv.url, M, { catagory: cat, name: 'Toor Dal', brand_name: 'Tata', unit: 'kg', mrp: '160', cp: '132.5', per_peice_quantity: '2.5' });
