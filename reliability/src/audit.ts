@@ -14,6 +14,24 @@ export interface AuditReport {
   /** Sales and purchases still pending/compensating (a re-driver will finish them). */
   inFlight: string[];
   violations: string[];
+  /** The same violations, each with its kind and the record it is about. */
+  findings: Finding[];
+}
+
+/**
+ * stock: a product's stock is not the sum of its movements; due: a party's due is not what its
+ * documents add up to; document-stock / document-entry: a complete sale or purchase without its
+ * stock movements / its ledger entry (or with wrong ones); half-applied: a failed one whose stock
+ * or due was not undone; cross-company: a record pointing at another company's product, party or
+ * document; orphan: one pointing at nothing.
+ */
+export type ViolationKind = 'stock' | 'due' | 'document-stock' | 'document-entry' | 'half-applied' | 'cross-company' | 'orphan';
+
+export interface Finding {
+  kind: ViolationKind;
+  /** The record at fault, e.g. "company 1 sale 12", "company 1 product 3", "company 1 customer 2". */
+  record: string;
+  message: string;
 }
 
 export interface AuditOptions {
@@ -34,6 +52,7 @@ function toUnits(v: string | number, scale: number): bigint {
   return neg ? -n : n;
 }
 const paise = (v: string | number) => toUnits(v, 100);
+const fmtPaise = (p: bigint) => `${p < 0n ? '-' : ''}${(p < 0n ? -p : p) / 100n}.${String((p < 0n ? -p : p) % 100n).padStart(2, '0')}`;
 /** Quantity x per-piece quantity in thousandths. */
 const units = (q: string, ppq: string) => (toUnits(q, 1000) * toUnits(ppq, 1000)) / 1000n;
 
@@ -53,20 +72,33 @@ export async function audit(mongoUri: string, opts: AuditOptions = {}): Promise<
 }
 
 async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<AuditReport> {
-  const scope = only ? { companyId: { $in: only } } : {};
-  const [products, movements, sources, entries, customers, distributors, sales, purchases] = await Promise.all([
-    inv.collection('products').find(scope).toArray(),
-    inv.collection('movements').find(scope).toArray(),
-    inv.collection('stock_sources').find(scope).toArray(),
-    led.collection('entries').find(scope).toArray(),
-    led.collection('customers').find(scope).toArray(),
-    led.collection('distributors').find(scope).toArray(),
-    sal.collection('sales').find(scope).toArray(),
-    inv.collection('purchases').find(scope).toArray(),
+  // Everything is read whole: a reference into another company is only told apart from a
+  // dangling one by looking at every company.
+  const [allProducts, allMovements, allSources, allEntries, allCustomers, allDistributors, allSales, allPurchases] = await Promise.all([
+    inv.collection('products').find().toArray(),
+    inv.collection('movements').find().toArray(),
+    inv.collection('stock_sources').find().toArray(),
+    led.collection('entries').find().toArray(),
+    led.collection('customers').find().toArray(),
+    led.collection('distributors').find().toArray(),
+    sal.collection('sales').find().toArray(),
+    inv.collection('purchases').find().toArray(),
   ]);
-  const v: string[] = [];
+  type Doc = Record<string, any>;
+  const mine = (docs: Doc[]) => (only ? docs.filter((d) => only.includes(d.companyId as number)) : docs);
+  const [products, movements, sources, entries, customers, distributors, sales, purchases] = [
+    mine(allProducts), mine(allMovements), mine(allSources), mine(allEntries),
+    mine(allCustomers), mine(allDistributors), mine(allSales), mine(allPurchases),
+  ];
+  const findings: Finding[] = [];
+  const found = (kind: ViolationKind, record: string, message: string) => findings.push({ kind, record, message: `${record}: ${message}` });
   const inFlight: string[] = [];
   const companies = new Set<number>([...products, ...entries, ...sales].map((d) => d.companyId as number));
+
+  /** Which other companies hold `what` (a product, a party, a sale): names a cross-company reference. */
+  const owners = (docs: Doc[], field: string, id: unknown, company: unknown) =>
+    docs.filter((d) => d[field] === id && d.companyId !== company).map((d) => d.companyId as number);
+  const elsewhere = (list: number[]) => (list.length ? `, which is company ${list.join(', ')}'s` : ', which does not exist');
 
   // 1. Every product's stock is the sum of its movements (and the last movement's running stock).
   const moveSum = new Map<string, bigint>();
@@ -81,24 +113,59 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
   for (const p of products) {
     const k = `${p.companyId}:${p.product_id}`;
     productKeys.add(k);
+    const record = `company ${p.companyId} product ${p.product_id}`;
     const sum = moveSum.get(k) ?? 0n;
-    if (BigInt(p.stock_m) !== sum) v.push(`company ${p.companyId} product ${p.product_id}: stock ${p.stock_m} but movements sum to ${sum} (thousandths)`);
+    if (BigInt(p.stock_m) !== sum) found('stock', record, `stock ${p.stock_m} but movements sum to ${sum} (thousandths)`);
     const l = lastMove.get(k);
-    if (l && l.stock !== p.stock_m) v.push(`company ${p.companyId} product ${p.product_id}: stock ${p.stock_m} but the last movement left ${l.stock}`);
+    if (l && l.stock !== p.stock_m) found('stock', record, `stock ${p.stock_m} but the last movement left ${l.stock}`);
   }
-  for (const k of moveSum.keys()) if (!productKeys.has(k)) v.push(`movements of unknown product ${k}`);
+  for (const [k, sum] of moveSum) {
+    if (productKeys.has(k)) continue;
+    const [c, pid] = k.split(':').map(Number);
+    const other = owners(allProducts, 'product_id', pid, c);
+    found(other.length ? 'cross-company' : 'orphan', `company ${c} product ${pid}`, `movements (${sum} thousandths) of product ${pid}${elsewhere(other)}`);
+  }
 
-  // 2. Every entry belongs to a known party (a party's due is, by definition, the sum of its entries).
+  // 2. Dues. A due is the sum of a party's entries, so each entry must change it by what its
+  // document says: a sale or purchase by amount - paid, a payment by -amount, an opening by
+  // amount, a reversal by minus what it undoes. And every entry's party is of its own company.
   const parties = new Set<string>();
   for (const c of customers) parties.add(`${c.companyId}:customer:${c.client_id}`);
   for (const d of distributors) parties.add(`${d.companyId}:distributor:${d.distributor_id}`);
+  const entriesBy = new Map<string, typeof entries>();
   for (const e of entries) {
-    if (!parties.has(`${e.companyId}:${e.partyKind}:${e.partyId}`)) v.push(`company ${e.companyId}: entry ${e.seq} for unknown ${e.partyKind} ${e.partyId}`);
-    try {
-      paise(e.delta);
-    } catch {
-      v.push(`company ${e.companyId}: entry ${e.seq} has a non-decimal delta ${String(e.delta)}`);
+    const k = `${e.companyId}:${e.sourceKind}:${e.sourceId}`;
+    (entriesBy.get(k) ?? entriesBy.set(k, []).get(k)!).push(e);
+  }
+  const dueOff = new Map<string, { due: bigint; want: bigint; seqs: number[] }>();
+  for (const e of entries) {
+    const party = `company ${e.companyId} ${e.partyKind} ${e.partyId}`;
+    if (!parties.has(`${e.companyId}:${e.partyKind}:${e.partyId}`)) {
+      const other = owners(e.partyKind === 'customer' ? allCustomers : allDistributors, e.partyKind === 'customer' ? 'client_id' : 'distributor_id', e.partyId, e.companyId);
+      found(other.length ? 'cross-company' : 'orphan', `company ${e.companyId} entry ${e.seq}`, `for ${e.partyKind} ${e.partyId}${elsewhere(other)}`);
     }
+    let delta: bigint;
+    let want: bigint;
+    try {
+      delta = paise(e.delta);
+      const amount = paise(e.amount ?? '0');
+      if (e.entryKind === 'sale' || e.entryKind === 'purchase') want = amount - paise(e.paid ?? '0');
+      else if (e.entryKind === 'payment_received' || e.entryKind === 'payment_given') want = -amount;
+      else if (e.entryKind === 'reversal') {
+        const undone = (entriesBy.get(`${e.companyId}:${e.sourceKind}:${e.sourceId}`) ?? []).find((x) => x.entryKind === e.sourceKind);
+        want = undone ? -paise(undone.delta) : 0n;
+      } else want = amount;
+    } catch {
+      found('due', party, `entry ${e.seq} has a non-decimal amount or delta (${String(e.amount)}, ${String(e.delta)})`);
+      continue;
+    }
+    const d = dueOff.get(party) ?? dueOff.set(party, { due: 0n, want: 0n, seqs: [] }).get(party)!;
+    d.due += delta;
+    d.want += want;
+    if (delta !== want) d.seqs.push(e.seq);
+  }
+  for (const [party, d] of dueOff) {
+    if (d.seqs.length) found('due', party, `due ${fmtPaise(d.due)} but its documents add up to ${fmtPaise(d.want)} (entries ${d.seqs.join(', ')} disagree with their amounts)`);
   }
 
   // 3. Sales and purchases: complete ones have their movements and entry, failed ones net to nothing.
@@ -107,15 +174,10 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
     const k = `${m.companyId}:${m.kind}:${m.source_id}`;
     (movesBy.get(k) ?? movesBy.set(k, []).get(k)!).push(m);
   }
-  const entriesBy = new Map<string, typeof entries>();
-  for (const e of entries) {
-    const k = `${e.companyId}:${e.sourceKind}:${e.sourceId}`;
-    (entriesBy.get(k) ?? entriesBy.set(k, []).get(k)!).push(e);
-  }
   const sourceBy = new Map(sources.map((s) => [`${s.companyId}:${s.kind}:${s.id}`, s]));
   const seen = new Set<string>();
 
-  const check = (kind: 'sale' | 'purchase', doc: Record<string, any>, id: number, total: string) => {
+  const check = (kind: 'sale' | 'purchase', doc: Record<string, any>, id: number, total: string, party: { kind: string; id: unknown }) => {
     const c = doc.companyId as number;
     const name = `company ${c} ${kind} ${id}`;
     seen.add(`${c}:${kind}:${id}`);
@@ -126,46 +188,66 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
     const net = new Map<number, bigint>();
     for (const m of [...out, ...back]) net.set(m.product_id, (net.get(m.product_id) ?? 0n) + BigInt(m.qty_m));
     const entryNet = ents.reduce((a, e) => a + paise(e.delta), 0n);
+    // The party and the products it names are its own company's.
+    const partyKey = `${c}:${party.kind}:${party.id}`;
+    if (!parties.has(partyKey)) {
+      const other = owners(party.kind === 'customer' ? allCustomers : allDistributors, party.kind === 'customer' ? 'client_id' : 'distributor_id', party.id, c);
+      found(other.length ? 'cross-company' : 'orphan', name, `for ${party.kind} ${String(party.id)}${elsewhere(other)}`);
+    }
+    for (const l of doc.lines ?? []) {
+      if (productKeys.has(`${c}:${l.product_id}`)) continue;
+      const other = owners(allProducts, 'product_id', l.product_id, c);
+      found(other.length ? 'cross-company' : 'orphan', name, `line of product ${l.product_id}${elsewhere(other)}`);
+    }
+    for (const e of ents) {
+      if (e.partyKind !== party.kind || e.partyId !== party.id) found('document-entry', name, `entry ${e.seq} is on ${e.partyKind} ${e.partyId}, not on its ${party.kind} ${String(party.id)}`);
+    }
     if (doc.status === 'pending' || doc.status === 'compensating') {
       inFlight.push(`${name} (${doc.status})`);
       return;
     }
     if (doc.status === 'complete') {
-      if (!src || src.reversed) v.push(`${name}: complete but its stock is ${src ? 'reversed' : 'not applied'}`);
-      if (back.length) v.push(`${name}: complete but has reversal movements`);
+      if (!src || src.reversed) found('document-stock', name, `complete but its stock is ${src ? 'reversed' : 'not applied'}`);
+      if (back.length) found('document-stock', name, 'complete but has reversal movements');
       const want = new Map<number, bigint>();
       for (const l of doc.lines ?? []) {
         const u = kind === 'sale' ? -units(l.quantity, l.per_peice_quantity ?? '1') : units(l.quantity, l.per_peice_quantity ?? '1');
         want.set(l.product_id, (want.get(l.product_id) ?? 0n) + u);
       }
-      for (const [pid, q] of want) if ((net.get(pid) ?? 0n) !== q) v.push(`${name}: product ${pid} moved ${net.get(pid) ?? 0n} but the document says ${q} (thousandths)`);
-      for (const pid of net.keys()) if (!want.has(pid)) v.push(`${name}: moved product ${pid} that is not on it`);
+      for (const [pid, q] of want) if ((net.get(pid) ?? 0n) !== q) found('document-stock', name, `product ${pid} moved ${net.get(pid) ?? 0n} but the document says ${q} (thousandths)`);
+      for (const pid of net.keys()) if (!want.has(pid)) found('document-stock', name, `moved product ${pid} that is not on it`);
       const posted = ents.filter((e) => e.entryKind === kind);
-      if (posted.length !== 1) v.push(`${name}: complete with ${posted.length} ${kind} entries (want 1)`);
-      if (ents.some((e) => e.entryKind === 'reversal')) v.push(`${name}: complete but its entry is reversed`);
-      if (posted[0] && paise(posted[0].amount) !== paise(total)) v.push(`${name}: entry amount ${posted[0].amount} but total ${total}`);
-      if (posted[0] && entryNet !== paise(total) - paise(doc.paid ?? '0')) v.push(`${name}: entry delta ${posted[0].delta} but total - paid = ${total} - ${doc.paid}`);
+      if (posted.length !== 1) found('document-entry', name, `complete with ${posted.length} ${kind} entries (want 1)`);
+      if (ents.some((e) => e.entryKind === 'reversal')) found('document-entry', name, 'complete but its entry is reversed');
+      if (posted[0] && paise(posted[0].amount) !== paise(total)) found('document-entry', name, `entry amount ${posted[0].amount} but total ${total}`);
+      if (posted[0] && entryNet !== paise(total) - paise(doc.paid ?? '0')) found('document-entry', name, `entry delta ${posted[0].delta} but total - paid = ${total} - ${doc.paid}`);
     } else {
-      for (const [pid, q] of net) if (q !== 0n) v.push(`${name}: ${doc.status} but product ${pid} is left moved by ${q}`);
-      if (entryNet !== 0n) v.push(`${name}: ${doc.status} but its entries leave ${entryNet} paise due`);
+      // Failed: whatever was applied must have been undone; anything left is half applied.
+      for (const [pid, q] of net) if (q !== 0n) found('half-applied', name, `${doc.status} but product ${pid} is left moved by ${q}`);
+      if (entryNet !== 0n) found('half-applied', name, `${doc.status} but its entries leave ${fmtPaise(entryNet)} due`);
     }
   };
-  for (const s of sales) check('sale', s, s.saleId, s.amount);
-  for (const p of purchases) check('purchase', p, p.purchaseId, p.total);
+  for (const s of sales) check('sale', s, s.saleId, s.amount, { kind: 'customer', id: s.customer?.client_id ?? s.clientId });
+  for (const p of purchases) check('purchase', p, p.purchaseId, p.total, { kind: 'distributor', id: p.distributorId });
 
-  // Stock or entries for a sale/purchase that does not exist: a half-applied fact.
+  // Stock or entries for a sale/purchase that does not exist (or is another company's).
+  const docsOf = { sale: [allSales, 'saleId'], purchase: [allPurchases, 'purchaseId'] } as const;
   for (const m of movements) {
     const base = String(m.kind).replace('-reversal', '');
     if ((base === 'sale' || base === 'purchase') && !seen.has(`${m.companyId}:${base}:${m.source_id}`)) {
-      v.push(`company ${m.companyId}: movement of ${m.kind} ${m.source_id}, which does not exist`);
+      const other = owners(docsOf[base][0], docsOf[base][1], m.source_id, m.companyId);
+      found(other.length ? 'cross-company' : 'orphan', `company ${m.companyId} ${base} ${m.source_id}`, `movement of ${m.kind} ${m.source_id} (product ${m.product_id})${elsewhere(other)}`);
     }
   }
   for (const e of entries) {
     if ((e.sourceKind === 'sale' || e.sourceKind === 'purchase') && !seen.has(`${e.companyId}:${e.sourceKind}:${e.sourceId}`)) {
-      v.push(`company ${e.companyId}: entry for ${e.sourceKind} ${e.sourceId}, which does not exist`);
+      const base = e.sourceKind as 'sale' | 'purchase';
+      const other = owners(docsOf[base][0], docsOf[base][1], e.sourceId, e.companyId);
+      found(other.length ? 'cross-company' : 'orphan', `company ${e.companyId} ${base} ${e.sourceId}`, `entry ${e.seq} for ${base} ${e.sourceId}${elsewhere(other)}`);
     }
   }
 
+  const unique = [...new Map(findings.map((f) => [f.message, f])).values()];
   return {
     companies: companies.size,
     products: products.length,
@@ -175,6 +257,7 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
     sales: sales.length,
     purchases: purchases.length,
     inFlight,
-    violations: [...new Set(v)],
+    violations: unique.map((f) => f.message),
+    findings: unique,
   };
 }
