@@ -140,3 +140,22 @@ export const purchaseLabels: PurchaseLabels = {
     { ...labelDetails(13), packets: 15 },
   ],
 };
+
+/** A purchase that holds product 7 (the `packets=7:...` of the issue). */
+export const purchaseWithSeven: PurchaseLabels = {
+  purchase_id: 12,
+  date: '2025-03-02',
+  distributor_name: 'Agarwal Traders',
+  lines: [
+    { ...labelDetails(7), packets: 2 },
+    { ...labelDetails(12), packets: 3 },
+  ],
+};
+
+/** A purchase bought in a huge quantity: its default packets alone are far beyond any sheet. */
+export const hugePurchase: PurchaseLabels = { ...purchaseWithSeven, purchase_id: 13, lines: [{ ...labelDetails(7), packets: 99_999_999_999 }] };
+
+/** A sale with more lines than a bill prints. */
+export function longSale(lines: number): SaleDocument {
+  return { ...sale, sale_id: 9, soldProducts: Array.from({ length: lines }, (_, i) => ({ ...sale.soldProducts[0]!, product_id: i + 1 })) };
+}

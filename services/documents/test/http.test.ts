@@ -9,6 +9,9 @@ import { state } from './responders';
 // End to end over HTTP: real nats-server, fixture responders on a real NATS transport, real Chromium.
 let stack: DocStack;
 const staff = `Bearer ${tokenFor(F.COMPANY_ID)}`;
+const manager = `Bearer ${tokenFor(F.COMPANY_ID, 'manager')}`;
+/** Purchase labels and the stock book are the manager's (limits.test.ts checks staff get 403). */
+const authFor = (path: string) => (/stockbook|purchase-labels/.test(path) ? manager : staff);
 const other = `Bearer ${tokenFor(F.OTHER_COMPANY_ID)}`;
 
 beforeAll(async () => {
@@ -66,7 +69,7 @@ describe('GET /documents/{kind}/{id}', () => {
       ['/documents/statement', /needs an id/],
     ];
     for (const [path, msg] of cases) {
-      const res = await request(stack.url).get(path).set('Authorization', staff);
+      const res = await request(stack.url).get(path).set('Authorization', authFor(path));
       expect([path, res.status]).toEqual([path, 400]);
       expect(res.body.message).toMatch(msg);
     }
@@ -87,7 +90,7 @@ describe('GET /documents/{kind}/{id}', () => {
       ['/documents/purchase-labels/9?packets=12:41', 'purchase-labels-9.pdf', 2, { w: 210, h: 297 }],
     ];
     for (const [path, file, pages, size] of expected) {
-      const res = await get(path);
+      const res = await get(path, authFor(path));
       expect([path, res.status]).toEqual([path, 200]);
       expect(res.headers['content-disposition']).toBe(`inline; filename="${file}"`);
       const sizes = await pageSizesMm(res.body);

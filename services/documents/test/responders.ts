@@ -1,11 +1,15 @@
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Payload, Transport } from '@nestjs/microservices';
+import { MessagePattern, Payload, RpcException, Transport } from '@nestjs/microservices';
 import { DocumentSubjects as D, Subjects } from '@bahi/contracts';
 import * as F from './fixtures';
 
 /** Per-company fixture data; other companies see nothing (null -> 404), as the owners scope by companyId. */
-export const state = { statementRows: 40, logo: true };
+export const state = { statementRows: 40, logo: true, saleLines: 1200 };
+
+/** How many requests each subject got (the tests prove counts are refused before the owner is asked). */
+export const asked: Record<string, number> = {};
+const count = (subject: string) => (asked[subject] = (asked[subject] ?? 0) + 1);
 
 const mine = (p: { companyId: number }) => p.companyId === F.COMPANY_ID;
 
@@ -25,8 +29,9 @@ class FixtureResponders {
   }
   @MessagePattern(D.saleDocument)
   sale(@Payload() p: { companyId: number; saleId: number }) {
+    count(D.saleDocument);
     if (!mine(p)) return null;
-    return p.saleId === 7 ? F.sale : p.saleId === 8 ? F.walkInSale : null;
+    return p.saleId === 7 ? F.sale : p.saleId === 8 ? F.walkInSale : p.saleId === 9 ? F.longSale(state.saleLines) : null;
   }
   @MessagePattern(D.estimateDocument)
   estimate(@Payload() p: { companyId: number; estimateId: number }) {
@@ -38,11 +43,15 @@ class FixtureResponders {
   }
   @MessagePattern(D.customerStatement)
   statement(@Payload() p: { companyId: number; clientId: number }) {
+    count(D.customerStatement);
     return mine(p) && p.clientId === 5 ? F.statement(state.statementRows) : null;
   }
   @MessagePattern(D.stockBook)
-  stockBook(@Payload() p: { companyId: number }) {
-    return mine(p) ? F.stockBook : { ...F.stockBook, list: [] };
+  stockBook(@Payload() p: { companyId: number; category: number }) {
+    count(D.stockBook);
+    // As inventory: a category of another company does not exist there.
+    if (!mine(p) || p.category !== F.stockBook.category.id) throw new RpcException({ status: 404, message: `Category ${p.category} does not exist.` });
+    return F.stockBook;
   }
   @MessagePattern(D.labelDetails)
   label(@Payload() p: { companyId: number; productId: number }) {
@@ -50,7 +59,9 @@ class FixtureResponders {
   }
   @MessagePattern(D.purchaseLabels)
   purchase(@Payload() p: { companyId: number; purchaseId: number }) {
-    return mine(p) && p.purchaseId === 9 ? F.purchaseLabels : null;
+    count(D.purchaseLabels);
+    if (!mine(p)) return null;
+    return p.purchaseId === 9 ? F.purchaseLabels : p.purchaseId === 12 ? F.purchaseWithSeven : p.purchaseId === 13 ? F.hugePurchase : null;
   }
 }
 

@@ -1,8 +1,8 @@
-import { BadRequestException, Controller, Get, GatewayTimeoutException, HttpException, Inject, NotFoundException, Param, Query, Res, ServiceUnavailableException } from '@nestjs/common';
+import { BadRequestException, Controller, ForbiddenException, Get, GatewayTimeoutException, HttpException, Inject, NotFoundException, Param, Query, Res, ServiceUnavailableException } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { DocumentKinds, Subjects, type DocumentKind } from '@bahi/contracts';
-import { LOGGER, NatsClient, Tenant, today } from '@bahi/service-kit';
+import { DocumentKinds, Subjects, type DocumentKind, type TokenClaims } from '@bahi/contracts';
+import { CurrentUser, LOGGER, NatsClient, Tenant, today } from '@bahi/service-kit';
 import { DOCUMENTS_CONFIG, type DocumentsConfig } from '../config';
 import { Printer } from '../core.module';
 import { PoolBusyError, RenderTimeoutError } from '../render/browser-pool';
@@ -40,20 +40,24 @@ export class DocumentsController {
   }
 
   @Get(':kind')
-  withoutId(@Tenant() companyId: number, @Param('kind') kind: string, @Query() query: Record<string, unknown>, @Res() res: Response) {
-    return this.serve(companyId, kind, undefined, query, res);
+  withoutId(@Tenant() companyId: number, @CurrentUser() user: TokenClaims, @Param('kind') kind: string, @Query() query: Record<string, unknown>, @Res() res: Response) {
+    return this.serve(companyId, user, kind, undefined, query, res);
   }
 
   @Get(':kind/:id')
-  withId(@Tenant() companyId: number, @Param('kind') kind: string, @Param('id') id: string, @Query() query: Record<string, unknown>, @Res() res: Response) {
-    return this.serve(companyId, kind, id, query, res);
+  withId(@Tenant() companyId: number, @CurrentUser() user: TokenClaims, @Param('kind') kind: string, @Param('id') id: string, @Query() query: Record<string, unknown>, @Res() res: Response) {
+    return this.serve(companyId, user, kind, id, query, res);
   }
 
-  private async serve(companyId: number, kind: string, id: string | undefined, rawQuery: Record<string, unknown>, res: Response): Promise<void> {
+  private async serve(companyId: number, user: TokenClaims, kind: string, id: string | undefined, rawQuery: Record<string, unknown>, res: Response): Promise<void> {
     if (!(DocumentKinds as readonly string[]).includes(kind)) {
       throw new NotFoundException(`There is no document kind '${kind}'. Known kinds: ${DocumentKinds.join(', ')}.`);
     }
     const def = DOCUMENT_KINDS[kind as DocumentKind];
+    // The kind is a path parameter, so the position check is here rather than in @Positions().
+    if (def.positions && !def.positions.includes(user.position)) {
+      throw new ForbiddenException(def.positions.length === 1 && def.positions[0] === 'manager' ? 'Only a manager can do this.' : `Your position (${user.position}) may not print this document.`);
+    }
     if (def.needsId && id === undefined) throw new BadRequestException(`A ${kind} document needs an id: /documents/${kind}/{id}.`);
     if (!def.needsId && id !== undefined) throw new NotFoundException(`A ${kind} document takes no id; use /documents/${kind}?options.`);
     const query = flatQuery(rawQuery);

@@ -1,9 +1,9 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import type { ReactElement } from 'react';
-import { DocumentSubjects as S, type DocumentKind, type PayloadOf, type ReplyOf, type Subject } from '@bahi/contracts';
+import { DocumentSubjects as S, type DocumentKind, type PayloadOf, type Position, type ReplyOf, type Subject } from '@bahi/contracts';
 import { Money } from '@bahi/service-kit';
 import { barcodeSvg, qrSvg, upiUri, type Code } from '../render/codes';
-import { ReceiptTemplate, StatementTemplate } from '../templates/account-docs';
+import { ReceiptTemplate, StatementTemplate, statementRowsPerPage } from '../templates/account-docs';
 import type { CompanyView, PageSize } from '../templates/model';
 import { A4, BILL_SIZE } from '../templates/model';
 import { billFigures, BillTemplate, ChallanTemplate, EstimateTemplate } from '../templates/sale-docs';
@@ -39,10 +39,28 @@ export interface DocumentKindDef {
   kind: DocumentKind;
   /** True when the path carries an id (`/documents/bill/7`); stockbook takes only a query. */
   needsId: boolean;
+  /** Positions allowed, as the owner of the data allows them (every position when absent). */
+  positions?: readonly Position[];
   prepare(req: DocumentRequest, src: DocumentSources): Promise<PreparedDocument>;
 }
 
-const MAX_LABELS = 1200;
+/**
+ * Every count that sizes a render is checked against these before anything is allocated
+ * (README "Limits"): a count from the URL or from the owner's data never grows an array past them.
+ */
+export const LIMITS = {
+  /** Labels in one PDF (product labels and purchase labels): 100 stock book pages, 30 purchase pages. */
+  labels: 1200,
+  /** Products named in `packets=`. */
+  packetProducts: 200,
+  /** Statement entries in one PDF: 100 pages of 27 rows. */
+  statementRows: 100 * statementRowsPerPage(),
+  /** Ids in the stock book's `order=` (the inventory prints at most 2000 rows). */
+  stockBookRows: 2000,
+  /** Lines of a bill, challan or estimate. */
+  billLines: 1000,
+} as const;
+const MAX_LABELS = LIMITS.labels;
 
 function positiveId(raw: string | undefined, what: string): number {
   if (raw === undefined || !/^\d{1,9}$/.test(raw) || Number(raw) <= 0) {
@@ -63,6 +81,10 @@ function notFound(what: string): never {
   throw new NotFoundException(`${what} was not found.`);
 }
 
+function boundLines(what: string, lines: unknown[]): void {
+  if (lines.length > LIMITS.billLines) throw new BadRequestException(`${what} has ${lines.length} lines; at most ${LIMITS.billLines} can be printed.`);
+}
+
 /** The UPI QR of an amount due, when the company has a UPI id and something is due. */
 async function upiQr(company: CompanyView, amount: string, note: string): Promise<Code | null> {
   if (!company.upiId || !Money.money(amount).greaterThan(0)) return null;
@@ -77,6 +99,7 @@ const bill: DocumentKindDef = {
     const saleId = positiveId(req.id, 'The bill number');
     const [company, sale] = await Promise.all([src.company(req.companyId), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
     if (!sale) notFound(`Bill ${saleId}`);
+    boundLines(`Bill ${saleId}`, sale.soldProducts);
     const figures = billFigures(sale);
     const upi = await upiQr(company, figures.dueRounded, `Bill ${saleId}`);
     return { element: <BillTemplate company={company} sale={sale} figures={figures} upi={upi} />, size: BILL_SIZE, fileName: `bill-${saleId}.pdf` };
@@ -90,6 +113,7 @@ const challan: DocumentKindDef = {
     const saleId = positiveId(req.id, 'The bill number');
     const [company, sale] = await Promise.all([src.company(req.companyId), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
     if (!sale) notFound(`Bill ${saleId}`);
+    boundLines(`Bill ${saleId}`, sale.soldProducts);
     return { element: <ChallanTemplate company={company} sale={sale} />, size: BILL_SIZE, fileName: `challan-${saleId}.pdf` };
   },
 };
@@ -101,6 +125,7 @@ const estimate: DocumentKindDef = {
     const estimateId = positiveId(req.id, 'The estimate number');
     const [company, est] = await Promise.all([src.company(req.companyId), src.ask(S.estimateDocument, { companyId: req.companyId, estimateId })]);
     if (!est) notFound(`Estimate ${estimateId}`);
+    boundLines(`Estimate ${estimateId}`, est.lines);
     return { element: <EstimateTemplate company={company} estimate={est} />, size: BILL_SIZE, fileName: `estimate-${estimateId}.pdf` };
   },
 };
@@ -124,6 +149,10 @@ const statement: DocumentKindDef = {
     const clientId = positiveId(req.id, 'The customer id');
     const [company, st] = await Promise.all([src.company(req.companyId), src.ask(S.customerStatement, { companyId: req.companyId, clientId })]);
     if (!st) notFound(`Customer ${clientId}`);
+    if (st.rows.length > LIMITS.statementRows) {
+      const pages = LIMITS.statementRows / statementRowsPerPage();
+      throw new BadRequestException(`The statement of customer ${clientId} has ${st.rows.length} entries; at most ${LIMITS.statementRows} (${pages} pages) can be printed at once.`);
+    }
     return { element: <StatementTemplate company={company} statement={st} printedOn={src.today()} />, size: A4, fileName: `statement-${clientId}.pdf` };
   },
 };
@@ -131,21 +160,23 @@ const statement: DocumentKindDef = {
 const stockbook: DocumentKindDef = {
   kind: 'stockbook',
   needsId: false,
+  // Cost prices and the whole catalogue: the product area is the manager's.
+  positions: ['manager'],
   async prepare(req, src) {
     const q = req.query;
     if (!q.category) throw new BadRequestException('Please Select A Category.');
     const category = positiveId(q.category, 'category');
     const stock = optionalInt(q.stock, 'stock', 0, 2) as 0 | 1 | 2 | null;
     const active = optionalInt(q.active, 'active', 0, 1) as 0 | 1 | null;
-    const order = (q.order ?? '')
-      .split(',')
-      .filter((s) => s !== '')
-      .map((s) => positiveId(s, 'Every id of order'));
+    const orderParts = (q.order ?? '').split(',', LIMITS.stockBookRows + 1).filter((s) => s !== '');
+    if (orderParts.length > LIMITS.stockBookRows) throw new BadRequestException(`order can list at most ${LIMITS.stockBookRows} products.`);
+    const order = orderParts.map((s) => positiveId(s, 'Every id of order'));
     const showCost = q.cost === '1' || q.cost === 'true';
     const [company, book] = await Promise.all([
       src.company(req.companyId),
       src.ask(S.stockBook, { companyId: req.companyId, category, brand: q.brand || null, stock, active }),
     ]);
+    if (book.list.length > LIMITS.stockBookRows) throw new BadRequestException(`Category ${category} has more than ${LIMITS.stockBookRows} products; choose a brand or a stock level to print fewer.`);
     const rows = arrangeRows(book.list, order);
     return {
       element: <StockBookTemplate company={company} book={book} rows={rows} showCost={showCost} printedOn={src.today()} />,
@@ -185,10 +216,14 @@ const labels: DocumentKindDef = {
 /** `packets=12:5,13:0` overrides the packets of products 12 and 13 (0 leaves a product out). */
 function packetOverrides(raw: string | undefined): Map<number, number> {
   const out = new Map<number, number>();
-  for (const part of (raw ?? '').split(',').filter(Boolean)) {
-    const m = /^(\d+):(\d+)$/.exec(part);
+  const parts = (raw ?? '').split(',', LIMITS.packetProducts + 1).filter(Boolean);
+  if (parts.length > LIMITS.packetProducts) throw new BadRequestException(`packets can name at most ${LIMITS.packetProducts} products.`);
+  for (const part of parts) {
+    const m = /^(\d{1,9}):(\d+)$/.exec(part);
     if (!m) throw new BadRequestException("packets must look like '12:5,13:2' (product id : number of labels).");
-    out.set(Number(m[1]), Number(m[2]));
+    const n = Number(m[2]);
+    if (n > MAX_LABELS) throw new BadRequestException(`Product ${m[1]} can get at most ${MAX_LABELS} labels (packets=${m[1]}:${m[2]} asks for ${m[2]}).`);
+    out.set(Number(m[1]), n);
   }
   return out;
 }
@@ -196,20 +231,34 @@ function packetOverrides(raw: string | undefined): Map<number, number> {
 const purchaseLabels: DocumentKindDef = {
   kind: 'purchase-labels',
   needsId: true,
+  // Purchases are the manager's (inventory's purchases controller).
+  positions: ['manager'],
   async prepare(req, src) {
     const purchaseId = positiveId(req.id, 'The purchase number');
     const overrides = packetOverrides(req.query.packets);
     const [company, purchase] = await Promise.all([src.company(req.companyId), src.ask(S.purchaseLabels, { companyId: req.companyId, purchaseId })]);
     if (!purchase) notFound(`Purchase ${purchaseId}`);
-    const views: LabelView[] = [];
-    for (const line of purchase.lines) {
+    const inPurchase = new Set(purchase.lines.map((l) => l.product.product_id));
+    for (const id of overrides.keys()) {
+      if (!inPurchase.has(id)) throw new BadRequestException(`packets names product ${id}, which is not in purchase ${purchaseId}.`);
+    }
+    // Count first, allocate after: the default packets come from the bought quantity, unbounded.
+    const counts = purchase.lines.map((line) => {
       const n = overrides.get(line.product.product_id) ?? line.packets;
+      return Number.isFinite(n) && n > 0 ? Math.floor(n) : n > 0 ? Infinity : 0;
+    });
+    const total = counts.reduce((a, b) => a + b, 0);
+    if (total > MAX_LABELS) {
+      throw new BadRequestException(`Purchase ${purchaseId} would print ${total} labels; at most ${MAX_LABELS} labels fit one PDF. Choose fewer with packets=<product id>:<labels>.`);
+    }
+    const views: LabelView[] = [];
+    for (const [i, line] of purchase.lines.entries()) {
+      const n = counts[i]!;
       if (n <= 0) continue;
       const qr = await qrSvg(line.code);
       const { packets: _packets, ...details } = line;
-      for (let i = 0; i < n; i++) views.push({ details, quantity: line.product.per_peice_quantity, barcode: null, qr });
+      for (let k = 0; k < n; k++) views.push({ details, quantity: line.product.per_peice_quantity, barcode: null, qr });
     }
-    if (views.length > MAX_LABELS) throw new BadRequestException(`At most ${MAX_LABELS} labels can be printed at once.`);
     return {
       element: <LabelsTemplate company={company} labels={views} layout="purchase" title={`Purchase ${purchaseId} labels`} />,
       size: A4,
