@@ -4,6 +4,9 @@ export interface GatewayConfig {
   port: number;
   host: string;
   natsUrl: string;
+  /** The gateway's NATS user (NATS_USER, default `gateway`) and NATS_PASSWORD; none: anonymous. */
+  natsUser?: string;
+  natsPassword?: string;
   jwtSecret: string;
   serviceUrls: Record<string, string | undefined>;
   shellDir: string;
@@ -34,6 +37,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, serviceNames: readonly string
     port,
     host: env.HOST ?? '0.0.0.0',
     natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    ...(env.NATS_PASSWORD ? { natsUser: env.NATS_USER || 'gateway', natsPassword: env.NATS_PASSWORD } : {}),
     jwtSecret,
     serviceUrls,
     shellDir: path.resolve(baseDir, env.SHELL_DIR ?? '../shell/dist'),

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { RevocationList, Revoke, verifyToken } from '@bahi/auth';
-import { RoutePrefixes, Routes, ServiceNames, type TokenClaims } from '@bahi/contracts';
+import { natsInboxPrefix, RoutePrefixes, Routes, ServiceNames, type TokenClaims } from '@bahi/contracts';
 import { connect, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { createApp } from './app';
@@ -19,6 +19,9 @@ async function main(): Promise<void> {
   let natsUp = false;
   const natsReady = connect({
     servers: config.natsUrl,
+    ...(config.natsPassword ? { user: config.natsUser, pass: config.natsPassword } : {}),
+    // The only inbox the gateway's NATS permissions let it read.
+    inboxPrefix: natsInboxPrefix('gateway'),
     name: 'gateway',
     waitOnFirstConnect: true,
     maxReconnectAttempts: -1,

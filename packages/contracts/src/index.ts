@@ -7,4 +7,5 @@ export * from './sales';
 export * from './purchases';
 export * from './documents';
 export * from './subjects';
+export * from './nats-permissions';
 export * from './routes';

@@ -7,6 +7,7 @@ import { DocumentSubjects } from './documents';
 /**
  * Every NATS subject of the system, `<domain>.<entity>.<verb-or-event>`. Nothing else spells a
  * subject: services use `Subjects.x.y` with `@MessagePattern`/`@EventPattern` and the NATS client.
+ * Who owns and who consumes each one, and the NATS permissions that follow, are in nats-permissions.ts.
  */
 export const Subjects = {
   identity: {

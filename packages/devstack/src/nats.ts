@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { natsAuthorizationBlock, type NatsPrincipal } from '@bahi/contracts';
 import { assertPortFree, freePort } from './ports';
 
 export interface NatsHandle {
@@ -50,18 +51,48 @@ function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Prom
   });
 }
 
+/** One NATS user of `startNats`: a principal of the contracts, with its password. */
+export interface NatsUser {
+  principal: NatsPrincipal;
+  password: string;
+}
+
+/**
+ * A nats-server config: loopback only, JetStream in `storeDir`, no monitoring port, and (when
+ * users are given) one user per principal with the permissions generated from the contracts;
+ * then a client without credentials is refused.
+ */
+export function natsConfig(opts: { port: number; storeDir: string; users?: NatsUser[] }): string {
+  const lines = ['listen: "127.0.0.1:' + opts.port + '"', `jetstream { store_dir: ${JSON.stringify(opts.storeDir)} }`];
+  if (opts.users?.length) {
+    const byPrincipal = new Map(opts.users.map((u) => [u.principal, u.password]));
+    lines.push(
+      natsAuthorizationBlock(
+        (p) => JSON.stringify(byPrincipal.get(p)),
+        opts.users.map((u) => u.principal),
+      ),
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
 /**
  * Starts a real nats-server with JetStream. `port: 0` (default) picks a free port; `storeDir`
- * defaults to a fresh temp dir that is removed on stop.
+ * defaults to a fresh temp dir that is removed on stop. With `users`, only those users may
+ * connect, each with its contracts permissions; without, anyone on loopback may (service tests).
  */
-export async function startNats(opts: { port?: number; storeDir?: string } = {}): Promise<NatsHandle> {
+export async function startNats(opts: { port?: number; storeDir?: string; users?: NatsUser[] } = {}): Promise<NatsHandle> {
   // A busy port must fail here: otherwise the readiness probe would talk to whoever holds it.
   if (opts.port) await assertPortFree(opts.port, 'NATS');
   const port = opts.port || (await freePort());
   const tmp = opts.storeDir ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-nats-'));
   const storeDir = opts.storeDir ?? tmp!;
   fs.mkdirSync(storeDir, { recursive: true });
-  const child = spawn(findNatsServer(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+  // The config holds passwords: its own 0700 dir, the file 0600, removed on stop.
+  const confDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-nats-conf-'));
+  const confFile = path.join(confDir, 'nats.conf');
+  fs.writeFileSync(confFile, natsConfig({ port, storeDir: path.resolve(storeDir), users: opts.users }), { mode: 0o600 });
+  const child = spawn(findNatsServer(), ['-c', confFile], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });
@@ -71,6 +102,7 @@ export async function startNats(opts: { port?: number; storeDir?: string } = {})
     await waitForPort(port, child, 10_000);
   } catch (err) {
     child.kill('SIGKILL');
+    fs.rmSync(confDir, { recursive: true, force: true });
     throw new Error(`${(err as Error).message}\n${stderr}`);
   }
   return {
@@ -81,6 +113,7 @@ export async function startNats(opts: { port?: number; storeDir?: string } = {})
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => {
+          fs.rmSync(confDir, { recursive: true, force: true });
           if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
           resolve();
         });

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startNats } from './nats';
+import { NatsPrincipals, type NatsPrincipal } from '@bahi/contracts';
+import { startNats, type NatsUser } from './nats';
 import { assertPortFree, freePort, nextFreePort } from './ports';
 import { ManagedProcess, waitHealthy, type LogMode } from './processes';
 
@@ -39,6 +40,8 @@ export interface Stack {
   gatewayUrl: string;
   mongoUri: string;
   natsUrl: string;
+  /** Each principal's NATS user and password when this stack started nats-server (empty with NATS_URL). */
+  natsUsers: Partial<Record<NatsPrincipal, { user: string; password: string }>>;
   jwtSecret: string;
   dataDir: string;
   logDir: string;
@@ -166,17 +169,24 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     // NATS
     let natsUrl = env.NATS_URL ?? process.env.NATS_URL;
     let natsPid: number | undefined;
+    let natsUsers: NatsUser[] = [];
     if (natsUrl) {
       notice(`Using NATS at ${redact(natsUrl)} (NATS_URL).`);
     } else {
       const port = await pickPort(4222, 'NATS');
-      const nats = await startNats({ port, storeDir: path.join(dataDir, 'nats') });
+      natsUsers = natsPasswords(dataDir);
+      const nats = await startNats({ port, storeDir: path.join(dataDir, 'nats'), users: natsUsers });
       stoppers.push(() => nats.stop());
       natsUrl = nats.url;
       natsPid = nats.pid;
     }
 
     const common = { ...env, MONGODB_URI: mongoUri, NATS_URL: natsUrl, BAHI_JWT_SECRET: jwtSecret };
+    // Each child connects to our nats-server as its own user (contracts: natsPermissions).
+    const natsEnv = (principal: NatsPrincipal): Record<string, string> => {
+      const u = natsUsers.find((x) => x.principal === principal);
+      return u ? { NATS_USER: u.principal, NATS_PASSWORD: u.password } : {};
+    };
 
     // Services, in parallel: each waits for its own /health.
     const urls: Partial<Record<StackService, string>> = {};
@@ -191,6 +201,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         const p = spawnNode(s, 'dist/main.js', path.join(rootDir, 'services', s), {
           ...peerUrls,
           ...common,
+          ...natsEnv(s),
           [`${s.toUpperCase()}_PORT`]: String(port),
         });
         urls[s] = `http://127.0.0.1:${port}`;
@@ -210,6 +221,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     for (const [s, u] of Object.entries(urls)) serviceUrlEnv[`${s.toUpperCase()}_URL`] = u;
     const gw = spawnNode('gateway', gatewayMain, path.join(rootDir, 'gateway'), {
       ...common,
+      ...natsEnv('gateway'),
       ...serviceUrlEnv,
       PORT: String(gatewayPort),
       SHELL_DIR: env.SHELL_DIR ?? path.join(rootDir, 'shell', 'dist'),
@@ -221,6 +233,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       gatewayUrl: `http://localhost:${gatewayPort}`,
       mongoUri,
       natsUrl,
+      natsUsers: Object.fromEntries(natsUsers.map((u) => [u.principal, { user: u.principal, password: u.password }])),
       jwtSecret,
       dataDir,
       logDir,
@@ -237,6 +250,30 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     await stop().catch(() => {});
     throw err;
   }
+}
+
+/**
+ * One NATS password per principal, generated into <dataDir>/nats-passwords.json (0600) on first
+ * start and reused after, like the JWT secret; a principal added later gets one then.
+ */
+function natsPasswords(dataDir: string): NatsUser[] {
+  const file = path.join(dataDir, 'nats-passwords.json');
+  let saved: Record<string, unknown> = {};
+  if (fs.existsSync(file)) {
+    try {
+      saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      throw new Error(`${file} is not valid JSON: delete it to generate new NATS passwords.`);
+    }
+  }
+  const out: Record<string, string> = {};
+  for (const p of NatsPrincipals) {
+    const v = saved[p];
+    out[p] = typeof v === 'string' && /^[0-9a-f]{32,}$/.test(v) ? v : randomBytes(24).toString('hex');
+  }
+  if (JSON.stringify(out) !== JSON.stringify(saved)) fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n', { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  return NatsPrincipals.map((principal) => ({ principal, password: out[principal]! }));
 }
 
 /** A URI without its password, for notices. */

@@ -4,7 +4,7 @@ import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { ServiceName } from '@bahi/contracts';
-import { SERVICE_CONFIG, type ServiceConfig } from './config';
+import { natsConnectOptions, SERVICE_CONFIG, type ServiceConfig } from './config';
 import { AllExceptionsFilter, describeError, validationException } from './errors';
 import { createLogger, PinoNestLogger, requestLogger } from './logger';
 import { LOGGER } from './module';
@@ -44,7 +44,7 @@ export function configureApp(app: INestApplication): { cfg: ServiceConfig; logge
   app.connectMicroservice<MicroserviceOptions>(
     {
       transport: Transport.NATS,
-      options: { servers: [cfg.natsUrl], queue: cfg.service, name: `${cfg.service}-server`, maxReconnectAttempts: -1 },
+      options: { ...natsConnectOptions(cfg), queue: cfg.service, name: `${cfg.service}-server`, maxReconnectAttempts: -1 },
     },
     { inheritAppConfig: true },
   );

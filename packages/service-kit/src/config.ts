@@ -1,4 +1,4 @@
-import { DefaultPorts, portEnv, type ServiceName } from '@bahi/contracts';
+import { DefaultPorts, natsInboxPrefix, portEnv, type ServiceName } from '@bahi/contracts';
 
 export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
 
@@ -10,6 +10,9 @@ export interface ServiceConfig {
   /** `bahi_<service>` unless the URI names a database (then undefined: the URI decides). */
   dbName: string | undefined;
   natsUrl: string;
+  /** NATS user and password (NATS_USER, default the service name / NATS_PASSWORD); none: connect anonymously. */
+  natsUser?: string;
+  natsPassword?: string;
   jwtSecret: string;
   logLevel: string;
   /** Default timeout of a NATS request, ms. */
@@ -30,6 +33,18 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   return n;
 }
 
+/**
+ * Connect options of both NATS connections (the plain client and Nest's server): the service's
+ * own user, and its own reply inbox prefix, the only inbox its permissions let it read.
+ */
+export function natsConnectOptions(cfg: ServiceConfig): { servers: string[]; user?: string; pass?: string; inboxPrefix: string } {
+  return {
+    servers: [cfg.natsUrl],
+    ...(cfg.natsPassword ? { user: cfg.natsUser ?? cfg.service, pass: cfg.natsPassword } : {}),
+    inboxPrefix: natsInboxPrefix(cfg.service),
+  };
+}
+
 /** Reads a service's configuration from the environment (docs/design.md). */
 export function loadServiceConfig(service: ServiceName, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const mongoUri = env.MONGODB_URI || `mongodb://127.0.0.1:${DefaultPorts.mongo}`;
@@ -41,6 +56,7 @@ export function loadServiceConfig(service: ServiceName, env: NodeJS.ProcessEnv =
     mongoUri,
     dbName: uriNamesDatabase(mongoUri) ? undefined : `bahi_${service}`,
     natsUrl: env.NATS_URL || `nats://127.0.0.1:${DefaultPorts.nats}`,
+    ...(env.NATS_PASSWORD ? { natsUser: env.NATS_USER || service, natsPassword: env.NATS_PASSWORD } : {}),
     jwtSecret,
     logLevel: env.LOG_LEVEL || 'info',
     natsTimeoutMs: Number(env.BAHI_NATS_TIMEOUT_MS) > 0 ? Number(env.BAHI_NATS_TIMEOUT_MS) : 5000,

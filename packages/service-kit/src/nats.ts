@@ -2,7 +2,7 @@ import { HttpException, Inject, Injectable } from '@nestjs/common';
 import { connect, type NatsConnection } from 'nats';
 import { nestEmit, nestRequest, RemoteError } from '@bahi/auth';
 import type { PayloadOf, ReplyOf, Subject } from '@bahi/contracts';
-import { SERVICE_CONFIG, type ServiceConfig } from './config';
+import { natsConnectOptions, SERVICE_CONFIG, type ServiceConfig } from './config';
 
 /** Injection token of the service's plain `nats` connection (requests, events, revocations, health). */
 export const NATS_CONNECTION = 'BAHI_NATS_CONNECTION';
@@ -10,7 +10,7 @@ export const NATS_CONNECTION = 'BAHI_NATS_CONNECTION';
 export function connectNats(cfg: ServiceConfig): Promise<NatsConnection> {
   // noAsyncTraces: a request would otherwise capture two stack traces (an Error each) in case it
   // fails; our failures carry their own messages (subject, timeout), and a scan is such a request.
-  return connect({ servers: cfg.natsUrl, name: cfg.service, maxReconnectAttempts: -1, noAsyncTraces: true });
+  return connect({ ...natsConnectOptions(cfg), name: cfg.service, maxReconnectAttempts: -1, noAsyncTraces: true });
 }
 
 /** A failed request (the remote handler's RpcException, no responder: 503, timeout: 504) as the HttpException to answer with. */

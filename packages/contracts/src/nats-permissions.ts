@@ -1,0 +1,133 @@
+import { ServiceNames, type ServiceName } from './services';
+import { Subjects, type Subject } from './subjects';
+
+/**
+ * Who may say what on NATS. Every subject has one owner (the service answering the request or
+ * publishing the event) and its consumers (who request it, who subscribe to the event). Each
+ * principal (a service or the gateway) connects as its own NATS user, and its permissions are
+ * generated from this table: nats-server refuses anything else, so a process holding one
+ * service's credentials cannot ask for another service's private subjects.
+ *
+ * JetStream (`$JS.API.>`) is not granted to anyone: nothing uses it yet. The reports service
+ * (durable consumers on the event streams) will need its own `$JS.API.CONSUMER.*` and
+ * `$JS.ACK.>` grants, added here when it exists.
+ */
+export const NatsPrincipals = [...ServiceNames, 'gateway'] as const;
+export type NatsPrincipal = (typeof NatsPrincipals)[number];
+
+export interface SubjectRoute {
+  kind: 'request' | 'event';
+  owner: ServiceName;
+  consumers: readonly NatsPrincipal[];
+}
+
+const all: readonly NatsPrincipal[] = NatsPrincipals;
+const req = (owner: ServiceName, ...consumers: NatsPrincipal[]): SubjectRoute => ({ kind: 'request', owner, consumers });
+const evt = (owner: ServiceName, ...consumers: NatsPrincipal[]): SubjectRoute => ({ kind: 'event', owner, consumers });
+
+const I = Subjects.identity;
+const V = Subjects.inventory;
+const S = Subjects.sales;
+const L = Subjects.ledger;
+const D = Subjects.documents;
+
+/** Every subject of `Subjects`, with its owner and consumers (contract-tests check both against the code). */
+export const SubjectRoutes: Record<Subject, SubjectRoute> = {
+  // Every service's and the gateway's RevocationList loads the list and follows the event.
+  [I.sessionRevoked]: evt('identity', ...all),
+  [I.sessionRevocations]: req('identity', ...all),
+  // inventory and ledger: the demo seed waits for the demo company.
+  [I.companyDetails]: req('identity', 'inventory', 'sales', 'ledger', 'documents'),
+  [I.userLookup]: req('identity'),
+  [I.companyDeleted]: evt('identity'),
+  [V.productLookup]: req('inventory', 'sales'),
+  [V.productMany]: req('inventory', 'sales'),
+  [V.productSuggest]: req('inventory', 'sales'),
+  [V.stockApply]: req('inventory', 'sales'),
+  [V.stockReverse]: req('inventory', 'sales'),
+  [S.saleCreated]: evt('sales'),
+  [S.cartGet]: req('sales', 'inventory'),
+  [S.cartClear]: req('sales', 'inventory'),
+  [S.estimateGet]: req('sales', 'inventory'),
+  [L.customerLookup]: req('ledger', 'sales'),
+  [L.customerWalkIn]: req('ledger'),
+  [L.partyDue]: req('ledger', 'sales', 'inventory'),
+  [L.entryPost]: req('ledger', 'sales', 'inventory'),
+  [L.entryReverse]: req('ledger', 'sales', 'inventory'),
+  [L.distributorCheckout]: req('ledger', 'inventory'),
+  [L.distributorLookup]: req('ledger', 'inventory'),
+  [D.saleDocument]: req('sales', 'documents'),
+  [D.estimateDocument]: req('sales', 'documents'),
+  [D.receiptDocument]: req('ledger', 'documents'),
+  [D.customerStatement]: req('ledger', 'documents'),
+  [D.stockBook]: req('inventory', 'documents'),
+  [D.labelDetails]: req('inventory', 'documents'),
+  [D.purchaseLabels]: req('inventory', 'documents'),
+};
+
+/**
+ * The reply inbox prefix of a principal (nats.js `inboxPrefix`): only it may subscribe below it,
+ * so one service cannot read another's replies.
+ */
+export function natsInboxPrefix(principal: NatsPrincipal): string {
+  return `_INBOX.${principal}`;
+}
+
+export interface NatsPermissions {
+  publish: { allow: string[] };
+  subscribe: { allow: string[] };
+  /** Replies go only to the inbox of a request this principal received (nats-server `allow_responses`). */
+  allow_responses: true;
+}
+
+/**
+ * publish = the subjects it requests + its own events; subscribe = its own request subjects
+ * (Nest subscribes them in a queue group named after the service) + the events it consumes +
+ * its own inbox.
+ */
+export function natsPermissions(principal: NatsPrincipal): NatsPermissions {
+  const publish = new Set<string>();
+  const subscribe = new Set<string>();
+  for (const [subject, r] of Object.entries(SubjectRoutes) as [Subject, SubjectRoute][]) {
+    const owns = r.owner === principal;
+    const consumes = r.consumers.includes(principal);
+    if (r.kind === 'request') {
+      if (owns) subscribe.add(subject);
+      if (consumes) publish.add(subject);
+    } else {
+      if (owns) publish.add(subject);
+      if (consumes) subscribe.add(subject);
+    }
+  }
+  subscribe.add(`${natsInboxPrefix(principal)}.>`);
+  return { publish: { allow: [...publish].sort() }, subscribe: { allow: [...subscribe].sort() }, allow_responses: true };
+}
+
+/** The environment variable holding a principal's NATS password in compose (`SALES_NATS_PASSWORD`). */
+export function natsPasswordEnv(principal: NatsPrincipal): string {
+  return `${principal.toUpperCase()}_NATS_PASSWORD`;
+}
+
+/**
+ * The `authorization` block of a nats-server config with one user per principal. `password`
+ * gives each one's password as it should appear in the file: a quoted literal, or `$VAR` for
+ * nats-server to read from its environment (compose).
+ */
+export function natsAuthorizationBlock(password: (principal: NatsPrincipal) => string, principals: readonly NatsPrincipal[] = NatsPrincipals): string {
+  const users = principals.map((p) => {
+    const perms = natsPermissions(p);
+    const list = (xs: string[]) => `[${xs.map((x) => JSON.stringify(x)).join(', ')}]`;
+    return [
+      `    {`,
+      `      user: ${JSON.stringify(p)}`,
+      `      password: ${password(p)}`,
+      `      permissions: {`,
+      `        publish: { allow: ${list(perms.publish.allow)} }`,
+      `        subscribe: { allow: ${list(perms.subscribe.allow)} }`,
+      `        allow_responses: true`,
+      `      }`,
+      `    }`,
+    ].join('\n');
+  });
+  return `authorization {\n  users: [\n${users.join('\n')}\n  ]\n}\n`;
+}
