@@ -1,3 +1,5 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection, mongo } from 'mongoose';
 import { Subjects } from '@bahi/contracts';
 import { as, customerForm, startLedger, tokenFor, type Stack } from './helpers';
 
@@ -8,7 +10,7 @@ let asha: number;
 let paymentId: number;
 
 beforeAll(async () => {
-  stack = await startLedger();
+  stack = await startLedger({ monitorCommands: true });
   A = as(stack.url, tokenFor(1));
   B = as(stack.url, tokenFor(2));
   asha = (await A.post('/clients/addClient', customerForm({ address_line_1: '7 Hill Road' }))).body.id;
@@ -75,4 +77,33 @@ describe('ledger.customer.statement', () => {
     const walkIn = await stack.ask<any>(Subjects.ledger.customerLookup, { companyId: 1, clientId: 0 });
     expect(await stack.ask(Subjects.documents.customerStatement, { companyId: 1, clientId: walkIn.client_id })).toBeNull();
   });
+
+  it('reads the account once however many pages it has (linear), with the same rows as the ledger screen', async () => {
+    const many = (await A.post('/clients/addClient', customerForm({ name: 'Chitra Rao', mobile_no: '9876500003' }))).body.id;
+    const n = 95; // 10 pages of the ledger screen
+    for (let i = 1; i <= n; i++) {
+      const r = await stack.ask(Subjects.ledger.entryPost, { companyId: 1, party: { kind: 'customer', id: many }, source: { kind: 'sale', id: 1000 + i }, amount: '10', paid: '1', dueDate: '2030-03-01', date: '2030-02-01' });
+      expect(r).toBeTruthy();
+    }
+    const client = stack.svc.app.get<Connection>(getConnectionToken()).getClient();
+    const reads: string[] = [];
+    const listen = (e: mongo.CommandStartedEvent) => {
+      if (e.commandName === 'find' && e.command.find === 'entries') reads.push(JSON.stringify(e.command.filter));
+    };
+    client.on('commandStarted', listen);
+    let s: any;
+    try {
+      s = await stack.ask<any>(Subjects.documents.customerStatement, { companyId: 1, clientId: many });
+    } finally {
+      client.off('commandStarted', listen);
+    }
+    // One read of the rows and one of the due, not one read of every entry per page.
+    expect(reads.length).toBeLessThanOrEqual(2);
+    expect(s.rows).toHaveLength(n);
+    expect(s.rows[n - 1]).toMatchObject({ balance: 855 });
+    expect(s.due).toBe('855');
+    const pages: any[] = [];
+    for (let p = 0; p < 10; p++) pages.push(...(await A.get(`/getAllClientsHistory?id=${many}&pageNo=${p}`)).body.list);
+    expect(s.rows).toEqual(pages.reverse());
+  }, 60_000);
 });

@@ -84,6 +84,13 @@ export class AccountsService {
 
   /** One page of a party's account, newest first, each row with the due after it. */
   async history(companyId: number, party: PartyRef, pageNo: number): Promise<{ list: HistoryRow[]; noOfPages: number }> {
+    const rows = (await this.allRows(companyId, party)).reverse();
+    const noOfPages = Math.ceil(rows.length / PAGE_SIZE);
+    return { list: rows.slice(pageNo * PAGE_SIZE, (pageNo + 1) * PAGE_SIZE), noOfPages };
+  }
+
+  /** Every row of a party's account, oldest first, in one read (the statement prints them all). */
+  async allRows(companyId: number, party: PartyRef): Promise<HistoryRow[]> {
     const entries = await this.model.find(this.partyFilter(companyId, party)).sort({ seq: 1 }).lean();
     let balance = Money.money(0);
     const rows: HistoryRow[] = entries.map((e) => {
@@ -102,9 +109,7 @@ export class AccountsService {
         hide_link: link,
       };
     });
-    rows.reverse();
-    const noOfPages = Math.ceil(rows.length / PAGE_SIZE);
-    return { list: rows.slice(pageNo * PAGE_SIZE, (pageNo + 1) * PAGE_SIZE), noOfPages };
+    return rows;
   }
 
   /**

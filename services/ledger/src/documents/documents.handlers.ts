@@ -57,12 +57,8 @@ export class DocumentsHandlers {
     const c = await this.customers.find(msg.companyId, msg.clientId);
     if (!c || c.walkIn) return null;
     const party = { kind: 'customer' as const, id: c.client_id };
-    // history() pages newest first; collect every page so the rows match the ledger screen exactly.
-    const rows: HistoryRow[] = [];
-    const first = await this.accounts.history(msg.companyId, party, 0);
-    rows.push(...first.list);
-    for (let p = 1; p < first.noOfPages; p++) rows.push(...(await this.accounts.history(msg.companyId, party, p)).list);
-    rows.reverse();
+    // One read of the account: the rows the ledger screen pages through, oldest first.
+    const rows: HistoryRow[] = await this.accounts.allRows(msg.companyId, party);
     const { due, dueDate } = await this.accounts.dueOf(msg.companyId, party);
     return { customer: c, rows, due: Money.toMoneyString(due), dueDate };
   }
