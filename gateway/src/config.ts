@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { upstreamsOf } from './forward';
 
 export interface GatewayConfig {
   port: number;
@@ -8,6 +9,7 @@ export interface GatewayConfig {
   natsUser?: string;
   natsPassword?: string;
   jwtSecret: string;
+  /** Base URL per service; several, separated by commas, for replicas (forward.ts). */
   serviceUrls: Record<string, string | undefined>;
   shellDir: string;
   remotesDir: string;
@@ -25,8 +27,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, serviceNames: readonly string
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}".`);
   const serviceUrls: Record<string, string | undefined> = {};
   for (const name of serviceNames) {
-    const v = env[`${name.toUpperCase()}_URL`];
-    if (v) serviceUrls[name] = v.replace(/\/+$/, '');
+    const key = `${name.toUpperCase()}_URL`;
+    const v = env[key];
+    if (!v) continue;
+    // One base URL, or several separated by commas: replicas, taken round-robin.
+    const urls = upstreamsOf(v);
+    for (const u of urls) {
+      if (!/^https?:\/\/[^/,\s]+/i.test(u)) throw new Error(`${key} must be http:// URLs separated by commas, got "${u}".`);
+    }
+    if (urls.length) serviceUrls[name] = urls.join(',');
   }
   const remoteUrls: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
