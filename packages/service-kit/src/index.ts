@@ -15,3 +15,4 @@ export * as Money from './money';
 export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumber, toMoneyString, toPaise, fromPaise, Decimal, type MoneyInput } from './money';
 export { RevocationList, Revoke } from '@bahi/auth';
 export { Outbox, leaseMs, REDRIVE_EVERY_MS, billSummaryFields, type BillSummary, indexOutbox, outboxFields, type OutboxOptions, type OutboxRecord, type OutboxStatus } from './outbox';
+export { CompanyMsg, EmptyMsg, RpcDecimal, RpcId, RpcIdList, RpcNested, RpcOneOf, RpcText } from './rpc';

@@ -48,4 +48,39 @@ describe('sales.cart.get / clear, sales.estimate.get (what a purchase reads)', (
     expect(await s.ask(Subjects.sales.estimateGet, { companyId: s.companyId + 1, estimateId: est.body.estimateId })).toBeNull();
     expect(await s.ask(Subjects.sales.estimateGet, { companyId: s.companyId, estimateId: 999 })).toBeNull();
   });
+
+  it('refuses a malformed payload with 400 and a sentence, and changes nothing (sales.cart.clear, cart.get, estimate.get)', async () => {
+    const A = as(s.url, mgr);
+    const key = { companyId: s.companyId, userId: uid, cart_no: 2 };
+    await A.get(`/addProductIntoCart/${rice}?cart_no=2`).expect(200);
+    const before = await s.ask(Subjects.sales.cartGet, key);
+    expect(before.lines).toHaveLength(1);
+    const bad: Record<string, unknown>[] = [
+      { ...key, version: { $gt: 0 }, sl_nos: [] },
+      { ...key, version: { $gte: 0 }, sl_nos: [] },
+      { ...key, companyId: String(s.companyId), version: before.version, sl_nos: [] },
+      { ...key, companyId: { $gt: 0 }, version: before.version, sl_nos: [] },
+      { ...key, userId: -1, version: before.version, sl_nos: [] },
+      { ...key, cart_no: 1.5, version: before.version, sl_nos: [] },
+      { ...key, version: before.version, sl_nos: [{ $gt: 0 }] },
+      { ...key, version: before.version, sl_nos: 'all' },
+      { ...key, version: before.version, sl_nos: Array.from({ length: 5000 }, (_, i) => i + 1) },
+      { ...key, version: before.version, sl_nos: [], extra: true },
+      { ...key, sl_nos: [] },
+    ];
+    for (const payload of bad) {
+      await expect(s.ask(Subjects.sales.cartClear, payload)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/\w.*\.$/) });
+    }
+    await expect(s.ask(Subjects.sales.cartClear, bad[0])).rejects.toMatchObject({ status: 400, message: 'version must be a whole number of 0 or more.' });
+    await expect(s.ask(Subjects.sales.cartClear, bad[9])).rejects.toMatchObject({ status: 400, message: "Unknown field 'extra'." });
+    for (const payload of [null, 5, 'x', [key]]) {
+      await expect(s.ask(Subjects.sales.cartClear, payload)).rejects.toMatchObject({ status: 400 });
+    }
+    expect(await s.ask(Subjects.sales.cartGet, key)).toEqual(before);
+    await expect(s.ask(Subjects.sales.cartGet, { ...key, userId: { $gt: 0 } })).rejects.toMatchObject({ status: 400 });
+    await expect(s.ask(Subjects.sales.cartGet, { ...key, companyId: String(s.companyId) })).rejects.toMatchObject({ status: 400 });
+    await expect(s.ask(Subjects.sales.estimateGet, { companyId: s.companyId, estimateId: { $gt: 0 } })).rejects.toMatchObject({ status: 400 });
+    await expect(s.ask(Subjects.documents.saleDocument, { companyId: s.companyId, saleId: { $gt: 0 } })).rejects.toMatchObject({ status: 400 });
+    await expect(s.ask(Subjects.documents.estimateDocument, { companyId: -1, estimateId: 1 })).rejects.toMatchObject({ status: 400 });
+  });
 });

@@ -1,14 +1,26 @@
 import { Controller } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { Model } from 'mongoose';
 import { Subjects, type CartClearReply, type CartClearRequest, type CartGetRequest, type EstimateGetRequest, type SourceLines } from '@bahi/contracts';
+import { CompanyMsg, RpcId, RpcIdList } from '@bahi/service-kit';
 import { CartsService } from './carts.service';
 import { type CartDoc, type EstimateDoc, type LineDoc, Models } from '../common/schemas';
 
-function positive(field: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new RpcException({ status: 400, message: `${field} is required.` });
-  return v;
+/** A cart holds at most this many lines to clear in one request. */
+const MAX_SL_NOS = 1000;
+
+class CartGetMsg extends CompanyMsg implements CartGetRequest {
+  @RpcId() userId!: number;
+  @RpcId() cart_no!: number;
+}
+class CartClearMsg extends CartGetMsg implements CartClearRequest {
+  /** 0: a cart never written. */
+  @RpcId({ min: 0 }) version!: number;
+  @RpcIdList(MAX_SL_NOS) sl_nos!: number[];
+}
+class EstimateGetMsg extends CompanyMsg implements EstimateGetRequest {
+  @RpcId() estimateId!: number;
 }
 
 const view = (d: LineDoc | null): SourceLines => ({
@@ -38,21 +50,21 @@ export class PurchaseSourceHandlers {
   ) {}
 
   @MessagePattern(Subjects.sales.cartGet)
-  async cart(@Payload() msg: CartGetRequest): Promise<SourceLines> {
-    const key = { companyId: positive('companyId', msg?.companyId), userId: positive('userId', msg.userId), cart_no: positive('cart_no', msg.cart_no) };
+  async cart(@Payload() msg: CartGetMsg): Promise<SourceLines> {
+    const key = { companyId: msg.companyId, userId: msg.userId, cart_no: msg.cart_no };
     return view((await this.carts.findOne(key).lean()) as CartDoc | null);
   }
 
   /** Empties the cart if it is still the purchased version, else removes only the purchased lines. Safe to repeat. */
   @MessagePattern(Subjects.sales.cartClear)
-  async clear(@Payload() msg: CartClearRequest): Promise<CartClearReply> {
-    const key = { companyId: positive('companyId', msg?.companyId), userId: positive('userId', msg.userId), cart_no: positive('cart_no', msg.cart_no) };
-    return { cleared: await this.cartsService.emptySold(key, msg.version, Array.isArray(msg.sl_nos) ? msg.sl_nos : []) };
+  async clear(@Payload() msg: CartClearMsg): Promise<CartClearReply> {
+    const key = { companyId: msg.companyId, userId: msg.userId, cart_no: msg.cart_no };
+    return { cleared: await this.cartsService.emptySold(key, msg.version, msg.sl_nos) };
   }
 
   @MessagePattern(Subjects.sales.estimateGet)
-  async estimate(@Payload() msg: EstimateGetRequest): Promise<SourceLines | null> {
-    const est = await this.estimates.findOne({ companyId: positive('companyId', msg?.companyId), estimateId: positive('estimateId', msg.estimateId) }).lean();
+  async estimate(@Payload() msg: EstimateGetMsg): Promise<SourceLines | null> {
+    const est = await this.estimates.findOne({ companyId: msg.companyId, estimateId: msg.estimateId }).lean();
     return est ? view(est as EstimateDoc) : null;
   }
 }

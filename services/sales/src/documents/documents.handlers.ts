@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { Model } from 'mongoose';
 import {
   Subjects,
@@ -10,14 +10,16 @@ import {
   type SaleDocumentRequest,
   type SoldLine,
 } from '@bahi/contracts';
-import { money, round2, sub } from '@bahi/service-kit';
+import { CompanyMsg, money, round2, RpcId, sub } from '@bahi/service-kit';
 import { type DeliveryDoc, type EstimateDoc, Models, type SaleDoc } from '../common/schemas';
 import { lineAmount, totals, type StoredLine } from '../common/totals';
 import { Customers, toCustomer } from '../sales/customers';
 
-function positive(field: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new RpcException({ status: 400, message: `${field} is required.` });
-  return v;
+class SaleDocumentMsg extends CompanyMsg implements SaleDocumentRequest {
+  @RpcId() saleId!: number;
+}
+class EstimateDocumentMsg extends CompanyMsg implements EstimateDocumentRequest {
+  @RpcId() estimateId!: number;
 }
 
 /** Decimal strings without float round trips. */
@@ -49,9 +51,8 @@ export class DocumentsHandlers {
 
   /** A completed sale from its frozen lines and totals; pending or failed sales are not bills. */
   @MessagePattern(Subjects.documents.saleDocument)
-  async sale(@Payload() msg: SaleDocumentRequest): Promise<SaleDocument | null> {
-    const companyId = positive('companyId', msg?.companyId);
-    const saleId = positive('saleId', msg.saleId);
+  async sale(@Payload() msg: SaleDocumentMsg): Promise<SaleDocument | null> {
+    const { companyId, saleId } = msg;
     const s = (await this.sales.findOne({ companyId, saleId, status: 'complete' }).lean()) as SaleDoc | null;
     if (!s) return null;
     const d = (await this.deliveries.findOne({ companyId, sale_id: saleId }).lean()) as DeliveryDoc | null;
@@ -87,9 +88,8 @@ export class DocumentsHandlers {
 
   /** An estimate at today's figures; previous_due is the customer's due now. */
   @MessagePattern(Subjects.documents.estimateDocument)
-  async estimate(@Payload() msg: EstimateDocumentRequest): Promise<EstimateDocument | null> {
-    const companyId = positive('companyId', msg?.companyId);
-    const estimateId = positive('estimateId', msg.estimateId);
+  async estimate(@Payload() msg: EstimateDocumentMsg): Promise<EstimateDocument | null> {
+    const { companyId, estimateId } = msg;
     const e = (await this.estimates.findOne({ companyId, estimateId }).lean()) as EstimateDoc | null;
     if (!e) return null;
     // A customer deleted since is printed without the customer block.
