@@ -30,6 +30,11 @@ export interface StackOptions {
   /** Default: <dataDir>/logs, or test-results/logs/stack-<time> when the data dir is temporary (kept after stop). */
   logDir?: string;
   jwtSecret?: string;
+  /**
+   * Processes per service (default 1), e.g. { sales: 2 }: each its own port, all in the service's
+   * NATS queue group; the gateway spreads calls over them (gateway/src/forward.ts).
+   */
+  replicas?: Partial<Record<StackService, number>>;
   /** Per-process deadline to become healthy. */
   healthTimeoutMs?: number;
   /** Where notices (moved ports, reused servers) go. Default: console.log. */
@@ -45,8 +50,10 @@ export interface Stack {
   jwtSecret: string;
   dataDir: string;
   logDir: string;
-  /** Base URL of every service started. */
+  /** Base URL of every service started (its first replica). */
   services: Partial<Record<StackService, string>>;
+  /** Base URL of every replica of every service started; processes are named sales, sales-2, ... */
+  replicas: Partial<Record<StackService, string[]>>;
   /** Process ids of what this stack started (mongo, nats, services, gateway): benchmarks read their CPU time. */
   pids(): Record<string, number>;
   stop(): Promise<void>;
@@ -104,6 +111,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const pickPort = (preferred: number, what: string) => (fixed ? nextFreePort(preferred, what, notice) : freePort());
 
   const services = opts.services ?? builtServices(rootDir);
+  const replicaCount = (s: StackService) => opts.replicas?.[s] ?? 1;
+  for (const [s, n] of Object.entries(opts.replicas ?? {})) {
+    if (!Number.isInteger(n) || n! < 1 || n! > 9) throw new Error(`replicas.${s} must be a whole number from 1 to 9, got ${n}.`);
+  }
   for (const s of services) {
     if (!(s in StackServices)) throw new Error(`Unknown service "${s}". Known: ${Object.keys(StackServices).join(', ')}.`);
     if (!fs.existsSync(path.join(rootDir, 'services', s, 'dist', 'main.js'))) {
@@ -195,18 +206,34 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     // Services find each other by <NAME>_URL too (documents fetches company logos from identity).
     const peerUrls: Record<string, string> = {};
     for (const s of services) peerUrls[`${s.toUpperCase()}_URL`] = `http://127.0.0.1:${ports[s]}`;
+    const startService = async (s: StackService, port: number, name: string, extra: Record<string, string> = {}) => {
+      const p = spawnNode(name, 'dist/main.js', path.join(rootDir, 'services', s), {
+        ...peerUrls,
+        ...common,
+        ...natsEnv(s),
+        [`${s.toUpperCase()}_PORT`]: String(port),
+        ...extra,
+      });
+      const url = `http://127.0.0.1:${port}`;
+      await waitHealthy(p, `${url}/health`, healthTimeoutMs);
+      return url;
+    };
     await Promise.all(
       services.map(async (s) => {
-        const port = ports[s]!;
-        const p = spawnNode(s, 'dist/main.js', path.join(rootDir, 'services', s), {
-          ...peerUrls,
-          ...common,
-          ...natsEnv(s),
-          [`${s.toUpperCase()}_PORT`]: String(port),
-        });
-        urls[s] = `http://127.0.0.1:${port}`;
-        await waitHealthy(p, `${urls[s]}/health`, healthTimeoutMs);
+        urls[s] = await startService(s, ports[s]!, s);
       }),
+    );
+    // Further replicas once the first of each is up (it has seeded the demo data: they do not).
+    // Same service name, so the same NATS queue group: NATS spreads requests over them.
+    const replicaUrls: Partial<Record<StackService, string[]>> = {};
+    for (const s of services) replicaUrls[s] = [urls[s]!];
+    await Promise.all(
+      services.flatMap((s) =>
+        Array.from({ length: replicaCount(s) - 1 }, async (_, i) => {
+          const port = await pickPort(StackServices[s] + 10 * (i + 1), `${s} service replica ${i + 2}`);
+          replicaUrls[s]![i + 1] = await startService(s, port, `${s}-${i + 2}`, { BAHI_DEMO: '0' });
+        }),
+      ),
     );
 
     // Gateway
@@ -218,7 +245,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       gatewayPort = opts.port;
     }
     const serviceUrlEnv: Record<string, string> = {};
-    for (const [s, u] of Object.entries(urls)) serviceUrlEnv[`${s.toUpperCase()}_URL`] = u;
+    // Replicas: the gateway takes every URL of a service, separated by commas.
+    for (const [s, u] of Object.entries(replicaUrls)) serviceUrlEnv[`${s.toUpperCase()}_URL`] = u.join(',');
     const gw = spawnNode('gateway', gatewayMain, path.join(rootDir, 'gateway'), {
       ...common,
       ...natsEnv('gateway'),
@@ -238,6 +266,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       dataDir,
       logDir,
       services: urls,
+      replicas: replicaUrls,
       pids: () => {
         const out: Record<string, number> = {};
         for (const p of procs) if (p.child.pid !== undefined) out[p.name] = p.child.pid;
