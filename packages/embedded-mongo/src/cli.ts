@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 /**
- * embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync] [--advertise-host NAME]
+ * embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync] [--advertise-host NAME] [--users FILE]
  * Runs the embedded MongoDB-compatible server until SIGINT/SIGTERM. Without --dbpath the data
- * lives in memory only.
+ * lives in memory only; with --users (stored SCRAM-SHA-256 users) every client must authenticate.
+ * embedded-mongo hash-user NAME ROLE[@DB]... reads a password on stdin and prints the user entry.
  */
+import { storedUser, type Role } from './commands/auth';
 import { EmbeddedMongo } from './server';
+
+const USAGE = 'usage: embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync] [--advertise-host NAME] [--users FILE]\n       embedded-mongo hash-user NAME root|readWrite@DB ... < password\n';
 
 interface Args {
   port?: number;
@@ -12,6 +16,7 @@ interface Args {
   advertisedHost?: string;
   dbPath?: string;
   fsync?: boolean;
+  usersFile?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -41,9 +46,13 @@ function parseArgs(argv: string[]): Args {
       case '--fsync':
         out.fsync = true;
         break;
+      case '--users':
+      case '--users-file':
+        out.usersFile = value();
+        break;
       case '--help':
       case '-h':
-        process.stdout.write('usage: embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync] [--advertise-host NAME]\n');
+        process.stdout.write(USAGE);
         process.exit(0);
         break;
       default:
@@ -53,7 +62,22 @@ function parseArgs(argv: string[]): Args {
   return out;
 }
 
+/** Prints a users-file entry for a password read on stdin, so the file never holds the password. */
+async function hashUser(argv: string[]): Promise<void> {
+  const [user, ...roleArgs] = argv;
+  if (!user || !roleArgs.length) throw new Error(`hash-user needs a name and at least one role\n${USAGE}`);
+  const roles = roleArgs.map((r): Role => {
+    const [role, db] = r.split('@', 2);
+    return { role: role as Role['role'], db: db ?? 'admin' };
+  });
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  process.stdout.write(`${JSON.stringify(storedUser({ user, password, roles }), null, 2)}\n`);
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'hash-user') return hashUser(process.argv.slice(3));
   const args = parseArgs(process.argv.slice(2));
   const server = await EmbeddedMongo.start({
     port: args.port ?? (process.env.PORT ? Number(process.env.PORT) : 27017),
@@ -61,8 +85,11 @@ async function main(): Promise<void> {
     advertisedHost: args.advertisedHost,
     dbPath: args.dbPath,
     fsync: args.fsync,
+    usersFile: args.usersFile,
   });
-  process.stdout.write(`embedded MongoDB listening on ${server.uri}${server.dbPath ? ` (data in ${server.dbPath})` : ' (in memory)'}\n`);
+  process.stdout.write(
+    `embedded MongoDB listening on ${server.uri}${server.dbPath ? ` (data in ${server.dbPath})` : ' (in memory)'}${server.authEnabled ? ', authentication required' : ''}\n`,
+  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -5,6 +5,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { runCommand } from './commands';
+import { Authenticator, type AuthOptions } from './commands/auth';
 import type { ConnectionInfo, ServerInfo } from './commands/context';
 import { Engine } from './engine';
 import { MongoError, toMongoError } from './errors';
@@ -30,6 +31,13 @@ export interface EmbeddedMongoOptions {
   ttlMonitorSeconds?: number;
   /** Abort transactions running longer than this (MongoDB: 60). */
   transactionLifetimeSeconds?: number;
+  /**
+   * Users (SCRAM-SHA-256). With at least one, every command but hello/ping/saslStart/saslContinue
+   * needs an authenticated user allowed on its database; without any the server stays open.
+   */
+  auth?: AuthOptions;
+  /** A JSON file of stored users (`{ "users": [...] }`, credentials only), added to `auth.users`. */
+  usersFile?: string;
 }
 
 const MAX_MESSAGE_BYTES = 48_000_000 + 16 * 1024 * 1024;
@@ -141,10 +149,12 @@ export class EmbeddedMongo {
   private nextConnId = 1;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly info: ServerInfo;
+  private readonly auth: Authenticator;
   private stopping: Promise<void> | null = null;
 
-  private constructor(server: net.Server, engine: Engine, host: string, port: number, dbPath: string | null, opts: EmbeddedMongoOptions) {
+  private constructor(server: net.Server, engine: Engine, host: string, port: number, dbPath: string | null, opts: EmbeddedMongoOptions, auth: Authenticator) {
     this.server = server;
+    this.auth = auth;
     this.engine = engine;
     this.host = host;
     this.port = port;
@@ -182,6 +192,8 @@ export class EmbeddedMongo {
     const host = opts.host ?? '127.0.0.1';
     const requested = opts.port ?? 27017;
     const dbPath = opts.dbPath ? path.resolve(opts.dbPath) : null;
+    // Users first: a bad users file stops the start before anything listens.
+    const auth = Authenticator.fromOptions(opts.auth, opts.usersFile);
     const persistence = dbPath ? new LmdbPersistence(dbPath, { fsync: opts.fsync }) : null;
     let engine: Engine;
     try {
@@ -209,7 +221,7 @@ export class EmbeddedMongo {
       throw err;
     }
     const port = (server.address() as net.AddressInfo).port;
-    return new EmbeddedMongo(server, engine, host, port, dbPath, opts);
+    return new EmbeddedMongo(server, engine, host, port, dbPath, opts, auth);
   }
 
   /** A connection string for this server, e.g. `mongodb://127.0.0.1:27017`. */
@@ -220,7 +232,13 @@ export class EmbeddedMongo {
 
   /** Runs one command document (as the wire protocol delivers it) and returns the reply. */
   execute(conn: ConnectionInfo, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return runCommand(this.engine, this.info, conn, body).catch((err) => toMongoError(err).toReply());
+    const run = (b: Record<string, unknown>) => runCommand(this.engine, this.info, conn, b).catch((err) => toMongoError(err).toReply());
+    return this.auth.execute(conn, body, run);
+  }
+
+  /** True when users are configured and commands need authentication. */
+  get authEnabled(): boolean {
+    return this.auth.enabled;
   }
 
   log(message: string): void {
