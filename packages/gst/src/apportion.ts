@@ -1,13 +1,15 @@
-import { Decimal, toPaisa } from './amount';
+import { amount, AmountInput, Decimal, toPaisa } from './amount';
 
 /**
- * Splits `total` (already in paise) over `weights` in proportion, each share half-up to the
+ * Splits `total` (rounded to the paisa first) over `weights` in proportion, each share half-up to the
  * paisa; the paise the rounding leaves over (+ or -) go to the largest weight, the first of
  * equal largest ones. A negative total (a discount) gives negative shares. When every weight
  * is zero there is no proportion: the whole total goes to the first line by the same rule.
  */
-export function apportion(total: Decimal, weights: Decimal[]): Decimal[] {
-  if (weights.length === 0) return [];
+export function apportion(totalInput: AmountInput, weightInputs: AmountInput[]): Decimal[] {
+  if (weightInputs.length === 0) return [];
+  const total = toPaisa(amount(totalInput, 'amount to spread'));
+  const weights = weightInputs.map((w) => amount(w, 'weight'));
   const sum = weights.reduce((s, w) => s.plus(w), new Decimal(0));
   const shares = weights.map((w) => (sum.isZero() ? new Decimal(0) : toPaisa(total.times(w).dividedBy(sum))));
   let largest = 0;

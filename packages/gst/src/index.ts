@@ -1,6 +1,6 @@
 // India's GST rules as pure functions: no I/O, amounts exact (decimal.js), one module per concern.
 export { GstError } from './errors';
-export { amount, fixed2, toPaisa } from './amount';
+export { amount, Decimal, fixed2, toPaisa } from './amount';
 export type { AmountInput } from './amount';
 export { GST_STATES, parseState, stateByCode, stateName, stateTaxName } from './states';
 export type { GstState } from './states';

@@ -38,6 +38,8 @@ export function amountInWords(value: AmountInput): string {
   const paise = x.minus(x.floor()).times(100).toNumber();
   const r = integerWords(rupees);
   if (!r && !paise) return 'Rupees Zero Only';
-  if (!r) return `${below100(paise)} Paise Only`;
-  return paise ? `Rupees ${r} and ${below100(paise)} Paise Only` : `Rupees ${r} Only`;
+  // One paisa, many paise.
+  const p = paise ? `${below100(paise)} ${paise === 1 ? 'Paisa' : 'Paise'}` : '';
+  if (!r) return `${p} Only`;
+  return p ? `Rupees ${r} and ${p} Only` : `Rupees ${r} Only`;
 }
