@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'puppeteer-core';
 import { BrowserPool, PoolBusyError, RenderTimeoutError, type BrowserPoolOptions } from '../src/render/browser-pool';
 import { pageSizesMm, pdfFonts, pdfText } from './pdf';
@@ -36,6 +38,42 @@ describe('BrowserPool', () => {
       expect(hits).toBe(0);
     } finally {
       server.close();
+      await pool.close();
+    }
+  });
+
+  it('runs no script and opens no connection: scripts, WebSockets, prefetch, preconnect, images, CSS and frames', async () => {
+    const pool = make();
+    const connections: string[] = [];
+    const server = createServer((req, res) => res.end('x'));
+    server.on('connection', () => connections.push('http'));
+    server.on('request', (req) => connections.push(`http ${req.url}`));
+    const ws = createServer();
+    ws.on('connection', () => connections.push('ws'));
+    await Promise.all([new Promise<void>((r) => server.listen(0, '127.0.0.1', r)), new Promise<void>((r) => ws.listen(0, '127.0.0.1', r))]);
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const wsPort = (ws.address() as AddressInfo).port;
+      const origin = `http://127.0.0.1:${port}`;
+      const html = `<!DOCTYPE html><html><head>
+<link rel="prefetch" href="${origin}/prefetch"><link rel="preconnect" href="${origin}"><link rel="dns-prefetch" href="${origin}">
+<link rel="preload" as="image" href="${origin}/preload.png"><link rel="stylesheet" href="${origin}/a.css">
+<style>@import url("${origin}/import.css"); body { background: url("${origin}/bg.png"); } @font-face { font-family: X; src: url("${origin}/x.woff"); } p { font-family: X; }</style>
+</head><body>
+<p id="t">static</p>
+<script>document.getElementById('t').textContent = 'SCRIPT RAN'; new WebSocket('ws://127.0.0.1:${wsPort}/'); fetch('${origin}/fetch');</script>
+<script src="${origin}/s.js"></script>
+<img src="${origin}/x.png"><iframe src="${origin}/frame"></iframe><object data="${origin}/o"></object>
+<svg><image href="${origin}/svg.png" width="10" height="10"/></svg>
+</body></html>`;
+      const pdf = await pool.render(html, SIZE);
+      const text = pdfText(pdf);
+      // Give any late speculative connection (prefetch, preconnect) time to arrive.
+      await new Promise((r) => setTimeout(r, 500));
+      expect({ scriptRan: text.includes('SCRIPT RAN'), staticText: text.includes('static'), connections }).toEqual({ scriptRan: false, staticText: true, connections: [] });
+    } finally {
+      server.close();
+      ws.close();
       await pool.close();
     }
   });

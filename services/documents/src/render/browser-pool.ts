@@ -47,12 +47,34 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--mute-audio',
   '--font-render-hinting=none',
+  '--dns-prefetch-disable',
+  // A proxy that never resolves (.invalid), loopback included: even what no CSP or interception
+  // governs (<link rel=preconnect> opens a bare TCP connection) has nowhere to go.
+  '--proxy-server=http://no-network.invalid:1',
+  '--proxy-bypass-list=<-loopback>',
 ];
+
+/**
+ * Put into every document: whatever markup a template ends up holding, the page may use inline
+ * styles and data: images and fonts only (no script, no request, no WebSocket, no prefetch).
+ */
+export const DOCUMENT_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline' data:; font-src data:";
+const CSP_META = `<meta http-equiv="Content-Security-Policy" content="${DOCUMENT_CSP}">`;
+
+/** The CSP meta first in the document (after a doctype, so standards mode is kept). */
+export function withCsp(html: string): string {
+  const doctype = /^\s*<!DOCTYPE[^>]*>/i.exec(html);
+  return doctype ? doctype[0] + CSP_META + html.slice(doctype[0].length) : CSP_META + html;
+}
+
+/** Every scheme a page could reach the network with; data: stays allowed. */
+const BLOCKED_URLS = ['http://*', 'https://*', 'ws://*', 'wss://*', 'ftp://*', 'file://*', 'blob:*', 'filesystem:*'];
 
 /**
  * One long-lived Chromium, a fresh page per document (closed before answering), at most
  * `concurrency` pages at once and `queueLimit` waiters; a deadline on every render; the browser
- * is relaunched after `restartAfter` renders or when it dies. Pages may load data: URIs only.
+ * is relaunched after `restartAfter` renders or when it dies. Pages run no script and may load
+ * data: URIs only (CSP, request interception and the network layer's block list).
  */
 export class BrowserPool {
   private browser: Browser | null = null;
@@ -149,6 +171,12 @@ export class BrowserPool {
   /** A fresh page: opening one costs more than the render itself, so spares are opened ahead. */
   private async openPage(browser: Browser): Promise<Page> {
     const page = await browser.newPage();
+    // Templates are static markup (barcodes and QR codes are SVG made on the server).
+    await page.setJavaScriptEnabled(false);
+    // Interception does not see WebSockets: the network layer blocks them (and everything else) too.
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setBlockedURLs', { urls: BLOCKED_URLS });
     await page.setRequestInterception(true);
     page.on('request', (req: HTTPRequest) => {
       if (req.isInterceptResolutionHandled()) return;
@@ -186,7 +214,7 @@ export class BrowserPool {
   }
 
   private async renderOn(page: Page, html: string, pdf: PdfOptions): Promise<Buffer> {
-    await page.setContent(html, { waitUntil: 'load' });
+    await page.setContent(withCsp(html), { waitUntil: 'load' });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     const out = await page.pdf({
       width: pdf.width,
