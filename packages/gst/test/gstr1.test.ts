@@ -1,0 +1,71 @@
+import { B2CL_THRESHOLD, classifyInvoice, computeInvoice, fp, gstr1Date, GstError, toUqc } from '../src';
+
+describe('fp (GSTR-1 return period MMYYYY)', () => {
+  it('turns YYYY-MM into MMYYYY', () => {
+    expect(fp('2026-04')).toBe('042026');
+    expect(fp('2027-03')).toBe('032027');
+    expect(fp(' 2026-12 ')).toBe('122026');
+  });
+  it.each(['2026-13', '2026-00', '2026-4', '04-2026', '042026', ''])('refuses %p', (p) => {
+    expect(() => fp(p)).toThrow(GstError);
+  });
+});
+
+describe('gstr1Date (dd-mm-yyyy on the Indian calendar)', () => {
+  it('uses the IST date, not the UTC one', () => {
+    expect(gstr1Date('2026-03-31T18:29:59Z')).toBe('31-03-2026');
+    expect(gstr1Date('2026-03-31T18:30:00Z')).toBe('01-04-2026');
+    expect(gstr1Date(new Date('2026-11-24T05:00:00Z'))).toBe('24-11-2026');
+  });
+});
+
+describe('toUqc', () => {
+  it.each<[string, string]>([
+    ['pcs', 'PCS'], ['Piece', 'PCS'], ['Pcs.', 'PCS'],
+    ['kg', 'KGS'], [' KG ', 'KGS'], ['Kgs', 'KGS'],
+    ['g', 'GMS'], ['gram', 'GMS'], ['gm', 'GMS'],
+    ['litre', 'LTR'], ['ltr', 'LTR'], ['Liter', 'LTR'],
+    ['ml', 'MLT'],
+    ['box', 'BOX'],
+    ['dozen', 'DOZ'],
+    ['pack', 'PAC'], ['packet', 'PAC'],
+    ['bag', 'BAG'],
+    ['bottle', 'BTL'],
+    ['meter', 'MTR'], ['metre', 'MTR'],
+    ['set', 'SET'],
+    ['pair', 'PRS'],
+    ['unit', 'NOS'], ['nos', 'NOS'],
+    ['other', 'OTH'], ['tola', 'OTH'], ['', 'OTH'],
+  ])('%p -> %s', (unit, uqc) => {
+    expect(toUqc(unit)).toBe(uqc);
+  });
+});
+
+describe('classifyInvoice', () => {
+  it('b2b whenever the buyer has a GSTIN', () => {
+    expect(classifyInvoice({ registeredCustomer: true, interState: true, invoiceValue: 500000 })).toBe('b2b');
+    expect(classifyInvoice({ registeredCustomer: true, interState: false, invoiceValue: 10 })).toBe('b2b');
+  });
+
+  it('b2cl only for inter-state to unregistered ABOVE Rs 1,00,000', () => {
+    expect(B2CL_THRESHOLD).toBe(100000);
+    expect(classifyInvoice({ registeredCustomer: false, interState: true, invoiceValue: '100000.00' })).toBe('b2cs');
+    expect(classifyInvoice({ registeredCustomer: false, interState: true, invoiceValue: '100001.00' })).toBe('b2cl');
+    // intra-state is b2cs at any value
+    expect(classifyInvoice({ registeredCustomer: false, interState: false, invoiceValue: '500000.00' })).toBe('b2cs');
+  });
+
+  it('on computed invoices', () => {
+    // 1 x 1,18,000 incl. 18 % to Karnataka, unregistered: taxable 1,00,000.00, IGST 18,000.00, value 1,18,000
+    const big = computeInvoice({ mode: 'gst', companyState: '27', customerState: 'KA', lines: [{ mrp: 118000, quantity: 1, rate: 18, priceIncludesTax: true, hsn: '8418' }] });
+    expect(big).toMatchObject({ taxable: '100000.00', igst: '18000.00', invoiceValue: '118000.00' });
+    expect(classifyInvoice(big)).toBe('b2cl');
+    // exactly 1,00,000 at 0 %: not above the threshold
+    const edge = computeInvoice({ mode: 'gst', companyState: '27', customerState: 'KA', lines: [{ mrp: 100000, quantity: 1, rate: 0, hsn: '1006' }] });
+    expect(classifyInvoice(edge)).toBe('b2cs');
+  });
+
+  it('refuses a bill of supply', () => {
+    expect(() => classifyInvoice({ document: 'bill-of-supply', registeredCustomer: false, interState: false, invoiceValue: 1 })).toThrow(/bill of supply/);
+  });
+});
