@@ -14,7 +14,6 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  Matches,
   Max,
   MaxLength,
   Min,
@@ -55,13 +54,15 @@ export const RpcText = (max: number, opts: { optional?: boolean; nullable?: bool
     MaxLength(max, { message: `$property must be at most ${max} characters` }),
   );
 
-/** A decimal amount as a string ("12", "99.50", "-3"); the handler decides whether negatives make sense. */
+/**
+ * A decimal amount as a string ("12", "99.50", "-3"). Its value (a number at all, sign, scale)
+ * is the service's rule and message, as for the same field over HTTP.
+ */
 export const RpcDecimal = (opts: { optional?: boolean } = {}) =>
   applyDecorators(
     ...(opts.optional ? [IsOptional()] : []),
     IsString({ message: '$property must be a decimal number written as text' }),
     MaxLength(32, { message: '$property must be at most 32 characters' }),
-    Matches(/^-?\d+(\.\d+)?$/, { message: '$property must be a decimal number written as text' }),
   );
 
 /** One of the given values. */

@@ -125,3 +125,43 @@ describe('inventory.stock.apply / reverse', () => {
     expect(await stockOf(p2)).toBe(before);
   });
 });
+
+describe('malformed NATS payloads', () => {
+  it('answer 400 with a sentence and change nothing, on every inventory handler', async () => {
+    const before = [await stockOf(p1), await stockOf(p2)];
+    const line = { product_id: p1, quantity: '1', rate: '540' };
+    const bad: [string, unknown][] = [
+      ['inventory.product.lookup', { companyId: '1', code: String(p1) }],
+      ['inventory.product.lookup', { companyId: 1, code: { $gt: '' } }],
+      ['inventory.product.lookup', { companyId: 1, code: 'x'.repeat(101) }],
+      ['inventory.product.many', { companyId: 1, productIds: [{ $gt: 0 }] }],
+      ['inventory.product.many', { companyId: 1, productIds: 'all' }],
+      ['inventory.product.many', { companyId: -1, productIds: [p1] }],
+      ['inventory.product.suggest', { companyId: 1, text: { $regex: '.' } }],
+      ['inventory.product.suggest', { companyId: 1, limit: 10_000 }],
+      ['inventory.stock.apply', { companyId: 1, source: { kind: 'sale', id: { $gt: 0 } }, lines: [line] }],
+      ['inventory.stock.apply', { companyId: 1, source: { kind: 'gift', id: 900 }, lines: [line] }],
+      ['inventory.stock.apply', { companyId: 1, source: { kind: 'sale', id: 900 }, lines: [{ ...line, product_id: '1' }] }],
+      ['inventory.stock.apply', { companyId: 1, source: { kind: 'sale', id: 900 }, lines: [{ ...line, quantity: 1 }] }],
+      ['inventory.stock.apply', { companyId: 1, source: { kind: 'sale', id: 900 }, lines: [{ ...line, extra: 1 }] }],
+      ['inventory.stock.apply', { companyId: 1, source: { kind: 'sale', id: 900 }, lines: line }],
+      ['inventory.stock.apply', { companyId: 1, source: { kind: 'sale', id: 900 }, lines: Array.from({ length: 1001 }, () => line) }],
+      ['inventory.stock.reverse', { companyId: 1, source: { kind: 'purchase', id: '1' } }],
+      ['inventory.stock.reverse', { companyId: { $gt: 0 }, source: { kind: 'purchase', id: 1 } }],
+      ['inventory.stockbook.rows', { companyId: 1, category: { $gt: 0 } }],
+      ['inventory.stockbook.rows', { companyId: 1, category: 1, brand: { $ne: null } }],
+      ['inventory.label.details', { companyId: 1, productId: -5 }],
+      ['inventory.purchase.labels', { companyId: 1, purchaseId: { $gt: 0 } }],
+    ];
+    const outcomes = await Promise.all(
+      bad.map(([subject, data]) =>
+        s.ask(subject, data).then(
+          (r) => `${subject} ${JSON.stringify(data).slice(0, 80)}: answered ${JSON.stringify(r).slice(0, 60)}`,
+          (e: { status: number; message: string }) => (e.status === 400 && /\w.*\.$/.test(e.message) ? 'refused' : `${subject}: ${e.status} ${e.message}`),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o !== 'refused')).toEqual([]);
+    expect([await stockOf(p1), await stockOf(p2)]).toEqual(before);
+  });
+});

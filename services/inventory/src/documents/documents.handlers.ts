@@ -1,14 +1,22 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { ValidateIf } from 'class-validator';
+import { CompanyMsg, RpcId, RpcOneOf, RpcText } from '@bahi/service-kit';
 import { Subjects, type LabelDetailsReply, type LabelDetailsRequest, type StockBookReply, type StockBookRequest } from '@bahi/contracts';
 import { milliStr, paiseStr } from '../common';
 import { STOCK_BOOK_MAX } from '../products/products.controller';
 import { labelSpecs } from '../products/products.service';
 import { type ListFilters, ProductsService } from '../products/products.service';
 
-function positive(field: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new RpcException({ status: 400, message: `${field} is required.` });
-  return v;
+class StockBookMsg extends CompanyMsg implements StockBookRequest {
+  // Checked in the handler: a missing category answers the stock book screen's sentence.
+  @ValidateIf((o: StockBookMsg) => o.category !== undefined && o.category !== null) @RpcId() category!: number;
+  @RpcText(100, { nullable: true }) @ValidateIf((o: StockBookMsg) => o.brand !== undefined) brand?: string | null;
+  @ValidateIf((o: StockBookMsg) => o.stock !== undefined && o.stock !== null) @RpcOneOf([0, 1, 2]) stock?: 0 | 1 | 2 | null;
+  @ValidateIf((o: StockBookMsg) => o.active !== undefined && o.active !== null) @RpcOneOf([0, 1]) active?: 0 | 1 | null;
+}
+class LabelDetailsMsg extends CompanyMsg implements LabelDetailsRequest {
+  @RpcId() productId!: number;
 }
 
 /** What the documents service prints from inventory: the stock book and product labels. */
@@ -18,10 +26,9 @@ export class DocumentsHandlers {
 
   /** The stock book rows of a category with the filters of the stock book screen; 404 for an unknown category. */
   @MessagePattern(Subjects.documents.stockBook)
-  async stockBook(@Payload() msg: StockBookRequest): Promise<StockBookReply> {
-    const companyId = positive('companyId', msg?.companyId);
-    if (msg.category === undefined || msg.category === null) throw new RpcException({ status: 400, message: 'Please Select A Category.' });
-    const category = positive('category', msg.category);
+  async stockBook(@Payload() msg: StockBookMsg): Promise<StockBookReply> {
+    const { companyId, category } = msg;
+    if (category === undefined || category === null) throw new RpcException({ status: 400, message: 'Please Select A Category.' });
     const cat = await this.products.category(companyId, category);
     if (!cat) throw new RpcException({ status: 404, message: `Category ${category} does not exist.` });
     const f: ListFilters = { category };
@@ -48,9 +55,8 @@ export class DocumentsHandlers {
 
   /** The same data as GET /getLabelDetails/{id}; null for an unknown product or one of another company. */
   @MessagePattern(Subjects.documents.labelDetails)
-  async labelDetails(@Payload() msg: LabelDetailsRequest): Promise<LabelDetailsReply | null> {
-    const companyId = positive('companyId', msg?.companyId);
-    const productId = positive('productId', msg.productId);
+  async labelDetails(@Payload() msg: LabelDetailsMsg): Promise<LabelDetailsReply | null> {
+    const { companyId, productId } = msg;
     const p = await this.products.model.findOne({ companyId, product_id: productId }).lean();
     return p ? this.products.labelDetails(companyId, p) : null;
   }

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import {
   Subjects,
   type ProductLookupRequest,
@@ -11,14 +12,45 @@ import {
   type StockApplyRequest,
   type StockReverseReply,
   type StockReverseRequest,
+  type StockLineRequest,
+  type StockSource,
+  type StockSourceKind,
 } from '@bahi/contracts';
+import { CompanyMsg, RpcDecimal, RpcId, RpcIdList, RpcNested, RpcOneOf, RpcText } from '@bahi/service-kit';
 import { ProductsService } from '../products/products.service';
 import { StockService } from './stock.service';
 
-function company(msg: { companyId?: unknown } | undefined): number {
-  const id = msg?.companyId;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new RpcException({ status: 400, message: 'companyId is required.' });
-  return id;
+/** Lines of one document (a sale, a purchase) and products asked for at once. */
+const MAX_LINES = 1000;
+const SOURCE_KINDS: StockSourceKind[] = ['sale', 'purchase', 'sale-reversal', 'purchase-reversal', 'adjustment'];
+
+class ProductLookupMsg extends CompanyMsg implements ProductLookupRequest {
+  @RpcText(100) code!: string;
+}
+class ProductManyMsg extends CompanyMsg implements ProductManyRequest {
+  @RpcIdList(MAX_LINES) productIds!: number[];
+}
+class ProductSuggestMsg extends CompanyMsg implements ProductSuggestRequest {
+  @RpcText(100, { optional: true }) text?: string;
+  @IsOptional() @IsInt({ message: 'limit must be a whole number from 1 to 50' }) @Min(1, { message: 'limit must be a whole number from 1 to 50' }) @Max(50, { message: 'limit must be a whole number from 1 to 50' })
+  limit?: number;
+}
+class StockSourceMsg implements StockSource {
+  @RpcOneOf(SOURCE_KINDS) kind!: StockSourceKind;
+  @RpcId() id!: number;
+}
+class StockLineMsg implements StockLineRequest {
+  @RpcId() product_id!: number;
+  @RpcDecimal() quantity!: string;
+  @RpcDecimal() rate!: string;
+}
+class StockApplyMsg extends CompanyMsg implements StockApplyRequest {
+  @RpcNested(() => StockSourceMsg) source!: StockSourceMsg;
+  @RpcText(40, { optional: true }) date?: string;
+  @RpcNested(() => StockLineMsg, { each: MAX_LINES }) lines!: StockLineMsg[];
+}
+class StockReverseMsg extends CompanyMsg implements StockReverseRequest {
+  @RpcNested(() => StockSourceMsg) source!: StockSourceMsg;
 }
 
 /** What other services ask inventory over NATS (declared in @bahi/contracts). */
@@ -30,14 +62,13 @@ export class InventoryHandlers {
   ) {}
 
   @MessagePattern(Subjects.inventory.productLookup)
-  lookup(@Payload() msg: ProductLookupRequest): Promise<ProductSnapshot | null> {
-    return this.products.lookup(company(msg), String(msg.code ?? ''));
+  lookup(@Payload() msg: ProductLookupMsg): Promise<ProductSnapshot | null> {
+    return this.products.lookup(msg.companyId, msg.code);
   }
 
   @MessagePattern(Subjects.inventory.productMany)
-  async many(@Payload() msg: ProductManyRequest): Promise<ProductSnapshot[]> {
-    const companyId = company(msg);
-    const ids = Array.isArray(msg.productIds) ? msg.productIds.filter((i) => Number.isSafeInteger(i)).slice(0, 1000) : [];
+  async many(@Payload() msg: ProductManyMsg): Promise<ProductSnapshot[]> {
+    const { companyId, productIds: ids } = msg;
     if (!ids.length) return [];
     const rows = await this.products.model.find({ companyId, product_id: { $in: ids } }).lean();
     const byId = new Map(rows.map((r) => [r.product_id, r]));
@@ -45,17 +76,17 @@ export class InventoryHandlers {
   }
 
   @MessagePattern(Subjects.inventory.productSuggest)
-  suggest(@Payload() msg: ProductSuggestRequest): Promise<ProductSuggestion[]> {
-    return this.products.suggest(company(msg), msg.text, msg.limit);
+  suggest(@Payload() msg: ProductSuggestMsg): Promise<ProductSuggestion[]> {
+    return this.products.suggest(msg.companyId, msg.text, msg.limit);
   }
 
   @MessagePattern(Subjects.inventory.stockApply)
-  apply(@Payload() msg: StockApplyRequest): Promise<StockApplyReply> {
-    return this.stock.apply(company(msg), msg.source, msg.lines, msg.date);
+  apply(@Payload() msg: StockApplyMsg): Promise<StockApplyReply> {
+    return this.stock.apply(msg.companyId, msg.source, msg.lines, msg.date);
   }
 
   @MessagePattern(Subjects.inventory.stockReverse)
-  reverse(@Payload() msg: StockReverseRequest): Promise<StockReverseReply> {
-    return this.stock.reverse(company(msg), msg.source);
+  reverse(@Payload() msg: StockReverseMsg): Promise<StockReverseReply> {
+    return this.stock.reverse(msg.companyId, msg.source);
   }
 }
