@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { NatsPrincipals, type NatsPrincipal } from '@bahi/contracts';
+import { mongoCredentials, mongoUriFor } from './mongo';
 import { startNats, type NatsUser } from './nats';
 import { assertPortFree, freePort, nextFreePort } from './ports';
 import { ManagedProcess, waitHealthy, type LogMode } from './processes';
@@ -43,7 +44,10 @@ export interface StackOptions {
 
 export interface Stack {
   gatewayUrl: string;
+  /** The root user's URI when the stack runs the embedded server (for the auditor, benches and tools). */
   mongoUri: string;
+  /** `<dataDir>/mongo-credentials.json` when the stack runs the embedded server: every MongoDB password. */
+  mongoCredentialsFile?: string;
   natsUrl: string;
   /** Each principal's NATS user and password when this stack started nats-server (empty with NATS_URL). */
   natsUsers: Partial<Record<NatsPrincipal, { user: string; password: string }>>;
@@ -157,6 +161,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
     // MongoDB
     let mongoUri = env.MONGODB_URI ?? process.env.MONGODB_URI;
+    /** Each service's own MONGODB_URI when the embedded server runs with credentials. */
+    const serviceMongoUris: Partial<Record<StackService, string>> = {};
+    let mongoCredentialsFile: string | undefined;
     if (mongoUri) {
       notice(`Using MongoDB at ${redact(mongoUri)} (MONGODB_URI).`);
     } else {
@@ -165,7 +172,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       const port = await pickPort(27017, 'MongoDB');
       const dbPath = path.join(dataDir, 'mongo');
       fs.mkdirSync(dbPath, { recursive: true });
-      const mongo = new ManagedProcess('mongo', process.execPath, [cli, '--port', String(port), '--dbpath', dbPath], {
+      // Credentials generated on first start and kept in the data dir; only loopback listens.
+      const creds = mongoCredentials(dataDir, Object.keys(StackServices));
+      mongoCredentialsFile = creds.credentialsFile;
+      const mongo = new ManagedProcess('mongo', process.execPath, [cli, '--host', '127.0.0.1', '--port', String(port), '--dbpath', dbPath, '--users', creds.usersFile], {
         cwd: rootDir,
         env: process.env,
         logs,
@@ -174,7 +184,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       });
       procs.push(mongo);
       await waitForTcp(port, mongo, 30_000);
-      mongoUri = `mongodb://127.0.0.1:${port}`;
+      mongoUri = mongoUriFor(creds.credentials.root, '127.0.0.1', port);
+      for (const s of Object.keys(StackServices) as StackService[]) serviceMongoUris[s] = mongoUriFor(creds.credentials.services[s]!, '127.0.0.1', port);
     }
 
     // NATS
@@ -210,6 +221,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       const p = spawnNode(name, 'dist/main.js', path.join(rootDir, 'services', s), {
         ...peerUrls,
         ...common,
+        ...(serviceMongoUris[s] ? { MONGODB_URI: serviceMongoUris[s] } : {}),
         ...natsEnv(s),
         [`${s.toUpperCase()}_PORT`]: String(port),
         ...extra,
@@ -249,6 +261,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     for (const [s, u] of Object.entries(replicaUrls)) serviceUrlEnv[`${s.toUpperCase()}_URL`] = u.join(',');
     const gw = spawnNode('gateway', gatewayMain, path.join(rootDir, 'gateway'), {
       ...common,
+      // The gateway keeps no data: no MongoDB login for it.
+      ...(mongoCredentialsFile ? { MONGODB_URI: undefined } : {}),
       ...natsEnv('gateway'),
       ...serviceUrlEnv,
       PORT: String(gatewayPort),
@@ -260,6 +274,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     return {
       gatewayUrl: `http://localhost:${gatewayPort}`,
       mongoUri,
+      mongoCredentialsFile,
       natsUrl,
       natsUsers: Object.fromEntries(natsUsers.map((u) => [u.principal, { user: u.principal, password: u.password }])),
       jwtSecret,
