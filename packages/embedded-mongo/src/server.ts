@@ -7,11 +7,12 @@ import path from 'node:path';
 import { runCommand } from './commands';
 import { Authenticator, type AuthOptions } from './commands/auth';
 import type { ConnectionInfo, ServerInfo } from './commands/context';
+import { awaitableHello, MIN_HELLO_INTERVAL_MS, type AwaitableHello } from './commands/server';
 import { Engine } from './engine';
 import { MongoError, toMongoError } from './errors';
 import { LmdbPersistence } from './storage';
 import { ObjectId } from 'bson';
-import { completeLength, encodeReply, encodeStreamReply, parseMessage, replyId, type Request } from './wire';
+import { BadMessage, encodeReply, encodeStreamReply, MAX_MESSAGE_BYTES, OP_MSG, parseMessage, replyId, type Request } from './wire';
 
 export interface EmbeddedMongoOptions {
   /** TCP port; 0 picks a free one. Default 27017. */
@@ -40,13 +41,22 @@ export interface EmbeddedMongoOptions {
   usersFile?: string;
 }
 
-const MAX_MESSAGE_BYTES = 48_000_000 + 16 * 1024 * 1024;
 const CURSOR_IDLE_MS = 10 * 60 * 1000;
 const SESSION_IDLE_MS = 30 * 60 * 1000;
 
+/** Messages received but not yet answered before the connection stops reading more. */
+const MAX_QUEUED = 64;
+
 class Connection implements ConnectionInfo {
-  private buffer: Buffer = Buffer.alloc(0);
+  /** Received bytes of the message being assembled (kept apart: concatenating per chunk is quadratic). */
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  /** Declared length of the message being assembled, 0 until its header arrived. */
+  private expected = 0;
+  private queued = 0;
   private chain: Promise<void> = Promise.resolve();
+  /** Generation of the exhaust hello stream: a newer awaitable hello ends the older stream. */
+  private stream = 0;
   readonly remote: string;
   readonly local: string;
 
@@ -58,26 +68,67 @@ class Connection implements ConnectionInfo {
     this.remote = `${socket.remoteAddress}:${socket.remotePort}`;
     this.local = `${socket.localAddress}:${socket.localPort}`;
     socket.setNoDelay(true);
-    socket.on('data', (chunk) => this.onData(chunk));
+    socket.on('data', (chunk) => {
+      try {
+        this.onData(chunk);
+      } catch (err) {
+        this.fail(err);
+      }
+    });
+    socket.on('drain', () => this.flow());
     socket.on('error', () => socket.destroy());
   }
 
   private onData(chunk: Buffer): void {
-    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
-    for (;;) {
-      if (this.buffer.length >= 4) {
-        const declared = this.buffer.readInt32LE(0);
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    while (this.buffered >= 4) {
+      if (!this.expected) {
+        const declared = this.joined().readInt32LE(0);
+        // A length that cannot be a message leaves no way to find the next one: drop the connection.
         if (declared < 16 || declared > MAX_MESSAGE_BYTES) {
+          this.server.log(`connection ${this.id}: invalid message length ${declared}`);
           this.socket.destroy();
           return;
         }
+        this.expected = declared;
       }
-      const len = completeLength(this.buffer);
-      if (!len) return;
-      const msg = this.buffer.subarray(0, len);
-      this.buffer = this.buffer.subarray(len);
-      this.chain = this.chain.then(() => this.handle(msg));
+      if (this.buffered < this.expected) return;
+      const all = this.joined();
+      const msg = all.subarray(0, this.expected);
+      const rest = all.subarray(this.expected);
+      this.chunks = rest.length ? [rest] : [];
+      this.buffered = rest.length;
+      this.expected = 0;
+      this.queued++;
+      this.chain = this.chain
+        .then(() => this.handle(msg))
+        .catch((err) => this.fail(err))
+        .finally(() => {
+          this.queued--;
+          this.flow();
+        });
+      this.flow();
     }
+  }
+
+  private joined(): Buffer {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.buffered)];
+    return this.chunks[0];
+  }
+
+  /** Stops reading while the client has many unanswered messages or is not reading its replies. */
+  private flow(): void {
+    if (this.socket.destroyed) return;
+    const busy = this.queued > MAX_QUEUED || this.socket.writableNeedDrain;
+    if (busy && !this.socket.isPaused()) this.socket.pause();
+    else if (!busy && this.socket.isPaused()) this.socket.resume();
+  }
+
+  /** A bug reached the connection: close only this connection, and say so. */
+  private fail(err: unknown): void {
+    process.stderr.write(`[embedded-mongo] connection ${this.id}: internal error, connection closed: ${(err as Error)?.stack ?? String(err)}\n`);
+    this.socket.destroy();
   }
 
   private async handle(msg: Buffer): Promise<void> {
@@ -85,16 +136,31 @@ class Connection implements ConnectionInfo {
     try {
       req = parseMessage(msg);
     } catch (err) {
-      // Without a parsable request there is no way to answer it: drop the connection.
-      this.server.log(`connection ${this.id}: ${(err as Error).message}`);
-      this.socket.destroy();
+      if (!(err instanceof BadMessage)) throw err;
+      this.server.log(`connection ${this.id}: ${err.message}`);
+      // Framing intact: answer in the client's format; otherwise drop the connection.
+      if (err.replyTo) this.reply(err.replyTo, err.error.toReply());
+      else this.socket.destroy();
       return;
     }
-    if (isAwaitableHello(req.body)) {
-      void this.streamHello(req);
+    let awaitable: AwaitableHello | null = null;
+    if (req.opCode === OP_MSG) {
+      try {
+        awaitable = awaitableHello(req.body, this.server.processId);
+      } catch (err) {
+        this.reply(req, toMongoError(err).toReply());
+        return;
+      }
+    }
+    if (awaitable && req.exhaustAllowed) {
+      void this.streamHello(req, awaitable).catch((err) => this.fail(err));
       return;
     }
-    const reply = await this.server.execute(this, req.body);
+    if (awaitable) return this.streamHello(req, awaitable);
+    this.reply(req, await this.server.execute(this, req.body));
+  }
+
+  private reply(req: Pick<Request, 'requestId' | 'opCode' | 'moreToCome'>, reply: Record<string, unknown>): void {
     if (req.moreToCome || this.socket.destroyed) return;
     let out: Buffer;
     try {
@@ -103,39 +169,52 @@ class Connection implements ConnectionInfo {
       out = encodeReply(req, new MongoError('BSONObjectTooLarge', `reply could not be encoded: ${(err as Error).message}`).toReply());
     }
     this.socket.write(out);
+    this.flow();
+  }
+
+  /** Resolves after `ms`, or as soon as the connection closes (so no timer outlives it). */
+  private until(ms: number, event: 'timeout' | 'drain'): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.socket.off('close', done);
+        this.socket.off('drain', done);
+        resolve();
+      };
+      const timer = event === 'timeout' ? setTimeout(done, ms) : undefined;
+      this.socket.once('close', done);
+      if (event === 'drain') this.socket.once('drain', done);
+    });
   }
 
   /**
    * Awaitable hello of a driver's server monitor: answer after `maxAwaitTimeMS` (at once if the
    * client knew another server process) and, when exhaust is allowed, keep streaming a reply
-   * every `maxAwaitTimeMS` with moreToCome set, as the server monitoring specification expects.
+   * every `maxAwaitTimeMS` (at least MIN_HELLO_INTERVAL_MS apart) with moreToCome set, as the
+   * server monitoring specification expects.
    */
-  private async streamHello(req: Request): Promise<void> {
-    const body = req.body;
-    const awaitMs = Math.max(0, Number(body.maxAwaitTimeMS));
-    const known = (body.topologyVersion as { processId?: { equals?(o: unknown): boolean } }).processId;
-    let wait = known?.equals?.(this.server.processId) ? awaitMs : 0;
+  private async streamHello(req: Request, a: AwaitableHello): Promise<void> {
+    const generation = ++this.stream;
+    const live = () => !this.socket.destroyed && generation === this.stream;
+    let wait = a.current ? a.awaitMs : 0;
     let responseTo = req.requestId;
     for (;;) {
-      if (wait) await new Promise((resolve) => setTimeout(resolve, wait).unref());
-      if (this.socket.destroyed) return;
-      const reply = await this.server.execute(this, body);
+      if (wait) await this.until(wait, 'timeout');
+      if (live() && this.socket.writableNeedDrain) await this.until(0, 'drain');
+      if (!live()) return;
+      const reply = await this.server.execute(this, req.body);
+      if (!live()) return;
       const out = encodeStreamReply(responseTo, reply, req.exhaustAllowed);
       this.socket.write(out);
       if (!req.exhaustAllowed) return;
       responseTo = replyId(out);
-      wait = awaitMs;
+      wait = Math.max(a.awaitMs, MIN_HELLO_INTERVAL_MS);
     }
   }
 
   close(): void {
     this.socket.destroy();
   }
-}
-
-function isAwaitableHello(body: Record<string, unknown>): boolean {
-  const first = Object.keys(body)[0];
-  return (first === 'hello' || first === 'isMaster' || first === 'ismaster') && !!body.topologyVersion && body.maxAwaitTimeMS !== undefined;
 }
 
 export class EmbeddedMongo {

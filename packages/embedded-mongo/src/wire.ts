@@ -4,8 +4,9 @@
  */
 import { BSON } from 'bson';
 import { MongoError } from './errors';
+import { MAX_MESSAGE_SIZE } from './commands/server';
 import { DESERIALIZE_OPTIONS, SERIALIZE_OPTIONS } from './storage';
-import type { Doc } from './values';
+import { isPlainObject, type Doc } from './values';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -27,72 +28,132 @@ export interface Request {
   exhaustAllowed: boolean;
 }
 
-function readCString(buf: Buffer, offset: number): [string, number] {
-  const end = buf.indexOf(0, offset);
-  if (end < 0) throw new MongoError('FailedToParse', 'unterminated string in message');
-  return [buf.toString('utf8', offset, end), end + 1];
+/** Bytes a message may have, header included: MongoDB's `maxMessageSizeBytes`. */
+export const MAX_MESSAGE_BYTES = MAX_MESSAGE_SIZE;
+
+/** Flag bits 0-15 are "required": a receiver must refuse a message with one it does not know. */
+const KNOWN_REQUIRED_FLAGS = CHECKSUM_PRESENT | MORE_TO_COME;
+
+/**
+ * A message that cannot be run. With `replyTo` its framing was intact, so it is answered with
+ * `error` in the format the client reads; without it the connection is closed.
+ */
+export class BadMessage extends Error {
+  constructor(
+    readonly error: MongoError,
+    readonly replyTo: Pick<Request, 'requestId' | 'opCode' | 'moreToCome'> | null,
+  ) {
+    super(error.message);
+    this.name = 'BadMessage';
+  }
 }
 
-function readDoc(buf: Buffer, offset: number): [Doc, number] {
-  if (offset + 4 > buf.length) throw new MongoError('FailedToParse', 'truncated document in message');
+function fail(message: string): never {
+  throw new MongoError('FailedToParse', message);
+}
+
+/** A NUL-terminated string within [offset, end). */
+function readCString(buf: Buffer, offset: number, end: number): [string, number] {
+  const nul = buf.indexOf(0, offset);
+  if (nul < 0 || nul >= end) fail('unterminated string in message');
+  return [buf.toString('utf8', offset, nul), nul + 1];
+}
+
+/** One BSON document within [offset, end). */
+function readDoc(buf: Buffer, offset: number, end: number): [Doc, number] {
+  if (offset + 4 > end) fail('truncated document in message');
   const size = buf.readInt32LE(offset);
-  if (size < 5 || offset + size > buf.length) throw new MongoError('FailedToParse', 'invalid document size in message');
-  const doc = BSON.deserialize(buf.subarray(offset, offset + size), DESERIALIZE_OPTIONS) as Doc;
+  if (size < 5 || size > end - offset) fail('invalid document size in message');
+  let doc: Doc;
+  try {
+    doc = BSON.deserialize(buf.subarray(offset, offset + size), DESERIALIZE_OPTIONS) as Doc;
+  } catch (err) {
+    fail(`invalid BSON in message: ${(err as Error).message}`);
+  }
   return [doc, offset + size];
 }
 
-/** Parses one complete message (header included). */
-export function parseMessage(msg: Buffer): Request {
-  const requestId = msg.readInt32LE(4);
-  const opCode = msg.readInt32LE(12);
-  if (opCode === OP_MSG) {
-    const flags = msg.readUInt32LE(16);
-    const end = flags & CHECKSUM_PRESENT ? msg.length - 4 : msg.length;
-    let offset = 20;
-    let body: Doc | null = null;
-    const sequences: Array<[string, Doc[]]> = [];
-    while (offset < end) {
-      const kind = msg[offset++];
-      if (kind === 0) {
-        [body, offset] = readDoc(msg, offset);
-      } else if (kind === 1) {
-        const size = msg.readInt32LE(offset);
-        const seqEnd = offset + size;
-        const [id, start] = readCString(msg, offset + 4);
-        let p = start;
-        const docs: Doc[] = [];
-        while (p < seqEnd) {
-          let d: Doc;
-          [d, p] = readDoc(msg, p);
-          docs.push(d);
-        }
-        sequences.push([id, docs]);
-        offset = seqEnd;
-      } else {
-        throw new MongoError('FailedToParse', `unknown OP_MSG section kind ${kind}`);
+function parseOpMsg(msg: Buffer, requestId: number): Request {
+  const flags = msg.readUInt32LE(16);
+  const unknown = flags & 0xffff & ~KNOWN_REQUIRED_FLAGS;
+  if (unknown) fail(`OP_MSG has unrecognised required flag bits ${unknown}`);
+  const end = flags & CHECKSUM_PRESENT ? msg.length - 4 : msg.length;
+  let offset = 20;
+  let body: Doc | null = null;
+  const sequences: Array<[string, Doc[]]> = [];
+  while (offset < end) {
+    const kind = msg[offset++];
+    if (kind === 0) {
+      if (body) fail('OP_MSG with more than one body section');
+      [body, offset] = readDoc(msg, offset, end);
+    } else if (kind === 1) {
+      if (offset + 4 > end) fail('truncated document sequence in OP_MSG');
+      const size = msg.readInt32LE(offset);
+      // the size counts itself and a non-empty identifier; anything smaller never advances
+      if (size < 6 || size > end - offset) fail(`invalid document sequence size ${size} in OP_MSG`);
+      const seqEnd = offset + size;
+      const [id, start] = readCString(msg, offset + 4, seqEnd);
+      if (!id) fail('document sequence without an identifier in OP_MSG');
+      let p = start;
+      const docs: Doc[] = [];
+      while (p < seqEnd) {
+        let d: Doc;
+        [d, p] = readDoc(msg, p, seqEnd);
+        docs.push(d);
       }
+      sequences.push([id, docs]);
+      offset = seqEnd;
+    } else {
+      fail(`unknown OP_MSG section kind ${kind}`);
     }
-    if (!body) throw new MongoError('FailedToParse', 'OP_MSG without a body section');
-    for (const [id, docs] of sequences) body[id] = docs;
-    return { requestId, opCode, body, moreToCome: (flags & MORE_TO_COME) !== 0, exhaustAllowed: (flags & EXHAUST_ALLOWED) !== 0 };
   }
-  if (opCode === OP_QUERY) {
-    const [ns, afterNs] = readCString(msg, 20);
-    // skip numberToSkip and numberToReturn
-    let [query] = readDoc(msg, afterNs + 8);
-    if (!ns.endsWith('.$cmd')) throw new MongoError('NotImplemented', 'OP_QUERY is only supported for commands');
-    if (query.$query && typeof query.$query === 'object') query = query.$query as Doc;
-    const body: Doc = { ...query, $db: ns.slice(0, -'.$cmd'.length) };
-    return { requestId, opCode, body, moreToCome: false, exhaustAllowed: false };
+  if (!body) fail('OP_MSG without a body section');
+  for (const [id, docs] of sequences) {
+    if (Object.prototype.hasOwnProperty.call(body, id)) fail(`duplicate field '${id}' in OP_MSG body and document sequence`);
+    body[id] = docs;
   }
-  throw new MongoError('NotImplemented', `unsupported wire protocol opcode ${opCode}`);
+  return { requestId, opCode: OP_MSG, body, moreToCome: (flags & MORE_TO_COME) !== 0, exhaustAllowed: (flags & EXHAUST_ALLOWED) !== 0 };
 }
 
-/** If `buf` starts with a complete message, its length; otherwise 0. */
-export function completeLength(buf: Buffer): number {
-  if (buf.length < 4) return 0;
-  const len = buf.readInt32LE(0);
-  return buf.length >= len ? len : 0;
+function parseOpQuery(msg: Buffer, requestId: number): Request {
+  const [ns, afterNs] = readCString(msg, 20, msg.length);
+  // skip numberToSkip and numberToReturn
+  if (afterNs + 8 > msg.length) fail('truncated OP_QUERY');
+  let [query] = readDoc(msg, afterNs + 8, msg.length);
+  if (!ns.endsWith('.$cmd') || ns.length === '.$cmd'.length) throw new MongoError('NotImplemented', 'OP_QUERY is only supported for commands');
+  if (isPlainObject(query.$query)) query = query.$query;
+  const body: Doc = { ...query, $db: ns.slice(0, -'.$cmd'.length) };
+  return { requestId, opCode: OP_QUERY, body, moreToCome: false, exhaustAllowed: false };
+}
+
+/**
+ * Parses one complete message (header included, `msg.length` its declared length). Throws
+ * BadMessage for anything that is not a runnable OP_MSG or OP_QUERY command.
+ */
+export function parseMessage(msg: Buffer): Request {
+  if (msg.length < 16 || msg.readInt32LE(0) !== msg.length) {
+    throw new BadMessage(new MongoError('FailedToParse', 'message length does not match its header'), null);
+  }
+  const requestId = msg.readInt32LE(4);
+  const opCode = msg.readInt32LE(12);
+  const answerAs = (op: number, moreToCome = false) => ({ requestId, opCode: op, moreToCome });
+  try {
+    if (opCode === OP_MSG) {
+      if (msg.length < 21) fail('OP_MSG too short for flags and a section');
+      return parseOpMsg(msg, requestId);
+    }
+    if (opCode === OP_QUERY) return parseOpQuery(msg, requestId);
+  } catch (err) {
+    const moreToCome = opCode === OP_MSG && msg.length >= 20 && (msg.readUInt32LE(16) & MORE_TO_COME) !== 0;
+    throw new BadMessage(err instanceof MongoError ? err : new MongoError('FailedToParse', String(err)), answerAs(opCode, moreToCome));
+  }
+  if (opCode === OP_COMPRESSED) {
+    // Compression is never advertised, so a client must not send it; answer in the format it awaits.
+    const original = msg.length >= 20 ? msg.readInt32LE(16) : OP_MSG;
+    const error = new MongoError('NotImplemented', 'OP_COMPRESSED is not supported: this server does not negotiate compression');
+    throw new BadMessage(error, original === OP_QUERY ? answerAs(OP_QUERY) : answerAs(OP_MSG));
+  }
+  throw new BadMessage(new MongoError('NotImplemented', `unsupported wire protocol opcode ${opCode}`), null);
 }
 
 let nextResponseId = 1;
@@ -119,7 +180,7 @@ export function encodeStreamReply(responseTo: number, doc: Doc, moreToCome: bool
   return Buffer.concat([header(16 + 5 + body.length, responseTo, OP_MSG), flags, body]);
 }
 
-export function encodeReply(req: Request, doc: Doc): Buffer {
+export function encodeReply(req: Pick<Request, 'requestId' | 'opCode'>, doc: Doc): Buffer {
   const body = BSON.serialize(doc, SERIALIZE_OPTIONS);
   if (req.opCode === OP_QUERY) {
     const fixed = Buffer.alloc(20);

@@ -9,7 +9,7 @@ import { OpType } from 'mingo/core';
 import { CONTEXT, mingoOptions, type Filter } from '../matcher';
 import { cloneValue, isPlainObject, type Doc } from '../values';
 import { prepareInsert, simpleCollation, sortDocs } from './crud';
-import { collectionName, existing, optionalArray, optionalDoc, optionalInt, unit, type Ctx, type Handler } from './context';
+import { collectionName, existing, optionalArray, optionalBatchSize, optionalDoc, unit, type Ctx, type Handler } from './context';
 
 /** Stages handled here rather than by mingo. */
 const OWN_STAGES = new Set(['$out', '$merge', '$collStats', '$indexStats', '$documents']);
@@ -209,7 +209,7 @@ const aggregate: Handler = async (ctx, cmd) => {
   if (cmd.explain === true) return explainPipeline(ctx, collection, pipeline);
   const docs = await runPipeline(ctx, { collection, documents: collection === undefined && (pipeline[0] as Doc)?.$documents === undefined ? [] : undefined }, pipeline, cmd);
   const { cursor } = ctx.engine.cursors.open(`${ctx.db}.${collection ?? '$cmd.aggregate'}`, docs, {
-    batchSize: optionalInt(cursorOpts ?? {}, 'batchSize'),
+    batchSize: optionalBatchSize(cursorOpts ?? {}),
     sessionKey: ctx.session?.key ?? null,
   });
   return { cursor, ok: 1 };

@@ -4,7 +4,7 @@ import { normaliseSpec, sameIndex, sameKeyPattern, type IndexSpec } from '../ind
 import { Filter } from '../matcher';
 import { isPlainObject, type Doc } from '../values';
 import { validateDbName } from '../engine';
-import { collectionName, existing, optionalArray, optionalDoc, optionalInt, type Ctx, type Handler } from './context';
+import { collectionName, existing, optionalArray, optionalBatchSize, optionalDoc, optionalInt, type Ctx, type Handler } from './context';
 
 const ID_INDEX = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -70,7 +70,7 @@ const listCollections: Handler = (ctx, cmd) => {
   const docs = collectionInfo(ctx, cmd.nameOnly === true).filter((d) => filter.test(d));
   const cursorOpts = optionalDoc(cmd, 'cursor') ?? {};
   const { cursor } = ctx.engine.cursors.open(`${ctx.db}.$cmd.listCollections`, docs, {
-    batchSize: optionalInt(cursorOpts, 'batchSize'),
+    batchSize: optionalBatchSize(cursorOpts),
     sessionKey: ctx.session?.key ?? null,
   });
   return { cursor, ok: 1 };
@@ -168,7 +168,7 @@ const listIndexes: Handler = (ctx, cmd) => {
   const { cursor } = ctx.engine.cursors.open(
     `${ctx.db}.$cmd.listIndexes.${name}`,
     coll.indexes.map((i) => ({ ...i.spec })),
-    { batchSize: optionalInt(cursorOpts, 'batchSize'), sessionKey: ctx.session?.key ?? null },
+    { batchSize: optionalBatchSize(cursorOpts), sessionKey: ctx.session?.key ?? null },
   );
   return { cursor, ok: 1 };
 };

@@ -1,4 +1,4 @@
-import type { ObjectId } from 'bson';
+import { Decimal128, Long, type ObjectId } from 'bson';
 import type { Collection, WriteCtx } from '../collection';
 import type { Engine } from '../engine';
 import { validateCollectionName } from '../engine';
@@ -59,11 +59,19 @@ export function optionalDoc(cmd: Doc, field: string): Doc | undefined {
 export function optionalInt(cmd: Doc, field: string): number | undefined {
   const v = cmd[field];
   if (v === undefined || v === null) return undefined;
-  const n = typeof v === 'number' ? v : Number(v);
+  // Only BSON numbers: a string or bool is a client bug MongoDB refuses, even "5".
+  const n = typeof v === 'number' ? v : v instanceof Long ? v.toNumber() : v instanceof Decimal128 ? Number(v.toString()) : NaN;
   if (!Number.isFinite(n)) {
     throw new MongoError('TypeMismatch', `BSON field '${field}' is the wrong type '${typeName(v)}', expected types '[long, int, decimal, double]'`);
   }
   return Math.trunc(n);
+}
+
+/** A `batchSize`: a number that is not negative. */
+export function optionalBatchSize(cmd: Doc, field = 'batchSize'): number | undefined {
+  const n = optionalInt(cmd, field);
+  if (n !== undefined && n < 0) throw new MongoError('BadValue', 'batchSize value must be non-negative');
+  return n;
 }
 
 export function optionalArray(cmd: Doc, field: string): unknown[] | undefined {

@@ -5,7 +5,7 @@ import { MongoError, toMongoError } from '../errors';
 import { compileProjection, sortComparator, stableSort, type Filter } from '../matcher';
 import { applyUpdate, idFirst, updateKind, upsertDocument } from '../update';
 import { compareValues, isPlainObject, pathValues, typeName, valueKey, type Doc } from '../values';
-import { collectionName, existing, optionalArray, optionalDoc, optionalInt, unit, type Ctx, type Handler } from './context';
+import { collectionName, existing, optionalArray, optionalBatchSize, optionalDoc, optionalInt, unit, type Ctx, type Handler } from './context';
 
 /** Errors that end a transaction attempt are reported as command errors, not write errors. */
 function isTransactionFatal(err: MongoError): boolean {
@@ -324,8 +324,7 @@ const find: Handler = (ctx, cmd) => {
     limit = -limit;
     singleBatch = true;
   }
-  const batchSize = optionalInt(cmd, 'batchSize');
-  if (batchSize !== undefined && batchSize < 0) throw new MongoError('BadValue', 'batchSize value must be non-negative');
+  const batchSize = optionalBatchSize(cmd);
   const project = compileProjection(cmd.projection, { filter: filter.raw, variables: optionalDoc(cmd, 'let') });
   if (cmd.tailable === true) throw new MongoError('BadValue', 'error processing query: tailable cursor requested on non capped collection');
   let docs: Doc[] = [];
@@ -363,7 +362,7 @@ function cursorId(v: unknown): number {
 const getMore: Handler = (ctx, cmd) => {
   const id = cursorId(cmd.getMore);
   if (typeof cmd.collection !== 'string') throw new MongoError('TypeMismatch', "BSON field 'getMore.collection' is missing but a required field");
-  const batchSize = optionalInt(cmd, 'batchSize') ?? 0;
+  const batchSize = optionalBatchSize(cmd) ?? 0;
   const { cursor } = ctx.engine.cursors.more(id, `${ctx.db}.${cmd.collection}`, batchSize);
   return { cursor, ok: 1 };
 };

@@ -7,13 +7,14 @@ import type { Engine } from '../engine';
 import { validateDbName } from '../engine';
 import { MongoError, toMongoError } from '../errors';
 import type { Transaction } from '../sessions';
-import type { Doc } from '../values';
+import { typeName, type Doc } from '../values';
+import { Long } from 'bson';
 import { aggregateCommands } from './aggregate';
 import { catalogCommands } from './catalog';
 import type { ConnectionInfo, Ctx, Handler, ServerInfo } from './context';
 import { crudCommands } from './crud';
 import { serverCommands } from './server';
-import { sessionKey } from './sessions-key';
+import { commandSessionKey } from './sessions-key';
 
 const TABLE: Record<string, Handler> = { ...serverCommands, ...crudCommands, ...catalogCommands, ...aggregateCommands };
 
@@ -41,9 +42,26 @@ const IN_TRANSACTION = new Set([
 ]);
 
 function txnNumberOf(body: Doc): number {
-  const n = Number(body.txnNumber);
+  const v = body.txnNumber;
+  if (typeof v !== 'number' && !(v instanceof Long)) {
+    throw new MongoError('TypeMismatch', `BSON field 'txnNumber' is the wrong type '${typeName(v)}', expected type 'long'`);
+  }
+  const n = Number(v);
   if (!Number.isInteger(n)) throw new MongoError('BadValue', 'txnNumber must be an integer');
   return n;
+}
+
+/** Fields any command may carry, type-checked before anything reads them. */
+function checkGenericFields(body: Doc): void {
+  if (body.$db !== undefined && typeof body.$db !== 'string') {
+    throw new MongoError('TypeMismatch', `BSON field '$db' is the wrong type '${typeName(body.$db)}', expected type 'string'`);
+  }
+  for (const f of ['autocommit', 'startTransaction']) {
+    if (body[f] !== undefined && typeof body[f] !== 'boolean') {
+      throw new MongoError('TypeMismatch', `BSON field '${f}' is the wrong type '${typeName(body[f])}', expected type 'bool'`);
+    }
+  }
+  if (body.txnNumber !== undefined) txnNumberOf(body);
 }
 
 export async function runCommand(engine: Engine, server: ServerInfo, conn: ConnectionInfo, body: Doc): Promise<Doc> {
@@ -51,6 +69,7 @@ export async function runCommand(engine: Engine, server: ServerInfo, conn: Conne
   try {
     const first = Object.keys(body)[0];
     if (!first) throw new MongoError('FailedToParse', 'Empty command');
+    checkGenericFields(body);
     const name = BY_LOWER.get(first.toLowerCase());
     if (first === 'commitTransaction' || first === 'abortTransaction') {
       engine.commandCounts.set(first, (engine.commandCounts.get(first) ?? 0) + 1);
@@ -59,7 +78,7 @@ export async function runCommand(engine: Engine, server: ServerInfo, conn: Conne
     if (!name) throw new MongoError('CommandNotFound', `no such command: '${first}'`);
     engine.commandCounts.set(name, (engine.commandCounts.get(name) ?? 0) + 1);
     const db = validateDbName(body.$db ?? 'admin');
-    const key = sessionKey(body.lsid);
+    const key = commandSessionKey(body.lsid);
     const session = key ? engine.sessions.get(key) : null;
     if (body.autocommit === false) {
       if (!session) throw new MongoError('InvalidOptions', 'Transactions require a logical session id (lsid)');
@@ -96,7 +115,7 @@ export async function runCommand(engine: Engine, server: ServerInfo, conn: Conne
 
 async function endTransaction(engine: Engine, body: Doc, name: 'commitTransaction' | 'abortTransaction'): Promise<Doc> {
   if (body.$db !== 'admin') throw new MongoError('Unauthorized', `${name} may only be run against the admin database.`);
-  const key = sessionKey(body.lsid);
+  const key = commandSessionKey(body.lsid);
   if (!key || body.txnNumber === undefined) throw new MongoError('InvalidOptions', `${name} requires a session and a txnNumber`);
   const session = engine.sessions.get(key);
   const txnNumber = txnNumberOf(body);

@@ -2,7 +2,7 @@
 import os from 'node:os';
 import { Long, ObjectId, Timestamp, UUID } from 'bson';
 import { MongoError } from '../errors';
-import type { Doc } from '../values';
+import { isPlainObject, typeName, type Doc } from '../values';
 import { sessionKey } from './sessions-key';
 import type { Ctx, Handler } from './context';
 
@@ -46,6 +46,52 @@ export function helloReply(ctx: Ctx, cmd: Doc, legacy: boolean): Doc {
     ok: 1,
   });
   return reply;
+}
+
+/** Streamed hello replies come at most this often, whatever `maxAwaitTimeMS` asks (0 would spin). */
+export const MIN_HELLO_INTERVAL_MS = 500;
+const MAX_AWAIT_MS = 2_147_483_647;
+
+export interface AwaitableHello {
+  /** How long to wait before each reply (already bounded). */
+  awaitMs: number;
+  /** The client's topologyVersion names this server process: wait before the first reply too. */
+  current: boolean;
+}
+
+function isInteger(v: unknown): v is number | Long {
+  return (typeof v === 'number' && Number.isInteger(v)) || v instanceof Long;
+}
+
+/**
+ * The awaitable-hello arguments of a handshake command (`topologyVersion` + `maxAwaitTimeMS`,
+ * sent by a driver's server monitor), or null for a plain hello. Wrong types answer TypeMismatch
+ * and bad values BadValue, as MongoDB does, rather than reaching the streaming loop.
+ */
+export function awaitableHello(cmd: Doc, processId: ObjectId): AwaitableHello | null {
+  const first = Object.keys(cmd)[0];
+  if (first !== 'hello' && first !== 'isMaster' && first !== 'ismaster') return null;
+  const tv = cmd.topologyVersion;
+  const wait = cmd.maxAwaitTimeMS;
+  if (tv === undefined && wait === undefined) return null;
+  if (tv === undefined || wait === undefined) {
+    throw new MongoError('BadValue', 'topologyVersion must be provided if and only if maxAwaitTimeMS is provided');
+  }
+  if (!isInteger(wait)) {
+    throw new MongoError('TypeMismatch', `BSON field 'maxAwaitTimeMS' is the wrong type '${typeName(wait)}', expected types '[long, int]'`);
+  }
+  const awaitMs = Number(wait);
+  if (awaitMs < 0) throw new MongoError('BadValue', 'maxAwaitTimeMS must be a non-negative integer');
+  if (!isPlainObject(tv)) {
+    throw new MongoError('TypeMismatch', `BSON field 'topologyVersion' is the wrong type '${typeName(tv)}', expected type 'object'`);
+  }
+  if (!(tv.processId instanceof ObjectId)) {
+    throw new MongoError('TypeMismatch', `BSON field 'topologyVersion.processId' is the wrong type '${typeName(tv.processId)}', expected type 'objectId'`);
+  }
+  if (!isInteger(tv.counter)) {
+    throw new MongoError('TypeMismatch', `BSON field 'topologyVersion.counter' is the wrong type '${typeName(tv.counter)}', expected type 'long'`);
+  }
+  return { awaitMs: Math.min(awaitMs, MAX_AWAIT_MS), current: tv.processId.equals(processId) };
 }
 
 const buildInfo: Handler = () => ({
