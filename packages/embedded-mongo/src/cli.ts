@@ -107,6 +107,15 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+// Safety net: a bug reached from one connection is logged, and every other client keeps its server.
+// (Each known cause is fixed where it arises; this only keeps an unknown one from stopping the process.)
+process.on('uncaughtException', (err) => {
+  process.stderr.write(`embedded-mongo: uncaught exception (still serving): ${err.stack ?? err}\n`);
+});
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`embedded-mongo: unhandled rejection (still serving): ${(reason as Error)?.stack ?? String(reason)}\n`);
+});
+
 main().catch((err) => {
   process.stderr.write(`embedded-mongo: ${(err as Error).message}\n`);
   process.exit(1);
