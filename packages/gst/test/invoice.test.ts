@@ -60,6 +60,13 @@ describe('computeInvoice: the worked example of the issue', () => {
     expect(classifyInvoice(inv)).toBe('b2cs');
   });
 
+  it('a registered buyer in the same state: CGST + SGST, still b2b', () => {
+    // 27AAPFU0939F1ZV is a Maharashtra GSTIN (gstin.test.ts, worked computation 1)
+    const inv = computeInvoice(cart({ customerGstin: '27AAPFU0939F1ZV', customerState: 'GJ' }));
+    expect(inv).toMatchObject({ placeOfSupply: '27', interState: false, registeredCustomer: true, igst: '0.00', cgst: '146.40', sgst: '146.40', invoiceValue: '1983.00' });
+    expect(classifyInvoice(inv)).toBe('b2b');
+  });
+
   it("an unregistered buyer with a recorded state is taxed by that state (IGST)", () => {
     const inv = computeInvoice(cart({ customerState: 'Gujarat' }));
     expect(inv).toMatchObject({ placeOfSupply: '24', interState: true, registeredCustomer: false, igst: '292.80', invoiceValue: '1983.00' });
