@@ -1,7 +1,5 @@
 import { BadRequestException, Controller, NotFoundException } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import {
   Subjects,
   type Customer,
@@ -11,42 +9,42 @@ import {
   type EntryReverseReply,
   type PartyDueReply,
 } from '@bahi/contracts';
-import { Money } from '@bahi/service-kit';
+import { CompanyMsg, Money, RpcDecimal, RpcId, RpcNested, RpcOneOf, RpcText } from '@bahi/service-kit';
 import { AccountsService } from './accounts/accounts.service';
 import { isCalendarDate, today } from './common';
 import { CustomersService } from './customers/customers.service';
 import { DistributorsService } from './distributors/distributors.service';
 
-class CompanyMsg {
-  @Type(() => Number) @IsInt() companyId!: number;
-}
+// Payloads are validated like HTTP bodies (service-kit rpc.ts): no string ids, no objects for scalars.
 class CustomerLookupMsg extends CompanyMsg {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) clientId!: number | null;
+  /** 0 or null: the walk-in customer. */
+  @RpcId({ min: 0, optional: true }) clientId!: number | null;
 }
 class DistributorLookupMsg extends CompanyMsg {
-  @Type(() => Number) @IsInt() @Min(1) distributorId!: number;
+  @RpcId() distributorId!: number;
 }
 class PartyRefMsg {
-  @IsIn(['customer', 'distributor']) kind!: 'customer' | 'distributor';
-  @Type(() => Number) @IsInt() @Min(0) id!: number;
+  @RpcOneOf(['customer', 'distributor']) kind!: 'customer' | 'distributor';
+  /** 0 for a customer: the walk-in customer. */
+  @RpcId({ min: 0 }) id!: number;
 }
 class SourceRefMsg {
-  @IsIn(['sale', 'purchase']) kind!: 'sale' | 'purchase';
-  @Type(() => Number) @IsInt() @Min(1) id!: number;
+  @RpcOneOf(['sale', 'purchase']) kind!: 'sale' | 'purchase';
+  @RpcId() id!: number;
 }
 class PartyDueMsg extends CompanyMsg {
-  @ValidateNested() @Type(() => PartyRefMsg) party!: PartyRefMsg;
+  @RpcNested(() => PartyRefMsg) party!: PartyRefMsg;
 }
 class EntryPostMsg extends CompanyMsg {
-  @ValidateNested() @Type(() => PartyRefMsg) party!: PartyRefMsg;
-  @ValidateNested() @Type(() => SourceRefMsg) source!: SourceRefMsg;
-  @IsString() @IsNotEmpty() amount!: string;
-  @IsString() @IsNotEmpty() paid!: string;
-  @IsOptional() @IsString() dueDate?: string | null;
-  @IsOptional() @IsString() date?: string | null;
+  @RpcNested(() => PartyRefMsg) party!: PartyRefMsg;
+  @RpcNested(() => SourceRefMsg) source!: SourceRefMsg;
+  @RpcDecimal() amount!: string;
+  @RpcDecimal() paid!: string;
+  @RpcText(40, { optional: true }) dueDate?: string | null;
+  @RpcText(40, { optional: true }) date?: string | null;
 }
 class EntryReverseMsg extends CompanyMsg {
-  @ValidateNested() @Type(() => SourceRefMsg) source!: SourceRefMsg;
+  @RpcNested(() => SourceRefMsg) source!: SourceRefMsg;
 }
 
 function nonNegative(value: string, name: string): string {

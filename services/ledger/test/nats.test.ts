@@ -78,6 +78,36 @@ describe('ledger NATS API', () => {
     expect(await remote(stack.ask(Subjects.ledger.partyDue, { companyId: 1, party: { kind: 'distributor', id: 99 } }))).toEqual({ status: 404, message: 'Distributor 99 not found.' });
   });
 
+  it('refuses malformed payloads (string or object ids, company 0, unknown fields) with 400 on every handler and stores nothing', async () => {
+    const before = await stack.ask(Subjects.ledger.partyDue, { companyId: 1, party: { kind: 'customer', id: cust } });
+    const base = { companyId: 1, party: { kind: 'customer', id: cust }, source: { kind: 'sale', id: 91 }, amount: '10', paid: '0' };
+    const bad: [string, unknown][] = [
+      [Subjects.ledger.entryPost, { ...base, companyId: '1' }],
+      [Subjects.ledger.entryPost, { ...base, companyId: 0 }],
+      [Subjects.ledger.entryPost, { ...base, party: { kind: 'customer', id: String(cust) } }],
+      [Subjects.ledger.entryPost, { ...base, source: { kind: 'sale', id: { $gt: 0 } } }],
+      [Subjects.ledger.entryPost, { ...base, amount: 10 }],
+      [Subjects.ledger.entryPost, { ...base, dueDate: { $gt: '' } }],
+      [Subjects.ledger.entryPost, { ...base, note: 'extra' }],
+      [Subjects.ledger.entryReverse, { companyId: 1, source: { kind: 'sale', id: '90' } }],
+      [Subjects.ledger.customerLookup, { companyId: 1, clientId: String(cust) }],
+      [Subjects.ledger.customerLookup, { companyId: { $gt: 0 }, clientId: cust }],
+      [Subjects.ledger.customerWalkIn, { companyId: -1 }],
+      [Subjects.ledger.partyDue, { companyId: 1, party: { kind: 'customer', id: { $gt: 0 } } }],
+      [Subjects.ledger.distributorCheckout, { companyId: '1' }],
+      [Subjects.ledger.distributorLookup, { companyId: 1, distributorId: 1.5 }],
+      [Subjects.documents.receiptDocument, { companyId: 1, paymentId: '1' }],
+      [Subjects.documents.customerStatement, { companyId: 1, clientId: { $gt: 0 } }],
+    ];
+    const outcomes = await Promise.all(
+      bad.map(([subject, data]) =>
+        remote(stack.ask(subject, data)).then((e) => (e?.status === 400 && /\w.*\.$/.test(e.message) ? 'refused' : `${subject} ${JSON.stringify(data)}: ${JSON.stringify(e)}`)),
+      ),
+    );
+    expect(outcomes.filter((o) => o !== 'refused')).toEqual([]);
+    expect(await stack.ask(Subjects.ledger.partyDue, { companyId: 1, party: { kind: 'customer', id: cust } })).toEqual(before);
+  });
+
   it('purchase posting, distributor lookup and checkout lists', async () => {
     expect(await stack.ask(Subjects.ledger.entryPost, { companyId: 1, party: { kind: 'distributor', id: dist }, source: { kind: 'purchase', id: 3 }, amount: '2500.50', paid: '500' })).toEqual({ posted: true });
     expect(await stack.ask(Subjects.ledger.partyDue, { companyId: 1, party: { kind: 'distributor', id: dist } })).toEqual({ due: '2000.5', dueDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });

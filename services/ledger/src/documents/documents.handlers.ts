@@ -1,19 +1,15 @@
 import { Controller, NotFoundException } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Type } from 'class-transformer';
-import { IsInt, Min } from 'class-validator';
 import { Subjects, type CustomerStatement, type HistoryRow, type ReceiptDocument } from '@bahi/contracts';
-import { Money } from '@bahi/service-kit';
+import { CompanyMsg, Money, RpcId } from '@bahi/service-kit';
 import { AccountsService, num } from '../accounts/accounts.service';
 import { CustomersService } from '../customers/customers.service';
 
-class ReceiptMsg {
-  @Type(() => Number) @IsInt() companyId!: number;
-  @Type(() => Number) @IsInt() @Min(1) paymentId!: number;
+class ReceiptMsg extends CompanyMsg {
+  @RpcId() paymentId!: number;
 }
-class StatementMsg {
-  @Type(() => Number) @IsInt() companyId!: number;
-  @Type(() => Number) @IsInt() @Min(1) clientId!: number;
+class StatementMsg extends CompanyMsg {
+  @RpcId() clientId!: number;
 }
 
 /** What the documents service prints from the ledger: money receipts and customer statements. */
