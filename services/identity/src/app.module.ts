@@ -5,6 +5,7 @@ import { AdminController } from './admin/admin.controller';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
 import { IdentityHandlers } from './auth/identity.handlers';
+import { PasswordsService } from './auth/passwords.service';
 import { RevocationEntry, RevocationEntrySchema, Session, SessionSchema } from './auth/session.schema';
 import { SessionsService } from './auth/sessions.service';
 import { Company, CompanySchema } from './companies/company.schema';
@@ -27,6 +28,6 @@ import { UsersService } from './users/users.service';
     ]),
   ],
   controllers: [AuthController, ProfileController, AdminController, UsersController, IdentityHandlers],
-  providers: [SessionsService, AuthService, CompaniesService, UsersService, LogoService, SeedService],
+  providers: [SessionsService, PasswordsService, AuthService, CompaniesService, UsersService, LogoService, SeedService],
 })
 export class AppModule {}

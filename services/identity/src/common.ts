@@ -5,6 +5,13 @@ import * as argon2 from 'argon2';
 
 export const MIN_PASSWORD = 8;
 export const MAX_LOGIN_FAILURES = 5;
+export const DEFAULT_LOCKOUT_SECONDS = 900;
+
+/** How long an account stays locked after MAX_LOGIN_FAILURES wrong passwords: BAHI_LOCKOUT_SECONDS, default 15 minutes. */
+export function lockoutSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.BAHI_LOCKOUT_SECONDS);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_LOCKOUT_SECONDS;
+}
 
 /** Trims strings; leaves anything else for the validators to refuse. */
 export const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ADMIN, auth, eventually, login, MANAGER, STAFF, startIdentity, type Stack } from './helpers';
+import { ADMIN, auth, eventually, login, loginChanged, MANAGER, STAFF, startIdentity, type Stack } from './helpers';
 
 describe('identity: administration and user management', () => {
   let s: Stack;
@@ -129,7 +129,7 @@ describe('identity: administration and user management', () => {
     const found = (await request(s.url).get('/admin/companyList').query({ text: 'Shop 2' }).set(auth(admin))).body.companyList[0];
     const reset = await request(s.url).post('/admin/user/update-password').set(auth(admin)).send({ email: 'owner2@shop.in', newPassword: 'owner2-pass' }).expect(200);
     expect(reset.body.success).toBe(true);
-    const owner = await login(s.url, { email: 'owner2@shop.in', password: 'owner2-pass' });
+    const owner = await loginChanged(s.url, { email: 'owner2@shop.in', password: 'owner2-pass' });
     await request(s.url).get('/getCompanyDetails').set(auth(owner.token)).expect(200);
     const del = await request(s.url).delete(`/admin/company/delete/${found.id}`).set(auth(admin)).expect(200);
     expect(del.body).toEqual({ success: true, message: 'Company deleted successfully!' });

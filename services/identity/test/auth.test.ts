@@ -54,7 +54,7 @@ describe('identity: login, session, password', () => {
     await request(s.url).get('/getUserData').set(auth(two.token)).expect(200);
   });
 
-  it('locks a user after 5 wrong passwords until an admin unlocks', async () => {
+  it('locks a user after 5 wrong passwords (429 with Retry-After) until an admin unlocks', async () => {
     const victim = { email: 'lock.me@demo.local', password: 'lockme-123' };
     const mgr = await login(s.url, MANAGER);
     await request(s.url).post('/users').set(auth(mgr.token)).send({ name: 'Lock Me', ...victim, position: 'staff' }).expect(201);
@@ -63,12 +63,13 @@ describe('identity: login, session, password', () => {
       const r = await request(s.url).post('/loginReact').send({ email: victim.email, password: 'bad-pass' }).expect(401);
       expect(r.body.msg).toBe('Invalid email or password.');
     }
-    const fifth = await request(s.url).post('/loginReact').send({ email: victim.email, password: 'bad-pass' }).expect(401);
-    expect(fifth.body).toMatchObject({ success: false, msg: expect.stringMatching(/locked.*contact the administrator/i) });
-    // Right password no longer works, and the earlier token is revoked.
-    const locked = await request(s.url).post('/loginReact').send(victim).expect(401);
+    const fifth = await request(s.url).post('/loginReact').send({ email: victim.email, password: 'bad-pass' }).expect(429);
+    expect(fifth.body).toMatchObject({ success: false, msg: expect.stringMatching(/locked.*try again in 15 minutes.*administrator to unlock/i) });
+    expect(Number(fifth.headers['retry-after'])).toBeGreaterThan(890);
+    // Right password no longer works; the sessions the user already had stay (the lock stops guessing).
+    const locked = await request(s.url).post('/loginReact').send(victim).expect(429);
     expect(locked.body.msg).toMatch(/locked/);
-    await request(s.url).get('/getUserData').set(auth(before.token)).expect(401);
+    await request(s.url).get('/loginReact').set(auth(before.token)).expect(200, { authenticated: true });
     const admin = await login(s.url, ADMIN);
     const details = await request(s.url).get(`/admin/company/details/${mgr.body.user.companyId}`).set(auth(admin.token)).expect(200);
     expect(details.body.users.find((u: any) => u.email === victim.email).is_locked).toBe(true);

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { connect, type NatsConnection } from 'nats';
 import { nestRequest } from '@bahi/auth';
 import { Subjects } from '@bahi/contracts';
-import { ADMIN, auth, login, MANAGER, STAFF, startIdentity, type Stack } from './helpers';
+import { ADMIN, auth, login, loginChanged, MANAGER, STAFF, startIdentity, type Stack } from './helpers';
 
 // Smallest valid PNG (1x1).
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2a8b3e40000000049454e44ae426082', 'hex');
@@ -30,7 +30,7 @@ describe('identity: company profile, logo, isolation, NATS', () => {
       .send({ cName: 'Other Stores', cAdd: '1 Lane', cMob: '+919812345678', mName: 'Ravi', mEmail: 'ravi@other.in' })
       .expect(201);
     otherId = created.body.companyId;
-    otherMgr = (await login(s.url, { email: 'ravi@other.in', password: created.body.managerPassword })).token;
+    otherMgr = (await loginChanged(s.url, { email: 'ravi@other.in', password: created.body.managerPassword })).token;
   });
   afterAll(async () => {
     await nc?.close();

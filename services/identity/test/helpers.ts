@@ -15,8 +15,16 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** Embedded MongoDB, a real nats-server and identity on free ports, seeded like a first start. */
-export async function startIdentity(): Promise<Stack> {
+/**
+ * Embedded MongoDB, a real nats-server and identity on free ports, seeded like a first start.
+ * The admin's password is given (BAHI_ADMIN_PASSWORD), so it is not force-changed, unless `env`
+ * sets it to undefined.
+ */
+export async function startIdentity(env: Record<string, string | undefined> = {}): Promise<Stack> {
+  for (const [k, v] of Object.entries({ BAHI_ADMIN_PASSWORD: ADMIN.password, ...env })) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   const svc = await startTestService(AppModule, { service: 'identity', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: 'identity-test-secret' });
   return {
@@ -36,6 +44,21 @@ export async function login(url: string, who: { email: string; password: string 
   const res = await request(url).post('/loginReact').send(who);
   if (res.status !== 200) throw new Error(`login of ${who.email} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { token: res.body.token, body: res.body };
+}
+
+/**
+ * Logs in with a temporary password and changes it to `newPassword` (the token of a temporary
+ * password opens nothing else), then logs in again: a full token.
+ */
+export async function loginChanged(url: string, who: { email: string; password: string }, newPassword = `${who.password}-own`): Promise<{ token: string; body: any }> {
+  const first = await login(url, who);
+  if (!first.body.forceChange) return first;
+  const res = await request(url)
+    .post('/manage/profile/edit/updatePassword')
+    .set({ Authorization: `Bearer ${first.token}` })
+    .send({ current_password: who.password, new_password: newPassword, re_type_new_password: newPassword });
+  if (res.status !== 200) throw new Error(`password change of ${who.email} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return login(url, { email: who.email, password: newPassword });
 }
 
 export const auth = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -1,9 +1,9 @@
-import { type ArgumentsHost, BadRequestException, Body, Catch, Controller, type ExceptionFilter, Get, HttpCode, Post, UseFilters } from '@nestjs/common';
+import { type ArgumentsHost, BadRequestException, Body, Catch, Controller, type ExceptionFilter, Get, HttpCode, Post, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
 import type { GetUserDataReply, LoginCheckReply, LoginReply, LogoutReply, TokenClaims } from '@bahi/contracts';
-import { CurrentUser, Public } from '@bahi/service-kit';
+import { AllowedBeforePasswordChange, CurrentUser, Public } from '@bahi/service-kit';
 import { LoginDto } from './auth.dto';
-import { AuthService } from './auth.service';
+import { AccountLockedException, AuthService } from './auth.service';
 import { SessionsService } from './sessions.service';
 
 /** Bad login input still answers in the login shape, so the screen can show `msg`. */
@@ -27,8 +27,13 @@ export class AuthController {
   @Public()
   @HttpCode(200)
   @UseFilters(LoginBadRequestFilter)
-  login(@Body() dto: LoginDto): Promise<LoginReply> {
-    return this.auth.login(dto.email, dto.password);
+  async login(@Body() dto: LoginDto, @Res({ passthrough: true }) res: Response): Promise<LoginReply> {
+    try {
+      return await this.auth.login(dto.email, dto.password);
+    } catch (err) {
+      if (err instanceof AccountLockedException) res.setHeader('Retry-After', String(err.retryAfter));
+      throw err;
+    }
   }
 
   /** Whether the sent token (if any) is valid and not revoked. */
@@ -45,6 +50,7 @@ export class AuthController {
 
   @Post('logout')
   @HttpCode(200)
+  @AllowedBeforePasswordChange()
   async logout(@CurrentUser() user: TokenClaims): Promise<LogoutReply> {
     await this.sessions.revokeSession(user.sid);
     return { success: true, msg: 'Logged out.' };

@@ -4,7 +4,7 @@ import { Type } from 'class-transformer';
 import { IsEmail, IsInt, IsOptional } from 'class-validator';
 import { Subjects, type CompanyDetails, type RevocationsReply, type UserLookupReply } from '@bahi/contracts';
 import { companyDetails, CompaniesService } from '../companies/companies.service';
-import { UsersService } from '../users/users.service';
+import { isLocked, UsersService } from '../users/users.service';
 import { SessionsService } from './sessions.service';
 
 class CompanyDetailsMsg {
@@ -44,6 +44,6 @@ export class IdentityHandlers {
     const u = await this.users.model.findOne(q).lean();
     if (!u) return { user: null };
     const c = await this.companies.model.findOne({ id: msg.companyId }).lean();
-    return { user: { id: u.id, name: u.name, email: u.email, position: u.position, companyId: u.companyId, companyName: c?.name ?? null, is_locked: u.is_locked } };
+    return { user: { id: u.id, name: u.name, email: u.email, position: u.position, companyId: u.companyId, companyName: c?.name ?? null, is_locked: isLocked(u) } };
   }
 }

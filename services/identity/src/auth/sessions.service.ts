@@ -19,9 +19,9 @@ export class SessionsService implements OnApplicationBootstrap {
     private readonly nats: NatsClient,
   ) {}
 
-  /** identity's own guard knows every stored revocation from the first request on. */
+  /** identity's own guard knows every stored revocation from the first request on (and is ready then). */
   async onApplicationBootstrap() {
-    this.revocations.apply(await this.live());
+    this.revocations.applyAll(await this.live());
   }
 
   async issue(subject: Omit<TokenSubject, 'sid'>): Promise<string> {

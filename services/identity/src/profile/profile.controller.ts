@@ -15,9 +15,10 @@ import {
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import type { CompanyDetails, DoneReply, SuccessMessageReply, TokenClaims, UploadImageReply } from '@bahi/contracts';
-import { CurrentUser, Positions, Public, Tenant } from '@bahi/service-kit';
+import { AllowedBeforePasswordChange, CurrentUser, Positions, Public, Tenant } from '@bahi/service-kit';
 import { companyDetails, CompaniesService } from '../companies/companies.service';
-import { checkPassword, MIN_PASSWORD, tenDigits } from '../common';
+import { PasswordsService } from '../auth/passwords.service';
+import { MIN_PASSWORD, tenDigits } from '../common';
 import { UsersService } from '../users/users.service';
 import { LogoService, MAX_LOGO_BYTES } from './logo.service';
 import { SetCompanyDetailsDto, UpdatePasswordDto } from './profile.dto';
@@ -31,6 +32,7 @@ export class ProfileController {
     private readonly companies: CompaniesService,
     private readonly users: UsersService,
     private readonly logos: LogoService,
+    private readonly passwords: PasswordsService,
   ) {}
 
   @Get('getCompanyDetails')
@@ -89,14 +91,16 @@ export class ProfileController {
     logo.stream.pipe(res);
   }
 
+  /** The one call (with logout) a temporary password's token may make. */
   @Post('manage/profile/edit/updatePassword')
   @HttpCode(200)
+  @AllowedBeforePasswordChange()
   async updatePassword(@CurrentUser() me: TokenClaims, @Body() dto: UpdatePasswordDto): Promise<SuccessMessageReply> {
     if (dto.new_password !== dto.re_type_new_password) throw passwordError('Password Do Not Match');
     if (dto.new_password.length < MIN_PASSWORD) throw passwordError(`New password must be at least ${MIN_PASSWORD} characters.`);
     const user = await this.users.model.findOne({ id: me.uid });
     if (!user) throw new ForbiddenException('Your account no longer exists.');
-    if (!(await checkPassword(user.passwordHash, dto.current_password))) throw passwordError('Current password is incorrect.');
+    if (!(await this.passwords.verify(user.passwordHash, dto.current_password))) throw passwordError('Current password is incorrect.');
     if (dto.current_password === dto.new_password) throw passwordError('The new password must differ from the current one.');
     await this.users.setPassword(user, dto.new_password, { byAdmin: false, keepSid: me.sid });
     return { success: true, message: 'Password Updated Successfully' };

@@ -34,7 +34,8 @@ export class SeedService implements OnApplicationBootstrap {
     const email = (env.BAHI_ADMIN_EMAIL || DEFAULT_ADMIN.email).toLowerCase();
     const password = env.BAHI_ADMIN_PASSWORD || DEFAULT_ADMIN.password;
     try {
-      await this.users.create({ name: 'Platform Admin', email, password, position: 'admin', companyId: null, forceChange: false });
+      // The default password is in the README: it only opens the password change until replaced.
+      await this.users.create({ name: 'Platform Admin', email, password, position: 'admin', companyId: null, forceChange: !env.BAHI_ADMIN_PASSWORD });
     } catch (err) {
       if ((err as { status?: number }).status === 409) return false;
       throw err;
@@ -42,7 +43,7 @@ export class SeedService implements OnApplicationBootstrap {
     // Passwords never go to logs (logs are shipped and kept); `npm start` shows the defaults on its console.
     this.logger.warn(
       { email },
-      `Platform admin created: ${email} with ${env.BAHI_ADMIN_PASSWORD ? 'the password from BAHI_ADMIN_PASSWORD' : 'the default password (README)'}. CHANGE THIS PASSWORD after the first login.`,
+      `Platform admin created: ${email} with ${env.BAHI_ADMIN_PASSWORD ? 'the password from BAHI_ADMIN_PASSWORD' : 'the default password (README), which must be changed at the first login'}.`,
     );
     if (env.BAHI_DEMO === '0') return true;
     const company = await this.companies.create({ name: DEMO.company, add1: '12 Market Road', add2: 'Mumbai 400001', mob1: '9876543210', email: 'hello@demo.local' });

@@ -11,8 +11,13 @@ export class User {
   @Prop({ required: true }) passwordHash!: string;
   @Prop({ required: true, enum: Positions, type: String }) position!: Position;
   @Prop({ type: Number, default: null, index: true }) companyId!: number | null;
-  @Prop({ default: false }) is_locked!: boolean;
+  /**
+   * Login attempts counted since the last success, each before its password is checked, so
+   * parallel guesses cannot pass the limit; the one that reaches the limit sets lockedUntil.
+   */
   @Prop({ default: 0 }) failedLogins!: number;
+  /** Locked (no password is checked) until then; a success, an admin unlock or a reset clears it. */
+  @Prop({ type: Date, default: null }) lockedUntil!: Date | null;
   @Prop({ default: false }) forceChange!: boolean;
   @Prop({ type: Date, default: null }) passwordChangedAt!: Date | null;
 }

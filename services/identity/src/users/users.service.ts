@@ -4,14 +4,20 @@ import type { Model } from 'mongoose';
 import type { AdminUserRow, Position } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { SessionsService } from '../auth/sessions.service';
-import { hashPassword, MIN_PASSWORD } from '../common';
+import { PasswordsService } from '../auth/passwords.service';
+import { MIN_PASSWORD } from '../common';
 import { User, type UserDocument } from './user.schema';
 
 /** Platform-wide sequences live under companyId 0. */
 export const PLATFORM = 0;
 
+/** Locked now: a lock that has run out is not shown (the next login clears it). */
+export function isLocked(u: Pick<User, 'lockedUntil'>, now = Date.now()): boolean {
+  return !!u.lockedUntil && new Date(u.lockedUntil).getTime() > now;
+}
+
 export function userRow(u: User): AdminUserRow {
-  return { id: u.id, name: u.name, email: u.email, is_locked: u.is_locked, position: u.position, forceChange: u.forceChange };
+  return { id: u.id, name: u.name, email: u.email, is_locked: isLocked(u), position: u.position, forceChange: u.forceChange };
 }
 
 @Injectable()
@@ -20,6 +26,7 @@ export class UsersService {
     @InjectModel(User.name) readonly model: Model<User>,
     private readonly seq: SequenceService,
     private readonly sessions: SessionsService,
+    private readonly passwords: PasswordsService,
   ) {}
 
   findByEmail(email: string): Promise<UserDocument | null> {
@@ -30,7 +37,7 @@ export class UsersService {
     if (input.password.length < MIN_PASSWORD) throw new BadRequestException(`Password must be at least ${MIN_PASSWORD} characters.`);
     const email = input.email.trim().toLowerCase();
     if (await this.model.exists({ email })) throw new ConflictException(`A user with the e-mail ${email} already exists.`);
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.passwords.hash(input.password);
     const id = await this.seq.next(PLATFORM, 'user');
     return (await this.model.create({ ...input, email, passwordHash, id, passwordChangedAt: new Date() })).toObject();
   }
@@ -42,7 +49,7 @@ export class UsersService {
   /** Sets a password. By an admin: forced change at next login, unlocked, every token revoked. */
   async setPassword(user: UserDocument, password: string, opts: { byAdmin: boolean; keepSid?: string }): Promise<void> {
     if (password.length < MIN_PASSWORD) throw new BadRequestException(`Password must be at least ${MIN_PASSWORD} characters.`);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.passwords.hash(password);
     await this.model.updateOne(
       { id: user.id },
       {
@@ -50,7 +57,7 @@ export class UsersService {
           passwordHash,
           passwordChangedAt: new Date(),
           forceChange: opts.byAdmin,
-          ...(opts.byAdmin ? { is_locked: false, failedLogins: 0 } : {}),
+          ...(opts.byAdmin ? { lockedUntil: null, failedLogins: 0 } : {}),
         },
       },
     );
@@ -58,7 +65,7 @@ export class UsersService {
   }
 
   async unlock(email: string): Promise<void> {
-    const res = await this.model.updateOne({ email: email.trim().toLowerCase() }, { $set: { is_locked: false, failedLogins: 0 } });
+    const res = await this.model.updateOne({ email: email.trim().toLowerCase() }, { $set: { lockedUntil: null, failedLogins: 0 } });
     if (!res.matchedCount) throw new NotFoundException(`No user with the e-mail ${email}.`);
   }
 
