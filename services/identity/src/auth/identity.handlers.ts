@@ -1,19 +1,17 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
-import { Type } from 'class-transformer';
-import { IsEmail, IsInt, IsOptional } from 'class-validator';
+import { IsEmail, IsOptional } from 'class-validator';
 import { Subjects, type CompanyDetails, type RevocationsReply, type UserLookupReply } from '@bahi/contracts';
+import { CompanyMsg, EmptyMsg, RpcId, RpcText } from '@bahi/service-kit';
 import { companyDetails, CompaniesService } from '../companies/companies.service';
 import { isLocked, UsersService } from '../users/users.service';
 import { SessionsService } from './sessions.service';
 
-class CompanyDetailsMsg {
-  @Type(() => Number) @IsInt() companyId!: number;
-}
-class UserLookupMsg {
-  @Type(() => Number) @IsInt() companyId!: number;
-  @IsOptional() @Type(() => Number) @IsInt() userId?: number;
-  @IsOptional() @IsEmail() email?: string;
+// Payloads are validated like HTTP bodies (service-kit rpc.ts): no string ids, no objects for scalars.
+class CompanyDetailsMsg extends CompanyMsg {}
+class UserLookupMsg extends CompanyMsg {
+  @RpcId({ optional: true }) userId?: number;
+  @RpcText(254, { optional: true }) @IsOptional() @IsEmail({}, { message: 'email must be an e-mail address' }) email?: string;
 }
 
 /** What other services ask identity over NATS. */
@@ -26,7 +24,7 @@ export class IdentityHandlers {
   ) {}
 
   @MessagePattern(Subjects.identity.sessionRevocations)
-  async revocations(): Promise<RevocationsReply> {
+  async revocations(@Payload() _msg: EmptyMsg): Promise<RevocationsReply> {
     return { revocations: await this.sessions.live() };
   }
 
