@@ -64,10 +64,14 @@ describe('docker-compose.yml', () => {
         expect(uri).toBeUndefined();
         continue;
       }
-      expect(uri).toMatch(new RegExp(`^mongodb://mongo-${s.name}:27017/bahi_${s.name}\\?replicaSet=rs0`));
+      // Its own MongoDB user, whose password the mongo container's init script gives that user.
+      const password = `\\$\\{BAHI_MONGO_${s.name.toUpperCase()}_PASSWORD:\\?[^}]+\\}`;
+      expect(uri).toMatch(new RegExp(`^mongodb://${s.name}:${password}@mongo-${s.name}:27017/bahi_${s.name}\\?replicaSet=rs0&.*authSource=admin`));
       const mongo = compose.services[`mongo-${s.name}`]!;
-      expect(mongo.command).toEqual(expect.arrayContaining(['--replSet', 'rs0']));
-      expect(mongo.volumes).toEqual([`mongo-${s.name}:/data/db`]);
+      expect(mongo.command).toEqual(expect.arrayContaining(['--replSet', 'rs0', '--keyFile']));
+      expect(mongo.environment).toMatchObject({ MONGO_INITDB_ROOT_USERNAME: 'root', BAHI_MONGO_USER: s.name, BAHI_MONGO_DB: `bahi_${s.name}` });
+      expect(mongo.environment?.BAHI_MONGO_PASSWORD).toMatch(new RegExp(`^${password}$`));
+      expect(mongo.volumes).toEqual([`mongo-${s.name}:/data/db`, './services/mongo-service-user.sh:/docker-entrypoint-initdb.d/10-service-user.sh:ro']);
       expect(compose.volumes).toHaveProperty(`mongo-${s.name}`);
     }
   });
