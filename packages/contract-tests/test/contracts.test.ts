@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { RoutePrefixes, Routes, Subjects, ServiceNames } from '@bahi/contracts';
+import { natsInboxPrefix, natsPermissions, NatsPrincipals, RoutePrefixes, Routes, Subjects, ServiceNames, SubjectRoutes, type NatsPrincipal, type Subject } from '@bahi/contracts';
 import { exists, read, sourceFiles } from './repo';
 
 // Nest's own decorator metadata keys (@nestjs/common and @nestjs/microservices constants).
@@ -200,3 +200,83 @@ describe('HTTP routes', () => {
     expect(unreachable).toEqual([]);
   });
 });
+
+/**
+ * Who really says what, per NATS principal: a domain's own code; packages/auth (the
+ * RevocationList every service and the gateway run); service-kit's demo seed for the services
+ * that call it.
+ */
+const saidBy: { principal: NatsPrincipal; subject: string; how: 'request' | 'emit' | 'subscribe' | 'answer' }[] = [];
+for (const u of used) {
+  const who: NatsPrincipal[] = u.where === 'packages/auth' ? [...NatsPrincipals] : [u.where as NatsPrincipal];
+  for (const principal of who) saidBy.push({ principal, subject: u.subject, how: u.how });
+}
+for (const s of ServiceNames) {
+  if (sourceFiles(`services/${s}/src`).some((f) => read(f).includes('seedDemoCompanyWhenReady(')))
+    saidBy.push({ principal: s, subject: Subjects.identity.companyDetails, how: 'request' });
+  for (const subject of provided[s]!.requests) saidBy.push({ principal: s, subject, how: 'answer' });
+  for (const subject of provided[s]!.events) saidBy.push({ principal: s, subject, how: 'subscribe' });
+}
+
+describe('NATS permissions (contracts SubjectRoutes -> natsPermissions)', () => {
+  const routeOf = (subject: string) => SubjectRoutes[subject as Subject];
+
+  it('every declared subject has an owner and consumers, and the owner is the domain the subject names', () => {
+    expect(Object.keys(SubjectRoutes).sort()).toEqual([...declared].sort());
+    const wrong = Object.entries(SubjectRoutes)
+      .filter(([subject, r]) => r.owner !== subject.split('.')[0])
+      .map(([subject, r]) => `${subject}: owned by ${r.owner}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('the table matches the code: every request, answer, event and subscription in code is in it, and nothing more', () => {
+    const wrong: string[] = [];
+    for (const u of saidBy) {
+      const r = routeOf(u.subject);
+      if (!r) wrong.push(`${u.subject}: used by ${u.principal} but missing from SubjectRoutes`);
+      else if (u.how === 'answer' && (r.kind !== 'request' || r.owner !== u.principal)) wrong.push(`${u.subject}: answered by ${u.principal}, table says ${r.kind} of ${r.owner}`);
+      else if (u.how === 'emit' && (r.kind !== 'event' || r.owner !== u.principal)) wrong.push(`${u.subject}: published by ${u.principal}, table says ${r.kind} of ${r.owner}`);
+      else if ((u.how === 'request' && r.kind !== 'request') || (u.how === 'subscribe' && r.kind !== 'event')) wrong.push(`${u.subject}: ${u.how} by ${u.principal}, but it is a ${r.kind}`);
+      else if ((u.how === 'request' || u.how === 'subscribe') && !r.consumers.includes(u.principal)) wrong.push(`${u.subject}: ${u.how} by ${u.principal}, not a consumer in SubjectRoutes`);
+    }
+    // No grant the code does not use (least privilege).
+    for (const [subject, r] of Object.entries(SubjectRoutes)) {
+      for (const c of r.consumers)
+        if (!saidBy.some((u) => u.subject === subject && u.principal === c && (u.how === 'request' || u.how === 'subscribe')))
+          wrong.push(`${subject}: ${c} is listed as a consumer but never ${r.kind === 'request' ? 'requests' : 'subscribes to'} it`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("each principal's generated permissions cover exactly what its code does, and nothing of another's", () => {
+    const wrong: string[] = [];
+    for (const u of saidBy) {
+      const p = natsPermissions(u.principal);
+      const needs = u.how === 'request' || u.how === 'emit' ? p.publish.allow : p.subscribe.allow;
+      if (!needs.includes(u.subject)) wrong.push(`${u.principal} ${u.how}s ${u.subject} but its permissions do not allow it`);
+    }
+    for (const principal of NatsPrincipals) {
+      const p = natsPermissions(principal);
+      expect(p.allow_responses).toBe(true);
+      expect(p.subscribe.allow).toContain(`${natsInboxPrefix(principal)}.>`);
+      const all = [...p.publish.allow, ...p.subscribe.allow];
+      // No wildcard beyond its own inbox, no JetStream API, no other principal's inbox.
+      const extra = all.filter((x) => /[*>]/.test(x) && x !== `${natsInboxPrefix(principal)}.>`);
+      if (extra.length) wrong.push(`${principal}: wildcard grants ${extra.join(', ')}`);
+      // A request subject is subscribed only by its owner.
+      for (const x of p.subscribe.allow) {
+        const r = routeOf(x);
+        if (r && r.kind === 'request' && r.owner !== principal) wrong.push(`${principal} may subscribe to ${x}, answered by ${r.owner}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(natsPermissions('documents').publish.allow).not.toContain(Subjects.inventory.stockApply);
+    expect(natsPermissions('sales').publish.allow).toContain(Subjects.inventory.stockApply);
+    expect(natsPermissions('gateway')).toEqual({
+      publish: { allow: [Subjects.identity.sessionRevocations] },
+      subscribe: { allow: [natsInboxPrefix('gateway') + '.>', Subjects.identity.sessionRevoked].sort() },
+      allow_responses: true,
+    });
+  });
+});
+
