@@ -42,7 +42,7 @@ export const DEFAULT_LIMITS = { json: 1024 * 1024, multipart: 5 * 1024 * 1024 };
 /** Paths below /api that never need a token, whatever the route table says. */
 const ALWAYS_PUBLIC = new Set(['/health']);
 
-type ProxyReq = IncomingMessage & { bahiLogout?: boolean; bahiLoginFrom?: string; bahiClaims?: unknown };
+type ProxyReq = IncomingMessage & { bahiLogout?: boolean; bahiLoginFrom?: string; bahiLoginAt?: number; bahiClaims?: unknown };
 
 /** The gateway: a request listener for `http.createServer`; `express` is the app behind it. */
 export type Gateway = RequestListener & { express: Express };
@@ -94,11 +94,13 @@ export function createApp(opts: GatewayOptions): Gateway {
   const compress = compression();
   app.use(compress);
 
-  // Ready once NATS is connected: before that, revoked tokens could not be recognised.
+  // Ready once NATS is connected and the revoked sessions are loaded: before, a revoked token could not be recognised.
   app.get('/health', (_req, res) => {
-    const up = opts.natsUp();
+    const nats = opts.natsUp();
+    const loaded = auth.ready?.() ?? true;
+    const up = nats && loaded;
     res.setHeader('Cache-Control', 'no-store');
-    res.status(up ? 200 : 503).json({ status: up ? 'ok' : 'starting', nats: up ? 'up' : 'down' });
+    res.status(up ? 200 : 503).json({ status: up ? 'ok' : 'starting', nats: nats ? 'up' : 'down', revocations: loaded ? 'loaded' : 'loading' });
   });
 
   const forwards = new Map<string, Forward>();
@@ -114,10 +116,13 @@ export function createApp(opts: GatewayOptions): Gateway {
         // A logout that the service accepted takes effect here at once, before the NATS event.
         const claims = claimsOf(req as Request);
         if (claims && status < 400 && (req as ProxyReq).bahiLogout) auth.revokeLocally(claims);
+        // The slot taken before forwarding stays taken only for a failed guess.
         const from = (req as ProxyReq).bahiLoginFrom;
-        if (from !== undefined && status === 401) logins.fail(from);
+        if (from !== undefined && status !== 401 && status !== 429) logins.release(from, (req as ProxyReq).bahiLoginAt!);
       },
       onError(err, timedOut) {
+        const from = (req as ProxyReq).bahiLoginFrom;
+        if (from !== undefined) logins.release(from, (req as ProxyReq).bahiLoginAt!);
         log.warn({ service, code: err.code, url: req.url?.split('?')[0] }, 'upstream error');
         sendError(
           asExpress(req, res),
@@ -160,7 +165,9 @@ export function createApp(opts: GatewayOptions): Gateway {
       if (isLogout(route)) (req as ProxyReq).bahiLogout = true;
       if (isLogin(route)) {
         const from = req.ip ?? req.socket.remoteAddress ?? '';
-        const wait = logins.blockedFor(from);
+        // Counted before forwarding, so parallel guesses cannot all pass the check first.
+        const at = Date.now();
+        const wait = logins.reserve(from, at);
         if (wait > 0) {
           const minutes = Math.ceil(wait / 60_000);
           const msg = `Too many failed logins from this address. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
@@ -168,9 +175,10 @@ export function createApp(opts: GatewayOptions): Gateway {
           return res.status(429).json({ statusCode: 429, success: false, msg, message: msg });
         }
         (req as ProxyReq).bahiLoginFrom = from;
+        (req as ProxyReq).bahiLoginAt = at;
       }
       proxy(route.service, req, res);
-    }, route.public === true || ALWAYS_PUBLIC.has(pathname));
+    }, route.public === true || ALWAYS_PUBLIC.has(pathname), `${route.method} ${route.path}`);
   });
   app.use('/api', api);
 
@@ -198,7 +206,7 @@ export function createApp(opts: GatewayOptions): Gateway {
     if (found.kind !== 'route' || isLogin(found.route) || isLogout(found.route)) return false;
     if (!forwards.has(found.route.service) || bodyProblem(req, limits)) return false;
     if (found.route.public !== true) {
-      const checked = checkBearer(auth, req.headers.authorization);
+      const checked = checkBearer(auth, req.headers.authorization, `${found.route.method} ${found.route.path}`);
       if (!('claims' in checked)) return false;
       (req as ProxyReq).bahiClaims = checked.claims;
     }

@@ -13,10 +13,12 @@ export function sendError(res: Response, statusCode: number, message: string, ex
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   411: 'Length Required',
   413: 'Payload Too Large',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   501: 'Not Implemented',
   502: 'Bad Gateway',

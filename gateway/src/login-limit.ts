@@ -1,6 +1,8 @@
 /**
  * Failed logins per client address in a sliding window. Per-account lockout (identity) stops
- * guessing one password; this stops one address from trying many accounts.
+ * guessing one password; this stops one address from trying many accounts. Each login takes a
+ * slot before it is forwarded (reserve), given back when it did not fail (release), so parallel
+ * guesses from one address can never exceed the limit.
  */
 export interface LoginLimitOptions {
   maxFailures: number;
@@ -26,6 +28,23 @@ export class LoginLimiter {
     const list = this.recent(address, now);
     if (list.length < this.opts.maxFailures) return 0;
     return Math.max(1, list[list.length - this.opts.maxFailures]! + this.opts.windowMs - now);
+  }
+
+  /** Takes a slot for one login attempt: 0 when taken, else milliseconds until one frees. */
+  reserve(address: string, now = Date.now()): number {
+    const wait = this.blockedFor(address, now);
+    if (wait > 0) return wait;
+    this.fail(address, now);
+    return 0;
+  }
+
+  /** Gives back the slot `reserve` took at `at`: the attempt did not fail (a success, or no answer). */
+  release(address: string, at: number): void {
+    const list = this.failures.get(address);
+    if (!list) return;
+    const i = list.lastIndexOf(at);
+    if (i >= 0) list.splice(i, 1);
+    if (!list.length) this.failures.delete(address);
   }
 
   fail(address: string, now = Date.now()): void {

@@ -47,6 +47,7 @@ async function main(): Promise<void> {
       const c = claims as unknown as TokenClaims;
       revocations.revokeLocally(Revoke.session(c.sid, c.exp));
     },
+    ready: () => revocations.loaded,
   };
 
   const app = createApp({

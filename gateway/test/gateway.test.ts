@@ -402,7 +402,7 @@ describe('health', () => {
     const gw = appWith({ auth: checkerFor(list), natsUp: () => up });
     expect((await request(gw).get('/health')).status).toBe(503);
     up = true;
-    expect((await request(gw).get('/health')).body).toEqual({ status: 'ok', nats: 'up' });
+    expect((await request(gw).get('/health')).body).toEqual({ status: 'ok', nats: 'up', revocations: 'loaded' });
   });
 
   it('is degraded with 503 when a configured service is down', async () => {

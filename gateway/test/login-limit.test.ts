@@ -64,3 +64,58 @@ describe('failed logins behind a proxy', () => {
     expect((await attempt(app, '192.0.2.9')).status).toBe(429);
   });
 });
+
+describe('failed logins per address, in parallel', () => {
+  let identity: http.Server;
+  let identityUrl: string;
+  let reached = 0;
+  const auth = checkerFor(new RevocationList());
+
+  beforeAll(async () => {
+    // A slow identity: every guess is still in flight when the next ones arrive.
+    identity = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        reached++;
+        const ok = JSON.parse(body || '{}').password === 'right-one';
+        setTimeout(() => {
+          res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(ok ? { success: true, token: 'x' } : { success: false, msg: 'Invalid email or password.' }));
+        }, 150);
+      });
+    });
+    await new Promise<void>((r) => identity.listen(0, '127.0.0.1', () => r()));
+    identityUrl = `http://127.0.0.1:${(identity.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => identity.close(() => r())));
+
+  it('forwards at most the limit of parallel guesses from one address, counting each before it is sent', async () => {
+    reached = 0;
+    const app = appWith({ auth, serviceUrls: { identity: identityUrl }, loginLimit: { maxFailures: 5, windowMs: 60_000 } });
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => request(app).post('/api/loginReact').set('X-Forwarded-For', '203.0.113.50').send({ email: `u${i}@shop.in`, password: 'wrong' })),
+    );
+    expect(reached).toBe(5);
+    expect(replies.filter((r) => r.status === 401)).toHaveLength(5);
+    const refused = replies.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(55);
+    expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused[0]!.body.msg).toMatch(/Too many failed logins from this address/);
+  });
+
+  it('gives the slot back when the login succeeds', async () => {
+    reached = 0;
+    const app = appWith({ auth, serviceUrls: { identity: identityUrl }, loginLimit: { maxFailures: 2, windowMs: 60_000 } });
+    const ok = await Promise.all(
+      Array.from({ length: 2 }, () => request(app).post('/api/loginReact').set('X-Forwarded-For', '203.0.113.51').send({ email: 'a@shop.in', password: 'right-one' })),
+    );
+    expect(ok.map((r) => r.status)).toEqual([200, 200]);
+    for (let i = 0; i < 3; i++) {
+      expect((await request(app).post('/api/loginReact').set('X-Forwarded-For', '203.0.113.51').send({ email: 'a@shop.in', password: 'right-one' })).status).toBe(200);
+    }
+    expect((await request(app).post('/api/loginReact').set('X-Forwarded-For', '203.0.113.51').send({ email: 'a@shop.in', password: 'no' })).status).toBe(401);
+    expect((await request(app).post('/api/loginReact').set('X-Forwarded-For', '203.0.113.51').send({ email: 'a@shop.in', password: 'no' })).status).toBe(401);
+    expect((await request(app).post('/api/loginReact').set('X-Forwarded-For', '203.0.113.51').send({ email: 'a@shop.in', password: 'right-one' })).status).toBe(429);
+  });
+});
