@@ -43,7 +43,8 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
   assertBuilt();
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const services = [...new Set<ServiceName>(['identity', ...(opts.services ?? [])])];
-  const stack = await startStack({ rootDir: ROOT, services, env: opts.env ?? {}, logs: 'files' });
+  // The admin's password is given, so not force-changed at first login, unless a test sets it to ''.
+  const stack = await startStack({ rootDir: ROOT, services, env: { BAHI_ADMIN_PASSWORD: ACCOUNTS.admin.password, ...opts.env }, logs: 'files' });
   let browser: Browser;
   try {
     browser = await chromium.launch({

@@ -94,6 +94,8 @@ export class Rig {
       BAHI_JWT_SECRET: this.jwtSecret,
       BAHI_DEMO: '1',
       LOG_LEVEL: 'info',
+      // A given admin password is not force-changed at first login (api.ts logs in with it).
+      BAHI_ADMIN_PASSWORD: process.env.BAHI_ADMIN_PASSWORD || 'admin12345',
       ...opts.env,
     };
     for (const s of SERVICES) {

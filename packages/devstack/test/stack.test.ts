@@ -21,7 +21,8 @@ describe('startStack with identity', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await startStack({ services: ['identity'], logs: 'files' });
+    // A given admin password is not force-changed at first login.
+    stack = await startStack({ services: ['identity'], logs: 'files', env: { BAHI_ADMIN_PASSWORD: 'admin12345' } });
   });
 
   afterAll(async () => {

@@ -41,6 +41,8 @@ const base = (mongo: MongoHandle, nats: NatsHandle, service: 'identity' | 'inven
  */
 export async function startSales(): Promise<Stack> {
   process.env.BAHI_DEMO = '0';
+  // A given admin password is not force-changed at first login.
+  process.env.BAHI_ADMIN_PASSWORD = 'admin12345';
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   const tag = Math.random().toString(36).slice(2, 8);
   const identity = await startTestService(IdentityModule, base(mongo, nats, 'identity', `bahi_identity_${tag}`));
