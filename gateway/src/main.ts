@@ -47,7 +47,8 @@ async function main(): Promise<void> {
       const c = claims as unknown as TokenClaims;
       revocations.revokeLocally(Revoke.session(c.sid, c.exp));
     },
-    ready: () => revocations.loaded,
+    // Without identity (IDENTITY_URL unset: a partial dev stack) nobody logs in and no list will come.
+    ready: () => revocations.loaded || !config.serviceUrls.identity,
   };
 
   const app = createApp({
