@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { natsInboxPrefix, natsPermissions, NatsPrincipals, RoutePrefixes, Routes, Subjects, ServiceNames, SubjectRoutes, type NatsPrincipal, type Subject } from '@bahi/contracts';
+import { composeNatsConfig, natsInboxPrefix, natsPasswordEnv, natsPermissions, NatsPrincipals, RoutePrefixes, Routes, Subjects, ServiceNames, SubjectRoutes, type NatsPrincipal, type Subject } from '@bahi/contracts';
+import { parse } from 'yaml';
 import { exists, read, sourceFiles } from './repo';
 
 // Nest's own decorator metadata keys (@nestjs/common and @nestjs/microservices constants).
@@ -277,6 +278,31 @@ describe('NATS permissions (contracts SubjectRoutes -> natsPermissions)', () => 
       subscribe: { allow: [natsInboxPrefix('gateway') + '.>', Subjects.identity.sessionRevoked].sort() },
       allow_responses: true,
     });
+  });
+});
+
+describe('NATS in docker-compose.yml', () => {
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+    services: Record<string, { command?: string[]; environment?: Record<string, string>; volumes?: string[] }>;
+  };
+
+  it('services/nats.conf is the one generated from the contracts (node scripts/nats-config.mjs)', () => {
+    expect(read('services/nats.conf')).toBe(composeNatsConfig());
+  });
+
+  it('nats runs that config with every password from the environment; each service and the gateway connect as their own user', () => {
+    const nats = compose.services.nats!;
+    expect(nats.command?.slice(0, 2)).toEqual(['-c', '/etc/nats/nats.conf']);
+    expect(nats.command).not.toContain('-m');
+    expect(nats.volumes).toContain('./services/nats.conf:/etc/nats/nats.conf:ro');
+    for (const p of NatsPrincipals) {
+      const env = natsPasswordEnv(p);
+      const required = new RegExp(`^\\$\\{${env}:\\?[^}]+\\}$`);
+      expect([p, nats.environment?.[env]]).toEqual([p, expect.stringMatching(required)]);
+      const block = compose.services[p]!;
+      expect([p, block.environment?.NATS_USER]).toEqual([p, p]);
+      expect([p, block.environment?.NATS_PASSWORD]).toEqual([p, expect.stringMatching(required)]);
+    }
   });
 });
 
