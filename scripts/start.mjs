@@ -86,6 +86,7 @@ async function main() {
   }
   const missing = ['identity', 'inventory', 'sales', 'ledger', 'documents'].filter((s) => !stack.services[s]);
   if (missing.length) lines.push('', `Not built yet (their calls answer 501): ${missing.join(', ')}`);
+  if (stack.mongoCredentialsFile) lines.push('', `MongoDB users (root, one per service): ${path.relative(ROOT, stack.mongoCredentialsFile)}`);
   lines.push('', `Data: ${path.relative(ROOT, DATA) || '.'}/   Health: ${stack.gatewayUrl}/api/health`, 'Press Ctrl-C to stop.');
   process.stdout.write(`\n${box(lines)}\n\n`);
 }
