@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { connect, type NatsConnection, type NatsError } from 'nats';
-import { natsInboxPrefix, NatsPrincipals, type NatsPrincipal } from '@bahi/contracts';
-import { startNats, startStack, type NatsHandle, type Stack } from '../src';
+import { natsInboxPrefix, natsPasswordEnv, NatsPrincipals, type NatsPrincipal } from '@bahi/contracts';
+import { findNatsServer, freePort, startNats, startStack, type NatsHandle, type Stack } from '../src';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -161,3 +164,38 @@ describe('startStack NATS users', () => {
     await nc.close();
   });
 });
+
+describe("compose's services/nats.conf", () => {
+  it('runs in a real nats-server: each user with its <NAME>_NATS_PASSWORD from the environment, no anonymous client', async () => {
+    const port = await freePort();
+    const store = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-compose-nats-'));
+    const env: Record<string, string> = { ...process.env } as Record<string, string>;
+    for (const p of NatsPrincipals) env[natsPasswordEnv(p)] = `compose-${p}-secret`;
+    const conf = path.resolve(__dirname, '..', '..', '..', 'services', 'nats.conf');
+    // Only the address, port and monitoring port are overridden for the test; users come from the file.
+    const child = spawn(findNatsServer(), ['-c', conf, '-a', '127.0.0.1', '-p', String(port), '-m', '0', '-js', '-sd', store], { env, stdio: 'ignore' });
+    try {
+      let nc: NatsConnection | undefined;
+      for (let i = 0; i < 50 && !nc; i++) {
+        nc = await connect({ servers: `127.0.0.1:${port}`, user: 'inventory', pass: 'compose-inventory-secret' }).catch(() => undefined);
+        if (!nc) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(nc).toBeDefined();
+      nc!.subscribe('inventory.stock.apply', { queue: 'inventory', callback: (_e, m) => m.respond(enc.encode('ok')) });
+      await nc!.flush();
+      const sales = await connect({ servers: `127.0.0.1:${port}`, user: 'sales', pass: 'compose-sales-secret', inboxPrefix: natsInboxPrefix('sales') });
+      const documents = await connect({ servers: `127.0.0.1:${port}`, user: 'documents', pass: 'compose-documents-secret', inboxPrefix: natsInboxPrefix('documents') });
+      expect(await ask(sales, 'inventory.stock.apply')).toBe('ok');
+      expect(await ask(documents, 'inventory.stock.apply')).toMatch(/PERMISSIONS_VIOLATION|TIMEOUT/);
+      await expect(connect({ servers: `127.0.0.1:${port}` })).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+      await Promise.all([nc!.close(), sales.close(), documents.close()]);
+    } finally {
+      await new Promise((r) => {
+        child.once('exit', r);
+        child.kill('SIGTERM');
+      });
+      fs.rmSync(store, { recursive: true, force: true });
+    }
+  });
+});
+
