@@ -1,13 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import type { AddProductReply, CartUpdateReply, GetProductsReply } from '@bahi/contracts';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { IntField, intParam } from '../common/dto';
+import { Limits } from '@bahi/service-kit';
+import { CartNoField, intParam } from '../common/dto';
 import { CurrentWho, type Who } from '../common/who';
 import { AddProductQuery, UpDiscDto, UpQuanDto, UpShipDto, UpSummeryDiscDto, UpTaxDto } from './carts.dto';
 import { CartsService } from './carts.service';
 
 class GetProductsQuery {
-  @IsOptional() @IntField('cart_no', 1) cart_no?: number;
+  @IsOptional() @CartNoField() cart_no?: number;
   /** Filters product_list (the entry box's suggestions). */
   @IsOptional() @IsString() @MaxLength(100) text?: string;
 }
@@ -63,7 +64,7 @@ export class CartsController {
   }
 
   @Delete('clearCart/:cart_no')
-  clear(@CurrentWho() who: Who, @Param('cart_no', intParam('cart_no')) cart_no: number) {
+  clear(@CurrentWho() who: Who, @Param('cart_no', intParam('cart_no', Limits.maxCartNo)) cart_no: number) {
     return this.carts.clear(who, cart_no);
   }
 }

@@ -1,6 +1,7 @@
-import { BadRequestException, ParseIntPipe } from '@nestjs/common';
+import { BadRequestException, ParseIntPipe, type PipeTransform } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Matches, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { Limits } from '@bahi/service-kit';
 
 const NON_NEGATIVE = /^(\d+(\.\d*)?|\.\d+)$/;
 
@@ -12,21 +13,36 @@ export const ToDecimalString = () =>
     return value;
   });
 
-/** A decimal amount or quantity, not below 0. */
-export function NonNegativeDecimal(field: string) {
+/** A decimal amount or quantity, not below 0 and not above `max` (a rupee amount unless told). */
+export function NonNegativeDecimal(field: string, max: number = Limits.maxAmount) {
   return (target: object, key: string) => {
     ToDecimalString()(target, key);
     Matches(NON_NEGATIVE, { message: `${field} must be a number not below 0.` })(target, key);
+    MaxLength(Limits.maxNumberChars, { message: `${field} must be a number of at most ${Limits.maxNumberChars} characters.` })(target, key);
+    ValidateBy({
+      name: 'decimalMax',
+      validator: { validate: (v: unknown) => typeof v !== 'string' || !NON_NEGATIVE.test(v) || Number(v) <= max },
+    }, { message: `${field} must be at most ${max}.` })(target, key);
   };
 }
 
-export function IntField(field: string, min = 0) {
+/** A quantity: a decimal not below 0 and at most Limits.maxQuantity. */
+export const QuantityField = (field: string) => NonNegativeDecimal(field, Limits.maxQuantity);
+
+/** A whole number from `min` to `max` (an id's range unless told). */
+export function IntField(field: string, min = 0, max: number = Limits.maxId) {
   return (target: object, key: string) => {
     Type(() => Number)(target, key);
     IsInt({ message: `${field} must be a whole number.` })(target, key);
     Min(min, { message: `${field} must be at least ${min}.` })(target, key);
+    Max(max, { message: `${field} must be at most ${max}.` })(target, key);
   };
 }
+
+/** The counter's cart number, 1..Limits.maxCartNo. */
+export const CartNoField = (field = 'cart_no') => IntField(field, 1, Limits.maxCartNo);
+/** A zero-based page number. */
+export const PageNoField = () => IntField('pageNo', 0, Limits.maxPageNo);
 
 /** Tax flag: 1/0, true/false, '1'/'0'. */
 export const ToTaxFlag = () =>
@@ -49,4 +65,13 @@ export function DateField(field: string) {
 
 
 /** Path parameter that must be a whole number; 400 naming it otherwise. */
-export const intParam = (name: string) => new ParseIntPipe({ exceptionFactory: () => new BadRequestException(`${name} must be a whole number.`) });
+export const intParam = (name: string, max: number = Limits.maxId): PipeTransform<string, Promise<number>> => {
+  const parse = new ParseIntPipe({ exceptionFactory: () => new BadRequestException(`${name} must be a whole number.`) });
+  return {
+    async transform(value, meta) {
+      const n = await parse.transform(value, meta);
+      if (n > max) throw new BadRequestException(`${name} must be at most ${max}.`);
+      return n;
+    },
+  };
+};

@@ -1,12 +1,12 @@
 import { IsOptional } from 'class-validator';
-import { IntField, NonNegativeDecimal, TaxFlag } from '../common/dto';
+import { CartNoField, IntField, NonNegativeDecimal, PageNoField, QuantityField, TaxFlag } from '../common/dto';
 
 export class CreateEstimateQuery {
-  @IsOptional() @IntField('cart_no', 1) cart_no?: number;
+  @IsOptional() @CartNoField() cart_no?: number;
   @IsOptional() @IntField('clientId', 0) clientId?: number;
 }
 export class PageQuery {
-  @IsOptional() @IntField('pageNo', 0) pageNo?: number;
+  @IsOptional() @PageNoField() pageNo?: number;
 }
 export class EstimateIdQuery {
   @IntField('estimateId', 1) estimateId!: number;
@@ -23,7 +23,7 @@ export class EstimateCustomerDto {
 }
 export class EstimateQuanDto {
   @IntField('sl_no', 1) sl_no!: number;
-  @NonNegativeDecimal('quantity') quantity!: string;
+  @QuantityField('quantity') quantity!: string;
   @IntField('estimateId', 1) estimateId!: number;
 }
 export class EstimateDiscDto {

@@ -1,10 +1,11 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
-import { DateField, IntField, NonNegativeDecimal } from '../common/dto';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Limits } from '@bahi/service-kit';
+import { CartNoField, DateField, IntField, NonNegativeDecimal, PageNoField } from '../common/dto';
 
 class CheckoutBase {
   /** 0, null or absent: the walk-in customer. */
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'clientId must be a whole number.' }) @Min(0, { message: 'clientId must be a whole number.' }) clientId?: number | null;
+  @IsOptional() @Type(() => Number) @IsInt({ message: 'clientId must be a whole number.' }) @Min(0, { message: 'clientId must be a whole number.' }) @Max(Limits.maxId, { message: `clientId must be at most ${Limits.maxId}.` }) clientId?: number | null;
   @NonNegativeDecimal('paid') paid!: string;
   @DateField('dueDate') dueDate?: string;
   @DateField('date') date?: string;
@@ -13,7 +14,7 @@ class CheckoutBase {
 }
 
 export class MakeSaleDto extends CheckoutBase {
-  @IsOptional() @IntField('cart_no', 1) cart_no?: number;
+  @IsOptional() @CartNoField() cart_no?: number;
 }
 
 export class SaleFromEstimateDto extends CheckoutBase {
@@ -21,12 +22,12 @@ export class SaleFromEstimateDto extends CheckoutBase {
 }
 
 export class SaleListQuery {
-  @IsOptional() @IntField('pageNo', 0) pageNo?: number;
+  @IsOptional() @PageNoField() pageNo?: number;
 }
 export class BillQuery {
   @IntField('id', 1) id!: number;
 }
 export class FillCartQuery {
-  @IsOptional() @IntField('cartNo', 1) cartNo?: number;
+  @IsOptional() @CartNoField('cartNo') cartNo?: number;
   @IntField('saleId', 1) saleId!: number;
 }
