@@ -1,15 +1,34 @@
 import { data, redirect } from 'react-router-dom';
-import { ApiError, clearSession, isExpired, type User } from '@bahi/ui-kit';
+import { ApiError, clearSession, getToken, isExpired, type User } from '@bahi/ui-kit';
 import { fetchUser, getUser, setUser } from './userStore';
 
 // Route loaders enforcing the session rules of spec 000 §4.
 
-async function sessionUser(): Promise<User> {
+/**
+ * The token's `fc` claim: a temporary password, whose token opens only Update Password and
+ * logout (every other call answers 403), so the shell goes nowhere else.
+ */
+export function mustChangePassword(): boolean {
+  const payload = getToken()?.split('.')[1];
+  if (!payload) return false;
+  try {
+    return (JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { fc?: unknown }).fc === true;
+  } catch {
+    return false;
+  }
+}
+
+function liveSession(): void {
   if (isExpired()) {
     clearSession();
     setUser(null);
     throw redirect('/loginApp');
   }
+}
+
+async function sessionUser(): Promise<User> {
+  liveSession();
+  if (mustChangePassword()) throw redirect('/updatePassword');
   const cached = getUser();
   if (cached) return cached;
   try {
@@ -18,6 +37,12 @@ async function sessionUser(): Promise<User> {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) throw redirect('/loginApp');
     throw err;
   }
+}
+
+/** /updatePassword (outside the shell): any live session, the temporary password's included. */
+export function passwordLoader(): null {
+  liveSession();
+  return null;
 }
 
 /** The staff shell: a valid session of a non-admin user; admins go to /admin. */

@@ -1,7 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { Spinner } from '@bahi/ui-kit';
 import { RemotePage } from './federation/RemotePage';
-import { adminLoader, managerOnly, notFound, shellLoader } from './guards';
+import { adminLoader, managerOnly, notFound, passwordLoader, shellLoader } from './guards';
 import { AdminLayout } from './layout/AdminLayout';
 import { Layout } from './layout/Layout';
 import { ErrorPage } from './pages/ErrorPage';
@@ -28,6 +28,8 @@ export const routes: RouteObject[] = [
     children: [
       { path: 'loginApp', element: <LoginPage /> },
       { path: 'logout', element: <LogoutPage /> },
+      // Outside the shell (spec 001 §2), so a temporary password, or the platform admin, reaches it.
+      { path: 'updatePassword', loader: passwordLoader, element: <UpdatePasswordPage /> },
       {
         // The admin remote's own <Routes> take everything under /admin.
         path: 'admin/*',
@@ -51,7 +53,6 @@ export const routes: RouteObject[] = [
             errorElement: <ErrorPage />,
             children: [
               ...remoteRoutes,
-              { path: 'updatePassword', handle: { title: 'Update Password' }, element: <UpdatePasswordPage /> },
               { path: 'setting', handle: { title: 'Setting' }, loader: managerOnly, element: <SettingPage /> },
               { path: '*', loader: notFound, element: null },
             ],

@@ -3,8 +3,8 @@ import { Link } from 'react-router-dom';
 import { AboutBox } from './AboutBox';
 import { Icon } from './Icon';
 
-/** The user's name with a menu: Logout, Update Password and, for managers, Setting. */
-export function ProfileMenu({ name, manager, admin = false }: { name: string; manager: boolean; admin?: boolean }) {
+/** The user's name with a menu: Logout, Update Password (the platform admin's too) and, for managers, Setting. */
+export function ProfileMenu({ name, manager }: { name: string; manager: boolean; admin?: boolean }) {
   const [open, setOpen] = useState(false);
   const [about, setAbout] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
@@ -42,11 +42,9 @@ export function ProfileMenu({ name, manager, admin = false }: { name: string; ma
               <Icon name="gear" size={18} /> Setting
             </Link>
           )}
-          {!admin && (
-            <Link role="menuitem" to="/updatePassword">
-              <Icon name="key" size={18} /> Update Password
-            </Link>
-          )}
+          <Link role="menuitem" to="/updatePassword">
+            <Icon name="key" size={18} /> Update Password
+          </Link>
           <button type="button" role="menuitem" className="sh-menu__item" onClick={() => setAbout(true)}>
             <Icon name="info" size={18} /> About
           </button>

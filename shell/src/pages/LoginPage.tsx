@@ -30,8 +30,9 @@ export function LoginPage() {
       }
       setSession(reply.token);
       setUser(reply.user ?? null);
-      if (reply.user?.position === 'admin') navigate('/admin', { replace: true });
-      else if (reply.forceChange) navigate('/updatePassword', { replace: true });
+      // A temporary password (the admin's default one too) opens nothing but its change.
+      if (reply.forceChange) navigate('/updatePassword', { replace: true });
+      else if (reply.user?.position === 'admin') navigate('/admin', { replace: true });
       else navigate('/', { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.status > 0) {

@@ -1,12 +1,19 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { Button, Card, Field, FormActions, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { Link, useNavigate } from 'react-router-dom';
+import { Button, Field, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { mustChangePassword } from '../guards';
+import { AuthCard } from './AuthCard';
 
+/**
+ * /updatePassword, outside the shell: every user's own password, the platform admin's included.
+ * With a temporary password it is the only page there is until the password is changed.
+ */
 export function UpdatePasswordPage() {
   const [form, setForm] = useState({ current_password: '', new_password: '', re_type_new_password: '' });
   const [busy, setBusy] = useState(false);
   const alert = useAlert();
   const navigate = useNavigate();
+  const forced = mustChangePassword();
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
 
   const submit = async (e: FormEvent) => {
@@ -33,29 +40,29 @@ export function UpdatePasswordPage() {
   };
 
   return (
-    <div className="sh-narrow">
-      <Card title="Update Password">
-        <form onSubmit={submit}>
-          <div className="sh-stack">
-            <Field label="Current Password" name="current_password" type="password" autoComplete="current-password" required value={form.current_password} onChange={set('current_password')} />
-            <Field label="New Password" name="new_password" type="password" autoComplete="new-password" required value={form.new_password} onChange={set('new_password')} />
-            <Field
-              label="Re-type New Password"
-              name="re_type_new_password"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={form.re_type_new_password}
-              onChange={set('re_type_new_password')}
-            />
-          </div>
-          <FormActions>
-            <Button type="submit" busy={busy}>
-              Update Password
-            </Button>
-          </FormActions>
-        </form>
-      </Card>
-    </div>
+    <AuthCard
+      title="Update Password"
+      subtitle={forced ? 'Your password is temporary. Choose your own password to continue.' : 'After the update you sign in again with the new password.'}
+    >
+      <form onSubmit={submit} className="sh-auth__form">
+        <Field label="Current Password" name="current_password" type="password" autoComplete="current-password" required value={form.current_password} onChange={set('current_password')} autoFocus />
+        <Field label="New Password" name="new_password" type="password" autoComplete="new-password" required value={form.new_password} onChange={set('new_password')} />
+        <Field
+          label="Re-type New Password"
+          name="re_type_new_password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={form.re_type_new_password}
+          onChange={set('re_type_new_password')}
+        />
+        <Button type="submit" busy={busy} className="sh-auth__submit">
+          Update Password
+        </Button>
+      </form>
+      <p className="sh-auth__aside">
+        {forced ? <Link to="/logout">Logout</Link> : <Link to="/">Cancel</Link>}
+      </p>
+    </AuthCard>
   );
 }
