@@ -3,10 +3,11 @@
 // revocation, log hygiene and security headers.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Routes, type RouteDef } from '@bahi/contracts';
+import { DocumentKinds, Routes, type RouteDef } from '@bahi/contracts';
 import { MongoClient } from 'mongodb';
 import { ACCOUNTS, Api, todayIST, type Reply } from '../src/api';
 import { audit } from '../src/audit';
+import { documentsPort, getDocument, startDocuments, type DocReply, type DocumentsProc } from '../src/documents';
 import { Rig, until } from '../src/rig';
 
 let rig: Rig;
@@ -15,9 +16,23 @@ let mgrA: Api;
 let staffA: Api;
 let mgrB: Api;
 let staffB: Api;
+let docs: DocumentsProc;
+/** Company A's customer and money receipt, for the statement and receipt documents. */
+let clientA = 0;
+let paymentA = 0;
 let sentinels: string[] = [];
 const tried: Record<string, number> = {};
 const secrets: string[] = [];
+
+/** Logs in; a temporary password (forceChange) is first changed to `fresh`, as the UI makes the user do. */
+async function loginChanging(email: string, password: string, fresh: string): Promise<Api> {
+  const first = await new Api(rig.gatewayUrl).post('/loginReact', { email, password });
+  if (first.status !== 200 || !first.body?.token) throw new Error(`login ${email}: ${first.status} ${JSON.stringify(first.body)}`);
+  if (!first.body.forceChange) return new Api(rig.gatewayUrl, first.body.token);
+  const ch = await new Api(rig.gatewayUrl, first.body.token).post('/manage/profile/edit/updatePassword', { current_password: password, new_password: fresh, re_type_new_password: fresh });
+  if (ch.status >= 300) throw new Error(`password change of ${email}: ${ch.status} ${JSON.stringify(ch.body)}`);
+  return Api.login(rig.gatewayUrl, email, fresh);
+}
 
 /** Calls a route with every path parameter set to `param`, the query and body given. */
 function hit(api: Api, route: RouteDef, param: unknown, query: Record<string, unknown>, body: unknown): Promise<Reply> {
@@ -77,7 +92,11 @@ const leak = (r: Reply) => {
 };
 
 beforeAll(async () => {
-  rig = await Rig.start({ gatewayEnv: { BAHI_LOGIN_MAX_FAILURES_PER_ADDRESS: '8' } });
+  // documents (PDFs through Chromium) runs beside the rig; the gateway is told its port up front.
+  const docPort = await documentsPort();
+  // An admin password given explicitly is not a temporary one (identity README).
+  rig = await Rig.start({ env: { BAHI_ADMIN_PASSWORD: ACCOUNTS.admin.password }, gatewayEnv: { BAHI_LOGIN_MAX_FAILURES_PER_ADDRESS: '8', DOCUMENTS_URL: `http://127.0.0.1:${docPort}` } });
+  docs = await startDocuments(rig, docPort);
   admin = await Api.login(rig.gatewayUrl, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
   mgrA = await Api.login(rig.gatewayUrl, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
   staffA = await Api.login(rig.gatewayUrl, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
@@ -99,7 +118,10 @@ beforeAll(async () => {
   expect((await mgrA.get('/addProductIntoCart/3?cart_no=2')).status).toBe(200);
   const buy = await mgrA.post('/checkOutPurchase', { bill_no: 'A-1', distributor: dists[0].id, officer: '', paid: '0', due_date: todayIST(), cart_no: 2 });
   expect(buy.status).toBe(200);
-  expect((await staffA.post('/salesDuePayment', { client_id: clients[0].id, amount: '5', nextDD: todayIST() })).status).toBe(200);
+  const paid = await staffA.post('/salesDuePayment', { client_id: clients[0].id, amount: '5', nextDD: todayIST() });
+  expect(paid.status).toBe(200);
+  clientA = clients[0].id;
+  paymentA = paid.body.paymentId;
   expect((await staffA.get('/addProductIntoCart/4')).status).toBe(200);
 
   const products = (await mgrA.get('/getProductList?pageNo=0')).body.list as { product_name: string }[];
@@ -107,10 +129,10 @@ beforeAll(async () => {
 
   const made = await admin.post('/admin/createCompany', { cName: 'Isolation Works', cAdd: '1 Other Road', cMob: '9811122233', mName: 'Bina', mEmail: 'bina@isolation.in' });
   expect(made.status).toBe(201);
-  mgrB = await Api.login(rig.gatewayUrl, 'bina@isolation.in', made.body.managerPassword);
+  mgrB = await loginChanging('bina@isolation.in', made.body.managerPassword, 'bina-own-pass-1');
   expect((await mgrB.post('/users', { name: 'Chetan', email: 'chetan@isolation.in', password: 'chetan12345', position: 'staff' })).status).toBeLessThan(300);
-  staffB = await Api.login(rig.gatewayUrl, 'chetan@isolation.in', 'chetan12345');
-  secrets.push(made.body.managerPassword, 'chetan12345', mgrB.token, staffB.token);
+  staffB = await loginChanging('chetan@isolation.in', 'chetan12345', 'chetan-own-pass-1');
+  secrets.push(made.body.managerPassword, 'chetan12345', 'bina-own-pass-1', 'chetan-own-pass-1', mgrB.token, staffB.token);
   // Settle: no sale or purchase in flight, invariants hold before the matrices start.
   const a = await until('a quiet stack', async () => {
     const r = await audit(rig.mongoUri);
@@ -121,8 +143,35 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`Requests tried: ${JSON.stringify(tried)}`);
+  await docs?.stop();
   await rig?.stop();
 });
+
+/** Every document kind (services/documents/README.md), its path for an id, and the owner's position. */
+const DOCS: { kind: string; path: (id: string) => string; managerOnly: boolean; options: boolean }[] = [
+  { kind: 'bill', path: (id) => `/documents/bill/${id}`, managerOnly: false, options: false },
+  { kind: 'estimate', path: (id) => `/documents/estimate/${id}`, managerOnly: false, options: false },
+  { kind: 'challan', path: (id) => `/documents/challan/${id}`, managerOnly: false, options: false },
+  { kind: 'receipt', path: (id) => `/documents/receipt/${id}`, managerOnly: false, options: false },
+  { kind: 'statement', path: (id) => `/documents/statement/${id}`, managerOnly: false, options: false },
+  { kind: 'stockbook', path: (id) => `/documents/stockbook?category=${id}`, managerOnly: true, options: true },
+  { kind: 'labels', path: (id) => `/documents/labels/${id}`, managerOnly: false, options: true },
+  { kind: 'purchase-labels', path: (id) => `/documents/purchase-labels/${id}`, managerOnly: true, options: true },
+];
+/** The options documents reads (the stock book's category is in its path), every one set to the bad value at once. */
+const DOC_OPTIONS = ['mode', 'count', 'qty', 'packets', 'order', 'cost', 'download', 'brand', 'stock', 'active', 'pageNo', 'id'];
+/** A's record of each kind (id 1 names A's first sale, estimate, category, product and purchase). */
+const idOfA = (kind: string) => String(kind === 'statement' ? clientA : kind === 'receipt' ? paymentA : 1);
+/**
+ * One of A's names (company, customers, distributors, products) in an answer or a PDF's text; a
+ * label cuts a long name with an ellipsis, so a PDF is searched for each name's first 12 characters.
+ */
+const docLeak = (r: DocReply) => sentinels.find((s) => r.text.includes(s.slice(0, 12)) || JSON.stringify(r.body ?? '').includes(s));
+const withQuery = (p: string, q: Record<string, unknown>) => {
+  const enc = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
+  const qs = Object.entries(q).map(([k, v]) => `${k}=${enc(v)}`).join('&');
+  return qs ? `${p}${p.includes('?') ? '&' : '?'}${qs}` : p;
+};
 
 describe('tenant isolation', () => {
   it(`company B never sees or changes company A's records on any of the ${Routes.length} routes`, async () => {
@@ -173,6 +222,42 @@ describe('tenant isolation', () => {
   });
 });
 
+describe('tenant isolation of documents', () => {
+  it("company A's own documents print with A's data (the ids below name real records)", async () => {
+    expect(DOCS.map((d) => d.kind).sort()).toEqual([...DocumentKinds].sort());
+    const wrong: string[] = [];
+    for (const d of DOCS) {
+      const r = await getDocument(mgrA, d.path(idOfA(d.kind)));
+      if (r.status !== 200 || !r.contentType.startsWith('application/pdf')) wrong.push(`${d.kind}: ${r.status} ${r.text.slice(0, 200)}`);
+      else if (!docLeak(r)) wrong.push(`${d.kind}: the PDF holds none of A's names: ${r.text.slice(0, 300)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it(`company B gets 403/404 for company A's ids on every document kind, and none of A's data`, async () => {
+    const before = await snapshotA();
+    const problems: string[] = [];
+    let n = 0;
+    for (const d of DOCS) {
+      for (const [name, who] of [['manager B', mgrB], ['staff B', staffB]] as const) {
+        for (const id of new Set(['1', '2', idOfA(d.kind)])) {
+          const r = await getDocument(who, d.path(id));
+          n++;
+          const expected = d.managerOnly && who === staffB ? [403] : [404];
+          // B's own category 1 (ids are per company) prints B's own, empty, stock book.
+          if (d.kind === 'stockbook' && who === mgrB) expected.push(200);
+          if (!expected.includes(r.status)) problems.push(`${name} ${d.path(id)}: ${r.status} ${r.text.slice(0, 200)}`);
+          const l = docLeak(r);
+          if (l) problems.push(`${name} ${d.path(id)}: answered ${r.status} with company A's "${l}"`);
+        }
+      }
+    }
+    tried.documentsIsolation = n;
+    expect(problems).toEqual([]);
+    expect(diff(before, await snapshotA())).toEqual([]);
+  });
+});
+
 /** Calls only a manager may make (each service README). */
 const MANAGER_ONLY = [
   'POST /setCompanyDetails',
@@ -213,6 +298,17 @@ describe('positions', () => {
     tried.positions = MANAGER_ONLY.length;
     expect(wrong).toEqual([]);
     expect(diff(before, await snapshotA())).toEqual([]);
+  });
+
+  it('staff get 403 on the manager-only documents (purchase labels, the stock book with cost prices) before anything renders', async () => {
+    const wrong: string[] = [];
+    const paths = [...DOCS.filter((d) => d.managerOnly).map((d) => d.path('1')), '/documents/stockbook?category=1&cost=1', '/documents/purchase-labels/1?packets=1:1'];
+    for (const p of paths) {
+      const r = await getDocument(staffA, p);
+      if (r.status !== 403 || r.body?.message !== 'Only a manager can do this.') wrong.push(`${p}: ${r.status} ${r.text.slice(0, 200)}`);
+    }
+    tried.documentsPositions = paths.length;
+    expect(wrong).toEqual([]);
   });
 
   it('everyone but the platform admin gets 403 on /admin/*', async () => {
@@ -314,6 +410,53 @@ describe('bad input', () => {
   });
 });
 
+describe('bad input to documents', () => {
+  it('every document kind answers bad values and huge counts with a 4xx sentence before rendering, never a 5xx, and documents stays up', async () => {
+    const before = await snapshotA();
+    const problems: string[] = [];
+    let n = 0;
+    let rendered = 0;
+    const judge = (what: string, r: DocReply) => {
+      n++;
+      if (r.status === 200 && r.contentType.startsWith('application/pdf')) rendered++;
+      else if (r.status >= 500 || r.status === 0 || r.status < 400) problems.push(`${what}: ${r.status} ${r.text.slice(0, 200)}`);
+      else if (typeof r.body?.message !== 'string') problems.push(`${what}: ${r.status} without a message`);
+    };
+    for (const d of DOCS) {
+      for (const v of BAD) {
+        const options = Object.fromEntries(DOC_OPTIONS.map((o) => [o, v]));
+        const enc = encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
+        judge(`${d.kind} all ${JSON.stringify(v).slice(0, 30)}`, await getDocument(mgrA, withQuery(d.path(enc), options)));
+        // The id right, every option bad: reaches the checks behind the id.
+        if (d.options) judge(`${d.kind} options ${JSON.stringify(v).slice(0, 30)}`, await getDocument(mgrA, withQuery(d.kind === 'stockbook' ? '/documents/stockbook?category=1' : d.path(idOfA(d.kind)), options)));
+      }
+    }
+    const many = (k: number, f: (i: number) => string) => Array.from({ length: k }, (_, i) => f(i + 1)).join(',');
+    const huge: [string, RegExp][] = [
+      ['/documents/labels/1?count=99999999999', /count must be a whole number from 1 to 1200/],
+      ['/documents/labels/1?count=1e999', /count must be a whole number from 1 to 1200/],
+      ['/documents/purchase-labels/1?packets=1:99999999999', /at most 1200 labels/],
+      ['/documents/purchase-labels/1?packets=7:99999999999', /at most 1200 labels/],
+      [`/documents/purchase-labels/1?packets=${many(201, (i) => `${i}:1`)}`, /at most 200 products/],
+      [`/documents/stockbook?category=1&order=${many(2001, (i) => String(i))}`, /at most 2000 products/],
+      ['/documents/bill/99999999999', /positive whole number/],
+      ['/documents/statement/99999999999', /positive whole number/],
+    ];
+    for (const [p, msg] of huge) {
+      const r = await getDocument(mgrA, p);
+      n++;
+      if (r.status !== 400 || !msg.test(r.body?.message ?? '') || r.ms > 5000) problems.push(`${p.slice(0, 80)}: ${r.status} in ${r.ms} ms ${r.text.slice(0, 200)}`);
+    }
+    tried.documentsBadInput = n;
+    console.log(`Bad input to documents: ${n} requests, ${rendered} rendered (bad values a kind ignores)`);
+    expect(problems).toEqual([]);
+    expect(docs.alive()).toBe(true);
+    expect((await fetch(`${docs.url}/health`)).status).toBe(200);
+    expect((await getDocument(mgrA, '/documents/bill/1')).status).toBe(200);
+    expect(diff(before, await snapshotA())).toEqual([]);
+  });
+});
+
 describe('login and sessions', () => {
   const from = (ip: string) => ({ 'X-Forwarded-For': ip });
 
@@ -322,10 +465,11 @@ describe('login and sessions', () => {
     const anon = new Api(rig.gatewayUrl);
     const replies: Reply[] = [];
     for (let i = 0; i < 5; i++) replies.push(await anon.post('/loginReact', { email: 'lockme@demo.local', password: `wrong-${i}` }, from('198.51.100.1')));
-    expect(replies.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+    // The fifth failure locks the account: 429 with Retry-After while the lock lasts (identity README).
+    expect(replies.map((r) => r.status)).toEqual([401, 401, 401, 401, 429]);
     expect(replies[4]!.body.msg).toMatch(/locked/);
     const right = await anon.post('/loginReact', { email: 'lockme@demo.local', password: 'right-pass-1' }, from('198.51.100.2'));
-    expect(right.status).toBe(401);
+    expect(right.status).toBe(429);
     expect(right.body.msg).toMatch(/locked/);
   });
 
