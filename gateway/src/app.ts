@@ -6,7 +6,7 @@ import { bearerAuth, checkBearer, claimsOf, type TokenChecker } from './auth';
 import { sendError } from './errors';
 import { forwarder, type Forward, type ForwardHooks } from './forward';
 import { mountFrontend } from './frontend';
-import { collectHealth } from './health';
+import { collectHealth, sharedHealth } from './health';
 import { DEFAULT_LOGIN_LIMIT, LoginLimiter, type LoginLimitOptions } from './login-limit';
 import { RouteTable, type CompiledRoute, type PrefixDef, type RouteDef } from './route-table';
 import { applySecurityHeaders, helmetOptions, securityHeaders } from './security-headers';
@@ -137,10 +137,13 @@ export function createApp(opts: GatewayOptions): Gateway {
   }
 
   const api = express.Router();
-  api.get('/health', async (_req, res) => {
-    const report = await collectHealth(opts.serviceNames, opts.serviceUrls, opts.natsUp);
+  const health = sharedHealth(() => collectHealth(opts.serviceNames, opts.serviceUrls, opts.natsUp));
+  api.get('/health', async (req, res) => {
+    const report = await health();
     res.setHeader('Cache-Control', 'no-store');
-    res.status(report.status === 'ok' ? 200 : 503).json(report);
+    // Versions and the services' details (errors, browser statistics) only for a signed-in user.
+    const signedIn = 'claims' in checkBearer(auth, req.headers.authorization);
+    res.status(report.status === 'ok' ? 200 : 503).json(signedIn ? report : { status: report.status });
   });
 
   api.use((req: Request, res: Response) => {

@@ -90,3 +90,21 @@ export async function collectHealth(
     gateway: { version: GATEWAY_VERSION },
   };
 }
+
+/**
+ * One report shared by every caller for `maxAgeMs`: anyone may call /api/health, and each call
+ * fanning out to every service would let a flood of them load the services.
+ */
+export function sharedHealth(collect: () => Promise<HealthReport>, maxAgeMs = 1000): () => Promise<HealthReport> {
+  let last: { at: number; report: Promise<HealthReport> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= maxAgeMs) {
+      const report = collect();
+      last = { at: now, report };
+      // A report still being collected is shared; its age counts from when it was asked for.
+      void report.then(() => last && (last.at = Date.now()), () => (last = undefined));
+    }
+    return last.report;
+  };
+}

@@ -387,7 +387,7 @@ describe('proxying', () => {
 describe('health', () => {
   it('reports each service, NATS and MongoDB', async () => {
     const ok = appWith({ auth: checkerFor(list), serviceUrls: { identity: identity.url } });
-    const res = await request(ok).get('/api/health');
+    const res = await request(ok).get('/api/health').set('Authorization', `Bearer ${token()}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       status: 'ok',
@@ -406,7 +406,7 @@ describe('health', () => {
   });
 
   it('is degraded with 503 when a configured service is down', async () => {
-    const res = await request(app).get('/api/health');
+    const res = await request(app).get('/api/health').set('Authorization', `Bearer ${token()}`);
     expect(res.status).toBe(503);
     expect(res.body.status).toBe('degraded');
     expect(res.body.services.inventory.status).toBe('down');

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Modal } from '@bahi/ui-kit';
+import { getToken, Modal } from '@bahi/ui-kit';
 import shellPackage from '../../package.json';
 
 interface Row {
@@ -9,7 +9,9 @@ interface Row {
 
 /** Each part deploys on its own, so support needs every running version, not one build number. */
 async function collectVersions(): Promise<{ services: Row[]; remotes: Row[] }> {
-  const health = await fetch('/api/health', { cache: 'no-store' })
+  // The gateway gives versions and details only to a signed-in user.
+  const token = getToken();
+  const health = await fetch('/api/health', { cache: 'no-store', headers: token ? { Authorization: `Bearer ${token}` } : {} })
     .then((r) => r.json())
     .catch(() => null);
   const services: Row[] = [];
