@@ -146,7 +146,11 @@ function build(keepGoing) {
 
 /** BAHI_JWT_SECRET, or the one generated into data/jwt-secret on first start. */
 export function jwtSecret(dataDir = path.join(ROOT, 'data')) {
-  if (process.env.BAHI_JWT_SECRET) return process.env.BAHI_JWT_SECRET;
+  if (process.env.BAHI_JWT_SECRET) {
+    // The services and the gateway refuse a shorter one; say so once, before starting them.
+    if (process.env.BAHI_JWT_SECRET.length < 32) fail('BAHI_JWT_SECRET must be at least 32 characters long (e.g. openssl rand -base64 48), or unset it to use a generated one.');
+    return process.env.BAHI_JWT_SECRET;
+  }
   const file = path.join(dataDir, 'jwt-secret');
   fs.mkdirSync(dataDir, { recursive: true });
   if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });

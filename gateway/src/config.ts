@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { requireJwtSecret } from '@bahi/auth';
 import { upstreamsOf } from './forward';
 
 export interface GatewayConfig {
@@ -21,8 +22,7 @@ export interface GatewayConfig {
 
 /** Reads the gateway's environment (docs/design.md, "Ports and processes"). */
 export function loadConfig(env: NodeJS.ProcessEnv, serviceNames: readonly string[], baseDir: string): GatewayConfig {
-  const jwtSecret = env.BAHI_JWT_SECRET ?? '';
-  if (!jwtSecret) throw new Error('BAHI_JWT_SECRET is not set: the gateway cannot verify tokens without it.');
+  const jwtSecret = requireJwtSecret(env.BAHI_JWT_SECRET, 'the gateway');
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}".`);
   const serviceUrls: Record<string, string | undefined> = {};

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { createApp, type GatewayOptions } from '../src/app';
 import type { TokenChecker } from '../src/auth';
 
-export const SECRET = 'test-secret-for-the-gateway';
+export const SECRET = 'test-secret-for-the-gateway-0123456789';
 
 let sid = 0;
 export function subject(over: Partial<TokenSubject> = {}): TokenSubject {

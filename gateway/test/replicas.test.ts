@@ -89,9 +89,9 @@ const post = (path: string, body: unknown) =>
   fetch(`${base}/api${path}`, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.9' }, body: JSON.stringify(body) });
 
 it('reads several URLs for a service, separated by commas', () => {
-  const cfg = loadConfig({ BAHI_JWT_SECRET: 'x', SALES_URL: 'http://a:3003/, http://b:3013//', LEDGER_URL: 'http://l:3004' }, ['sales', 'ledger'], '/tmp');
+  const cfg = loadConfig({ BAHI_JWT_SECRET: 'x'.repeat(32), SALES_URL: 'http://a:3003/, http://b:3013//', LEDGER_URL: 'http://l:3004' }, ['sales', 'ledger'], '/tmp');
   expect(cfg.serviceUrls).toEqual({ sales: 'http://a:3003,http://b:3013', ledger: 'http://l:3004' });
-  expect(() => loadConfig({ BAHI_JWT_SECRET: 'x', SALES_URL: 'http://a:3003,b:3013' }, ['sales'], '/tmp')).toThrow(/SALES_URL must be http:\/\/ URLs separated by commas/);
+  expect(() => loadConfig({ BAHI_JWT_SECRET: 'x'.repeat(32), SALES_URL: 'http://a:3003,b:3013' }, ['sales'], '/tmp')).toThrow(/SALES_URL must be http:\/\/ URLs separated by commas/);
 });
 
 it('spreads calls over the replicas round-robin', async () => {

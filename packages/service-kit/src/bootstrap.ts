@@ -55,7 +55,7 @@ export function configureApp(app: INestApplication): { cfg: ServiceConfig; logge
 export async function startApp(app: INestApplication, cfg: ServiceConfig): Promise<string> {
   await app.startAllMicroservices();
   try {
-    await app.listen(cfg.port);
+    await app.listen(cfg.port, cfg.host);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(`Port ${cfg.port} (${cfg.service} HTTP) is already in use. Stop whatever holds it or set ${cfg.service.toUpperCase()}_PORT.`);
@@ -64,7 +64,8 @@ export async function startApp(app: INestApplication, cfg: ServiceConfig): Promi
   }
   const addr = app.getHttpServer().address();
   const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
-  return `http://127.0.0.1:${port}`;
+  const host = !cfg.host || cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;
+  return `http://${host}:${port}`;
 }
 
 /** main.ts of every service: `bootstrapService(AppModule, { service: 'identity' })`. */

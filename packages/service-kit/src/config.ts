@@ -1,3 +1,4 @@
+import { requireJwtSecret } from '@bahi/auth';
 import { DefaultPorts, natsInboxPrefix, portEnv, type ServiceName } from '@bahi/contracts';
 
 export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
@@ -6,6 +7,8 @@ export interface ServiceConfig {
   service: ServiceName;
   /** HTTP port; 0 picks a free one. */
   port: number;
+  /** Listen address (`<NAME>_HOST`): loopback, since only the gateway is reached from the network; `0.0.0.0` in a container. */
+  host: string;
   mongoUri: string;
   /** `bahi_<service>` unless the URI names a database (then undefined: the URI decides). */
   dbName: string | undefined;
@@ -48,11 +51,11 @@ export function natsConnectOptions(cfg: ServiceConfig): { servers: string[]; use
 /** Reads a service's configuration from the environment (docs/design.md). */
 export function loadServiceConfig(service: ServiceName, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const mongoUri = env.MONGODB_URI || `mongodb://127.0.0.1:${DefaultPorts.mongo}`;
-  const jwtSecret = env.BAHI_JWT_SECRET ?? '';
-  if (!jwtSecret) throw new Error('BAHI_JWT_SECRET is not set: every service needs the shared JWT secret.');
+  const jwtSecret = requireJwtSecret(env.BAHI_JWT_SECRET, 'every service');
   return {
     service,
     port: intEnv(env, portEnv(service), DefaultPorts[service]),
+    host: env[`${service.toUpperCase()}_HOST`] || '127.0.0.1',
     mongoUri,
     dbName: uriNamesDatabase(mongoUri) ? undefined : `bahi_${service}`,
     natsUrl: env.NATS_URL || `nats://127.0.0.1:${DefaultPorts.nats}`,

@@ -6,7 +6,7 @@ import { FORCE_CHANGE_MESSAGE, REVOCATIONS_LOADING_MESSAGE, Subjects, type Token
 import { startTestService, type TestService } from '../src/testing';
 import { ProbeModule } from './probe.module';
 
-const secret = 'kit-test-secret';
+const secret = 'kit-test-secret-0123456789abcdefghij';
 const person = (over: Partial<TokenSubject> = {}): TokenSubject => ({
   sub: '1',
   uid: 1,
@@ -60,6 +60,10 @@ describe('service kit, wired like a real service', () => {
     await svc?.close();
     await nats?.stop();
     await mongo?.stop();
+  });
+
+  it('listens on loopback only: the gateway is the way in', () => {
+    expect(svc.app.getHttpServer().address()).toMatchObject({ address: '127.0.0.1' });
   });
 
   it('answers /health with mongodb and nats up, without a token', async () => {

@@ -3,7 +3,7 @@ import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/
 import { startTestService, type TestService } from '../src/testing';
 import { NoDatabaseProbeModule, OutboxProbeModule, Remote, tallyOutbox, TallyService } from './outbox.probe';
 
-const secret = 'outbox-test-secret';
+const secret = 'outbox-test-secret-0123456789abcdef';
 
 describe('Outbox: one business fact across services, all or nothing', () => {
   let mongo: MongoHandle;

@@ -24,16 +24,30 @@ describe('money', () => {
   });
 });
 
+const S = 'unit-test-secret-of-at-least-32-characters';
+
 describe('config', () => {
   it('reads ports, URIs and the database name from env', () => {
-    const cfg = loadServiceConfig('identity', { BAHI_JWT_SECRET: 's', IDENTITY_PORT: '0', MONGODB_URI: 'mongodb://h:1', NATS_URL: 'nats://n:2' });
+    const cfg = loadServiceConfig('identity', { BAHI_JWT_SECRET: S, IDENTITY_PORT: '0', MONGODB_URI: 'mongodb://h:1', NATS_URL: 'nats://n:2' });
     expect(cfg).toMatchObject({ port: 0, dbName: 'bahi_identity', natsUrl: 'nats://n:2', mongoUri: 'mongodb://h:1' });
-    expect(loadServiceConfig('sales', { BAHI_JWT_SECRET: 's' })).toMatchObject({ port: 3003, dbName: 'bahi_sales' });
-    expect(loadServiceConfig('sales', { BAHI_JWT_SECRET: 's', MONGODB_URI: 'mongodb://h:1/shop?x=1' }).dbName).toBeUndefined();
+    expect(loadServiceConfig('sales', { BAHI_JWT_SECRET: S })).toMatchObject({ port: 3003, dbName: 'bahi_sales' });
+    expect(loadServiceConfig('sales', { BAHI_JWT_SECRET: S, MONGODB_URI: 'mongodb://h:1/shop?x=1' }).dbName).toBeUndefined();
   });
   it('fails clearly without a secret or with a bad port', () => {
     expect(() => loadServiceConfig('ledger', {})).toThrow(/BAHI_JWT_SECRET/);
-    expect(() => loadServiceConfig('ledger', { BAHI_JWT_SECRET: 's', LEDGER_PORT: 'abc' })).toThrow(/LEDGER_PORT/);
+    expect(() => loadServiceConfig('ledger', { BAHI_JWT_SECRET: S, LEDGER_PORT: 'abc' })).toThrow(/LEDGER_PORT/);
+  });
+  it('refuses a JWT secret shorter than 32 characters, saying how long it must be', () => {
+    expect(() => loadServiceConfig('ledger', { BAHI_JWT_SECRET: 'short-secret' })).toThrow(/BAHI_JWT_SECRET is 12 characters long; use at least 32/);
+    expect(() => loadServiceConfig('ledger', { BAHI_JWT_SECRET: 'x'.repeat(31) })).toThrow(/at least 32/);
+    expect(loadServiceConfig('ledger', { BAHI_JWT_SECRET: 'x'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
+  });
+  it('listens on loopback unless <NAME>_HOST says otherwise', () => {
+    expect(loadServiceConfig('sales', { BAHI_JWT_SECRET: S }).host).toBe('127.0.0.1');
+    // HOST is the gateway's: a shell that sets it for npm start must not open the services.
+    expect(loadServiceConfig('sales', { BAHI_JWT_SECRET: S, HOST: '0.0.0.0' }).host).toBe('127.0.0.1');
+    expect(loadServiceConfig('sales', { BAHI_JWT_SECRET: S, SALES_HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadServiceConfig('ledger', { BAHI_JWT_SECRET: S, SALES_HOST: '0.0.0.0' }).host).toBe('127.0.0.1');
   });
   it('tells whether a URI names a database', () => {
     expect(uriNamesDatabase('mongodb://a:1')).toBe(false);

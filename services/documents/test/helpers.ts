@@ -14,7 +14,7 @@ import { AppModule } from '../src/app.module';
 import { startResponders } from './responders';
 import * as F from './fixtures';
 
-export const SECRET = 'documents-test-secret';
+export const SECRET = 'documents-test-secret-0123456789abcdef';
 
 export function tokenFor(companyId: number | null, position: 'manager' | 'staff' | 'admin' = 'staff'): string {
   return signToken({ sub: '3', uid: 3, name: 'Asha', email: 'asha@example.in', position, companyId, companyName: 'Co', sid: `s-${companyId}` }, SECRET);

@@ -31,7 +31,7 @@ describe('npm run admin:reset-password, with MONGODB_URI', () => {
   beforeAll(async () => {
     process.env.BAHI_ADMIN_PASSWORD = ADMIN.password;
     [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-    svc = await startTestService(AppModule, { service: 'identity', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: 'reset-test-secret', dbName: 'bahi_identity' });
+    svc = await startTestService(AppModule, { service: 'identity', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: 'reset-test-secret-0123456789abcdefgh', dbName: 'bahi_identity' });
   });
   afterAll(async () => {
     await svc?.close();

@@ -26,7 +26,7 @@ export async function startIdentity(env: Record<string, string | undefined> = {}
     else process.env[k] = v;
   }
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-  const svc = await startTestService(AppModule, { service: 'identity', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: 'identity-test-secret' });
+  const svc = await startTestService(AppModule, { service: 'identity', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: 'identity-test-secret-0123456789abcdef' });
   return {
     mongo,
     nats,

@@ -6,7 +6,7 @@ import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/
 import { startTestService, type TestService } from '@bahi/service-kit/testing';
 import { AppModule } from '../src/app.module';
 
-export const SECRET = 'inventory-test-secret';
+export const SECRET = 'inventory-test-secret-0123456789abcdef';
 
 export interface Stack {
   mongo: MongoHandle;

@@ -7,7 +7,7 @@ import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/
 import { startTestService, type TestService } from '@bahi/service-kit/testing';
 import { AppModule } from '../src/app.module';
 
-export const SECRET = 'ledger-test-secret';
+export const SECRET = 'ledger-test-secret-0123456789abcdef';
 
 export const COMPANIES: Record<number, CompanyDetails> = {
   1: { id: 1, name: 'Demo Traders', add1: '12 Market Road', add2: 'Mumbai 400001', mob1: '9876543210', mob2: '', email: 'hello@demo.local', logo: null, upiId: null },

@@ -9,7 +9,7 @@ import { AppModule as InventoryModule } from '@bahi/inventory/dist/app.module';
 import { AppModule as LedgerModule } from '@bahi/ledger/dist/app.module';
 import { AppModule } from '../src/app.module';
 
-export const SECRET = 'sales-test-secret';
+export const SECRET = 'sales-test-secret-0123456789abcdef';
 
 export interface Stack {
   mongo: MongoHandle;
