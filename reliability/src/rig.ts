@@ -11,7 +11,9 @@ import { findNatsServer, freePort } from '@bahi/devstack';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const SERVICES = ['identity', 'inventory', 'ledger', 'sales'] as const;
-export type Part = 'mongo' | 'nats' | (typeof SERVICES)[number] | 'gateway';
+export type Service = (typeof SERVICES)[number];
+/** A process of the rig; a service's further replicas are `sales-2`, `sales-3`, ... */
+export type Part = 'mongo' | 'nats' | Service | `${Service}-${number}` | 'gateway';
 
 interface Proc {
   cmd: string;
@@ -20,6 +22,7 @@ interface Proc {
   env: NodeJS.ProcessEnv;
   port: number;
   health?: string;
+  url?: string;
   child?: ChildProcess;
   /** Moves the part to another port (first start only: others already know the port after that). */
   bind(port: number): void;
@@ -28,6 +31,8 @@ interface Proc {
 export interface RigOptions {
   env?: Record<string, string>;
   gatewayEnv?: Record<string, string>;
+  /** Processes per service (default 1): same NATS queue group, each its own port; the gateway takes them all. */
+  replicas?: Partial<Record<Service, number>>;
 }
 
 export class Rig {
@@ -37,7 +42,10 @@ export class Rig {
   private readonly procs = new Map<Part, Proc>();
   gatewayUrl = '';
   mongoUri = '';
+  /** Each service's first replica. */
   serviceUrl: Record<string, string> = {};
+  /** Every replica of each service, as the gateway is given them. */
+  replicaUrls: Record<string, string[]> = {};
   /** Every kill done, for the report. */
   readonly kills: string[] = [];
 
@@ -98,22 +106,38 @@ export class Rig {
       BAHI_ADMIN_PASSWORD: process.env.BAHI_ADMIN_PASSWORD || 'admin12345',
       ...opts.env,
     };
-    for (const s of SERVICES) {
+    const service = (s: Service, part: Part, extra: Record<string, string> = {}) => {
       const proc: Proc = {
         cmd: process.execPath, args: ['dist/main.js'], cwd: path.join(ROOT, 'services', s), env: {}, port: 0,
         bind: (port) => {
           proc.port = port;
-          this.serviceUrl[s] = `http://127.0.0.1:${port}`;
-          proc.health = `${this.serviceUrl[s]}/health`;
-          proc.env = { ...common, [`${s.toUpperCase()}_PORT`]: String(port) };
+          const url = `http://127.0.0.1:${port}`;
+          if (part === s) this.serviceUrl[s] = url;
+          proc.health = `${url}/health`;
+          proc.url = url;
+          proc.env = { ...common, [`${s.toUpperCase()}_PORT`]: String(port), ...extra };
         },
       };
-      proc.bind(await freePort());
-      this.procs.set(s, proc);
-    }
+      this.procs.set(part, proc);
+      return proc;
+    };
+    for (const s of SERVICES) service(s, s).bind(await freePort());
     await Promise.all(SERVICES.map((s) => this.startPart(s, true)));
+    // Further replicas once the first is up: it seeded the demo data, they do not.
+    const extra: Part[] = [];
+    for (const s of SERVICES) {
+      for (let i = 2; i <= (opts.replicas?.[s] ?? 1); i++) {
+        const part = `${s}-${i}` as Part;
+        service(s, part, { BAHI_DEMO: '0' }).bind(await freePort());
+        extra.push(part);
+      }
+    }
+    await Promise.all(extra.map((p) => this.startPart(p, true)));
     const urls: Record<string, string> = {};
-    for (const s of SERVICES) urls[`${s.toUpperCase()}_URL`] = this.serviceUrl[s]!;
+    for (const s of SERVICES) {
+      this.replicaUrls[s] = [s, ...extra.filter((p) => p.startsWith(`${s}-`))].map((p) => this.procs.get(p as Part)!.url!);
+      urls[`${s.toUpperCase()}_URL`] = this.replicaUrls[s].join(',');
+    }
     const gw: Proc = {
       cmd: process.execPath, args: ['dist/main.js'], cwd: path.join(ROOT, 'gateway'), env: {}, port: 0,
       bind: (port) => {
@@ -138,6 +162,8 @@ export class Rig {
     if (p.child && p.child.exitCode === null && p.child.signalCode === null) return;
     for (let attempt = 1; ; attempt++) {
       const file = path.join(this.logDir, `${part}.log`);
+      // A concurrent `npm test` clears test-results/: the restart must not fail for want of the folder.
+      fs.mkdirSync(this.logDir, { recursive: true });
       const log = fs.openSync(file, 'a');
       const child = spawn(p.cmd, p.args, { cwd: p.cwd, env: p.env, stdio: ['ignore', log, log] });
       p.child = child;
@@ -182,7 +208,7 @@ export class Rig {
   }
 
   async stop(): Promise<void> {
-    const order: Part[] = ['gateway', ...SERVICES, 'nats', 'mongo'];
+    const order: Part[] = ['gateway', ...[...this.procs.keys()].filter((p) => !['gateway', 'nats', 'mongo'].includes(p)), 'nats', 'mongo'];
     for (const part of order) {
       const child = this.procs.get(part)?.child;
       if (!child || child.exitCode !== null || child.signalCode !== null) continue;
