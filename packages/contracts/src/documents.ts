@@ -108,11 +108,15 @@ export type ReceiptDocument = Receipt;
 export interface CustomerStatementRequest {
   companyId: number;
   clientId: number;
+  /** The most rows documents prints: an account with more entries comes back with no rows, only `entries`. */
+  maxRows?: number;
 }
 export interface CustomerStatement {
   customer: Customer;
-  /** Every entry of the account, oldest first. */
+  /** Every entry of the account, oldest first (none when there are more than the request's maxRows). */
   rows: HistoryRow[];
+  /** How many entries the account has. */
+  entries?: number;
   /** The current due, decimal string. */
   due: string;
   dueDate: string | null;

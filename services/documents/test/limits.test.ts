@@ -104,6 +104,8 @@ describe('counts are bounded before anything is allocated', () => {
     try {
       const st = await request(stack.url).get('/documents/statement/5').set('Authorization', staff);
       expect([st.status, st.body.message]).toEqual([400, 'The statement of customer 5 has 2701 entries; at most 2700 (100 pages) can be printed at once.']);
+      // The ledger is told the limit, so a long account is counted there, not sent.
+      expect(state.statementMaxRows).toBe(2700);
       const bill = await request(stack.url).get('/documents/bill/9').set('Authorization', staff);
       expect([bill.status, bill.body.message]).toEqual([400, 'Bill 9 has 1001 lines; at most 1000 can be printed.']);
     } finally {

@@ -5,7 +5,7 @@ import { DocumentSubjects as D, Subjects } from '@bahi/contracts';
 import * as F from './fixtures';
 
 /** Per-company fixture data; other companies see nothing (null -> 404), as the owners scope by companyId. */
-export const state = { statementRows: 40, logo: true, saleLines: 1200 };
+export const state = { statementRows: 40, logo: true, saleLines: 1200, statementMaxRows: undefined as number | undefined };
 
 /** How many requests each subject got (the tests prove counts are refused before the owner is asked). */
 export const asked: Record<string, number> = {};
@@ -42,9 +42,13 @@ class FixtureResponders {
     return mine(p) && p.paymentId === 41 ? F.receipt : null;
   }
   @MessagePattern(D.customerStatement)
-  statement(@Payload() p: { companyId: number; clientId: number }) {
+  statement(@Payload() p: { companyId: number; clientId: number; maxRows?: number }) {
     count(D.customerStatement);
-    return mine(p) && p.clientId === 5 ? F.statement(state.statementRows) : null;
+    state.statementMaxRows = p.maxRows;
+    if (!mine(p) || p.clientId !== 5) return null;
+    // As the ledger: past maxRows only the number of entries comes back.
+    const n = state.statementRows;
+    return p.maxRows !== undefined && n > p.maxRows ? { ...F.statement(0), entries: n } : { ...F.statement(n), entries: n };
   }
   @MessagePattern(D.stockBook)
   stockBook(@Payload() p: { companyId: number; category: number }) {

@@ -105,5 +105,17 @@ describe('ledger.customer.statement', () => {
     const pages: any[] = [];
     for (let p = 0; p < 10; p++) pages.push(...(await A.get(`/getAllClientsHistory?id=${many}&pageNo=${p}`)).body.list);
     expect(s.rows).toEqual(pages.reverse());
+    expect(s.entries).toBe(n);
+    // documents' page limit: an account longer than maxRows is counted, not read or sent.
+    reads.length = 0;
+    client.on('commandStarted', listen);
+    try {
+      const over = await stack.ask<any>(Subjects.documents.customerStatement, { companyId: 1, clientId: many, maxRows: n - 1 });
+      expect(over).toMatchObject({ rows: [], entries: n, due: '855' });
+      expect(reads.length).toBeLessThanOrEqual(1);
+    } finally {
+      client.off('commandStarted', listen);
+    }
+    expect((await stack.ask<any>(Subjects.documents.customerStatement, { companyId: 1, clientId: many, maxRows: n })).rows).toHaveLength(n);
   }, 60_000);
 });

@@ -147,11 +147,13 @@ const statement: DocumentKindDef = {
   needsId: true,
   async prepare(req, src) {
     const clientId = positiveId(req.id, 'The customer id');
-    const [company, st] = await Promise.all([src.company(req.companyId), src.ask(S.customerStatement, { companyId: req.companyId, clientId })]);
+    const [company, st] = await Promise.all([src.company(req.companyId), src.ask(S.customerStatement, { companyId: req.companyId, clientId, maxRows: LIMITS.statementRows })]);
     if (!st) notFound(`Customer ${clientId}`);
-    if (st.rows.length > LIMITS.statementRows) {
+    // The ledger sends no rows past maxRows, only their number.
+    const entries = Math.max(st.entries ?? 0, st.rows.length);
+    if (entries > LIMITS.statementRows) {
       const pages = LIMITS.statementRows / statementRowsPerPage();
-      throw new BadRequestException(`The statement of customer ${clientId} has ${st.rows.length} entries; at most ${LIMITS.statementRows} (${pages} pages) can be printed at once.`);
+      throw new BadRequestException(`The statement of customer ${clientId} has ${entries} entries; at most ${LIMITS.statementRows} (${pages} pages) can be printed at once.`);
     }
     return { element: <StatementTemplate company={company} statement={st} printedOn={src.today()} />, size: A4, fileName: `statement-${clientId}.pdf` };
   },

@@ -89,6 +89,11 @@ export class AccountsService {
     return { list: rows.slice(pageNo * PAGE_SIZE, (pageNo + 1) * PAGE_SIZE), noOfPages };
   }
 
+  /** How many entries a party's account has. */
+  entryCount(companyId: number, party: PartyRef): Promise<number> {
+    return this.model.countDocuments(this.partyFilter(companyId, party));
+  }
+
   /** Every row of a party's account, oldest first, in one read (the statement prints them all). */
   async allRows(companyId: number, party: PartyRef): Promise<HistoryRow[]> {
     const entries = await this.model.find(this.partyFilter(companyId, party)).sort({ seq: 1 }).lean();

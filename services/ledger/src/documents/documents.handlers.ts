@@ -10,6 +10,7 @@ class ReceiptMsg extends CompanyMsg {
 }
 class StatementMsg extends CompanyMsg {
   @RpcId() clientId!: number;
+  @RpcId({ optional: true }) maxRows?: number;
 }
 
 /** What the documents service prints from the ledger: money receipts and customer statements. */
@@ -53,9 +54,12 @@ export class DocumentsHandlers {
     const c = await this.customers.find(msg.companyId, msg.clientId);
     if (!c || c.walkIn) return null;
     const party = { kind: 'customer' as const, id: c.client_id };
+    const { due, dueDate } = await this.accounts.dueOf(msg.companyId, party);
+    // Counted first: an account longer than documents prints is not read (nor sent) at all.
+    const entries = await this.accounts.entryCount(msg.companyId, party);
+    if (msg.maxRows !== undefined && entries > msg.maxRows) return { customer: c, rows: [], entries, due: Money.toMoneyString(due), dueDate };
     // One read of the account: the rows the ledger screen pages through, oldest first.
     const rows: HistoryRow[] = await this.accounts.allRows(msg.companyId, party);
-    const { due, dueDate } = await this.accounts.dueOf(msg.companyId, party);
-    return { customer: c, rows, due: Money.toMoneyString(due), dueDate };
+    return { customer: c, rows, entries: rows.length, due: Money.toMoneyString(due), dueDate };
   }
 }
