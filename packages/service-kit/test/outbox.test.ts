@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { connect, JSONCodec } from 'nats';
+import { Subjects } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '../src/testing';
 import { NoDatabaseProbeModule, OutboxProbeModule, Remote, tallyOutbox, TallyService } from './outbox.probe';
@@ -135,13 +137,22 @@ describe('Outbox: one business fact across services, all or nothing', () => {
   });
 
   it('a service without a database gets the same wiring and a NATS-only /health', async () => {
+    // Stands in for identity: /health is ready once the revoked sessions are loaded.
+    const nc = await connect({ servers: nats.url });
+    const codec = JSONCodec<{ id?: string }>();
+    nc.subscribe(Subjects.identity.sessionRevocations, {
+      callback: (_e, msg) => msg.respond(codec.encode({ id: codec.decode(msg.data).id, response: { revocations: [] } } as never)),
+    });
+    await nc.flush();
     const docs = await startTestService(NoDatabaseProbeModule, { service: 'documents', mongoUri: 'mongodb://unused.invalid', natsUrl: nats.url, jwtSecret: secret });
     try {
       const res = await request(docs.url).get('/health').expect(200);
       expect(res.body.info.nats.status).toBe('up');
+      expect(res.body.info.revocations.status).toBe('up');
       expect(res.body.info.mongodb).toBeUndefined();
     } finally {
       await docs.close();
+      await nc.close();
     }
   });
 });
