@@ -64,3 +64,21 @@ export function applySecurityHeaders(res: ServerResponse, headers: SecurityHeade
   for (const name of headers.remove) res.removeHeader(name);
   for (const [name, value] of headers.set) res.setHeader(name, value);
 }
+
+/** Stands for the remotes' origins in the shell's nginx template; filled from REMOTE_ORIGINS when the container starts. */
+export const NGINX_REMOTE_ORIGINS = '${REMOTE_ORIGINS}';
+
+/**
+ * The same headers as nginx `add_header` lines (shell/nginx/security-headers.inc.template), so
+ * the page browsers open from the shell's nginx carries the gateway's CSP and frame rules.
+ */
+export function nginxSecurityHeaders(): string {
+  const { set } = securityHeaders(helmetOptions([NGINX_REMOTE_ORIGINS]));
+  const lines = set.map(([name, value]) => `add_header ${name} "${value.replace(/"/g, '\\"')}" always;`);
+  return [
+    '# Generated from gateway/src/security-headers.ts by `node gateway/scripts/nginx-security-headers.js`;',
+    "# gateway/test/nginx.test.ts fails when it differs. ${REMOTE_ORIGINS} is filled when nginx starts.",
+    ...lines,
+    '',
+  ].join('\n');
+}

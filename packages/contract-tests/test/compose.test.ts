@@ -135,6 +135,7 @@ describe('docker-compose.yml', () => {
       (/^REMOTE_[A-Z]+_URL$/.test(n) && readme.includes('`REMOTE_<NAME>_URL`')) ||
       (/^PUBLIC_[A-Z]+_URL$/.test(n) && readme.includes('`PUBLIC_<NAME>_URL`')) ||
       (/^[A-Z]+_PORT$/.test(n) && readme.includes('`<NAME>_PORT`')) ||
+      (/^[A-Z]+_HOST$/.test(n) && readme.includes('`<NAME>_HOST`')) ||
       (/^[A-Z]+_URL$/.test(n) && readme.includes('`<NAME>_URL`'));
     expect([...names].filter((n) => !documented(n)).sort()).toEqual([]);
   });
@@ -257,9 +258,11 @@ describe('Dockerfiles', () => {
         expect(argv).toEqual(['node', entry]);
       } else expect(image.run).toContain(`/src/${dir}/dist `);
       // nginx fills its templates from the environment at start; every ${VAR} in them must be set.
-      const templates = [...image.run.matchAll(/<<'(\w+)' \/etc\/nginx\/templates\/\S+\n([\s\S]*?)\n\1$/gm)];
+      const templates = [...image.run.matchAll(/<<'(\w+)' \/etc\/nginx\/templates\/\S+\n([\s\S]*?)\n\1$/gm)].map((t) => t[2]!);
+      // Templates kept as files in the repository (COPY <file> /etc/nginx/templates/...).
+      for (const m of image.run.matchAll(/^COPY ([^<\s]\S*) \/etc\/nginx\/templates\/\S+$/gm)) templates.push(substitute(read(m[1]!), image.env));
       expect(templates.length).toBe(image.run.split('/etc/nginx/templates/').length - 1);
-      for (const t of templates) expect(t[2]!.match(/\$\{\w+\}/g) ?? []).toEqual([]);
+      for (const t of templates) expect(t.match(/\$\{\w+\}/g) ?? []).toEqual([]);
     },
   );
 
