@@ -67,10 +67,11 @@ export class CursorRegistry {
     return { cursor: { nextBatch: batch, id: Long.fromNumber(state.id), ns } };
   }
 
-  kill(ids: number[]): { killed: number[]; notFound: number[] } {
+  /** Closes the cursors of `ids` in namespace `ns` (ids are sequential: another namespace's are not this caller's to close). */
+  kill(ids: number[], ns: string): { killed: number[]; notFound: number[] } {
     const killed: number[] = [];
     const notFound: number[] = [];
-    for (const id of ids) (this.cursors.delete(id) ? killed : notFound).push(id);
+    for (const id of ids) (this.cursors.get(id)?.ns === ns && this.cursors.delete(id) ? killed : notFound).push(id);
     return { killed, notFound };
   }
 

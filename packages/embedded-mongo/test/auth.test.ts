@@ -181,6 +181,14 @@ describe('refusals', () => {
     );
     expect(merge).toMatchObject({ code: 13 });
     expect(await serverError(ledger.db('bahi_ledger').dropDatabase())).toMatchObject({ code: 13 });
+    // Nor can it close another service's cursor by its id from its own database.
+    const sales = await connect(uri('sales', SALES_PASSWORD));
+    await sales.db('bahi_sales').collection('lines').insertMany(Array.from({ length: 5 }, (_, i) => ({ i })));
+    const opened = await sales.db('bahi_sales').command({ find: 'lines', batchSize: 2 });
+    const killed = await ledger.db('bahi_ledger').command({ killCursors: 'payments', cursors: [opened.cursor.id] });
+    expect(killed.cursorsKilled).toEqual([]);
+    const more = await sales.db('bahi_sales').command({ getMore: opened.cursor.id, collection: 'lines' });
+    expect(more.cursor.nextBatch).toHaveLength(3);
     expect(await serverError(ledger.db('admin').command({ listDatabases: 1 }))).toMatchObject({ code: 13 });
     const root = await connect(uri('root', ROOT_PASSWORD));
     expect(await root.db('bahi_sales').collection('sales').countDocuments({ stolen: true })).toBe(0);

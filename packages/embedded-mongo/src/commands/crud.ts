@@ -369,7 +369,7 @@ const getMore: Handler = (ctx, cmd) => {
 
 const killCursors: Handler = (ctx, cmd) => {
   const ids = (optionalArray(cmd, 'cursors') ?? []).map(cursorId);
-  const { killed, notFound } = ctx.engine.cursors.kill(ids);
+  const { killed, notFound } = ctx.engine.cursors.kill(ids, `${ctx.db}.${String(cmd.killCursors)}`);
   return {
     cursorsKilled: killed.map((id) => Long.fromNumber(id)),
     cursorsNotFound: notFound.map((id) => Long.fromNumber(id)),
