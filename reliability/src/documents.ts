@@ -24,13 +24,19 @@ export async function documentsPort(): Promise<number> {
  * Starts services/documents/dist/main.js on `port` with the environment the rig gives its services
  * (NATS, JWT secret and whatever credentials the rig adds), logging into the rig's log directory.
  */
-export async function startDocuments(rig: Rig, port: number): Promise<DocumentsProc> {
+export async function startDocuments(rig: Rig, port: number, natsEnv: { NATS_USER?: string; NATS_PASSWORD?: string } = {}): Promise<DocumentsProc> {
   const main = path.join(ROOT, 'services', 'documents', 'dist', 'main.js');
   if (!fs.existsSync(main)) throw new Error('services/documents/dist/main.js is missing: run `npx turbo run build --filter=@bahi/documents...` first.');
-  // identity's environment as the rig made it: the same shared settings every service gets.
+  // identity's environment as the rig made it: the same shared settings every service gets,
+  // but not identity's own NATS user.
   const procs = (rig as unknown as { procs: Map<string, { env: NodeJS.ProcessEnv }> }).procs;
-  const env: NodeJS.ProcessEnv = { ...procs.get('identity')!.env, DOCUMENTS_PORT: String(port), IDENTITY_URL: rig.serviceUrl.identity };
+  const shared = procs.get('identity')!.env;
+  if (shared.NATS_PASSWORD && !natsEnv.NATS_PASSWORD) throw new Error("The rig's NATS has a user per service: pass documents' NATS_USER/NATS_PASSWORD to startDocuments.");
+  const env: NodeJS.ProcessEnv = { ...shared, DOCUMENTS_PORT: String(port), IDENTITY_URL: rig.serviceUrl.identity };
   delete env.IDENTITY_PORT;
+  delete env.NATS_USER;
+  delete env.NATS_PASSWORD;
+  Object.assign(env, natsEnv);
   const logFile = path.join(rig.logDir, 'documents.log');
   const log = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, ['dist/main.js'], { cwd: path.dirname(path.dirname(main)), env, stdio: ['ignore', log, log] });
