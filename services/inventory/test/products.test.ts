@@ -184,6 +184,15 @@ describe('getProductList filters and totals', () => {
     expect((await get('/getProductListForStockBook')).body.message).toBe('Please Select A Category.');
   });
 
+  it('keeps the stock book (cost prices) from staff, as its print in documents', async () => {
+    const cat = await makeCategory(s.url, A, 'Cost kept');
+    await makeProduct(s.url, A, { catagory: cat, name: 'Secret cost' });
+    const r = await get(`/getProductListForStockBook?category=${cat}`, STAFF);
+    expect(r.status).toBe(403);
+    expect(JSON.stringify(r.body)).not.toContain('Secret cost');
+    expect((await get(`/getProductListForStockBook?category=${cat}`)).status).toBe(200);
+  });
+
   it('pages by 10 with a zero-based pageNo', async () => {
     const cat = await makeCategory(s.url, A, 'Screws');
     for (let i = 0; i < 12; i++) await makeProduct(s.url, A, { catagory: cat, name: `Screw ${i}` });

@@ -118,6 +118,8 @@ export class ProductsController {
   }
 
   @Get('getProductListForStockBook')
+  // Cost prices: managers only, like the stock book's PDF and the catalogue area.
+  @Positions('manager')
   async stockBook(@Tenant() companyId: number, @Query() q: Record<string, unknown>) {
     const f = parseFilters(q);
     if (f.category === undefined) throw new BadRequestException('Please Select A Category.');
