@@ -14,6 +14,7 @@ import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import { MongoError } from './errors';
+import { limitedExpressionOps, limitedPipelineOps } from './operator-limits';
 import { cloneValue as cloneDeepDoc, compareValues, isPlainObject, matchesType, pathValues, typeOrder, valueKey, type Doc } from './values';
 
 type QueryOp = (selector: string, value: unknown, options: Options) => (obj: Doc) => boolean;
@@ -78,8 +79,8 @@ function $sortStage(coll: LazyIterator, spec: Doc, options: Options): LazyIterat
 
 export const CONTEXT = Context.init({
   accumulator: accumulatorOperators,
-  expression: expressionOperators,
-  pipeline: { ...pipelineOperators, $sort: $sortStage } as never,
+  expression: { ...expressionOperators, ...limitedExpressionOps } as never,
+  pipeline: { ...pipelineOperators, $sort: $sortStage, ...limitedPipelineOps } as never,
   projection: projectionOperators,
   query: {
     ...queryOperators,

@@ -133,11 +133,19 @@ function idOf(doc: Doc): string {
   return `{_id: ${inspectValue(doc._id)}}`;
 }
 
+/** MongoDB's limit on the nulls an update may add to reach an array index. */
+const MAX_ARRAY_BACKFILL = 1_500_000;
+
 /** The value at each prefix of a plain path; throws PathNotViable where a scalar blocks the path. */
 function checkViable(doc: Doc, path: string): void {
   const parts = path.split('.');
   let cur: unknown = doc;
-  for (let i = 0; i < parts.length - 1; i++) {
+  for (let i = 0; i < parts.length; i++) {
+    // Setting a[i] pads the array with nulls up to i: MongoDB refuses to pad that far, and so must we (memory).
+    if (Array.isArray(cur) && /^\d+$/.test(parts[i]) && Number(parts[i]) > cur.length + MAX_ARRAY_BACKFILL) {
+      throw new MongoError('BadValue', `can't backfill more than ${MAX_ARRAY_BACKFILL} elements`);
+    }
+    if (i === parts.length - 1) break;
     if (cur === undefined) return;
     const part = parts[i];
     const next: unknown = Array.isArray(cur) ? (/^\d+$/.test(part) ? cur[Number(part)] : undefined) : (cur as Doc)[part];

@@ -249,6 +249,37 @@ describe('malformed input', () => {
     c.close();
   });
 
+  const generators: Array<[string, object, number]> = [
+    ['$sample: {}', { aggregate: 'c', pipeline: [{ $sample: {} }], cursor: {} }, 14],
+    ['$sample: 5', { aggregate: 'c', pipeline: [{ $sample: 5 }], cursor: {} }, 9],
+    ['$sample: { size: -1 }', { aggregate: 'c', pipeline: [{ $sample: { size: -1 } }], cursor: {} }, 2],
+    ['$sample: { size: "x" } inside $facet', { aggregate: 'c', pipeline: [{ $facet: { s: [{ $sample: { size: 'x' } }] } }], cursor: {} }, 14],
+    ['$densify with step 0', { aggregate: 1, pipeline: [{ $documents: [{ n: 1 }, { n: 5 }] }, { $densify: { field: 'n', range: { step: 0, bounds: 'full' } } }], cursor: {} }, 2],
+    ['$densify past 500,000 documents', { aggregate: 1, pipeline: [{ $documents: [{ n: 0 }, { n: 1e9 }] }, { $densify: { field: 'n', range: { step: 1, bounds: 'full' } } }, { $count: 'n' }], cursor: {} }, 2],
+    ['$range of 2e9 values', { aggregate: 1, pipeline: [{ $documents: [{}] }, { $project: { r: { $range: [0, 2e9] } } }], cursor: {} }, 2],
+  ];
+
+  it.each(generators)('answers %s with an error instead of growing an array until the process aborts', async (_name, cmd, code) => {
+    const c = await RawClient.connect(cli.port);
+    const reply = await c.command({ ...cmd, $db: 'malformed' }, 5000);
+    expect(reply).toMatchObject({ ok: 0, code });
+    c.close();
+  });
+
+  it('samples without replacement and refuses an update that would pad an array by millions of nulls', async () => {
+    const c = await RawClient.connect(cli.port);
+    await c.command({ insert: 'gen', documents: [{ _id: 1, a: [] }, { _id: 2, a: [] }, { _id: 3, a: [] }], $db: 'malformed' });
+    const sample = await c.command({ aggregate: 'gen', pipeline: [{ $sample: { size: 1e9 } }], cursor: {}, $db: 'malformed' }, 5000);
+    expect(sample.cursor.firstBatch.map((d: { _id: number }) => d._id).sort()).toEqual([1, 2, 3]);
+    const range = await c.command({ aggregate: 'gen', pipeline: [{ $limit: 1 }, { $project: { _id: 0, r: { $range: [0, 5] } } }], cursor: {}, $db: 'malformed' });
+    expect(range.cursor.firstBatch).toEqual([{ r: [0, 1, 2, 3, 4] }]);
+    const pad = await c.command({ update: 'gen', updates: [{ q: { _id: 1 }, u: { $set: { 'a.200000000': 1 } } }], $db: 'malformed' }, 5000);
+    expect(pad).toMatchObject({ ok: 1, n: 0, writeErrors: [{ index: 0, code: 2 }] });
+    const near = await c.command({ update: 'gen', updates: [{ q: { _id: 2 }, u: { $set: { 'a.3': 1 } } }], $db: 'malformed' });
+    expect(near).toMatchObject({ ok: 1, nModified: 1 });
+    c.close();
+  });
+
   it('still answers an OP_QUERY handshake and a valid document sequence', async () => {
     const c = await RawClient.connect(cli.port);
     const q = opQuery('admin.$cmd', { isMaster: 1 });
