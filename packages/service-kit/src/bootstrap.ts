@@ -1,4 +1,4 @@
-import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import { BadRequestException, type INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { ServiceName } from '@bahi/contracts';
 import { natsConnectOptions, SERVICE_CONFIG, type ServiceConfig } from './config';
 import { AllExceptionsFilter, describeError, validationException } from './errors';
+import { listProblem } from './limits';
 import { createLogger, PinoNestLogger, requestLogger } from './logger';
 import { LOGGER } from './module';
 
@@ -26,6 +27,10 @@ export function configureApp(app: INestApplication): { cfg: ServiceConfig; logge
   app.use(requestLogger(logger));
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT }));
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const problem = listProblem(req.body);
+    next(problem ? new BadRequestException(problem) : undefined);
+  });
   // Malformed or oversized bodies answer in the same JSON error shape, never an HTML stack page.
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();

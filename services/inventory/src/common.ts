@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { Decimal, money } from '@bahi/service-kit';
+import { Decimal, Limits, money } from '@bahi/service-kit';
 
 /** Rows per page of every paged list of this service. */
 export const PAGE_SIZE = 10;
@@ -16,13 +16,16 @@ export function pageNo(value: unknown): number {
   if (value === undefined || value === null || value === '') return 0;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new BadRequestException('pageNo must be a whole number, 0 or more.');
-  // 1e308 is an integer to JS but a skip MongoDB refuses (500); no list has a billion pages.
-  if (n > 1_000_000_000) throw new BadRequestException('pageNo is too large.');
+  // 1e308 is an integer to JS but a skip MongoDB refuses (500); no list has a million pages.
+  if (n > Limits.maxPageNo) throw new BadRequestException(`pageNo must be at most ${Limits.maxPageNo}.`);
   return n;
 }
 
 /** Parses an amount field; at most `places` decimals; optional sign check. Throws a 400 naming the field. */
-export function decimalField(field: string, value: unknown, places: number, opts: { min?: number; allowNegative?: boolean } = {}): Decimal {
+export function decimalField(field: string, value: unknown, places: number, opts: { min?: number; allowNegative?: boolean; max?: number } = {}): Decimal {
+  if (typeof value === 'string' && value.length > Limits.maxNumberChars) {
+    throw new BadRequestException(`${field} must be a number of at most ${Limits.maxNumberChars} characters.`);
+  }
   let d: Decimal;
   try {
     if (value === null || value === undefined || value === '' || typeof value === 'boolean') throw new Error();
@@ -33,6 +36,9 @@ export function decimalField(field: string, value: unknown, places: number, opts
   if (d.decimalPlaces() > places) throw new BadRequestException(`${field} can have at most ${places} decimal places.`);
   if (!opts.allowNegative && d.isNegative()) throw new BadRequestException(`${field} cannot be negative.`);
   if (opts.min !== undefined && d.lessThan(opts.min)) throw new BadRequestException(`${field} must be more than ${opts.min}.`);
+  if (opts.max !== undefined && d.abs().greaterThan(opts.max)) {
+    throw new BadRequestException(`${field} must be at most ${opts.max}${opts.allowNegative ? ' either way' : ''}.`);
+  }
   return d;
 }
 
@@ -44,10 +50,10 @@ export const paiseStr = (p: number) => new Decimal(p).dividedBy(100).toFixed(2);
 export const milliStr = (m: number) => new Decimal(m).dividedBy(1000).toFixed();
 
 export function parseMoney(field: string, value: unknown): number {
-  return toPaise(decimalField(field, value, 2));
+  return toPaise(decimalField(field, value, 2, { max: Limits.maxAmount }));
 }
 export function parseQty(field: string, value: unknown, opts: { allowNegative?: boolean; positive?: boolean } = {}): number {
-  const d = decimalField(field, value, 3, { allowNegative: opts.allowNegative });
+  const d = decimalField(field, value, 3, { allowNegative: opts.allowNegative, max: Limits.maxQuantity });
   if (opts.positive && !d.greaterThan(0)) throw new BadRequestException(`${field} must be more than 0.`);
   return toMilli(d);
 }
@@ -69,6 +75,6 @@ export const taxPercent = (multiplier: string) => new Decimal(multiplier).times(
 
 export function intParam(field: string, value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw new BadRequestException(`${field} must be a positive whole number.`);
+  if (!Number.isSafeInteger(n) || n < 1 || n > Limits.maxId) throw new BadRequestException(`${field} must be a positive whole number up to ${Limits.maxId}.`);
   return n;
 }

@@ -1,7 +1,7 @@
 import { BadRequestException, HttpException } from '@nestjs/common';
 import { plainToInstance, Transform } from 'class-transformer';
-import { validate } from 'class-validator';
-import { isRealDate, validationException } from '@bahi/service-kit';
+import { Max, validate } from 'class-validator';
+import { isRealDate, Limits, validationException } from '@bahi/service-kit';
 
 /** Rows per page of every ledger list (the specs leave page size open). */
 export const PAGE_SIZE = 10;
@@ -28,7 +28,7 @@ export function isCalendarDate(value: unknown): value is string {
 /** A query parameter that must be a positive integer id; 400 naming it otherwise. */
 export function idParam(value: unknown, name: string): number {
   const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : typeof value === 'number' ? value : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw new BadRequestException(`${name} must be a positive whole number.`);
+  if (!Number.isSafeInteger(n) || n < 1 || n > Limits.maxId) throw new BadRequestException(`${name} must be a positive whole number up to ${Limits.maxId}.`);
   return n;
 }
 
@@ -37,8 +37,12 @@ export function pageParam(value: unknown): number {
   if (value === undefined || value === '') return 0;
   const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n)) throw new BadRequestException('pageNo must be a whole number, 0 or more.');
+  if (n > Limits.maxPageNo) throw new BadRequestException(`pageNo must be at most ${Limits.maxPageNo}.`);
   return n;
 }
+
+/** Upper bound of an id field of a body (past it a 400 naming the field). */
+export const MaxId = (field: string) => Max(Limits.maxId, { message: `${field} must be at most ${Limits.maxId}.` });
 
 /**
  * Validates a body against a DTO class and answers failures in the body the spec prescribes

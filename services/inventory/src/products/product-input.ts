@@ -1,5 +1,9 @@
 import { BadRequestException } from '@nestjs/common';
+import { Limits } from '@bahi/service-kit';
 import { parseMoney, parseQty, taxMultiplier } from '../common';
+
+/** Specs of one product (a category defines a handful). */
+const MAX_SPECS = 50;
 
 type Body = Record<string, unknown>;
 
@@ -23,7 +27,7 @@ export function categoryId(body: Body, key = 'catagory'): number {
   const raw = typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v;
   const s = text(raw);
   if (!s || s === 'null') throw new BadRequestException('Category is required.');
-  if (!/^\d+$/.test(s)) throw new BadRequestException('Category must be a category id.');
+  if (!/^\d+$/.test(s) || Number(s) > Limits.maxId) throw new BadRequestException('Category must be a category id.');
   return Number(s);
 }
 
@@ -93,7 +97,7 @@ export function parseEdit(body: Body): EditInput {
   if (!body || typeof body !== 'object') throw new BadRequestException('Send the product as a JSON object.');
   unknownFields(body, KNOWN_EDIT);
   const idRaw = text(body.product_id);
-  if (!/^\d+$/.test(idRaw)) throw new BadRequestException('product_id must be a product id.');
+  if (!/^\d+$/.test(idRaw) || Number(idRaw) > Limits.maxId) throw new BadRequestException('product_id must be a product id.');
   const ppq = body.quantity_per_peice ?? body.per_peice_quantity;
   const base = parseCreate({
     catagory: body.catagory,
@@ -114,7 +118,10 @@ export function parseEdit(body: Body): EditInput {
   if (body.specs !== undefined && body.specs !== null) {
     if (typeof body.specs !== 'object' || Array.isArray(body.specs)) throw new BadRequestException('specs must be an object of spec name to value.');
     specs = {};
-    for (const [k, v] of Object.entries(body.specs as Body)) {
+    const entries = Object.entries(body.specs as Body);
+    if (entries.length > MAX_SPECS) throw new BadRequestException(`specs can hold at most ${MAX_SPECS} entries.`);
+    for (const [k, v] of entries) {
+      if (k.length > 60) throw new BadRequestException('A spec name can be at most 60 characters.');
       const s = text(v);
       if (s.length > 60) throw new BadRequestException(`Spec ${k} can be at most 60 characters.`);
       specs[k] = s;

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { Decimal, isRealDate, money, today } from '@bahi/service-kit';
+import { Decimal, isRealDate, Limits, money, today } from '@bahi/service-kit';
 
 /** Spec 000 §5 messages, word for word. */
 export const Msg = {
@@ -25,7 +25,7 @@ export interface PurchaseInput {
 
 const wholeNumber = (v: unknown): number | null => {
   const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
-  return /^\d+$/.test(s) && Number.isSafeInteger(Number(s)) && Number(s) > 0 ? Number(s) : null;
+  return /^\d+$/.test(s) && Number(s) <= Limits.maxId && Number(s) > 0 ? Number(s) : null;
 };
 
 /** Checks the purchase panel's fields in the order the panel does (spec 000 §5). The officer is optional (blank from an estimate). */
@@ -41,7 +41,7 @@ export function parsePurchase(body: Record<string, unknown> | undefined, key: st
   } catch {
     throw new BadRequestException(Msg.paid);
   }
-  if (paid.isNegative() || paid.decimalPlaces() > 2) throw new BadRequestException(Msg.paid);
+  if (paid.isNegative() || paid.decimalPlaces() > 2 || paid.greaterThan(Limits.maxAmount)) throw new BadRequestException(Msg.paid);
   const due = typeof b.due_date === 'string' ? b.due_date.trim().slice(0, 10) : '';
   if (!due || !isRealDate(due)) throw new BadRequestException(Msg.dueDate);
   if (due < today()) throw new BadRequestException(Msg.pastDue);
@@ -60,6 +60,7 @@ export function cartNo(v: unknown): number {
   if (v === undefined || v === null || v === '') return 1;
   const n = wholeNumber(v);
   if (!n) throw new BadRequestException('cart_no must be a positive whole number.');
+  if (n > Limits.maxCartNo) throw new BadRequestException(`cart_no must be at most ${Limits.maxCartNo}.`);
   return n;
 }
 

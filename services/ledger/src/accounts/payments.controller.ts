@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, HttpException, Inject, Post, Query } from '@nestjs/common';
 import { Subjects, type DueAndDueDateReply, type PaymentReply, type Receipt } from '@bahi/contracts';
-import { describeError, Money, NatsClient, Positions, Tenant } from '@bahi/service-kit';
+import { describeError, Limits, Money, NatsClient, Positions, Tenant } from '@bahi/service-kit';
 import { idParam, isCalendarDate, specFailure, today } from '../common';
 import { CustomersService } from '../customers/customers.service';
 import { DistributorsService } from '../distributors/distributors.service';
@@ -30,7 +30,7 @@ function parseAmount(value: unknown): string {
   if (d.isZero()) throw bad(MSG.amountZero);
   if (d.isNegative()) throw bad('amount must be more than 0.');
   if (d.decimalPlaces() > 2) throw bad('amount can have at most 2 decimals (paise).');
-  if (d.greaterThan('1e12')) throw bad('amount is too large.');
+  if (d.greaterThan(Limits.maxAmount)) throw bad(`amount must be at most ${Limits.maxAmount}.`);
   return Money.toMoneyString(d);
 }
 
@@ -43,7 +43,7 @@ function parseNextDD(value: unknown): string {
 
 function partyId(value: unknown, msg: string): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw bad(msg);
+  if (!Number.isSafeInteger(n) || n < 1 || n > Limits.maxId) throw bad(msg);
   return n;
 }
 

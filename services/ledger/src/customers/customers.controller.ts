@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, HttpException, Post, Put, Query } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, HttpCode, HttpException, Post, Put, Query } from '@nestjs/common';
 import type {
   AddClientFormReply,
   AddClientReply,
@@ -36,6 +36,7 @@ export class CustomersController {
   /** GET /getCustomerList/?text — matches name or mobile from 3 characters; shorter text finds nothing. */
   @Get('getCustomerList')
   search(@Tenant() companyId: number, @Query('text') text?: string): Promise<Customer[]> {
+    if (typeof text === 'string' && text.length > 100) throw new BadRequestException('text can have at most 100 characters.');
     return this.customers.search(companyId, typeof text === 'string' ? text : '');
   }
 

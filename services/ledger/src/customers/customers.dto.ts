@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
-import { DigitsString, MOBILE, Trim } from '../common';
+import { DigitsString, MaxId, MOBILE, Trim } from '../common';
 
 /** The customer form (spec 000 §5): every field but address line 2 required; mobile and zip numeric. */
 export class CustomerFields {
@@ -20,13 +20,13 @@ export class CustomerFields {
 
 export class CustomerDto extends CustomerFields {
   /** Sent by the form on every save; only PUT uses it. */
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'id must be a whole number.' }) @Min(0) id?: number;
+  @IsOptional() @Type(() => Number) @IsInt({ message: 'id must be a whole number.' }) @Min(0) @MaxId('id') id?: number;
 }
 
 /** PUT: the mobile number is locked, so it may be left out (if sent it must be unchanged). */
 export class UpdateCustomerDto extends CustomerFields {
   @IsOptional() @DigitsString() @IsString() @Matches(MOBILE, { message: 'mobile_no must be a 10-digit mobile number.' })
   declare mobile_no: string;
-  @Type(() => Number) @IsInt({ message: 'id is required to update a customer.' }) @Min(1, { message: 'id is required to update a customer.' })
+  @Type(() => Number) @IsInt({ message: 'id is required to update a customer.' }) @Min(1, { message: 'id is required to update a customer.' }) @MaxId('id')
   declare id: number;
 }

@@ -1,9 +1,10 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { DigitsString, MOBILE, Trim } from '../common';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { BoundedArray, Limits } from '@bahi/service-kit';
+import { DigitsString, MaxId, MOBILE, Trim } from '../common';
 
 export class OfficerDto {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) id?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @MaxId('id') id?: number;
   @Trim() @IsString({ message: 'name is required.' }) @IsNotEmpty({ message: 'name is required.' }) @MaxLength(120) name!: string;
   @IsOptional() @DigitsString() @ValidateIf((o: OfficerDto) => o.mobile !== '') @IsString() @Matches(MOBILE, { message: 'mobile must be a 10-digit mobile number.' })
   mobile?: string;
@@ -22,14 +23,14 @@ export class DistributorFields {
   @DigitsString() @IsString({ message: 'postal_code is required.' }) @Matches(/^\d{1,10}$/, { message: 'postal_code must be numeric.' })
   postal_code!: string;
   /** The people purchases are booked with; on PUT the list replaces the stored one when sent. */
-  @IsOptional() @IsArray({ message: 'officers must be a list.' }) @ValidateNested({ each: true }) @Type(() => OfficerDto) officers?: OfficerDto[];
+  @IsOptional() @BoundedArray('officers', Limits.maxOfficers) @ValidateNested({ each: true }) @Type(() => OfficerDto) officers?: OfficerDto[];
 }
 
 export class DistributorDto extends DistributorFields {
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'id must be a whole number.' }) @Min(0) id?: number;
+  @IsOptional() @Type(() => Number) @IsInt({ message: 'id must be a whole number.' }) @Min(0) @MaxId('id') id?: number;
 }
 
 export class UpdateDistributorDto extends DistributorFields {
-  @Type(() => Number) @IsInt({ message: 'id is required to update a distributor.' }) @Min(1, { message: 'id is required to update a distributor.' })
+  @Type(() => Number) @IsInt({ message: 'id is required to update a distributor.' }) @Min(1, { message: 'id is required to update a distributor.' }) @MaxId('id')
   declare id: number;
 }
