@@ -6,7 +6,7 @@ export { AllExceptionsFilter, describeError, validationException, type ErrorOutc
 export { NatsClient, NATS_CONNECTION, remoteToHttp } from './nats';
 export { SequenceService } from './sequence';
 export { today, isRealDate } from './dates';
-export { BoundedArray, Limits, hasControlChar, listProblem } from './limits';
+export { BoundedArray, Limits, hasControlChar, intParam, listProblem } from './limits';
 export { inTransaction, duplicateIn } from './transaction';
 export { castForInsert } from './insert';
 export { DEMO_COMPANY, seedDemoCompanyWhenReady, type DemoSeedOptions } from './demo';

@@ -1,3 +1,4 @@
+import { BadRequestException, type PipeTransform } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray } from 'class-validator';
 
@@ -64,4 +65,18 @@ export function listProblem(body: unknown, depth = 0): string | null {
     if (p) return p;
   }
   return null;
+}
+
+/** Path parameter that must be a whole number from `min` to `max` (an id's range unless told); 400 naming it otherwise. */
+export function intParam(name: string, max: number = Limits.maxId, min = 1): PipeTransform<string | number, number> {
+  return {
+    // The global ValidationPipe may have made it a number already (transform: true).
+    transform(value: string | number) {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
+      if (!Number.isSafeInteger(n)) throw new BadRequestException(`${name} must be a whole number.`);
+      if (n < min) throw new BadRequestException(`${name} must be at least ${min}.`);
+      if (n > max) throw new BadRequestException(`${name} must be at most ${max}.`);
+      return n;
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { Body, ConflictException, Controller, Delete, ForbiddenException, Get, HttpCode, HttpStatus, NotFoundException, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { Body, ConflictException, Controller, Delete, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import type {
   AdminCompanyDetailsReply,
   AdminCompanyListReply,
@@ -6,7 +6,7 @@ import type {
   SuccessMessageReply,
 } from '@bahi/contracts';
 import { Subjects } from '@bahi/contracts';
-import { NatsClient, Positions } from '@bahi/service-kit';
+import { intParam, NatsClient, Positions } from '@bahi/service-kit';
 import { SessionsService } from '../auth/sessions.service';
 import { companyDetails, CompaniesService } from '../companies/companies.service';
 import { escapeRegex, temporaryPassword, tenDigits } from '../common';
@@ -15,7 +15,7 @@ import { userRow, UsersService } from '../users/users.service';
 import { AdminUpdatePasswordDto, CompanyListQuery, CreateCompanyDto, UnlockQuery } from './admin.dto';
 
 export const PAGE_SIZE = 10;
-const idPipe = new ParseIntPipe({ errorHttpStatusCode: HttpStatus.BAD_REQUEST });
+const idPipe = intParam('id');
 
 /** Platform administration: only position admin. */
 @Controller('admin')

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Limits } from '@bahi/service-kit';
 import { IsMobile, LowerTrim, NormalizeMobile, Trim } from '../common';
 
 const REQUIRED = { message: 'Please fill all required fields.' };
@@ -14,7 +15,7 @@ export class CreateCompanyDto {
 }
 
 export class CompanyListQuery {
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'pageNo must be a whole number.' }) @Min(0, { message: 'pageNo must be 0 or more.' }) pageNo?: number;
+  @IsOptional() @Type(() => Number) @IsInt({ message: 'pageNo must be a whole number.' }) @Min(0, { message: 'pageNo must be 0 or more.' }) @Max(Limits.maxPageNo, { message: `pageNo must be at most ${Limits.maxPageNo}.` }) pageNo?: number;
   @IsOptional() @Trim() @IsString() @MaxLength(100) text?: string;
 }
 

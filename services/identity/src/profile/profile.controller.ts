@@ -6,7 +6,6 @@ import {
   Get,
   HttpCode,
   Param,
-  ParseIntPipe,
   Post,
   Res,
   UploadedFiles,
@@ -15,7 +14,7 @@ import {
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import type { CompanyDetails, DoneReply, SuccessMessageReply, TokenClaims, UploadImageReply } from '@bahi/contracts';
-import { AllowedBeforePasswordChange, CurrentUser, Positions, Public, Tenant } from '@bahi/service-kit';
+import { AllowedBeforePasswordChange, CurrentUser, intParam, Positions, Public, Tenant } from '@bahi/service-kit';
 import { companyDetails, CompaniesService } from '../companies/companies.service';
 import { PasswordsService } from '../auth/passwords.service';
 import { MIN_PASSWORD, tenDigits } from '../common';
@@ -69,7 +68,7 @@ export class ProfileController {
   @UseInterceptors(AnyFilesInterceptor({ limits: { fileSize: MAX_LOGO_BYTES, files: 1, fields: 10 } }))
   async upload(
     @Tenant() companyId: number,
-    @Param('id', new ParseIntPipe({ errorHttpStatusCode: 400 })) id: number,
+    @Param('id', intParam('id')) id: number,
     @UploadedFiles() files: { fieldname: string; buffer: Buffer }[] | undefined,
   ): Promise<UploadImageReply> {
     if (id !== companyId) throw new ForbiddenException('You can only change the logo of your own company.');
@@ -81,7 +80,7 @@ export class ProfileController {
   /** Public and cacheable, like an object-storage URL; the ETag changes with each upload. */
   @Get('companyLogo/:companyId')
   @Public()
-  async logo(@Param('companyId', new ParseIntPipe({ errorHttpStatusCode: 400 })) companyId: number, @Res() res: Response) {
+  async logo(@Param('companyId', intParam('companyId')) companyId: number, @Res() res: Response) {
     const logo = await this.logos.open(companyId);
     res.setHeader('Content-Type', logo.contentType);
     res.setHeader('Content-Length', String(logo.length));

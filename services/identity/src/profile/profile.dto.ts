@@ -1,9 +1,10 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { Limits } from '@bahi/service-kit';
 import { IsMobile, LowerTrim, NormalizeMobile, Trim } from '../common';
 
 export class SetCompanyDetailsDto {
-  @Type(() => Number) @IsInt({ message: 'id must be a company id.' }) id!: number;
+  @Type(() => Number) @IsInt({ message: 'id must be a company id.' }) @Min(1, { message: 'id must be a company id.' }) @Max(Limits.maxId, { message: 'id must be a company id.' }) id!: number;
   @Trim() @IsString() @IsNotEmpty({ message: 'name is required.' }) @MaxLength(120) name!: string;
   @Trim() @IsString() @IsNotEmpty({ message: 'add1 (address line 1) is required.' }) @MaxLength(200) add1!: string;
   @IsOptional() @Trim() @IsString() @MaxLength(200) add2?: string;

@@ -1,6 +1,6 @@
-import { BadRequestException, Body, Controller, Delete, Get, HttpStatus, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import type { CreateUserReply, SuccessMessageReply, TokenClaims, UserListReply } from '@bahi/contracts';
-import { CurrentUser, Positions, Tenant } from '@bahi/service-kit';
+import { CurrentUser, intParam, Positions, Tenant } from '@bahi/service-kit';
 import { userRow, UsersService } from './users.service';
 import { CreateUserDto } from './users.dto';
 
@@ -26,7 +26,7 @@ export class UsersController {
   async remove(
     @Tenant() companyId: number,
     @CurrentUser() me: TokenClaims,
-    @Param('id', new ParseIntPipe({ errorHttpStatusCode: HttpStatus.BAD_REQUEST })) id: number,
+    @Param('id', intParam('id')) id: number,
   ): Promise<SuccessMessageReply> {
     if (id === me.uid) throw new BadRequestException('You cannot delete your own account.');
     await this.users.deleteOfCompany(companyId, id);

@@ -1,4 +1,3 @@
-import { BadRequestException, ParseIntPipe, type PipeTransform } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { Limits } from '@bahi/service-kit';
@@ -64,14 +63,5 @@ export function DateField(field: string) {
 }
 
 
-/** Path parameter that must be a whole number; 400 naming it otherwise. */
-export const intParam = (name: string, max: number = Limits.maxId): PipeTransform<string, Promise<number>> => {
-  const parse = new ParseIntPipe({ exceptionFactory: () => new BadRequestException(`${name} must be a whole number.`) });
-  return {
-    async transform(value, meta) {
-      const n = await parse.transform(value, meta);
-      if (n > max) throw new BadRequestException(`${name} must be at most ${max}.`);
-      return n;
-    },
-  };
-};
+/** Path parameter that must be a whole number in range; 400 naming it otherwise. */
+export { intParam } from '@bahi/service-kit';
