@@ -257,6 +257,11 @@ describe('malformed input', () => {
     ['$densify with step 0', { aggregate: 1, pipeline: [{ $documents: [{ n: 1 }, { n: 5 }] }, { $densify: { field: 'n', range: { step: 0, bounds: 'full' } } }], cursor: {} }, 2],
     ['$densify past 500,000 documents', { aggregate: 1, pipeline: [{ $documents: [{ n: 0 }, { n: 1e9 }] }, { $densify: { field: 'n', range: { step: 1, bounds: 'full' } } }, { $count: 'n' }], cursor: {} }, 2],
     ['$range of 2e9 values', { aggregate: 1, pipeline: [{ $documents: [{}] }, { $project: { r: { $range: [0, 2e9] } } }], cursor: {} }, 2],
+    [
+      '$concatArrays doubling an array 40 times in $reduce',
+      { aggregate: 1, pipeline: [{ $documents: [{}] }, { $project: { n: { $size: { $reduce: { input: { $range: [0, 40] }, initialValue: [1], in: { $concatArrays: ['$$value', '$$value'] } } } } } }], cursor: {} },
+      2,
+    ],
   ];
 
   it.each(generators)('answers %s with an error instead of growing an array until the process aborts', async (_name, cmd, code) => {
@@ -273,6 +278,8 @@ describe('malformed input', () => {
     expect(sample.cursor.firstBatch.map((d: { _id: number }) => d._id).sort()).toEqual([1, 2, 3]);
     const range = await c.command({ aggregate: 'gen', pipeline: [{ $limit: 1 }, { $project: { _id: 0, r: { $range: [0, 5] } } }], cursor: {}, $db: 'malformed' });
     expect(range.cursor.firstBatch).toEqual([{ r: [0, 1, 2, 3, 4] }]);
+    const concat = await c.command({ aggregate: 'gen', pipeline: [{ $match: { _id: 3 } }, { $project: { c: { $concatArrays: [['$_id', 'x'], { $range: [0, 2] }] } } }], cursor: {}, $db: 'malformed' });
+    expect(concat.cursor.firstBatch).toEqual([{ _id: 3, c: [3, 'x', 0, 1] }]);
     const pad = await c.command({ update: 'gen', updates: [{ q: { _id: 1 }, u: { $set: { 'a.200000000': 1 } } }], $db: 'malformed' }, 5000);
     expect(pad).toMatchObject({ ok: 1, n: 0, writeErrors: [{ index: 0, code: 2 }] });
     const near = await c.command({ update: 'gen', updates: [{ q: { _id: 2 }, u: { $set: { 'a.3': 1 } } }], $db: 'malformed' });
