@@ -5,14 +5,12 @@ export interface Reply<T = any> {
 }
 
 export class Api {
-  requests = 0;
   constructor(
     readonly base: string,
     public token = '',
   ) {}
 
   async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
-    this.requests++;
     const h: Record<string, string> = { Accept: 'application/json', ...headers };
     if (this.token) h.Authorization = `Bearer ${this.token}`;
     let payload: string | undefined;

@@ -1,5 +1,7 @@
 // Kill MongoDB, NATS or a service (SIGKILL) in the middle of a sale, a purchase and a payment;
 // after the restart nothing is half applied: the auditor finds stock, dues and documents in step.
+import fs from 'node:fs';
+import path from 'node:path';
 import { ACCOUNTS, Api, todayIST, type Reply } from '../src/api';
 import { audit } from '../src/audit';
 import { Rig, sleep, until, type Part } from '../src/rig';
@@ -44,8 +46,10 @@ async function completeSalesWithKey(key: string) {
 }
 
 beforeAll(async () => {
-  // Short leases so the re-drivers take over a crashed sale or purchase within seconds.
-  rig = await Rig.start({ env: { BAHI_SALE_LEASE_MS: '4000', BAHI_PURCHASE_LEASE_MS: '4000' } });
+  // Short leases so the re-drivers take over a crashed sale or purchase within seconds, yet longer
+  // than a sale takes on a busy machine: an expired lease lets the re-driver undo a live sale as
+  // it completes (a known outbox race, reported).
+  rig = await Rig.start({ env: { BAHI_SALE_LEASE_MS: '8000', BAHI_PURCHASE_LEASE_MS: '8000' } });
   manager = await Api.login(rig.gatewayUrl, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
   staff = await Api.login(rig.gatewayUrl, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
   // The demo seed runs in the background after start.
@@ -59,6 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`Faults survived (${survived.length}): ${survived.join('; ')}`);
+  console.log(`Kills inside the operation (${evidence.length}):\n  ${evidence.join('\n  ')}`);
   await rig?.stop();
 });
 
@@ -80,16 +85,79 @@ describe('double submit', () => {
   });
 });
 
+const isFail = (status: number) => status === 0 || status >= 500;
+
+/** The sale or purchase recorded under `key`, if any: its status and when it was created. */
+async function recordOf(db: 'bahi_sales' | 'bahi_inventory', key: string): Promise<{ status: string; createdAt?: Date } | null> {
+  const { MongoClient } = await import('mongodb');
+  const c = new MongoClient(rig.mongoUri, { serverSelectionTimeoutMS: 60_000 });
+  try {
+    const coll = db === 'bahi_sales' ? 'sales' : 'purchases';
+    // A failed record keeps its key as failedKey.
+    const doc = await c.db(db).collection(coll).findOne({ companyId: 1, $or: [{ idempotencyKey: key }, { failedKey: key }] }, { projection: { status: 1, createdAt: 1 } });
+    return doc ? { status: doc.status as string, createdAt: doc.createdAt as Date | undefined } : null;
+  } finally {
+    await c.close();
+  }
+}
+
+/**
+ * Whether the kill landed inside a sale or purchase: its record was there before the kill and,
+ * once the data could be read again, was still pending/compensating; or it was there before the
+ * kill and the first answer was a 5xx or a lost connection. Null: the kill came before the
+ * operation began or after it ended.
+ */
+function windowEvidence(kind: string, early: { status: string; createdAt?: Date } | null, late: { status: string; createdAt?: Date } | null, first: Reply, killedAt: number): string | null {
+  const before = (r: { createdAt?: Date } | null) => !!r && (!r.createdAt || r.createdAt.getTime() <= killedAt);
+  if (before(early) && (early!.status === 'pending' || early!.status === 'compensating')) return `${early!.status} ${kind} record seen after the kill`;
+  if (isFail(first.status) && before(late)) return `first answer ${first.status} with the ${kind} recorded before the kill (${late!.status} by then)`;
+  return null;
+}
+
+/** Evidence per fault, for docs/reliability.md. */
+const evidence: string[] = [];
+
+/**
+ * Runs `attempt` with each delay in turn until one shows the kill landed inside the operation (a
+ * kill before or after it tests nothing); fails when none did. Each attempt checks the recovery.
+ */
+async function hitWindow(what: string, delays: number[], attempt: (delayMs: number) => Promise<string | null>) {
+  const missed: string[] = [];
+  for (const d of delays) {
+    const ev = await attempt(d);
+    if (ev) {
+      evidence.push(`${what}: ${d} ms in, ${ev}${missed.length ? ` (missed at ${missed.join(', ')})` : ''}`);
+      return;
+    }
+    missed.push(`${d} ms`);
+  }
+  throw new Error(`${what}: no kill landed inside the operation (tried ${missed.join(', ')})`);
+}
+
+/** Other delays to try when the first one misses the window, smallest first after it. */
+const delaysFrom = (d: number) => [d, ...[5, 10, 40, 80, 150].filter((x) => x !== d)];
+
+/** Kills `part`; with MongoDB killed the records are read once it is back. Returns when it was dead. */
+async function killThenRead<T>(part: Part, read: () => Promise<T>): Promise<{ killedAt: number; early: T | null }> {
+  await rig.kill(part);
+  const killedAt = Date.now();
+  if (part === 'mongo') return { killedAt, early: null };
+  return { killedAt, early: await read() };
+}
+
 /** One checkout with `part` killed while it runs; then restart, retry with the same key, audit. */
-async function saleUnderFault(part: Part, delayMs: number) {
+async function saleUnderFault(part: Part, delayMs: number): Promise<string | null> {
   await fillCart(staff, 1, [3, 4, 5]);
   const key = `fault-${part}-${delayMs}-${Date.now()}`;
   const body = { clientId: customer, cart_no: 1, paid: '10' };
   const pending = staff.post('/MAKE_SALE', body, { 'Idempotency-Key': key });
   await sleep(delayMs);
-  await rig.kill(part);
+  const { killedAt, early: seen } = await killThenRead(part, () => recordOf('bahi_sales', key));
   const first = await pending;
   await rig.startPart(part);
+  let early = seen;
+  const late = await recordOf('bahi_sales', key);
+  if (part === 'mongo') early = late;
   // Whatever the first answer was, the same key again ends in exactly one sale.
   const retry = await eventually('the retried sale', () => staff.post('/MAKE_SALE', body, { 'Idempotency-Key': key }));
   if (first.status === 200) expect(retry.body.saleId).toBe(first.body.saleId);
@@ -98,17 +166,21 @@ async function saleUnderFault(part: Part, delayMs: number) {
   expect(bill.body.soldProducts.map((l: any) => l.product_id).sort()).toEqual([3, 4, 5]);
   await settledAudit();
   survived.push(`${part} killed ${delayMs} ms into a sale (first answer ${first.status})`);
+  return windowEvidence('sale', early, late, first, killedAt);
 }
 
-async function purchaseUnderFault(part: Part, delayMs: number) {
+async function purchaseUnderFault(part: Part, delayMs: number): Promise<string | null> {
   await fillCart(manager, 2, [6, 7]);
   const key = `pfault-${part}-${delayMs}-${Date.now()}`;
   const body = { bill_no: key, distributor, officer: '', paid: '0', due_date: todayIST(), cart_no: 2 };
   const pending = manager.post('/checkOutPurchase', body, { 'Idempotency-Key': key });
   await sleep(delayMs);
-  await rig.kill(part);
+  const { killedAt, early: seen } = await killThenRead(part, () => recordOf('bahi_inventory', key));
   const first = await pending;
   await rig.startPart(part);
+  let early = seen;
+  const late = await recordOf('bahi_inventory', key);
+  if (part === 'mongo') early = late;
   const retry = await eventually('the retried purchase', () => manager.post('/checkOutPurchase', body, { 'Idempotency-Key': key }));
   const a = await settledAudit();
   const { MongoClient } = await import('mongodb');
@@ -121,17 +193,35 @@ async function purchaseUnderFault(part: Part, delayMs: number) {
   }
   expect(a.purchases).toBeGreaterThan(0);
   survived.push(`${part} killed ${delayMs} ms into a purchase (first answer ${first.status}, retry ${retry.status})`);
+  return windowEvidence('purchase', early, late, first, killedAt);
 }
 
-async function paymentUnderFault(part: Part, delayMs: number) {
+/** What the gateway logged since `from` (its log file's length then); '' if a test run removed the logs. */
+const gatewayLog = () => path.join(rig.logDir, 'gateway.log');
+const gatewayLogSince = (from: number) => (fs.existsSync(gatewayLog()) ? fs.readFileSync(gatewayLog()).subarray(from).toString('utf8') : '');
+const gatewayLogLength = () => (fs.existsSync(gatewayLog()) ? fs.statSync(gatewayLog()).size : 0);
+
+async function paymentUnderFault(part: Part, delayMs: number): Promise<string | null> {
   const before = await eventually('the due', () => staff.get(`/getClientDue?custId=${customer}`));
   const key = `pay-${part}-${delayMs}-${Date.now()}`;
   const body = { client_id: customer, amount: '7.25', nextDD: todayIST() };
+  const logFrom = gatewayLogLength();
   const pending = staff.post('/salesDuePayment', body, { 'Idempotency-Key': key });
   await sleep(delayMs);
   await rig.kill(part);
+  const killedAt = Date.now();
   const first = await pending;
   await rig.startPart(part);
+  // Was the payment already recorded when the answer was lost?
+  const { MongoClient } = await import('mongodb');
+  const c = new MongoClient(rig.mongoUri, { serverSelectionTimeoutMS: 60_000 });
+  let recorded: { createdAt?: Date } | null = null;
+  try {
+    const e = await c.db('bahi_ledger').collection('entries').findOne({ companyId: 1, idempotencyKey: key }, { projection: { createdAt: 1 } });
+    if (e) recorded = { createdAt: e.createdAt as Date | undefined };
+  } finally {
+    await c.close();
+  }
   // The cashier retries with the same key until answered: the payment is recorded exactly once.
   const retry = await eventually('the retried payment', () => staff.post('/salesDuePayment', body, { 'Idempotency-Key': key }));
   if (first.status === 200) expect(retry.body.paymentId).toBe(first.body.paymentId);
@@ -139,6 +229,14 @@ async function paymentUnderFault(part: Part, delayMs: number) {
   expect(Math.round((before.body.due - after.body.due) * 100)).toBe(725);
   await settledAudit();
   survived.push(`${part} killed ${delayMs} ms into a payment (first answer ${first.status}; recorded once after the retry)`);
+  if (!isFail(first.status)) return null;
+  if (recorded && (!recorded.createdAt || recorded.createdAt.getTime() <= killedAt)) return `first answer ${first.status} with the payment recorded before the kill`;
+  // The gateway's connection to ledger was cut under the call (not refused: it had reached ledger).
+  const cut = gatewayLogSince(logFrom).split('\n').some((l) => l.includes('/salesDuePayment') && /ECONNRESET|socket hang up/i.test(l));
+  if (part === 'ledger' && cut) return `first answer ${first.status}: the connection was cut while ledger ran the call (ECONNRESET)`;
+  // Ledger itself answered the error: the call was in ledger when its database went away.
+  if (part === 'mongo' && first.status !== 502) return `first answer ${first.status} from ledger, its database gone under the call`;
+  return null;
 }
 
 describe('a process killed in the middle of a sale', () => {
@@ -148,8 +246,8 @@ describe('a process killed in the middle of a sale', () => {
     ['sales', 60],
     ['nats', 30],
     ['mongo', 30],
-  ])('%s killed %i ms in', async (part, delay) => {
-    await saleUnderFault(part, delay);
+  ])('%s killed %i ms in (or at other delays until a kill lands inside the sale)', async (part, delay) => {
+    await hitWindow(`${part} killed in a sale`, delaysFrom(delay), (d) => saleUnderFault(part, d));
   });
 });
 
@@ -159,8 +257,8 @@ describe('a process killed in the middle of a purchase', () => {
     ['inventory', 40],
     ['nats', 30],
     ['mongo', 30],
-  ])('%s killed %i ms in', async (part, delay) => {
-    await purchaseUnderFault(part, delay);
+  ])('%s killed %i ms in (or at other delays until a kill lands inside the purchase)', async (part, delay) => {
+    await hitWindow(`${part} killed in a purchase`, delaysFrom(delay), (d) => purchaseUnderFault(part, d));
   });
 });
 
@@ -168,23 +266,27 @@ describe('a process killed in the middle of a payment', () => {
   it.each<[Part, number]>([
     ['ledger', 10],
     ['mongo', 10],
-    ['nats', 10],
-  ])('%s killed %i ms in', async (part, delay) => {
-    await paymentUnderFault(part, delay);
+  ])('%s killed %i ms in (or at other delays until a kill lands inside the payment)', async (part, delay) => {
+    await hitWindow(`${part} killed in a payment`, delaysFrom(delay), (d) => paymentUnderFault(part, d));
+  });
+
+  it('a payment does not use NATS: answered at once with NATS killed under it, recorded once', async () => {
+    // There is no window to hit: ledger records a payment with MongoDB alone.
+    expect(await paymentUnderFault('nats', 10)).toBeNull();
+    const last = survived[survived.length - 1]!;
+    expect(last).toMatch(/first answer 200;/);
   });
 });
 
 describe('catching up on missed facts', () => {
   it('a service that was down when a session ended refuses that token once back', async () => {
     const victim = await Api.login(rig.gatewayUrl, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
-    const direct = new Api(rig.serviceUrl.inventory!, victim.token);
     const directGet = () => fetch(`${rig.serviceUrl.inventory}/getCategoryList`, { headers: { Authorization: `Bearer ${victim.token}` } }).then((r) => r.status, () => 0);
     expect(await until('inventory to accept the token', async () => (await directGet()) === 200)).toBe(true);
     await rig.kill('inventory');
     expect((await victim.post('/logout')).status).toBe(200);
     await rig.startPart('inventory');
     expect(await until('inventory to learn the revocation', async () => (await directGet()) === 401)).toBe(true);
-    expect(direct.requests).toBe(0);
     survived.push('inventory down during a logout: caught up on restart');
   });
 

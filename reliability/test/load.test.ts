@@ -8,10 +8,12 @@ import { Rig, type Part } from '../src/rig';
 
 let rig: Rig;
 beforeAll(async () => {
-  // Short leases: the live sales replica takes over the dead one's sales within seconds.
+  // Short leases: the live sales replica takes over the dead one's sales within seconds. Longer
+  // than a NATS request's deadline (5 s), so a live sale is never taken over mid-way (an outbox
+  // race then undoes a sale as it completes: reported).
   rig = await Rig.start({
     replicas: { sales: 2, inventory: 2, ledger: 2 },
-    env: { BAHI_SALE_LEASE_MS: '4000', BAHI_PURCHASE_LEASE_MS: '4000' },
+    env: { BAHI_SALE_LEASE_MS: '8000', BAHI_PURCHASE_LEASE_MS: '8000' },
   });
 }, 600_000);
 afterAll(() => rig?.stop());
