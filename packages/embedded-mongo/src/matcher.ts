@@ -3,6 +3,7 @@
  * with a context whose comparison and `$type` operators follow BSON semantics (numbers of any
  * BSON type compare as numbers, ObjectIds and dates in their own type bracket, ...).
  */
+import v8 from 'node:v8';
 import { Context, ProcessingMode } from 'mingo/core';
 import { Query } from 'mingo/query';
 import { Lazy, type Iterator as LazyIterator } from 'mingo/lazy';
@@ -76,6 +77,11 @@ function $sortStage(coll: LazyIterator, spec: Doc, options: Options): LazyIterat
   const compare = sortComparator(spec, (options as { collation?: Doc }).collation);
   return coll.transform((docs: Doc[]) => Lazy(stableSort(docs, compare)));
 }
+
+// A catastrophic `$regex` ("(a+)+$") would hold the event loop for minutes: after excessive
+// backtracking V8 switches to its linear-time engine (same matches; patterns with backreferences
+// or lookaround cannot switch).
+v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 export const CONTEXT = Context.init({
   accumulator: accumulatorOperators,

@@ -287,6 +287,16 @@ describe('malformed input', () => {
     c.close();
   });
 
+  it('answers a catastrophically backtracking $regex quickly instead of holding the event loop', async () => {
+    const c = await RawClient.connect(cli.port);
+    await c.command({ insert: 'redos', documents: [{ s: `${'a'.repeat(40)}!` }, { s: 'aaa' }], $db: 'malformed' });
+    const started = Date.now();
+    const reply = await c.command({ find: 'redos', filter: { s: { $regex: '(a+)+$' } }, projection: { _id: 0 }, $db: 'malformed' }, 5000);
+    expect(reply.cursor.firstBatch).toEqual([{ s: 'aaa' }]);
+    expect(Date.now() - started).toBeLessThan(3000);
+    c.close();
+  });
+
   it('still answers an OP_QUERY handshake and a valid document sequence', async () => {
     const c = await RawClient.connect(cli.port);
     const q = opQuery('admin.$cmd', { isMaster: 1 });
