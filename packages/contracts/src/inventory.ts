@@ -19,6 +19,11 @@ export interface ProductSnapshot {
   stock: string;
   /** Multiplier, e.g. "1.18" for 18 percent. */
   tax: string;
+  /** The same rate in percent ("18"): the product's GST rate in GST mode (issue 17). */
+  tax_percent: string;
+  /** Whether mrp includes the tax (true unless the product says otherwise; an Indian MRP does). */
+  price_includes_tax: boolean;
+  /** HSN code: '' when none; 4, 6 or 8 digits when set in GST or composition mode. */
   hsn_code: string;
   barcode: string;
   active: 0 | 1;

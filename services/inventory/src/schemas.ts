@@ -28,7 +28,14 @@ export class Product {
   @Prop({ type: Object, default: {} }) specs!: Record<string, string>;
   @Prop({ default: '' }) barcode!: string;
   @Prop({ default: '' }) hsn_code!: string;
+  /**
+   * Whether the MRP includes GST (an Indian MRP does). Products stored before the field have none:
+   * read it with includesTax(), which takes a missing value as true.
+   */
+  @Prop({ type: Boolean, default: true }) price_includes_tax!: boolean;
 }
+
+export const includesTax = (p: Pick<Product, 'price_includes_tax'>): boolean => p.price_includes_tax !== false;
 export const ProductSchema = SchemaFactory.createForClass(Product);
 ProductSchema.index({ companyId: 1, product_id: 1 }, { unique: true });
 ProductSchema.index({ companyId: 1, category: 1 });

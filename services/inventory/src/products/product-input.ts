@@ -31,10 +31,10 @@ export function categoryId(body: Body, key = 'catagory'): number {
   return Number(s);
 }
 
-const KNOWN_CREATE = ['catagory', 'brand_name', 'name', 'mrp', 'cp', 'unit', 'per_peice_quantity', 'barcode', 'hsn_code', 'tax'];
+const KNOWN_CREATE = ['catagory', 'brand_name', 'name', 'mrp', 'cp', 'unit', 'per_peice_quantity', 'barcode', 'hsn_code', 'tax', 'price_includes_tax'];
 const KNOWN_EDIT = [
   'product_id', 'catagory', 'active', 'quantity_per_peice', 'per_peice_quantity', 'brand_name', 'name', 'mrp', 'cp', 'stock',
-  'min_stock', 'default_stock', 'tax', 'unit', 'barcode', 'hsn_code', 'specs', 'spec_1', 'spec_2', 'spec_3',
+  'min_stock', 'default_stock', 'tax', 'unit', 'barcode', 'hsn_code', 'price_includes_tax', 'specs', 'spec_1', 'spec_2', 'spec_3',
 ];
 function unknownFields(body: Body, known: string[]) {
   const extra = Object.keys(body).filter((k) => !known.includes(k));
@@ -52,6 +52,17 @@ export interface CreateInput {
   barcode: string;
   hsn_code: string;
   tax: string;
+  /** undefined when not sent: true on create, unchanged on edit. */
+  price_includes_tax: boolean | undefined;
+}
+
+/** A yes/no form field: true/false, "true"/"false", 1/0, "1"/"0"; absent or empty -> undefined. */
+export function yesNo(body: Body, key: string): boolean | undefined {
+  const v = body[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (v === true || v === 1 || v === '1' || v === 'true') return true;
+  if (v === false || v === 0 || v === '0' || v === 'false') return false;
+  throw new BadRequestException(`${key} must be true or false.`);
 }
 
 /** POST /createNewProduct: every field of 001 section 5 is required; quantity per piece defaults to 1. */
@@ -79,6 +90,7 @@ export function parseCreate(body: Body): CreateInput {
     barcode: optional(body, 'barcode', 'Barcode', 40) ?? '',
     hsn_code: optional(body, 'hsn_code', 'HSN code', 12) ?? '',
     tax: body.tax === undefined || body.tax === '' ? '1' : taxMultiplier(body.tax),
+    price_includes_tax: yesNo(body, 'price_includes_tax'),
   };
 }
 
@@ -109,6 +121,7 @@ export function parseEdit(body: Body): EditInput {
     per_peice_quantity: ppq,
     ...(body.barcode !== undefined ? { barcode: body.barcode } : {}),
     ...(body.hsn_code !== undefined ? { hsn_code: body.hsn_code } : {}),
+    ...(body.price_includes_tax !== undefined ? { price_includes_tax: body.price_includes_tax } : {}),
   });
   const activeS = text(body.active);
   const active = activeS === '' ? 1 : activeS === '1' || activeS === 'true' ? 1 : activeS === '0' || activeS === 'false' ? 0 : NaN;

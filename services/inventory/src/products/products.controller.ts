@@ -2,7 +2,7 @@ import { BadRequestException, Body, ConflictException, Controller, Delete, Get, 
 import type { LabelDetailsReply } from '@bahi/contracts';
 import { Positions, Tenant, round2, Decimal } from '@bahi/service-kit';
 import { intParam, milliStr, pageNo, pages, PAGE_SIZE, paiseStr, stockLevel, taxPercent } from '../common';
-import type { Product } from '../schemas';
+import { includesTax, type Product } from '../schemas';
 import { movementView, StockService } from '../stock/stock.service';
 import { parseCreate, parseEdit } from './product-input';
 import { labelSpecs, parseFilters, ProductsService, wordsOf } from './products.service';
@@ -43,6 +43,9 @@ export class ProductsController {
       stock_level: p.level,
       active: p.active,
       image_url: this.products.imageUrl(p),
+      tax_percent: taxPercent(p.tax),
+      price_includes_tax: includesTax(p),
+      hsn_code: p.hsn_code ?? '',
     };
   }
 
@@ -89,6 +92,7 @@ export class ProductsController {
   async create(@Tenant() companyId: number, @Body() body: Record<string, unknown>) {
     const input = parseCreate(body);
     await this.products.requireCategory(companyId, input.category);
+    await this.products.checkGst(companyId, { taxPercent: taxPercent(input.tax), hsn: input.hsn_code });
     if (input.barcode && (await this.products.model.exists({ companyId, barcode: input.barcode }))) {
       throw new ConflictException(`Barcode ${input.barcode} is already used by another product.`);
     }
@@ -112,6 +116,7 @@ export class ProductsController {
       active: 1,
       barcode: input.barcode,
       hsn_code: input.hsn_code,
+      price_includes_tax: input.price_includes_tax ?? true,
     });
     await this.products.rememberBrandAndUnit(companyId, input.brand_name, input.unit);
     return { done: true, id };
@@ -157,7 +162,6 @@ export class ProductsController {
         min_stock: milliStr(p.min_m),
         default_stock: milliStr(p.def_m),
         stock_level: p.level,
-        tax_percent: taxPercent(p.tax),
         s3_object_name: p.image,
         image_url: this.products.imageUrl(p),
         specs: p.specs ?? {},
@@ -239,6 +243,8 @@ export class ProductsController {
     const input = parseEdit(body);
     const p = await this.products.get(companyId, input.product_id);
     const cat = await this.products.requireCategory(companyId, input.category);
+    // A stored HSN is checked only when it is being set: an edit of the name does not stall on it.
+    await this.products.checkGst(companyId, { taxPercent: taxPercent(input.tax), hsn: 'hsn_code' in body ? input.hsn_code : undefined });
     const barcode = 'barcode' in body ? input.barcode : p.barcode;
     if (barcode && (await this.products.model.exists({ companyId, barcode, product_id: { $ne: p.product_id } }))) {
       throw new ConflictException(`Barcode ${barcode} is already used by another product.`);
@@ -279,6 +285,7 @@ export class ProductsController {
               tax: input.tax,
               barcode,
               hsn_code: 'hsn_code' in body ? input.hsn_code : p.hsn_code,
+              price_includes_tax: input.price_includes_tax ?? includesTax(p),
               specs,
             },
           },

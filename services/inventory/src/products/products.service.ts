@@ -5,9 +5,11 @@ import type { Model } from 'mongoose';
 // Loose on purpose: spec filters use dotted paths (specs.Size).
 type FilterQuery<_T> = Record<string, any>;
 import type { LabelDetailsReply, ProductSnapshot, ProductSuggestion } from '@bahi/contracts';
-import { SequenceService } from '@bahi/service-kit';
-import { escapeRegex, milliStr, paiseStr, stockLevel } from '../common';
-import { Brand, Category, Product, Unit } from '../schemas';
+import { Subjects } from '@bahi/contracts';
+import { NatsClient, SequenceService } from '@bahi/service-kit';
+import { escapeRegex, milliStr, paiseStr, stockLevel, taxPercent } from '../common';
+import { Brand, Category, includesTax, Product, Unit } from '../schemas';
+import { checkGstFields, fineInEveryMode, type GstFields, type TaxMode } from './gst-rules';
 import type { StockService } from '../stock/stock.service';
 import type { BucketFilter, Totals } from './product-totals';
 
@@ -76,7 +78,20 @@ export class ProductsService {
     @InjectModel(Brand.name) readonly brands: Model<Brand>,
     @InjectModel(Unit.name) readonly units: Model<Unit>,
     readonly seq: SequenceService,
+    private readonly nats: NatsClient,
   ) {}
+
+  /**
+   * Refuses (400) a rate or HSN the company's tax mode does not allow. Identity is asked only when
+   * the fields are ones GST mode would refuse; if it cannot answer, its status (503/504) comes back
+   * and nothing is stored.
+   */
+  async checkGst(companyId: number, f: GstFields): Promise<void> {
+    if (fineInEveryMode(f)) return;
+    const company = await this.nats.send(Subjects.identity.companyDetails, { companyId });
+    const mode = ((company as { tax_mode?: TaxMode }).tax_mode ?? 'simple') as TaxMode;
+    checkGstFields(mode, f);
+  }
 
   filterQuery(companyId: number, f: ListFilters): FilterQuery<Product> {
     const q: FilterQuery<Product> = { companyId };
@@ -225,6 +240,8 @@ export class ProductsService {
       per_peice_quantity: milliStr(p.ppq_m),
       stock: milliStr(p.stock_m),
       tax: p.tax,
+      tax_percent: taxPercent(p.tax),
+      price_includes_tax: includesTax(p),
       hsn_code: p.hsn_code ?? '',
       barcode: p.barcode ?? '',
       active: p.active ? 1 : 0,
