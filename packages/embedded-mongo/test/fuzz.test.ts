@@ -175,7 +175,7 @@ describe('fuzz', () => {
     process.stdout.write(`dispatcher fuzz: ${sent} command documents in ${Date.now() - started} ms\n`);
     expect(problems.slice(0, 10)).toEqual([]);
     expect(sent).toBeGreaterThan(7000);
-  });
+  }, 120_000);
 
   describe('over sockets (the built CLI in its own process)', () => {
     let cli: CliProcess;
@@ -299,6 +299,6 @@ describe('fuzz', () => {
       // no connection closed by an internal error, and the CLI's safety net never fired
       expect(cli.stderr()).not.toMatch(/internal error|uncaught|unhandled/i);
       expect(sent).toBeGreaterThanOrEqual(4000);
-    });
+    }, 120_000);
   });
 });
