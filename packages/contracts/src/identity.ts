@@ -65,7 +65,21 @@ export interface CompanyDetails {
   /** URL path of the logo under the API base (`/companyLogo/{id}`), or null. */
   logo: string | null;
   upiId: string | null;
+  /**
+   * GST settings (issue 17). identity always sends them; they are optional in the type so that
+   * stubs of identity written before them stay valid: read a missing `tax_mode` as 'simple'.
+   */
+  tax_mode?: CompanyTaxMode;
+  /** The company's GSTIN in capitals, or null. */
+  gstin?: string | null;
+  /** The GSTIN's first two digits (GST state code, e.g. '27'), or null without a GSTIN. */
+  state_code?: string | null;
+  /** 1-6 capitals/digits: the PREFIX of PREFIX/YY-YY/NNNN invoice numbers. */
+  invoice_prefix?: string;
 }
+
+/** `simple`: the spec's flat 18 % Tax checkbox (default); `gst`: regular registration, tax invoices; `composition`: bills of supply, no tax collected. */
+export type CompanyTaxMode = 'simple' | 'gst' | 'composition';
 
 /** POST /setCompanyDetails (managers). `id` must be the caller's company. */
 export interface SetCompanyDetailsRequest {
@@ -77,6 +91,12 @@ export interface SetCompanyDetailsRequest {
   mob2?: string;
   email: string;
   upiId?: string;
+  /** Left out: the company keeps its current value (so clients that predate GST never change it). */
+  tax_mode?: CompanyTaxMode;
+  /** '' or null clears it (only in simple mode). */
+  gstin?: string | null;
+  /** '' or null: the default (the name's initials, else INV). */
+  invoice_prefix?: string | null;
 }
 
 export interface DoneReply {

@@ -1,4 +1,5 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { GstError, validateCompanyGst } from '@bahi/gst';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { CompanyDetails } from '@bahi/contracts';
@@ -17,7 +18,23 @@ export function companyDetails(c: Company): CompanyDetails {
     email: c.email ?? '',
     logo: c.logo ? `/companyLogo/${c.id}` : null,
     upiId: c.upiId ?? null,
+    tax_mode: c.tax_mode ?? 'simple',
+    gstin: c.gstin ?? null,
+    state_code: c.gstin ? c.gstin.slice(0, 2) : null,
+    invoice_prefix: c.invoice_prefix ?? defaultInvoicePrefix(c.name),
   };
+}
+
+/**
+ * The invoice prefix a company gets when it sets none: the initials of its name's words (up to 4,
+ * so 4-digit serials still fit in 16 characters), or the first 3 letters of a one-word name,
+ * or INV when the name has no Latin letters or digits. "Demo Traders" -> DT, "Reliance" -> REL.
+ */
+export function defaultInvoicePrefix(name: string): string {
+  const words = String(name ?? '').toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
+  if (words.length === 0) return 'INV';
+  if (words.length === 1) return words[0].slice(0, 3);
+  return words.map((w) => w[0]).join('').slice(0, 4);
 }
 
 @Injectable()
@@ -31,6 +48,32 @@ export class CompaniesService {
     const c = await this.model.findOne({ id });
     if (!c) throw new NotFoundException(`Company ${id} not found.`);
     return c;
+  }
+
+  /**
+   * The GST settings a setCompanyDetails body leads to, merged over the company's current ones:
+   * a field left out keeps its value (clients that predate GST never change the mode); '' or null
+   * clears the GSTIN and resets the prefix to the default. 400 naming the wrong part, before
+   * anything is written.
+   */
+  gstSettings(current: Company, body: { name: string; tax_mode?: string; gstin?: string | null; invoice_prefix?: string | null }): Pick<Company, 'tax_mode' | 'gstin' | 'invoice_prefix'> {
+    const tax_mode = body.tax_mode ?? current.tax_mode ?? 'simple';
+    const gstin = body.gstin !== undefined ? body.gstin : (current.gstin ?? null);
+    const asked = body.invoice_prefix !== undefined ? body.invoice_prefix : (current.invoice_prefix ?? null);
+    // An explicit prefix is kept as given; a default one is stored only once the company invoices (gst/composition).
+    const prefix = asked || defaultInvoicePrefix(body.name || current.name);
+    let checked;
+    try {
+      checked = validateCompanyGst({ tax_mode, gstin, invoice_prefix: prefix });
+    } catch (err) {
+      if (err instanceof GstError) throw new BadRequestException(err.message);
+      throw err;
+    }
+    return {
+      tax_mode: checked.tax_mode,
+      gstin: checked.gstin,
+      invoice_prefix: asked ? checked.invoice_prefix : checked.tax_mode !== 'simple' ? checked.invoice_prefix : null,
+    };
   }
 
   async create(input: Partial<Company> & { name: string }): Promise<Company> {

@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument, Types } from 'mongoose';
+import type { CompanyTaxMode } from '@bahi/contracts';
 
 /** A customer company of the platform. `id` is platform-wide sequential and never reused. */
 @Schema({ collection: 'companies', timestamps: { createdAt: true, updatedAt: true } })
@@ -14,6 +15,12 @@ export class Company {
   /** GridFS file id of the logo. */
   @Prop({ type: Object, default: null }) logo!: Types.ObjectId | null;
   @Prop({ type: String, default: null }) upiId!: string | null;
+  /** GST settings (README "GST"); documents written before them read as simple / none / the default prefix. */
+  @Prop({ type: String, default: 'simple' }) tax_mode!: CompanyTaxMode;
+  /** Capitals; the company's state code is its first two digits (not stored apart, so it cannot disagree). */
+  @Prop({ type: String, default: null }) gstin!: string | null;
+  /** null until set or until the company leaves simple mode: then the default prefix is stored so its series never moves. */
+  @Prop({ type: String, default: null }) invoice_prefix!: string | null;
   createdAt!: Date;
 }
 

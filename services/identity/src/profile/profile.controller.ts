@@ -44,7 +44,8 @@ export class ProfileController {
   @Positions('manager')
   async set(@Tenant() companyId: number, @Body() dto: SetCompanyDetailsDto): Promise<DoneReply> {
     if (dto.id !== companyId) throw new ForbiddenException('You can only edit your own company.');
-    await this.companies.get(companyId);
+    const current = await this.companies.get(companyId);
+    const gst = this.companies.gstSettings(current, dto);
     await this.companies.model.updateOne(
       { id: companyId },
       {
@@ -56,6 +57,7 @@ export class ProfileController {
           mob2: tenDigits(dto.mob2),
           email: dto.email ?? '',
           ...(dto.upiId !== undefined ? { upiId: dto.upiId || null } : {}),
+          ...gst,
         },
       },
     );

@@ -15,6 +15,10 @@ export class SetCompanyDetailsDto {
   @IsOptional() @Trim() @ValidateIf((o: SetCompanyDetailsDto) => o.upiId !== '' && o.upiId !== null)
   @Matches(/^[\w.-]{2,256}@[a-zA-Z]{2,64}$/, { message: 'upiId must look like name@bank.' })
   upiId?: string | null;
+  /** GST settings: checked together in the controller (@bahi/gst validateCompanyGst), which says which part is wrong. */
+  @IsOptional() @IsString({ message: 'tax_mode must be one of simple, gst, composition.' }) @MaxLength(40, { message: 'tax_mode must be one of simple, gst, composition.' }) tax_mode?: string;
+  @IsOptional() @IsString({ message: 'gstin must be text: 15 letters and digits.' }) @MaxLength(40, { message: 'A GSTIN has 15 characters.' }) gstin?: string | null;
+  @IsOptional() @IsString({ message: 'invoice_prefix must be 1 to 6 letters or digits.' }) @MaxLength(40, { message: 'invoice_prefix must be 1 to 6 letters or digits.' }) invoice_prefix?: string | null;
 }
 
 export class UpdatePasswordDto {
