@@ -6,8 +6,22 @@
 /** The reserved walk-in customer's mobile number (the cart's 'Unknown'); its due never reaches a bill. */
 export const WALK_IN_MOBILE = '0000000000';
 
+/**
+ * GST fields of a customer or distributor, in every ledger reply (HTTP and NATS); optional here
+ * only so snapshots made before GST mode still type-check. `state` (spec field) is the state's
+ * name when it is an Indian state, else the text as typed; `state_code` its 2-digit GST code or
+ * null; `gstin` uppercase or null. A customer with a GSTIN is B2B (`b2b`). Place of supply is not
+ * here: it needs the company's state, so sales computes it with @bahi/gst `placeOfSupply`
+ * ({ customerGstin: gstin, customerState: state_code, companyState }).
+ */
+export interface PartyGst {
+  state_code?: string | null;
+  gstin?: string | null;
+  b2b?: boolean;
+}
+
 /** Spec 000 §3 Customer. `id` repeats `client_id`. */
-export interface Customer {
+export interface Customer extends PartyGst {
   id: number;
   client_id: number;
   name: string;
@@ -29,8 +43,8 @@ export interface Officer {
   mobile: string;
 }
 
-/** Spec 001 §3 Distributor, with its officers. `id` repeats `distributor_id`. */
-export interface Distributor {
+/** Spec 001 §3 Distributor, with its officers. `id` repeats `distributor_id`. GST fields as for a customer (frozen on a purchase). */
+export interface Distributor extends PartyGst {
   id: number;
   distributor_id: number;
   name: string;

@@ -12,6 +12,10 @@ export const Trim = () => Transform(({ value }) => (typeof value === 'string' ? 
 export const DigitsString = () =>
   Transform(({ value }) => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value.replace(/[\s-]/g, '') : value));
 
+/** A state as text, trimmed; a whole number is a GST state code (27 -> '27'). */
+export const StateText = () =>
+  Transform(({ value }) => (typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : typeof value === 'string' ? value.trim() : value));
+
 /** Indian mobile: 10 digits, optionally written with +91 / 91. */
 export const MOBILE = /^(?:\+?91)?\d{10}$/;
 export const tenDigits = (mobile: string): string => mobile.slice(-10);

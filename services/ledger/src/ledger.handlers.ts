@@ -110,6 +110,8 @@ export class LedgerHandlers {
   async checkout(@Payload() msg: CompanyMsg): Promise<DistributorCheckoutReply> {
     const all = await this.distributors.all(msg.companyId);
     return {
+      // Kept to the spec's pair: inventory passes this reply to GET /checkOutPurchase as is. A purchase
+      // freezes the distributor's GSTIN and state from ledger.distributor.lookup, which it already asks.
       distributors: all.map((d) => ({ distributor_id: d.distributor_id, name: d.name })),
       officers: all.flatMap((d) => d.officers),
     };

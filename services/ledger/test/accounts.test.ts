@@ -108,7 +108,8 @@ describe('dues and payments', () => {
       client_id: cust,
       name: 'Asha Verma',
       mobile_no: '9876500001',
-      address: 'Address, Mumbai, MH, 1000001',
+      // The state is shown by name (GST mode stores 'MH' as code 27).
+      address: 'Address, Mumbai, Maharashtra, 1000001',
       type: 'Cash',
       transaction_id: '',
       amount: 23.03,

@@ -4,6 +4,7 @@ import type { Model } from 'mongoose';
 import { WALK_IN_MOBILE, type Customer } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { escapeRegex, PAGE_SIZE, tenDigits } from '../common';
+import { checkPartyGst, partyGst } from '../gst-party';
 import { CustomerDoc } from './customer.schema';
 import type { CustomerDto } from './customers.dto';
 
@@ -20,9 +21,10 @@ export function toCustomer(c: Stored): Customer {
     address_line_1: c.address_line_1,
     address_line_2: c.address_line_2,
     city_or_district: c.city_or_district,
-    state: c.state,
     country: c.country,
     postal_code: c.postal_code,
+    // state: the name (parsed on read, so old 'MH' rows read right); state_code, gstin, b2b added.
+    ...partyGst(c),
     ...(c.walkIn ? { walkIn: true } : {}),
   };
 }
@@ -43,6 +45,7 @@ export class CustomersService {
 
   async create(companyId: number, dto: CustomerDto): Promise<Customer> {
     const mobile = tenDigits(dto.mobile_no);
+    const gst = checkPartyGst('customer', dto);
     if (mobile === WALK_IN_MOBILE || (await this.model.exists({ companyId, mobile_no: mobile }))) throw new ConflictException(dup(mobile));
     const client_id = await this.seq.next(companyId, 'customer');
     try {
@@ -54,7 +57,8 @@ export class CustomersService {
         address_line_1: dto.address_line_1,
         address_line_2: dto.address_line_2 ?? '',
         city_or_district: dto.city_or_district,
-        state: dto.state,
+        state: gst.state,
+        gstin: gst.gstin,
         country: dto.country,
         postal_code: dto.postal_code,
       });
@@ -72,6 +76,7 @@ export class CustomersService {
     if (dto.mobile_no !== undefined && tenDigits(dto.mobile_no) !== existing.mobile_no) {
       throw new ConflictException('The mobile number of an existing customer cannot be changed.');
     }
+    const gst = checkPartyGst('customer', dto, existing.gstin ?? null);
     const doc = await this.model
       .findOneAndUpdate(
         { companyId, client_id: id },
@@ -81,7 +86,8 @@ export class CustomersService {
             address_line_1: dto.address_line_1,
             address_line_2: dto.address_line_2 ?? '',
             city_or_district: dto.city_or_district,
-            state: dto.state,
+            state: gst.state,
+            gstin: gst.gstin,
             country: dto.country,
             postal_code: dto.postal_code,
           },

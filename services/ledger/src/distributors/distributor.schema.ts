@@ -19,7 +19,10 @@ export class DistributorDoc {
   @Prop({ default: '' }) address_line_1!: string;
   @Prop({ default: '' }) address_line_2!: string;
   @Prop({ default: '' }) city_or_district!: string;
+  /** The 2-digit GST state code when the state typed is a known one, else the text as typed (see gst-party.ts). */
   @Prop({ default: '' }) state!: string;
+  /** Uppercase, validated; null when the distributor has none. */
+  @Prop({ type: String, default: null }) gstin!: string | null;
   @Prop({ default: '' }) country!: string;
   @Prop({ default: '' }) postal_code!: string;
   @Prop({ type: [OfficerSchema], default: [] }) officers!: OfficerDoc[];

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { BoundedArray, Limits } from '@bahi/service-kit';
-import { DigitsString, MaxId, MOBILE, Trim } from '../common';
+import { DigitsString, MaxId, MOBILE, StateText, Trim } from '../common';
 
 export class OfficerDto {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @MaxId('id') id?: number;
@@ -18,7 +18,9 @@ export class DistributorFields {
   @IsOptional() @Trim() @IsString() @MaxLength(200) address_line_2?: string;
   @Trim() @IsString({ message: 'city_or_district is required.' }) @IsNotEmpty({ message: 'city_or_district is required.' }) @MaxLength(100)
   city_or_district!: string;
-  @Trim() @IsString({ message: 'state is required.' }) @IsNotEmpty({ message: 'state is required.' }) @MaxLength(100) state!: string;
+  @StateText() @IsString({ message: 'state is required.' }) @IsNotEmpty({ message: 'state is required.' }) @MaxLength(100) state!: string;
+  /** Optional; checked with the state in the service (gst-party.ts). Left out on PUT keeps the stored one, '' or null clears it. */
+  @IsOptional() @Trim() @IsString({ message: 'gstin must be text.' }) @MaxLength(40, { message: 'gstin has at most 40 characters.' }) gstin?: string | null;
   @Trim() @IsString({ message: 'country is required.' }) @IsNotEmpty({ message: 'country is required.' }) @MaxLength(100) country!: string;
   @DigitsString() @IsString({ message: 'postal_code is required.' }) @Matches(/^\d{1,10}$/, { message: 'postal_code must be numeric.' })
   postal_code!: string;

@@ -4,6 +4,7 @@ import type { Model } from 'mongoose';
 import type { Distributor, Officer } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { PAGE_SIZE, tenDigits } from '../common';
+import { checkPartyGst, partyGst } from '../gst-party';
 import { DistributorDoc, type OfficerDoc } from './distributor.schema';
 import type { DistributorDto, OfficerDto } from './distributors.dto';
 
@@ -15,9 +16,10 @@ export function toDistributor(d: DistributorDoc): Distributor {
     address_line_1: d.address_line_1,
     address_line_2: d.address_line_2,
     city_or_district: d.city_or_district,
-    state: d.state,
     country: d.country,
     postal_code: d.postal_code,
+    // state: the name (parsed on read, so old 'WB' rows read right); state_code, gstin, b2b added.
+    ...partyGst(d),
     officers: (d.officers ?? []).map((o) => toOfficer(d.distributor_id, o)),
   };
 }
@@ -42,29 +44,32 @@ export class DistributorsService {
     return out;
   }
 
-  private fields(dto: DistributorDto) {
+  private fields(dto: DistributorDto, currentGstin: string | null) {
+    const gst = checkPartyGst('distributor', dto, currentGstin);
     return {
       name: dto.name,
       address_line_1: dto.address_line_1,
       address_line_2: dto.address_line_2 ?? '',
       city_or_district: dto.city_or_district,
-      state: dto.state,
+      state: gst.state,
+      gstin: gst.gstin,
       country: dto.country,
       postal_code: dto.postal_code,
     };
   }
 
   async create(companyId: number, dto: DistributorDto): Promise<Distributor> {
+    const fields = this.fields(dto, null);
     const officers = await this.officers(companyId, dto.officers ?? [], []);
     const distributor_id = await this.seq.next(companyId, 'distributor');
-    const doc = await this.model.create({ companyId, distributor_id, ...this.fields(dto), officers });
+    const doc = await this.model.create({ companyId, distributor_id, ...fields, officers });
     return toDistributor(doc.toObject());
   }
 
   async update(companyId: number, id: number, dto: DistributorDto): Promise<Distributor> {
     const existing = await this.model.findOne({ companyId, distributor_id: id }).lean();
     if (!existing) throw new NotFoundException(`Distributor ${id} not found.`);
-    const set: Record<string, unknown> = this.fields(dto);
+    const set: Record<string, unknown> = this.fields(dto, existing.gstin ?? null);
     if (dto.officers) set.officers = await this.officers(companyId, dto.officers, existing.officers ?? []);
     const doc = await this.model.findOneAndUpdate({ companyId, distributor_id: id }, { $set: set }, { returnDocument: 'after' }).lean();
     return toDistributor(doc!);

@@ -1,0 +1,71 @@
+import { BadRequestException } from '@nestjs/common';
+import { GstError, parseState, stateName, validateGstin } from '@bahi/gst';
+
+/** A party's GSTIN and state as stored: `state` is the 2-digit GST code when it is a known state, else the text as typed. */
+export interface StoredPartyGst {
+  gstin: string | null;
+  state: string;
+}
+
+/** How a stored state reads back: the name and code of a known state, the text itself otherwise. */
+export interface ReadState {
+  state: string;
+  state_code: string | null;
+}
+
+/**
+ * Reads a stored state. Parsed on read (not migrated), so rows saved before GST mode as 'MH',
+ * 'Maharashtra' or free text read back the same way as rows saved as '27'.
+ */
+export function readState(stored: string | null | undefined): ReadState {
+  const raw = (stored ?? '').trim();
+  if (!raw) return { state: '', state_code: null };
+  try {
+    const code = parseState(raw);
+    return { state: stateName(code), state_code: code };
+  } catch {
+    return { state: raw, state_code: null };
+  }
+}
+
+/** The GST fields every customer/distributor reply carries (additive to the spec's shape). */
+export function partyGst(stored: { state?: string | null; gstin?: string | null }): ReadState & { gstin: string | null; b2b: boolean } {
+  const gstin = stored.gstin || null;
+  return { ...readState(stored.state), gstin, b2b: gstin !== null };
+}
+
+/**
+ * Checks a party's GSTIN and state as sent by a form. The spec's `state` is free text, so a
+ * state that is not an Indian state is kept as typed (old clients, foreign suppliers); a GSTIN
+ * needs a known state and the same one its first two digits name. `gstin` undefined keeps
+ * `current` (old clients don't send it); '' or null clears it. Throws 400 with a sentence.
+ */
+export function checkPartyGst(who: 'customer' | 'distributor', input: { state: string; gstin?: string | null }, current: string | null = null): StoredPartyGst {
+  let gstin = current;
+  let gstinState: string | null = current ? current.slice(0, 2) : null;
+  if (input.gstin !== undefined) {
+    const typed = (input.gstin ?? '').trim();
+    if (!typed) {
+      gstin = null;
+      gstinState = null;
+    } else {
+      const g = validateGstin(typed);
+      if (!g.ok) throw new BadRequestException(`GSTIN: ${g.message}`);
+      gstin = g.gstin;
+      gstinState = g.stateCode;
+    }
+  }
+  let code: string | null = null;
+  try {
+    code = parseState(input.state);
+  } catch (err) {
+    if (!(err instanceof GstError)) throw err;
+    if (gstin) throw new BadRequestException(`A ${who} with a GSTIN needs an Indian state: ${err.message}`);
+  }
+  if (gstin && gstinState && code !== gstinState) {
+    throw new BadRequestException(
+      `The GSTIN ${gstin} is registered in ${stateName(gstinState)} (${gstinState}) but the state given is ${stateName(code!)} (${code}); correct the state or the GSTIN.`,
+    );
+  }
+  return { gstin, state: code ?? input.state.trim() };
+}
