@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, Button, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { ApiError, Button, GstinInput, StateInput, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { FIELDS, MSG, NEW_DISTRIBUTOR, distributorFormError, fieldLabel, formValues, isRequired, type Distributor, type DistributorFormValues, type OfficerRow } from './distributor';
 
 interface SaveReply {
@@ -35,6 +35,7 @@ export function DistributorForm({ distributor, onSaved, onCancel, testId = 'dist
   const locked = mode === 'read';
 
   const set = (k: keyof DistributorFormValues) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
+  const setValue = (k: keyof DistributorFormValues) => (value: string) => setForm({ ...form, [k]: value });
   const setOfficer = (i: number, k: 'name' | 'mobile', value: string) => setOfficers(officers.map((o, j) => (j === i ? { ...o, [k]: value } : o)));
 
   const cancel = () => {
@@ -82,15 +83,21 @@ export function DistributorForm({ distributor, onSaved, onCancel, testId = 'dist
               {fieldLabel(k)}
               {isRequired(k) && <span className="bk-field__req" aria-hidden="true"> *</span>}
             </label>
-            <input
-              id={`${testId}-${k}`}
-              name={k}
-              value={form[k]}
-              onChange={set(k)}
-              disabled={locked}
-              required={isRequired(k)}
-              inputMode={k === 'postal_code' ? 'numeric' : undefined}
-            />
+            {k === 'state' ? (
+              <StateInput id={`${testId}-state`} value={form.state} onChange={setValue('state')} disabled={locked} required />
+            ) : k === 'gstin' ? (
+              <GstinInput id={`${testId}-gstin`} value={form.gstin} onChange={setValue('gstin')} disabled={locked} />
+            ) : (
+              <input
+                id={`${testId}-${k}`}
+                name={k}
+                value={form[k]}
+                onChange={set(k)}
+                disabled={locked}
+                required={isRequired(k)}
+                inputMode={k === 'postal_code' ? 'numeric' : undefined}
+              />
+            )}
           </div>
         ))}
       </div>

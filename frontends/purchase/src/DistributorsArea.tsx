@@ -86,6 +86,8 @@ export function DistributorLedgerPage() {
         stats={[
           { label: 'Total Due', value: formatINR(details.due), due: details.due > 0, testId: 'distributor-due' },
           { label: 'Due Date', value: details.dueDate ?? '—' },
+          { label: 'State', value: details.state_code ? `${details.state} (${details.state_code})` : details.state || '—', small: true, testId: 'distributor-state' },
+          { label: 'GSTIN', value: details.gstin || '—', small: true, testId: 'distributor-gstin' },
           { label: 'Officers', value: details.officers?.map((o) => o.name).join(', ') || '—', small: true },
         ]}
       />

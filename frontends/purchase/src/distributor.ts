@@ -6,7 +6,10 @@ export type { Distributor };
 /** An officer row of the form: a new row has no id yet. */
 export type OfficerRow = Pick<Officer, 'name'> & Partial<Pick<Officer, 'id' | 'mobile'>>;
 
-export type DistributorFormValues = Omit<Distributor, 'id' | 'distributor_id' | 'officers'>;
+/** What the form edits and sends: the spec's fields plus the optional GSTIN ('' for none). */
+export type DistributorFormValues = Pick<Distributor, 'name' | 'address_line_1' | 'address_line_2' | 'city_or_district' | 'state' | 'country' | 'postal_code'> & {
+  gstin: string;
+};
 
 export const MSG = {
   created: 'Distributor is created.',
@@ -25,6 +28,7 @@ export const NEW_DISTRIBUTOR: DistributorFormValues = {
   state: 'WB',
   country: 'India',
   postal_code: '700001',
+  gstin: '',
 };
 
 const LABELS: Record<keyof DistributorFormValues, string> = {
@@ -35,11 +39,12 @@ const LABELS: Record<keyof DistributorFormValues, string> = {
   state: 'State',
   country: 'Country',
   postal_code: 'Zip',
+  gstin: 'GSTIN',
 };
 
 export const FIELDS = Object.keys(LABELS) as (keyof DistributorFormValues)[];
 export const fieldLabel = (k: keyof DistributorFormValues) => LABELS[k];
-export const isRequired = (k: keyof DistributorFormValues) => k !== 'address_line_2';
+export const isRequired = (k: keyof DistributorFormValues) => k !== 'address_line_2' && k !== 'gstin';
 
 /** The first problem of the form as a sentence, or null when it can be saved. All required but address line 2; zip numeric. */
 export function distributorFormError(v: DistributorFormValues): string | null {
@@ -56,6 +61,7 @@ export const formValues = (d: Distributor): DistributorFormValues => ({
   state: d.state,
   country: d.country,
   postal_code: d.postal_code,
+  gstin: d.gstin ?? '',
 });
 
 /** Packets per product for the purchase-label PDF: `12:5,13:0` (0 leaves a product out). */

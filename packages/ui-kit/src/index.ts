@@ -16,3 +16,4 @@ export * from './RemoteBoundary';
 export * from './pageHeader';
 export * from './SuggestInput';
 export * from './party';
+export * from './gstFields';

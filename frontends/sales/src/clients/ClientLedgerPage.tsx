@@ -69,6 +69,8 @@ export function ClientLedgerPage() {
           { label: 'Total Due', value: formatINR(details.due), due: details.due > 0, testId: 'ledger-due' },
           { label: 'Due Date', value: details.dueDate ?? '—' },
           { label: 'City', value: details.city_or_district },
+          { label: 'State', value: details.state_code ? `${details.state} (${details.state_code})` : details.state || '—', small: true, testId: 'ledger-state' },
+          { label: details.gstin ? 'GSTIN · B2B' : 'GSTIN', value: details.gstin || '—', small: true, testId: 'ledger-gstin' },
         ]}
       />
       <PartyHistoryTable key={version} path="/getAllClientsHistory" id={id} testId="ledger-table" refLink={refLink} />

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, Button, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { ApiError, Button, GstinInput, StateInput, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { customerFormError, fieldLabel, NEW_CUSTOMER, type Customer, type CustomerFormValues } from './customer';
 import './clients.css';
 
@@ -31,9 +31,11 @@ const values = (c: Customer): CustomerFormValues => ({
   state: c.state,
   country: c.country,
   postal_code: c.postal_code,
+  gstin: c.gstin ?? '',
 });
 
-const FIELDS: (keyof CustomerFormValues)[] = ['name', 'address_line_1', 'address_line_2', 'city_or_district', 'state', 'country', 'postal_code'];
+const FIELDS: (keyof CustomerFormValues)[] = ['name', 'address_line_1', 'address_line_2', 'city_or_district', 'state', 'country', 'postal_code', 'gstin'];
+const OPTIONAL = new Set<keyof CustomerFormValues>(['address_line_2', 'gstin']);
 
 /** The customer form of spec 000: read -> Edit -> Save, Cancel restores; defaults for a new customer. */
 export function CustomerForm({ customer, createPath = '/clients/addClient', onSaved, onCancel, testId = 'customer-form' }: CustomerFormProps) {
@@ -45,6 +47,7 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
   const alert = useAlert();
 
   const set = (k: keyof CustomerFormValues) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
+  const setValue = (k: keyof CustomerFormValues) => (value: string) => setForm({ ...form, [k]: value });
 
   const cancel = () => {
     setForm(saved);
@@ -112,17 +115,23 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
           <div key={k} className={`bk-field ${k === 'name' ? 'cl-form__wide' : ''}`}>
             <label htmlFor={`${testId}-${k}`}>
               {fieldLabel(k)}
-              {k !== 'address_line_2' && <span className="bk-field__req" aria-hidden="true"> *</span>}
+              {!OPTIONAL.has(k) && <span className="bk-field__req" aria-hidden="true"> *</span>}
             </label>
-            <input
-              id={`${testId}-${k}`}
-              name={k}
-              value={form[k]}
-              onChange={set(k)}
-              disabled={locked}
-              required={k !== 'address_line_2'}
-              inputMode={k === 'postal_code' ? 'numeric' : undefined}
-            />
+            {k === 'state' ? (
+              <StateInput id={`${testId}-state`} value={form.state} onChange={setValue('state')} disabled={locked} required />
+            ) : k === 'gstin' ? (
+              <GstinInput id={`${testId}-gstin`} value={form.gstin} onChange={setValue('gstin')} disabled={locked} />
+            ) : (
+              <input
+                id={`${testId}-${k}`}
+                name={k}
+                value={form[k]}
+                onChange={set(k)}
+                disabled={locked}
+                required={!OPTIONAL.has(k)}
+                inputMode={k === 'postal_code' ? 'numeric' : undefined}
+              />
+            )}
           </div>
         ))}
       </div>

@@ -4,7 +4,10 @@ import type { Customer } from '@bahi/contracts';
 
 export type { Customer };
 
-export type CustomerFormValues = Omit<Customer, 'id' | 'client_id' | 'walkIn'>;
+/** What the form edits and sends: the spec's fields plus the optional GSTIN ('' for none). */
+export type CustomerFormValues = Pick<Customer, 'mobile_no' | 'name' | 'address_line_1' | 'address_line_2' | 'city_or_district' | 'state' | 'country' | 'postal_code'> & {
+  gstin: string;
+};
 
 /** Defaults of a new customer (spec 000 §3). */
 export const NEW_CUSTOMER: CustomerFormValues = {
@@ -16,6 +19,7 @@ export const NEW_CUSTOMER: CustomerFormValues = {
   state: 'MH',
   country: 'India',
   postal_code: '1000001',
+  gstin: '',
 };
 
 const LABELS: Record<keyof CustomerFormValues, string> = {
@@ -27,6 +31,7 @@ const LABELS: Record<keyof CustomerFormValues, string> = {
   state: 'State',
   country: 'Country',
   postal_code: 'Zip',
+  gstin: 'GSTIN',
 };
 
 const REQUIRED: (keyof CustomerFormValues)[] = ['mobile_no', 'name', 'address_line_1', 'city_or_district', 'state', 'country', 'postal_code'];

@@ -1,0 +1,91 @@
+// The state and GSTIN fields of the customer and distributor forms (GST mode, issue 17).
+// The rules are @bahi/gst's; deep imports keep decimal.js (its invoice maths) out of the bundles.
+import { GST_STATES, parseState, stateName } from '@bahi/gst/dist/states';
+import { validateGstin } from '@bahi/gst/dist/gstin';
+
+/** States a party can be in: current codes only (no retired 25/28, no Centre Jurisdiction). */
+export const STATE_CHOICES = GST_STATES.filter((s) => !s.retired && s.code !== '99').map((s) => ({ code: s.code, name: s.name, short: s.short[0] ?? '' }));
+
+/** 'Maharashtra (27)' for a state typed as code, name or short form; null when it is not an Indian state. */
+export function describeState(text: string): string | null {
+  if (!text.trim()) return null;
+  try {
+    const code = parseState(text);
+    return `${stateName(code)} (${code})`;
+  } catch {
+    return null;
+  }
+}
+
+/** A hint for a GSTIN as typed: its state when valid, what is wrong once all 15 characters are there. */
+export function describeGstin(text: string): { ok: boolean; text: string } | null {
+  const g = text.trim();
+  if (!g) return null;
+  if (g.length < 15) return { ok: false, text: `${g.length} of 15 characters` };
+  const r = validateGstin(g);
+  return r.ok ? { ok: true, text: `Registered in ${stateName(r.stateCode)} (${r.stateCode})` } : { ok: false, text: r.message };
+}
+
+interface FieldProps {
+  id: string;
+  value: string;
+  onChange(value: string): void;
+  disabled?: boolean;
+}
+
+/**
+ * The state as a typeahead of the GST states: type a code, name or short form, or pick a name
+ * from the list (arrow keys, Enter). Whatever is typed is sent; the server stores the code. The
+ * line below says which state it reads as.
+ */
+export function StateInput({ id, value, onChange, disabled, required }: FieldProps & { required?: boolean }) {
+  const known = describeState(value);
+  return (
+    <>
+      <input
+        id={id}
+        name="state"
+        list={`${id}-states`}
+        autoComplete="off"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        disabled={disabled}
+        required={required}
+        aria-describedby={`${id}-hint`}
+      />
+      <datalist id={`${id}-states`}>
+        {STATE_CHOICES.map((s) => (
+          <option key={s.code} value={s.name} label={`${s.code} · ${s.short}`} />
+        ))}
+      </datalist>
+      <small id={`${id}-hint`} className="bk-field__hint bk-gst-hint" data-testid={`${id}-hint`}>
+        {known ?? (value.trim() ? 'Not an Indian state; kept as typed' : 'Code, name or short form, e.g. 27, Maharashtra or MH')}
+      </small>
+    </>
+  );
+}
+
+/** The optional GSTIN, uppercased as typed; the hint checks it, the server decides (and says why). */
+export function GstinInput({ id, value, onChange, disabled }: FieldProps) {
+  const hint = describeGstin(value);
+  return (
+    <>
+      <input
+        id={id}
+        name="gstin"
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={15}
+        placeholder="e.g. 27AAPFU0939F1ZV"
+        value={value}
+        onChange={(e) => onChange(e.target.value.toUpperCase().replace(/\s/g, ''))}
+        disabled={disabled}
+        aria-describedby={`${id}-hint`}
+        className="bk-gstin"
+      />
+      <small id={`${id}-hint`} className={`bk-field__hint bk-gst-hint${hint && !hint.ok && value.trim().length >= 15 ? ' bk-gst-hint--bad' : ''}`} data-testid={`${id}-hint`}>
+        {hint?.text ?? 'Optional; a customer with a GSTIN is billed as a business (B2B)'}
+      </small>
+    </>
+  );
+}
