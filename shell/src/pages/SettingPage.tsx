@@ -16,6 +16,7 @@ import {
   useUser,
   useUserContext,
 } from '@bahi/ui-kit';
+import { financialYear, formatInvoiceNo, stateByCode } from '@bahi/gst';
 
 interface Company {
   id: number;
@@ -27,7 +28,13 @@ interface Company {
   email: string;
   logo: string | null;
   upiId: string | null;
+  tax_mode: TaxMode;
+  gstin: string | null;
+  state_code: string | null;
+  invoice_prefix: string;
 }
+
+type TaxMode = 'simple' | 'gst' | 'composition';
 
 interface CompanyUser {
   id: number;
@@ -37,12 +44,108 @@ interface CompanyUser {
   is_locked: boolean;
 }
 
-const EMPTY: Company = { id: 0, name: '', add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: '' };
+const EMPTY: Company = { id: 0, name: '', add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: '', tax_mode: 'simple', gstin: '', state_code: null, invoice_prefix: '' };
+
+/** "Maharashtra (27)" from what is typed so far: the GSTIN's first two digits. */
+function stateOf(gstin: string): string {
+  const code = gstin.trim().slice(0, 2);
+  if (!/^\d{2}$/.test(code)) return '';
+  const state = stateByCode(code);
+  return state && !state.retired ? `${state.name} (${code})` : `Unknown state code ${code}`;
+}
+
+/** An example invoice number for the prefix, this financial year (e.g. DT/26-27/0001); '' while the prefix is not valid. */
+function sampleInvoiceNo(prefix: string): string {
+  try {
+    return formatInvoiceNo(prefix, financialYear(new Date()), 1);
+  } catch {
+    return '';
+  }
+}
+
+/** The GST part of the profile form; the server checks it and its sentence is shown under the field it is about. */
+function GstSection({ company, onChange, errors }: { company: Company; onChange: (patch: Partial<Company>) => void; errors: { gstin?: string; prefix?: string } }) {
+  const gstin = company.gstin ?? '';
+  const sample = sampleInvoiceNo(company.invoice_prefix);
+  return (
+    <fieldset className="sh-gst" data-testid="gst-section">
+      <legend>GST</legend>
+      <FormGrid>
+        <SelectField
+          label="Tax mode"
+          name="tax_mode"
+          value={company.tax_mode}
+          onChange={(e) => onChange({ tax_mode: e.target.value as TaxMode })}
+          hint={
+            company.tax_mode === 'simple'
+              ? 'Bills as today: a flat 18 % Tax when the cart asks for it.'
+              : company.tax_mode === 'gst'
+                ? 'Tax invoices with CGST and SGST, or IGST.'
+                : 'Bills of supply: no tax collected.'
+          }
+        >
+          <option value="simple">Simple</option>
+          <option value="gst">GST regular</option>
+          <option value="composition">Composition</option>
+        </SelectField>
+        <Field
+          label="GSTIN"
+          name="gstin"
+          value={gstin}
+          onChange={(e) => onChange({ gstin: e.target.value.toUpperCase() })}
+          required={company.tax_mode !== 'simple'}
+          maxLength={15}
+          autoComplete="off"
+          spellCheck={false}
+          className={`sh-gstin${errors.gstin ? ' sh-field--invalid' : ''}`}
+          aria-invalid={errors.gstin ? true : undefined}
+          aria-describedby={errors.gstin ? 'gstin-error' : undefined}
+          hint={
+            errors.gstin ? (
+              <span id="gstin-error" className="sh-field-error" data-testid="gstin-error">
+                {errors.gstin}
+              </span>
+            ) : (
+              '15 characters, e.g. 27AAPFU0939F1ZV'
+            )
+          }
+        />
+        <Field label="State (from GSTIN)" name="gst_state" value={stateOf(gstin)} readOnly placeholder="From the GSTIN's first two digits" />
+        <Field
+          label="Invoice prefix"
+          name="invoice_prefix"
+          value={company.invoice_prefix}
+          onChange={(e) => onChange({ invoice_prefix: e.target.value.toUpperCase() })}
+          maxLength={6}
+          autoComplete="off"
+          spellCheck={false}
+          className={errors.prefix ? 'sh-field--invalid' : ''}
+          aria-invalid={errors.prefix ? true : undefined}
+          aria-describedby={errors.prefix ? 'prefix-error' : undefined}
+          hint={
+            errors.prefix ? (
+              <span id="prefix-error" className="sh-field-error">
+                {errors.prefix}
+              </span>
+            ) : sample ? (
+              `Invoice numbers: ${sample}`
+            ) : (
+              '1 to 6 letters or digits'
+            )
+          }
+        />
+      </FormGrid>
+      {company.tax_mode === 'composition' && <p className="sh-gst__note">Bills will say: Composition taxable person, not eligible to collect tax on supplies.</p>}
+    </fieldset>
+  );
+}
 
 function CompanyProfile() {
   const alert = useAlert();
   const { refresh } = useUserContext();
   const [company, setCompany] = useState<Company | null>(null);
+  const [loadedPrefix, setLoadedPrefix] = useState('');
+  const [gstErrors, setGstErrors] = useState<{ gstin?: string; prefix?: string }>({});
   const [busy, setBusy] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [logoVersion, setLogoVersion] = useState(0);
@@ -50,7 +153,10 @@ function CompanyProfile() {
 
   useEffect(() => {
     api.get<Company>('/getCompanyDetails').then(
-      (c) => setCompany({ ...EMPTY, ...c, upiId: c.upiId ?? '' }),
+      (c) => {
+        setCompany({ ...EMPTY, ...c, upiId: c.upiId ?? '', gstin: c.gstin ?? '', tax_mode: c.tax_mode ?? 'simple', invoice_prefix: c.invoice_prefix ?? '' });
+        setLoadedPrefix(c.invoice_prefix ?? '');
+      },
       () => alert.error('unable to connet to server'),
     );
   }, [alert]);
@@ -62,14 +168,24 @@ function CompanyProfile() {
     e.preventDefault();
     setBusy(true);
     try {
-      const { id, name, add1, add2, mob1, mob2, email, upiId } = company;
-      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '' });
+      const { id, name, add1, add2, mob1, mob2, email, upiId, tax_mode, gstin, invoice_prefix } = company;
+      // The prefix shown may be the default; it is sent only when changed, so the default follows the name until GST starts.
+      const prefix = invoice_prefix !== loadedPrefix ? { invoice_prefix } : {};
+      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix });
       if (reply?.done) {
+        setGstErrors({});
+        const fresh = await api.get<Company>('/getCompanyDetails');
+        setCompany({ ...company, state_code: fresh.state_code, gstin: fresh.gstin ?? '', invoice_prefix: fresh.invoice_prefix });
+        setLoadedPrefix(fresh.invoice_prefix);
         alert.success('Profile Updated.');
         await refresh(); // the company name in the top bar
       } else alert.error('Internal server error, cannot update the details.');
-    } catch {
-      alert.error('Internal server error, cannot update the details.');
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400 && err.message) {
+        // The server's sentence, under the GST field it names (and in the banner).
+        setGstErrors({ gstin: /GSTIN/.test(err.message) ? err.message : undefined, prefix: /prefix/i.test(err.message) ? err.message : undefined });
+        alert.error(err.message);
+      } else alert.error('Internal server error, cannot update the details.');
     } finally {
       setBusy(false);
     }
@@ -118,6 +234,15 @@ function CompanyProfile() {
             <Field label="Mobile 2" name="mob2" inputMode="tel" value={company.mob2} onChange={set('mob2')} />
             <Field label="UPI Id" name="upiId" value={company.upiId ?? ''} onChange={set('upiId')} hint="Printed as a payment QR code on bills" />
           </FormGrid>
+          <GstSection
+            company={company}
+            errors={gstErrors}
+            onChange={(patch) => {
+              setCompany({ ...company, ...patch });
+              if ('gstin' in patch) setGstErrors((e) => ({ ...e, gstin: undefined }));
+              if ('invoice_prefix' in patch) setGstErrors((e) => ({ ...e, prefix: undefined }));
+            }}
+          />
           <FormActions>
             <Button type="submit" busy={busy}>
               Save
