@@ -2,13 +2,15 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Card, Field, FormActions, FormGrid, SelectField, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import type { Named } from './shared';
+import { TaxFields, taxFieldOf, type TaxErrors } from './TaxFields';
 
 /** /productItem/addProducts (001 section 5: every field required, quantity per piece defaults to 1). */
 export function AddProductPage() {
   const navigate = useNavigate();
   const alert = useAlert();
   const [opts, setOpts] = useState<{ brands: string[]; category: Named[]; units: string[] }>({ brands: [], category: [], units: [] });
-  const [f, setF] = useState({ catagory: '', brand_name: '', name: '', mrp: '', cp: '', unit: '', per_peice_quantity: '1' });
+  const [f, setF] = useState({ catagory: '', brand_name: '', name: '', mrp: '', cp: '', unit: '', per_peice_quantity: '1', tax: '', hsn_code: '', price_includes_tax: 'true' });
+  const [taxErrors, setTaxErrors] = useState<TaxErrors>({});
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -26,12 +28,15 @@ export function AddProductPage() {
           onSubmit={async (e) => {
             e.preventDefault();
             setBusy(true);
+            setTaxErrors({});
             try {
               const r = await api.post<{ done: boolean; id: number }>('/createNewProduct', f);
               if (!r.done) throw new Error();
               alert.success(`Product ${r.id} created.`);
               navigate(`/productItem/${r.id}`);
             } catch (err) {
+              const field = taxFieldOf(errorMessage(err, ''));
+              if (field) setTaxErrors({ [field]: errorMessage(err, '') });
               alert.error(`Cannot create the product${err instanceof Error && errorMessage(err, '') ? `: ${errorMessage(err, '')}` : ''}`);
             } finally {
               setBusy(false);
@@ -63,6 +68,14 @@ export function AddProductPage() {
               ))}
             </datalist>
             <Field label="Quantity per piece" required type="number" step="0.001" min="0.001" value={f.per_peice_quantity} onChange={set('per_peice_quantity')} />
+            <TaxFields
+              value={f}
+              errors={taxErrors}
+              onChange={(k, v) => {
+                setF((x) => ({ ...x, [k]: v }));
+                setTaxErrors((x) => ({ ...x, [k]: undefined }));
+              }}
+            />
           </FormGrid>
           <FormActions>
             <Button variant="ghost" onClick={() => navigate('/productItem')}>

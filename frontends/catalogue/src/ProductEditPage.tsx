@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ApiError, Button, Card, Field, FormActions, FormGrid, SelectField, Spinner, api, errorMessage, useAlert, useConfirm } from '@bahi/ui-kit';
 import { LevelBadge, money, type Named, type Spec } from './shared';
+import { TaxFields, taxFieldOf, type TaxErrors, type TaxForm } from './TaxFields';
 
 interface Details {
   product: {
@@ -22,6 +23,8 @@ interface Details {
     image_url: string;
     barcode: string;
     hsn_code: string;
+    /** Absent from an inventory older than issue 17: read as true. */
+    price_includes_tax?: boolean;
   };
   category: Named[];
   specs: Spec[];
@@ -56,6 +59,7 @@ function formOf(d: Details): Form {
     quantity_per_peice: p.per_peice_quantity,
     barcode: p.barcode,
     hsn_code: p.hsn_code,
+    price_includes_tax: String(p.price_includes_tax !== false),
   };
 }
 
@@ -73,6 +77,7 @@ export function ProductEditPage() {
   const [menu, setMenu] = useState(false);
   const [history, setHistory] = useState<{ result: HistoryRow[]; noOfPages: number; page: number }>({ result: [], noOfPages: 1, page: 0 });
   const [imgKey, setImgKey] = useState(0);
+  const [taxErrors, setTaxErrors] = useState<TaxErrors>({});
 
   const load = useCallback(async () => {
     try {
@@ -97,6 +102,7 @@ export function ProductEditPage() {
   );
   useEffect(() => {
     setEditing(false);
+    setTaxErrors({});
     void load();
     void loadHistory(0);
   }, [load, loadHistory]);
@@ -108,6 +114,7 @@ export function ProductEditPage() {
 
   const save = async () => {
     setBusy(true);
+    setTaxErrors({});
     try {
       const r = await api.post<{ done: boolean; err: string | null }>('/editProduct', { product_id: p.product_id, ...form, specs });
       if (!r.done) throw new Error(r.err ?? '');
@@ -117,6 +124,8 @@ export function ProductEditPage() {
       await loadHistory(0);
     } catch (err) {
       const detail = errorMessage(err, '');
+      const field = taxFieldOf(detail);
+      if (field) setTaxErrors({ [field]: detail });
       alert.error(`Cannot Edit The Products Please Contact Admin.${detail ? ` (${detail})` : ''}`);
     } finally {
       setBusy(false);
@@ -250,9 +259,16 @@ export function ProductEditPage() {
               <Field label="Stock" disabled={dis} type="number" step="0.001" value={form.stock} onChange={set('stock')} hint="A change is recorded as a stock adjustment." />
               <Field label="Minimum stock" disabled={dis} type="number" step="0.001" value={form.min_stock} onChange={set('min_stock')} />
               <Field label="Default stock" disabled={dis} type="number" step="0.001" value={form.default_stock} onChange={set('default_stock')} />
-              <Field label="Tax %" disabled={dis} type="number" step="0.01" value={form.tax} onChange={set('tax')} />
               <Field label="Barcode" disabled={dis} value={form.barcode} onChange={set('barcode')} />
-              <Field label="HSN code" disabled={dis} value={form.hsn_code} onChange={set('hsn_code')} />
+              <TaxFields
+                value={form as unknown as TaxForm}
+                disabled={dis}
+                errors={taxErrors}
+                onChange={(k, v) => {
+                  setForm((f) => ({ ...f, [k]: v }));
+                  setTaxErrors((x) => ({ ...x, [k]: undefined }));
+                }}
+              />
               {d.specs.map((s) => (
                 <Field
                   key={s.field_name}
@@ -271,6 +287,7 @@ export function ProductEditPage() {
                   onClick={() => {
                     setForm(formOf(d));
                     setSpecs(d.specsValues);
+                    setTaxErrors({});
                     setEditing(false);
                   }}
                 >
