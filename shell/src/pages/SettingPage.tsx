@@ -16,7 +16,10 @@ import {
   useUser,
   useUserContext,
 } from '@bahi/ui-kit';
-import { financialYear, formatInvoiceNo, stateByCode } from '@bahi/gst';
+// The modules, not the index: the index brings decimal.js (36 kB) into every page of the shell.
+import { financialYear } from '@bahi/gst/dist/financial-year';
+import { formatInvoiceNo } from '@bahi/gst/dist/invoice-number';
+import { stateByCode } from '@bahi/gst/dist/states';
 
 interface Company {
   id: number;
