@@ -17,15 +17,17 @@ const get = (path: string, token: string) => request(s.url).get(path).set('Autho
 
 describe('identity limits', () => {
   it('ids in the path past 2^31 answer 400 naming them', async () => {
-    for (const [res, msg] of [
-      [await get('/admin/company/details/99999999999999999999', admin), /id must be at most 2147483647|id must be a whole number/],
-      [await get('/admin/company/details/2147483648', admin), /id must be at most 2147483647/],
-      [await request(s.url).delete('/users/2147483648').set('Authorization', `Bearer ${manager}`), /id must be at most 2147483647/],
-      [await request(s.url).get('/companyLogo/2147483648'), /companyId must be at most 2147483647/],
-      [await request(s.url).get('/companyLogo/-3'), /companyId must be at least 1/],
-    ] as const) {
-      expect([res.req.path, res.status]).toEqual([res.req.path, 400]);
-      expect([res.req.path, res.body.message]).toEqual([res.req.path, expect.stringMatching(msg)]);
+    const cases = [
+      ['GET /admin/company/details/99999999999999999999', await get('/admin/company/details/99999999999999999999', admin), /id must be at most 2147483647|id must be a whole number/],
+      ['GET /admin/company/details/2147483648', await get('/admin/company/details/2147483648', admin), /id must be at most 2147483647/],
+      ['DELETE /users/2147483648', await request(s.url).delete('/users/2147483648').set('Authorization', `Bearer ${manager}`), /id must be at most 2147483647/],
+      ['GET /companyLogo/2147483648', await request(s.url).get('/companyLogo/2147483648'), /companyId must be at most 2147483647/],
+      ['GET /companyLogo/-3', await request(s.url).get('/companyLogo/-3'), /companyId must be at least 1/],
+    ] as const;
+    // The label names the failing case in jest's diff.
+    for (const [label, res, msg] of cases) {
+      expect([label, res.status]).toEqual([label, 400]);
+      expect([label, res.body.message]).toEqual([label, expect.stringMatching(msg)]);
     }
   });
 
