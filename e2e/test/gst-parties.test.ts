@@ -1,5 +1,6 @@
 // GST mode, customers and distributors: the GSTIN and state on the customer form (sales remote)
 // and the distributor form (purchase remote), seen back on their details pages.
+import type { AddDistributorReply, GetAllDistributorsListReply, GetClientsDetailsReply } from '@bahi/contracts';
 import type { Page } from 'playwright-core';
 import { ACCOUNTS, login, startE2E, type E2E } from '../src/harness';
 
@@ -79,7 +80,7 @@ test('a customer with a GSTIN and a state typed by name is saved from the custom
   await e2e.shot(page, 'gst-customer-details');
 
   const id = Number(page.url().split('/').pop());
-  expect((await e2e.api<any>('GET', `/getClientsDetails?id=${id}`, { token })).body.data).toMatchObject({ state: 'Gujarat', state_code: '24', gstin: GJ_GSTIN, b2b: true });
+  expect((await e2e.api<GetClientsDetailsReply>('GET', `/getClientsDetails?id=${id}`, { token })).body.data).toMatchObject({ state: 'Gujarat', state_code: '24', gstin: GJ_GSTIN, b2b: true });
 });
 
 test('a distributor with a GSTIN and the state as a short form is saved from the distributor form and shown on its details', async () => {
@@ -104,7 +105,7 @@ test('a distributor with a GSTIN and the state as a short form is saved from the
   await seeAlert(page, "GSTIN: The check character (15th) is wrong: for 27AAPFU0939F1Z it should be 'V', not 'A'; the GSTIN is mistyped somewhere.");
   await e2e.shot(page, 'gst-distributor-wrong-gstin');
   const token = (await e2e.api<{ token: string }>('POST', '/loginReact', { body: ACCOUNTS.manager })).body.token;
-  const names = async () => (await e2e.api<any>('GET', '/getAllDistributorsList', { token })).body.allDistributorsList.map((d: { name: string }) => d.name);
+  const names = async () => (await e2e.api<GetAllDistributorsListReply>('GET', '/getAllDistributorsList', { token })).body.allDistributorsList.map((d) => d.name);
   expect(await names()).not.toContain('Mumbai Wholesale Mart');
 
   await form.getByLabel('GSTIN').fill(MH_GSTIN);
@@ -123,5 +124,5 @@ test('a distributor with a GSTIN and the state as a short form is saved from the
   expect(await details.getByLabel('GSTIN').inputValue()).toBe(MH_GSTIN);
   await e2e.shot(page, 'gst-distributor-details');
   const id = Number(page.url().split('/').pop());
-  expect((await e2e.api<any>('GET', `/getDistributorsDetails?id=${id}`, { token })).body.data).toMatchObject({ state: 'Maharashtra', state_code: '27', gstin: MH_GSTIN });
+  expect((await e2e.api<{ data: NonNullable<AddDistributorReply['distributor']> }>('GET', `/getDistributorsDetails?id=${id}`, { token })).body.data).toMatchObject({ state: 'Maharashtra', state_code: '27', gstin: MH_GSTIN });
 });
