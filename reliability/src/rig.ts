@@ -24,6 +24,8 @@ interface Proc {
   health?: string;
   url?: string;
   child?: ChildProcess;
+  /** The log file as opened for the running child: readable even when a test run removed the folder. */
+  logFd?: number;
   /** Moves the part to another port (first start only: others already know the port after that). */
   bind(port: number): void;
 }
@@ -164,10 +166,11 @@ export class Rig {
       const file = path.join(this.logDir, `${part}.log`);
       // A concurrent `npm test` clears test-results/: the restart must not fail for want of the folder.
       fs.mkdirSync(this.logDir, { recursive: true });
-      const log = fs.openSync(file, 'a');
+      const log = fs.openSync(file, 'a+');
       const child = spawn(p.cmd, p.args, { cwd: p.cwd, env: p.env, stdio: ['ignore', log, log] });
       p.child = child;
-      fs.closeSync(log);
+      if (p.logFd !== undefined) fs.closeSync(p.logFd);
+      p.logFd = log;
       const deadline = Date.now() + 120_000;
       let exited = false;
       while (Date.now() < deadline) {
@@ -202,6 +205,23 @@ export class Rig {
     this.kills.push(part);
   }
 
+  /** What `part` has logged since it was last started, from byte `from` on. */
+  readLog(part: Part, from = 0): string {
+    const fd = this.procs.get(part)?.logFd;
+    if (fd === undefined) return '';
+    const size = fs.fstatSync(fd).size;
+    if (size <= from) return '';
+    const buf = Buffer.alloc(size - from);
+    fs.readSync(fd, buf, 0, buf.length, from);
+    return buf.toString('utf8');
+  }
+
+  /** The size of what `part` has logged since it was last started (a mark for `readLog`). */
+  logSize(part: Part): number {
+    const fd = this.procs.get(part)?.logFd;
+    return fd === undefined ? 0 : fs.fstatSync(fd).size;
+  }
+
   async restart(part: Part): Promise<void> {
     await this.kill(part);
     await this.startPart(part);
@@ -218,6 +238,7 @@ export class Rig {
       await gone;
       clearTimeout(t);
     }
+    for (const p of this.procs.values()) if (p.logFd !== undefined) fs.closeSync(p.logFd);
     fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

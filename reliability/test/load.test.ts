@@ -1,7 +1,5 @@
 // A short run of the load script inside `npm test` (the full 60 s run is `npm run test:load`),
 // with two replicas each of sales, inventory and ledger, and one of each SIGKILLed mid-load.
-import fs from 'node:fs';
-import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { runLoad } from '../src/load';
 import { Rig, type Part } from '../src/rig';
@@ -18,11 +16,10 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => rig?.stop());
 
-/** The gateway's logged upstream errors, counted by error code (for the report; `npm test` may have removed the logs). */
+/** The gateway's logged upstream errors, counted by error code (for the report). */
 function upstreamErrors(): Record<string, number> {
   const out: Record<string, number> = {};
-  const file = path.join(rig.logDir, 'gateway.log');
-  for (const line of (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').split('\n')) {
+  for (const line of rig.readLog('gateway').split('\n')) {
     if (!line.includes('"upstream error"')) continue;
     const code = /"code":"([^"]+)"/.exec(line)?.[1] ?? 'none';
     out[code] = (out[code] ?? 0) + 1;
