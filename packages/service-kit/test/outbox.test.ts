@@ -125,6 +125,19 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     expect(await tally.count(1, next++, 'k-late')).toEqual({ tallyId: late });
   });
 
+  it('a re-driver that took over a record the first attempt then completed undoes nothing', async () => {
+    // The interleaving seen under load: the lease ran out while the first attempt was still
+    // working, a re-driver claimed the pending record, the first attempt completed it, and the
+    // re-driver went on to undo what it had seen as pending.
+    const id = next++;
+    expect(await tally.count(1, id, 'k-raced')).toEqual({ tallyId: id });
+    const seenPending = { ...(await tally.model.findOne({ tallyId: id }).lean())!, status: 'pending' as const, ledgerPosted: false };
+    const replica = tallyOutbox(tally.model, tally.nats, remote, tally.log, 2000);
+    expect(await replica.compensate(seenPending as never, 'the tally was interrupted')).toBe(false);
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'complete', idempotencyKey: 'k-raced' });
+    expect(remote.stock.has(id) && remote.entries.has(id)).toBe(true);
+  });
+
   it('several replicas re-driving at once take each stale record once', async () => {
     const ids = [next++, next++, next++, next++];
     for (const id of ids) {

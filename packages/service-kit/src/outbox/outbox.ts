@@ -181,9 +181,14 @@ export class Outbox<D extends OutboxRecord, R> {
     }
   }
 
-  /** Runs `undo` and marks the record failed. True when fully undone; else it stays compensating for the re-driver. */
+  /**
+   * Runs `undo` and marks the record failed. True when fully undone; false when it stays
+   * compensating for the re-driver, or when another attempt completed (or failed) it meanwhile:
+   * a lease can run out while the first attempt still works, and its finished record must stand.
+   */
   async compensate(doc: D, reason: string): Promise<boolean> {
-    await this.update(this.where(doc, { status: { $in: ['pending', 'compensating'] } }), { status: 'compensating', error: reason });
+    const ours = await this.update(this.where(doc, { status: { $in: ['pending', 'compensating'] } }), { status: 'compensating', error: reason });
+    if (!ours) return false;
     try {
       await this.o.undo(doc);
     } catch (err) {
