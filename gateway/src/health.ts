@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { upstreamsOf } from './forward';
 
 /** gateway/package.json's version (dist/ and src/ both sit one level below it). */
 export const GATEWAY_VERSION: string = (() => {
@@ -16,7 +17,7 @@ type Status = 'up' | 'down' | 'unavailable' | 'unknown';
 
 export interface HealthReport {
   status: 'ok' | 'degraded';
-  services: Record<string, { status: Status; detail?: Record<string, unknown> }>;
+  services: Record<string, { status: Status; detail?: Record<string, unknown>; replicas?: { up: number; of: number } }>;
   nats: { status: Status };
   mongo: { status: Status };
   /** Versions for the shell's About box; each service's is in its `detail.app.version`. */
@@ -70,8 +71,12 @@ export async function collectHealth(
         services[name] = { status: 'unavailable' };
         return;
       }
-      const { ok, body } = await probe(url, timeoutMs);
-      services[name] = { status: ok ? 'up' : 'down' };
+      // A service given as several replicas is up while one of them answers.
+      const urls = upstreamsOf(url);
+      const probes = await Promise.all(urls.map((u) => probe(u, timeoutMs)));
+      const live = probes.filter((p) => p.ok);
+      const { body } = live[0] ?? probes[0]!;
+      services[name] = { status: live.length ? 'up' : 'down', ...(urls.length > 1 ? { replicas: { up: live.length, of: urls.length } } : {}) };
       if (body && typeof body === 'object') {
         const detail = (body as Record<string, unknown>).details ?? (body as Record<string, unknown>).info;
         if (detail && typeof detail === 'object') services[name].detail = detail as Record<string, unknown>;

@@ -66,6 +66,14 @@ describe('/api/health', () => {
     });
   });
 
+  it('asks every replica of a service: up while one answers, each counted', async () => {
+    const dead = `http://127.0.0.1:${deadPort}`;
+    const gw = appWith({ auth: checkerFor(list), serviceUrls: { identity: `${identity.url},${dead}`, inventory: `${dead},${dead}` } });
+    const res = await request(gw).get('/api/health').set('Authorization', `Bearer ${token({ position: 'staff' })}`);
+    expect(res.body.services.identity).toMatchObject({ status: 'up', replicas: { up: 1, of: 2 }, detail: { mongo: { status: 'up' } } });
+    expect(res.body.services.inventory).toMatchObject({ status: 'down', replicas: { up: 0, of: 2 } });
+  });
+
   it('asks the services at most once a second for callers without a token', async () => {
     let probes = 0;
     const counting = await startUpstream();
