@@ -142,7 +142,7 @@ async function locateDatabase() {
  * with identity's NATS login from the data folder when there is one). Best effort: they also
  * reload the stored list when they start or reconnect.
  */
-async function announce(revocation) {
+async function announce(revocations) {
   let nats;
   try {
     nats = require('nats');
@@ -163,7 +163,7 @@ async function announce(revocation) {
   try {
     const nc = await nats.connect({ servers: process.env.NATS_URL || 'nats://127.0.0.1:4222', timeout: 2000, reconnect: false, ...auth });
     const subject = 'identity.session.revoked';
-    nc.publish(subject, nats.JSONCodec().encode({ pattern: subject, data: { revocations: [revocation] } }));
+    nc.publish(subject, nats.JSONCodec().encode({ pattern: subject, data: { revocations } }));
     await nc.flush();
     await nc.close();
     return true;
@@ -209,11 +209,17 @@ async function main() {
         },
       },
     );
-    // Every token of the admin issued until now, as identity's own reset does.
-    const revocation = { kind: 'user', userId: admin.id, issuedBefore: Math.floor(now / 1000), until: now + DAY_MS };
-    await identity.collection('sessions').updateMany({ userId: admin.id, revoked: false }, { $set: { revoked: true } });
-    await identity.collection('revocations').insertOne({ ...revocation });
-    const told = await announce(revocation);
+    // As identity's own revokeUser does: each live session by its id (a token of this very second
+    // escapes a cut-off in whole seconds), and the cut-off for tokens whose session is missing.
+    const sessions = identity.collection('sessions');
+    const live = await sessions.find({ userId: admin.id, revoked: false, exp: { $gt: new Date(now) } }).toArray();
+    const revocations = [
+      ...live.map((s) => ({ kind: 'session', sid: s.sid, until: s.exp.getTime() })),
+      { kind: 'user', userId: admin.id, issuedBefore: Math.floor(now / 1000), until: now + DAY_MS },
+    ];
+    await sessions.updateMany({ userId: admin.id, revoked: false }, { $set: { revoked: true } });
+    await identity.collection('revocations').insertMany(revocations.map((r) => ({ ...r })));
+    const told = await announce(revocations);
     process.stdout.write(
       [
         `Platform administrator ${admin.email}: password reset (through ${db.how}).`,
