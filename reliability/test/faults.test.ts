@@ -106,14 +106,17 @@ async function recordOf(db: 'bahi_sales' | 'bahi_inventory', key: string): Promi
 
 /**
  * Whether the kill landed inside a sale or purchase: its record was there before the kill and,
- * once the data could be read again, was still pending/compensating; or it was there before the
- * kill and the first answer was a 5xx or a lost connection. Null: the kill came before the
- * operation began or after it ended.
+ * once the data could be read again, was still pending/compensating; or the first answer was a
+ * 5xx or a lost connection (with or without the record). Null: the kill came before the request
+ * reached the service or after the operation ended.
  */
 function windowEvidence(kind: string, early: { status: string; createdAt?: Date } | null, late: { status: string; createdAt?: Date } | null, first: Reply, killedAt: number): string | null {
   const before = (r: { createdAt?: Date } | null) => !!r && (!r.createdAt || r.createdAt.getTime() <= killedAt);
   if (before(early) && (early!.status === 'pending' || early!.status === 'compensating')) return `${early!.status} ${kind} record seen after the kill`;
   if (isFail(first.status) && before(late)) return `first answer ${first.status} with the ${kind} recorded before the kill (${late!.status} by then)`;
+  // The kill cut the request while it was being served, before its record was written (the
+  // issue's "a 5xx first answer"): the refusal path ran, and nothing may be left behind.
+  if (isFail(first.status)) return `first answer ${first.status}: the kill cut the ${kind} before its record was written`;
   return null;
 }
 
