@@ -57,7 +57,8 @@ beforeAll(async () => {
   // documents renders the statement and receipt PDFs when it is built.
   const services: ('identity' | 'ledger' | 'documents')[] = ['identity', 'ledger'];
   if (fs.existsSync(path.join(ROOT, 'services/documents/dist/main.js'))) services.push('documents');
-  stack = await startStack({ rootDir: ROOT, services, logs: 'files' });
+  // The admin's password is given, as in production, so its first login is not a forced change.
+  stack = await startStack({ rootDir: ROOT, services, env: { BAHI_ADMIN_PASSWORD: ACCOUNTS.admin.password }, logs: 'files' });
   browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -241,7 +242,14 @@ test("another company never sees Demo Traders' customers", async () => {
     body: { cName: 'Other Stores', cAdd: '1 Park Street', cMob: '9000000001', mName: 'Other Manager', mEmail: 'other@other.local' },
   });
   expect(created.body.success).toBe(true);
-  const other = await apiLogin({ email: 'other@other.local', password: created.body.managerPassword! });
+  // The manager's password is temporary: changed first, as the shell makes them do.
+  const first = await apiLogin({ email: 'other@other.local', password: created.body.managerPassword! });
+  const changed = await api('POST', '/manage/profile/edit/updatePassword', {
+    token: first,
+    body: { current_password: created.body.managerPassword!, new_password: 'other-manager-1', re_type_new_password: 'other-manager-1' },
+  });
+  expect(changed.status).toBe(200);
+  const other = await apiLogin({ email: 'other@other.local', password: 'other-manager-1' });
   const demo = await apiLogin(ACCOUNTS.manager);
   const ramesh = await demoCustomer(demo, 'Ramesh');
   expect((await api('GET', '/getCustomerList/?text=Ramesh', { token: other })).body).toEqual([]);
