@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, Button, GstinInput, StateInput, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { ApiError, Button, PartyField, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { FIELDS, MSG, NEW_DISTRIBUTOR, distributorFormError, fieldLabel, formValues, isRequired, type Distributor, type DistributorFormValues, type OfficerRow } from './distributor';
 
 interface SaveReply {
@@ -34,7 +34,6 @@ export function DistributorForm({ distributor, onSaved, onCancel, testId = 'dist
   const alert = useAlert();
   const locked = mode === 'read';
 
-  const set = (k: keyof DistributorFormValues) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
   const setValue = (k: keyof DistributorFormValues) => (value: string) => setForm({ ...form, [k]: value });
   const setOfficer = (i: number, k: 'name' | 'mobile', value: string) => setOfficers(officers.map((o, j) => (j === i ? { ...o, [k]: value } : o)));
 
@@ -78,27 +77,17 @@ export function DistributorForm({ distributor, onSaved, onCancel, testId = 'dist
     <form className="pu-form" onSubmit={submit} data-testid={testId} data-mode={mode} noValidate>
       <div className="pu-form__grid">
         {FIELDS.map((k) => (
-          <div key={k} className={`bk-field ${k === 'name' ? 'pu-form__wide' : ''}`}>
-            <label htmlFor={`${testId}-${k}`}>
-              {fieldLabel(k)}
-              {isRequired(k) && <span className="bk-field__req" aria-hidden="true"> *</span>}
-            </label>
-            {k === 'state' ? (
-              <StateInput id={`${testId}-state`} value={form.state} onChange={setValue('state')} disabled={locked} required />
-            ) : k === 'gstin' ? (
-              <GstinInput id={`${testId}-gstin`} value={form.gstin} onChange={setValue('gstin')} disabled={locked} />
-            ) : (
-              <input
-                id={`${testId}-${k}`}
-                name={k}
-                value={form[k]}
-                onChange={set(k)}
-                disabled={locked}
-                required={isRequired(k)}
-                inputMode={k === 'postal_code' ? 'numeric' : undefined}
-              />
-            )}
-          </div>
+          <PartyField
+            key={k}
+            id={`${testId}-${k}`}
+            field={k}
+            label={fieldLabel(k)}
+            required={isRequired(k)}
+            className={k === 'name' ? 'pu-form__wide' : undefined}
+            value={form[k]}
+            onChange={setValue(k)}
+            disabled={locked}
+          />
         ))}
       </div>
       <fieldset className="pu-officers" disabled={locked}>

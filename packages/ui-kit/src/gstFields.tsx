@@ -89,3 +89,42 @@ export function GstinInput({ id, value, onChange, disabled }: FieldProps) {
     </>
   );
 }
+
+/**
+ * One field of a party's address form (customer or distributor): its label and the input the
+ * field needs (the state typeahead, the GSTIN, or a plain text box).
+ */
+export function PartyField({
+  id,
+  field,
+  label,
+  value,
+  onChange,
+  disabled,
+  required,
+  className,
+}: FieldProps & { field: string; label: string; required: boolean; className?: string }) {
+  return (
+    <div className={`bk-field${className ? ` ${className}` : ''}`}>
+      <label htmlFor={id}>
+        {label}
+        {required && <span className="bk-field__req" aria-hidden="true"> *</span>}
+      </label>
+      {field === 'state' ? (
+        <StateInput id={id} value={value} onChange={onChange} disabled={disabled} required />
+      ) : field === 'gstin' ? (
+        <GstinInput id={id} value={value} onChange={onChange} disabled={disabled} />
+      ) : (
+        <input
+          id={id}
+          name={field}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          disabled={disabled}
+          required={required}
+          inputMode={field === 'postal_code' ? 'numeric' : undefined}
+        />
+      )}
+    </div>
+  );
+}

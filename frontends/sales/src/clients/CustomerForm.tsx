@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, Button, GstinInput, StateInput, api, errorMessage, useAlert } from '@bahi/ui-kit';
+import { ApiError, Button, PartyField, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { customerFormError, fieldLabel, NEW_CUSTOMER, type Customer, type CustomerFormValues } from './customer';
 import './clients.css';
 
@@ -46,7 +46,6 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
   const [busy, setBusy] = useState(false);
   const alert = useAlert();
 
-  const set = (k: keyof CustomerFormValues) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
   const setValue = (k: keyof CustomerFormValues) => (value: string) => setForm({ ...form, [k]: value });
 
   const cancel = () => {
@@ -105,34 +104,24 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
               maxLength={10}
               required
               value={form.mobile_no}
-              onChange={set('mobile_no')}
+              onChange={(e) => setValue('mobile_no')(e.target.value)}
               disabled={locked || existing}
               title={existing ? 'The mobile number of an existing customer cannot be changed.' : undefined}
             />
           </div>
         </div>
         {FIELDS.map((k) => (
-          <div key={k} className={`bk-field ${k === 'name' ? 'cl-form__wide' : ''}`}>
-            <label htmlFor={`${testId}-${k}`}>
-              {fieldLabel(k)}
-              {!OPTIONAL.has(k) && <span className="bk-field__req" aria-hidden="true"> *</span>}
-            </label>
-            {k === 'state' ? (
-              <StateInput id={`${testId}-state`} value={form.state} onChange={setValue('state')} disabled={locked} required />
-            ) : k === 'gstin' ? (
-              <GstinInput id={`${testId}-gstin`} value={form.gstin} onChange={setValue('gstin')} disabled={locked} />
-            ) : (
-              <input
-                id={`${testId}-${k}`}
-                name={k}
-                value={form[k]}
-                onChange={set(k)}
-                disabled={locked}
-                required={!OPTIONAL.has(k)}
-                inputMode={k === 'postal_code' ? 'numeric' : undefined}
-              />
-            )}
-          </div>
+          <PartyField
+            key={k}
+            id={`${testId}-${k}`}
+            field={k}
+            label={fieldLabel(k)}
+            required={!OPTIONAL.has(k)}
+            className={k === 'name' ? 'cl-form__wide' : undefined}
+            value={form[k]}
+            onChange={setValue(k)}
+            disabled={locked}
+          />
         ))}
       </div>
       <div className="bk-form-actions cl-form__actions">
