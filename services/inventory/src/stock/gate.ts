@@ -9,15 +9,37 @@ export class Gate {
 
   constructor(private readonly limit: number) {}
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
+  /**
+   * Runs `task` when its turn comes. With `maxWaitMs`, a task that waited longer is not run
+   * (GateTimeout): its caller has given up by then, and running it late only lengthens the queue
+   * for the callers still waiting (after a replica dies, the takeover of its sales arrives at once).
+   */
+  async run<T>(task: () => Promise<T>, maxWaitMs?: number): Promise<T> {
+    if (this.running >= this.limit) {
+      const queuedAt = Date.now();
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (maxWaitMs !== undefined && Date.now() - queuedAt > maxWaitMs) {
+        this.release();
+        throw new GateTimeout(Date.now() - queuedAt);
+      }
+    } else this.running++;
     try {
       return await task();
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
+      this.release();
     }
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+}
+
+/** A task that waited past its deadline in the gate and was not run. */
+export class GateTimeout extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`waited ${waitedMs} ms for its turn`);
   }
 }

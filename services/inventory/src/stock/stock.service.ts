@@ -1,12 +1,12 @@
-import { BadRequestException, Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, NotFoundException, ServiceUnavailableException, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { StockApplyReply, StockMovement, StockSource, StockSourceKind } from '@bahi/contracts';
-import { castForInsert, inTransaction, SequenceService } from '@bahi/service-kit';
+import { castForInsert, inTransaction, SequenceService, SERVICE_CONFIG, type ServiceConfig } from '@bahi/service-kit';
 import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
 import { type Contribution, ProductTotals } from '../products/product-totals';
 import { Movement, Product, StockSourceDoc } from '../schemas';
-import { Gate } from './gate';
+import { Gate, GateTimeout } from './gate';
 
 /**
  * Stock transactions one inventory process runs at once. One: two at once already conflicted on
@@ -64,6 +64,7 @@ export class StockService implements OnModuleInit {
     @InjectModel(Movement.name) readonly movements: Model<Movement>,
     @InjectModel(StockSourceDoc.name) private readonly sources: Model<StockSourceDoc>,
     private readonly seq: SequenceService,
+    @Inject(SERVICE_CONFIG) private readonly cfg: ServiceConfig,
   ) {
     this.totals = new ProductTotals(conn, (fn) => this.inTransaction(fn));
   }
@@ -97,11 +98,14 @@ export class StockService implements OnModuleInit {
     });
     // No look-up first: the source record's unique index answers a repeat (the rare case) below.
     try {
+      // An apply still queued when its caller's NATS deadline passed is dropped: the caller undoes
+      // the sale, and the reverse's record makes the source a no-op anyway.
       return await this.gated(async (session) => {
         await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date() }), { session });
         return this.move(companyId, source.kind, source.id, parsed, when, session);
-      });
+      }, this.cfg.natsTimeoutMs);
     } catch (err) {
+      if (err instanceof GateTimeout) throw new ServiceUnavailableException(`Stock is busy (${err.message}); the ${source.kind} was not applied.`);
       // A concurrent retry of the same source won the unique index: report it as already applied.
       if ((err as { code?: number }).code === 11000) return { applied: false, movements: await this.existing(companyId, source), negativeStock: [] };
       throw err;
@@ -150,8 +154,8 @@ export class StockService implements OnModuleInit {
   }
 
   /** A sale's or purchase's transaction: through the gate, so a rush commits instead of conflicting. */
-  private gated<T>(fn: (s: ClientSession) => Promise<T>): Promise<T> {
-    return this.gate.run(() => this.inTransaction(fn));
+  private gated<T>(fn: (s: ClientSession) => Promise<T>, maxWaitMs?: number): Promise<T> {
+    return this.gate.run(() => this.inTransaction(fn), maxWaitMs);
   }
 
   /** Runs `fn` in one transaction, retrying write conflicts (service-kit's `inTransaction`). */
