@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { nestRequest } from '@bahi/auth';
 import { Subjects } from '@bahi/contracts';
-import { ADMIN, auth, login, loginChanged, MANAGER, STAFF, startIdentity, type Stack } from './helpers';
+import { ADMIN, auth, login, STAFF, startTwoCompanies, type Stack, type TwoCompanies } from './helpers';
 
 // Smallest valid PNG (1x1).
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2a8b3e40000000049454e44ae426082', 'hex');
@@ -16,26 +16,12 @@ describe('identity: company profile, logo, isolation, NATS', () => {
   let otherMgr: string;
   let otherId: number;
 
+  let two: TwoCompanies;
   beforeAll(async () => {
-    s = await startIdentity();
-    nc = await connect({ servers: s.nats.url });
-    const m = await login(s.url, MANAGER);
-    mgr = m.token;
-    companyId = m.body.user.companyId;
-    staff = (await login(s.url, STAFF)).token;
-    const admin = (await login(s.url, ADMIN)).token;
-    const created = await request(s.url)
-      .post('/admin/createCompany')
-      .set(auth(admin))
-      .send({ cName: 'Other Stores', cAdd: '1 Lane', cMob: '+919812345678', mName: 'Ravi', mEmail: 'ravi@other.in' })
-      .expect(201);
-    otherId = created.body.companyId;
-    otherMgr = (await loginChanged(s.url, { email: 'ravi@other.in', password: created.body.managerPassword })).token;
+    two = await startTwoCompanies({ cName: 'Other Stores', cMob: '+919812345678', mEmail: 'ravi@other.in' });
+    ({ s, nc, mgr, staff, companyId, otherMgr, otherId } = two);
   });
-  afterAll(async () => {
-    await nc?.close();
-    await s?.stop();
-  });
+  afterAll(() => two?.stop());
 
   it('gives every user of the company its details', async () => {
     const res = await request(s.url).get('/getCompanyDetails').set(auth(staff)).expect(200);

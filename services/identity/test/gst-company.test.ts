@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { nestRequest } from '@bahi/auth';
 import { Subjects } from '@bahi/contracts';
-import { ADMIN, auth, login, loginChanged, MANAGER, STAFF, startIdentity, type Stack } from './helpers';
+import { auth, startTwoCompanies, type Stack, type TwoCompanies } from './helpers';
 
 // The GST portal's own example GSTIN (Maharashtra, 27); its check character V is worked out in packages/gst/test/gstin.test.ts.
 const GSTIN = '27AAPFU0939F1ZV';
@@ -20,26 +20,12 @@ describe('identity: the company GST settings (tax_mode, gstin, invoice_prefix, s
   const base = () => ({ id: companyId, name: 'Demo Traders', add1: '12 Market Road', add2: 'Mumbai', mob1: '9876543210', mob2: '', email: 'hello@demo.local' });
   const details = async (token = mgr) => (await request(s.url).get('/getCompanyDetails').set(auth(token)).expect(200)).body;
 
+  let two: TwoCompanies;
   beforeAll(async () => {
-    s = await startIdentity();
-    nc = await connect({ servers: s.nats.url });
-    const m = await login(s.url, MANAGER);
-    mgr = m.token;
-    companyId = m.body.user.companyId;
-    staff = (await login(s.url, STAFF)).token;
-    const admin = (await login(s.url, ADMIN)).token;
-    const created = await request(s.url)
-      .post('/admin/createCompany')
-      .set(auth(admin))
-      .send({ cName: 'Gupta Traders', cAdd: '1 Lane', cMob: '9812345678', mName: 'Ravi', mEmail: 'ravi@gupta.in' })
-      .expect(201);
-    otherId = created.body.companyId;
-    otherMgr = (await loginChanged(s.url, { email: 'ravi@gupta.in', password: created.body.managerPassword })).token;
+    two = await startTwoCompanies({ cName: 'Gupta Traders', cMob: '9812345678', mEmail: 'ravi@gupta.in' });
+    ({ s, nc, mgr, staff, companyId, otherMgr, otherId } = two);
   });
-  afterAll(async () => {
-    await nc?.close();
-    await s?.stop();
-  });
+  afterAll(() => two?.stop());
 
   it('starts every company in simple mode, without GSTIN, with the default prefix (the initials)', async () => {
     expect(await details()).toMatchObject({ tax_mode: 'simple', gstin: null, state_code: null, invoice_prefix: 'DT' });

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { connect, type NatsConnection } from 'nats';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '@bahi/service-kit/testing';
 import { AppModule } from '../src/app.module';
@@ -74,4 +75,45 @@ export async function eventually(fn: () => Promise<void>, ms = 5000): Promise<vo
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+export interface TwoCompanies {
+  s: Stack;
+  nc: NatsConnection;
+  /** Demo Traders' manager and staff tokens and its id. */
+  mgr: string;
+  staff: string;
+  companyId: number;
+  /** A second company made by the platform admin; its manager has changed the temporary password. */
+  otherMgr: string;
+  otherId: number;
+  stop(): Promise<void>;
+}
+
+/** identity with Demo Traders and a second company, for profile and isolation tests. */
+export async function startTwoCompanies(other: { cName: string; cMob: string; mEmail: string }): Promise<TwoCompanies> {
+  const s = await startIdentity();
+  const nc = await connect({ servers: s.nats.url });
+  const m = await login(s.url, MANAGER);
+  const staff = (await login(s.url, STAFF)).token;
+  const admin = (await login(s.url, ADMIN)).token;
+  const created = await request(s.url)
+    .post('/admin/createCompany')
+    .set(auth(admin))
+    .send({ cName: other.cName, cAdd: '1 Lane', cMob: other.cMob, mName: 'Ravi', mEmail: other.mEmail })
+    .expect(201);
+  const otherMgr = (await loginChanged(s.url, { email: other.mEmail, password: created.body.managerPassword })).token;
+  return {
+    s,
+    nc,
+    mgr: m.token,
+    staff,
+    companyId: m.body.user.companyId,
+    otherMgr,
+    otherId: created.body.companyId,
+    stop: async () => {
+      await nc.close();
+      await s.stop();
+    },
+  };
 }
