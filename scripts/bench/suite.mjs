@@ -120,7 +120,7 @@ for (const c of [1, 10, 50]) {
 bare.close();
 
 // ---- the stack ------------------------------------------------------------------------------
-const stack = await startStack({ rootDir: ROOT, services: ['inventory', 'ledger', 'sales'], env: { BAHI_DEMO: '0', LOG_LEVEL: 'warn' }, logs: 'files' });
+const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales'], env: { BAHI_DEMO: '0', LOG_LEVEL: 'warn' }, logs: 'files' });
 try {
   const client = await MongoClient.connect(stack.mongoUri);
   const companies = { small: 5001, big: 5002 };

@@ -13,7 +13,7 @@ const { MongoClient } = require('mongodb');
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const RUNS = Number(process.env.BENCH_RUNS || 40);
 
-const stack = await startStack({ rootDir: ROOT, services: ['inventory'], env: { BAHI_DEMO: '0', LOG_LEVEL: 'warn' }, logs: 'files' });
+const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory'], env: { BAHI_DEMO: '0', LOG_LEVEL: 'warn' }, logs: 'files' });
 try {
   const client = await MongoClient.connect(stack.mongoUri);
   const db = client.db('bahi_inventory');

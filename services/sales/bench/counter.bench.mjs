@@ -82,7 +82,10 @@ try {
   for (let c = 0; c < CASHIERS; c++) {
     const email = `cashier${c}-${run}@demo.local`;
     await call('POST', '/users', manager, { name: `Cashier ${c}`, email, password: 'cashier12345', position: 'staff' });
-    cashiers.push(await login(email, 'cashier12345'));
+    // A password a manager sets is temporary: the cashier chooses their own first, as the shell makes them do.
+    const first = await login(email, 'cashier12345');
+    await call('POST', '/manage/profile/edit/updatePassword', first, { current_password: 'cashier12345', new_password: 'cashier-own-1', re_type_new_password: 'cashier-own-1' });
+    cashiers.push(await login(email, 'cashier-own-1'));
   }
 
   const times = { addProductIntoCart: [], MAKE_SALE: [] };
