@@ -1,7 +1,7 @@
 import { ACCOUNTS, login, startE2E, type E2E } from '../src/harness';
 import type { Page } from 'playwright-core';
 
-// Issue 17, products: a manager sets a product's GST rate, HSN code and "Price includes tax" in the
+// GST mode, products: a manager sets a product's GST rate, HSN code and "Price includes tax" in the
 // catalogue with the keyboard; the server's refusals show under the field they are about.
 let e2e: E2E;
 let page: Page;

@@ -114,8 +114,8 @@ function windowEvidence(kind: string, early: { status: string; createdAt?: Date 
   const before = (r: { createdAt?: Date } | null) => !!r && (!r.createdAt || r.createdAt.getTime() <= killedAt);
   if (before(early) && (early!.status === 'pending' || early!.status === 'compensating')) return `${early!.status} ${kind} record seen after the kill`;
   if (isFail(first.status) && before(late)) return `first answer ${first.status} with the ${kind} recorded before the kill (${late!.status} by then)`;
-  // The kill cut the request while it was being served, before its record was written (the
-  // issue's "a 5xx first answer"): the refusal path ran, and nothing may be left behind.
+  // The kill cut the request while it was being served, before its record was written (a 5xx
+  // first answer): the refusal path ran, and nothing may be left behind.
   if (isFail(first.status)) return `first answer ${first.status}: the kill cut the ${kind} before its record was written`;
   return null;
 }

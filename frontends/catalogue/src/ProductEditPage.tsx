@@ -23,7 +23,7 @@ interface Details {
     image_url: string;
     barcode: string;
     hsn_code: string;
-    /** Absent from an inventory older than issue 17: read as true. */
+    /** Absent from an inventory older than GST mode: read as true. */
     price_includes_tax?: boolean;
   };
   category: Named[];

@@ -66,7 +66,7 @@ export interface CompanyDetails {
   logo: string | null;
   upiId: string | null;
   /**
-   * GST settings (issue 17). identity always sends them; they are optional in the type so that
+   * GST settings. identity always sends them; they are optional in the type so that
    * stubs of identity written before them stay valid: read a missing `tax_mode` as 'simple'.
    */
   tax_mode?: CompanyTaxMode;

@@ -19,7 +19,7 @@ export interface ProductSnapshot {
   stock: string;
   /** Multiplier, e.g. "1.18" for 18 percent. */
   tax: string;
-  /** The same rate in percent ("18"): the product's GST rate in GST mode (issue 17). */
+  /** The same rate in percent ("18"): the product's GST rate in GST mode. */
   tax_percent: string;
   /** Whether mrp includes the tax (true unless the product says otherwise; an Indian MRP does). */
   price_includes_tax: boolean;

@@ -3,12 +3,12 @@ import { classifyInvoice, computeInvoice, GstError, InvoiceInput, SaleLineInput 
 const SELLER_STATE = '27'; // Maharashtra
 const BUYER_GSTIN = '24AAGCS5678K1ZT'; // Gujarat, check character worked in gstin.test.ts
 
-// The cart: 3 x 590.00 incl. 18 %, and 2 x 100.00 excl. 12 % less 5.00 each.
+// The reference cart: 3 x 590.00 incl. 18 %, and 2 x 100.00 excl. 12 % less 5.00 each.
 const kettle: SaleLineInput = { mrp: '590.00', quantity: 3, rate: 18, priceIncludesTax: true, hsn: '8516', unit: 'pcs' };
 const box: SaleLineInput = { mrp: 100, discount: 5, quantity: 2, rate: '12', priceIncludesTax: false, hsn: '3924', unit: 'piece' };
 const cart = (over: Partial<InvoiceInput> = {}): InvoiceInput => ({ mode: 'gst', companyState: SELLER_STATE, lines: [kettle, box], ...over });
 
-describe('computeInvoice: the worked example of the issue', () => {
+describe('computeInvoice: the reference worked example', () => {
   it('Maharashtra to a registered Gujarat buyer: IGST', () => {
     const inv = computeInvoice(cart({ customerGstin: BUYER_GSTIN }));
     // kettle: gross 590 x 3 = 1770; incl. 18 %: 1770 x 100 / 118 = 1500.00; IGST 1500 x 18 / 100 = 270.00

@@ -1,4 +1,4 @@
-// The state and GSTIN fields of the customer and distributor forms (GST mode, issue 17).
+// The state and GSTIN fields of the customer and distributor forms (GST mode).
 // The rules are @bahi/gst's; deep imports keep decimal.js (its invoice maths) out of the bundles.
 import { GST_STATES, parseState, stateName } from '@bahi/gst/dist/states';
 import { validateGstin } from '@bahi/gst/dist/gstin';

@@ -141,7 +141,7 @@ export const purchaseLabels: PurchaseLabels = {
   ],
 };
 
-/** A purchase that holds product 7 (the `packets=7:...` of the issue). */
+/** A purchase that holds product 7 (the `packets=7:...` of the limits test). */
 export const purchaseWithSeven: PurchaseLabels = {
   purchase_id: 12,
   date: '2025-03-02',

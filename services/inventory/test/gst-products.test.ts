@@ -6,7 +6,7 @@ import { Subjects } from '@bahi/contracts';
 import { Product } from '../src/schemas';
 import { auth, makeCategory, makeProduct, startInventory, token, type Stack } from './helpers';
 
-// Company 1 is simple (identity's reply has no tax_mode, as before issue 17), 2 is in GST mode,
+// Company 1 is simple (identity's reply has no tax_mode, as before GST mode), 2 is in GST mode,
 // 3 is a composition dealer; company 4 has identity answering 503 for it.
 const SIMPLE = 1;
 const GST = 2;

@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { GstError, isGstRate, isHsn, parseHsn, parseRate } from '@bahi/gst';
 
-/** identity.company.details' tax_mode; a reply without one (before issue 17) is simple mode. */
+/** identity.company.details' tax_mode; a reply without one (before GST mode) is simple mode. */
 export type TaxMode = 'simple' | 'gst' | 'composition';
 
 export interface GstFields {
@@ -15,7 +15,7 @@ export interface GstFields {
 export const fineInEveryMode = (f: GstFields): boolean => isGstRate(f.taxPercent) && (!f.hsn || isHsn(f.hsn));
 
 /**
- * The product rules of GST mode (issue 17): in `gst` the rate is a GST rate; in `gst` and
+ * The product rules of GST mode: in `gst` the rate is a GST rate; in `gst` and
  * `composition` a given HSN is 4, 6 or 8 digits (Rule 46(g); Rule 49 asks it on a bill of supply
  * too). A composition dealer collects no tax, so its rates stay free. Simple mode: today's rules.
  */
