@@ -5,6 +5,7 @@
  */
 import type { Customer, HistoryRow, Receipt } from './ledger';
 import type { LabelDetailsReply } from './inventory';
+import type { SaleGst } from './gst';
 
 /** The kinds under GET /api/documents/{kind}/... */
 export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels'] as const;
@@ -30,9 +31,14 @@ export const DocumentSubjects = {
 
 /** Spec 001 §3 sold product line, amounts as decimal strings. */
 export interface SoldLine {
+  /** The line's number in the sale (GstLine.sl_no refers to it); optional for estimates printed before it existed. */
+  sl_no?: number;
   product_id: number;
   product_name: string;
+  /** Quantity in the line's packs (the counter's quantity). */
   quantity: string;
+  /** Pieces per pack: the printed quantity is quantity x per_peice_quantity, what the amount was computed from. */
+  per_peice_quantity?: string;
   /** The unit price (MRP) before the line discount. */
   rate: string;
   /** Discount per unit. */
@@ -80,6 +86,8 @@ export interface SaleDocument {
   previousDue: string;
   paid: string;
   delivery: DeliveryDetails | null;
+  /** GST mode: the frozen tax invoice (or bill of supply), printed A4; null or absent in simple mode (A5 bill). */
+  gst?: SaleGst | null;
 }
 
 export interface EstimateDocumentRequest {

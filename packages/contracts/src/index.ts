@@ -6,6 +6,7 @@ export * from './ledger';
 export * from './sales';
 export * from './purchases';
 export * from './documents';
+export * from './gst';
 export * from './subjects';
 export * from './nats-permissions';
 export * from './routes';

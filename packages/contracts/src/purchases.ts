@@ -1,3 +1,4 @@
+import type { PurchaseGst } from './gst';
 // Purchases (inventory service) and the cart/estimate reads they need from sales. Reply shapes
 // the spec leaves "not shown" are designed here and documented in
 // services/inventory/src/purchases/README.md. HTTP replies carry numbers (display only).
@@ -117,6 +118,8 @@ export interface GetPurchaseDetailsReply {
   /** subTotal + taxAmount + shipping - summery_discount, to 2 decimals. */
   total: number;
   lines: PurchaseLine[];
+  /** GST mode: the distributor's GSTIN and state frozen at the purchase and the input tax per line (decimal strings); null otherwise. */
+  gst?: PurchaseGst | null;
 }
 
 /** GET /getPurchaseLabelDetails?purchaseId: one row per product line, packets default to the pieces bought. */

@@ -66,6 +66,10 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/getSaleList', 'sales', '000'),
   r('GET', '/getBillDetails', 'sales', '000'),
   r('GET', '/fillCartFromBill', 'sales', '000'),
+  // --- sales: GST mode (bahi)
+  r('GET', '/previewSale', 'sales', 'bahi'),
+  r('GET', '/gst/gstr1', 'sales', 'bahi'),
+  r('GET', '/gst/gstr3b', 'sales', 'bahi'),
   // --- sales: estimates (000)
   r('GET', '/createEstimate', 'sales', '000'),
   r('GET', '/getEstimateList', 'sales', '000'),

@@ -5,6 +5,8 @@
 import type { Customer } from './ledger';
 import type { CompanyDetails } from './identity';
 import type { ProductSuggestion } from './inventory';
+import type { CompanyTaxMode } from './identity';
+import type { CounterGstSummary } from './gst';
 
 /** Spec 000 §3 Cart line (also an estimate line). `amount` = (mrp - discount) x quantity x per_peice_quantity. */
 export interface CartLine {
@@ -31,8 +33,10 @@ export interface CartSummery {
   subtotal: number;
   /** 18% of the subtotal when tax is 1, to 2 decimals. */
   taxAmount: number;
-  /** subtotal + tax + shipping - discount, to 2 decimals. */
+  /** subtotal + tax + shipping - discount, to 2 decimals; in GST mode the invoice value (gst.invoice_value). */
   total: number;
+  /** GST mode: the tax invoice's figures (the Tax flag does not apply); null or absent in simple mode. */
+  gst?: CounterGstSummary | null;
 }
 
 /** GET /getProducts?cart_no */
@@ -70,6 +74,8 @@ export interface MakeSaleReply {
   saleId: number;
   /** e.g. stock of a product went below zero. */
   warnings: string[];
+  /** GST mode: PREFIX/YY-YY/NNNN; null in simple mode. */
+  invoice_no?: string | null;
 }
 
 export interface SalesListRow {
@@ -100,6 +106,12 @@ export interface SoldProduct {
   /** rate - disc */
   price: number;
   amount: number;
+  /** GST mode (null in simple mode): the line's taxable value (with its share of shipping less discount), rate in percent and tax. */
+  taxable_value?: number | null;
+  gst_rate?: number | null;
+  cgst?: number | null;
+  sgst?: number | null;
+  igst?: number | null;
 }
 
 export interface SaleDetails {
@@ -121,6 +133,24 @@ export interface SaleDetails {
   walkIn: boolean;
   customer: Customer | null;
   name: string;
+  /** The company's mode when the sale was made (frozen). GST fields below are null in simple mode. */
+  tax_mode?: CompanyTaxMode;
+  /** PREFIX/YY-YY/NNNN */
+  invoice_no?: string | null;
+  /** 'tax-invoice' or 'bill-of-supply'. */
+  document?: 'tax-invoice' | 'bill-of-supply' | null;
+  /** GST state code. */
+  place_of_supply?: string | null;
+  place_of_supply_name?: string | null;
+  inter_state?: boolean | null;
+  state_tax_name?: 'SGST' | 'UTGST' | null;
+  taxable_total?: number | null;
+  cgst_total?: number | null;
+  sgst_total?: number | null;
+  igst_total?: number | null;
+  round_off?: number | null;
+  /** What this invoice is worth (= amount in GST mode); the previous due is never inside it. */
+  invoice_value?: number | null;
 }
 
 /** GET /getBillDetails?id */

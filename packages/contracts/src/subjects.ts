@@ -21,6 +21,8 @@ export const Subjects = {
     userLookup: 'identity.user.lookup',
     /** Event: a platform admin deleted a company; services may purge its data. */
     companyDeleted: 'identity.company.deleted',
+    /** Event: a company's profile or GST settings changed; services holding them drop their copy. Every replica listens. */
+    companyChanged: 'identity.company.changed',
   },
   inventory: {
     /** Request: an active product of the company by product id or barcode; null when none. */
@@ -33,6 +35,8 @@ export const Subjects = {
     stockApply: 'inventory.stock.apply',
     /** Request: reverse an applied source exactly once. */
     stockReverse: 'inventory.stock.reverse',
+    /** Request: input tax of the company's purchases in a date range (GSTR-3B). */
+    gstInward: 'inventory.gst.inward',
   },
   sales: {
     /** Event: a sale was stored. */

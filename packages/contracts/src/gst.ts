@@ -1,0 +1,187 @@
+/**
+ * GST mode (a company's `tax_mode` `gst` or `composition`): what sales freezes into a sale, what
+ * documents prints from it, the counter's GST summary, purchases' input tax and the returns.
+ * The rules are computed by @bahi/gst; amounts stored and sent over NATS are two-decimal
+ * strings, HTTP replies carry numbers (display only) as everywhere else.
+ */
+import type { CompanyTaxMode } from './identity';
+
+/** Who supplies or receives, as printed on a tax invoice (frozen at the sale). */
+export interface GstParty {
+  name: string;
+  /** Address lines as printed, empty lines left out. */
+  address: string[];
+  /** Capitals, or null (an unregistered buyer). */
+  gstin: string | null;
+  /** GST state code ('27') or null when unknown (a walk-in is supplied in the company's state). */
+  state_code: string | null;
+  /** The state's name ('Maharashtra') or null. */
+  state_name: string | null;
+  mobile: string;
+  email: string;
+}
+
+/** One sold line's GST figures, frozen; the line itself is the sale's line with the same sl_no. */
+export interface GstLine {
+  sl_no: number;
+  hsn_code: string;
+  /** GSTR-1 unit quantity code of the product's unit ('PCS', 'KGS', 'OTH'...). */
+  uqc: string;
+  /** Percent, '18' ('0' on a bill of supply). */
+  gst_rate: string;
+  price_includes_tax: boolean;
+  /** quantity x per_peice_quantity: the units the amount was computed from. */
+  qty: string;
+  /** The line's taxable value before its share of shipping less summary discount. */
+  line_taxable: string;
+  /** Its share of (shipping - summary discount), may be negative. */
+  share: string;
+  /** line_taxable + share: what tax is charged on. */
+  taxable_value: string;
+  cgst: string;
+  sgst: string;
+  igst: string;
+}
+
+/** The GST part of a sale in gst or composition mode, frozen at checkout; null in simple mode. */
+export interface SaleGst {
+  tax_mode: Exclude<CompanyTaxMode, 'simple'>;
+  /** 'tax-invoice' (gst) or 'bill-of-supply' (composition). */
+  document: 'tax-invoice' | 'bill-of-supply';
+  /** PREFIX/YY-YY/NNNN, consecutive per company and financial year. */
+  invoice_no: string;
+  /** The financial year label ('26-27') and the serial within it. */
+  fy: string;
+  serial: number;
+  /** The sale's date (YYYY-MM-DD, IST calendar): the invoice date. */
+  invoice_date: string;
+  supplier: GstParty;
+  recipient: GstParty;
+  /** The buyer has a GSTIN (GSTR-1 b2b). */
+  b2b: boolean;
+  /** GST state code of the place of supply. */
+  place_of_supply: string;
+  place_of_supply_name: string;
+  inter_state: boolean;
+  /** 'UTGST' in union territories without a legislature; the amount field stays sgst. */
+  state_tax_name: 'SGST' | 'UTGST';
+  /** Always false: Bahi's sales are never under reverse charge. */
+  reverse_charge: false;
+  lines: GstLine[];
+  taxable_total: string;
+  cgst_total: string;
+  sgst_total: string;
+  igst_total: string;
+  tax_total: string;
+  /** taxable + tax to the paisa. */
+  exact_total: string;
+  /** invoice_value - exact_total, within -0.49 .. +0.50. */
+  round_off: string;
+  /** To the rupee: what the customer owes for this invoice (the sale's amount). */
+  invoice_value: string;
+}
+
+/**
+ * The counter's GST summary of a cart or an estimate (HTTP, numbers), on `summery.gst`; null in
+ * simple mode. A cart is priced for the walk-in (the company's state) until a customer is chosen:
+ * GET /previewSale prices it for one. `error` says why no invoice can be made yet (a product
+ * without an HSN code, an inter-state supply in composition mode); the sale is then refused.
+ */
+export interface CounterGstSummary {
+  tax_mode: Exclude<CompanyTaxMode, 'simple'>;
+  place_of_supply: string;
+  place_of_supply_name: string;
+  inter_state: boolean;
+  state_tax_name: 'SGST' | 'UTGST';
+  taxable_total: number;
+  cgst_total: number;
+  sgst_total: number;
+  igst_total: number;
+  round_off: number;
+  invoice_value: number;
+  lines: { sl_no: number; gst_rate: number; taxable_value: number; cgst: number; sgst: number; igst: number }[];
+  error: string | null;
+}
+
+/** GET /previewSale?cart_no&clientId[&estimateId]: the invoice a sale to that customer would make (no side effects). */
+export interface PreviewSaleReply {
+  tax_mode: CompanyTaxMode;
+  /** The sale's amount: the invoice value in GST mode, the spec's total in simple mode. */
+  amount: number;
+  previousDue: number;
+  gst: CounterGstSummary | null;
+}
+
+// ---- Purchases in GST mode (inventory) ----
+
+/** Input tax of one purchase line: cp is before tax; rate is the product's GST rate. */
+export interface PurchaseGstLine {
+  sl_no: number;
+  hsn_code: string;
+  gst_rate: string;
+  taxable_value: string;
+  cgst: string;
+  sgst: string;
+  igst: string;
+}
+/** Frozen on a purchase made in GST mode (null otherwise): the distributor's GSTIN and state at that moment. */
+export interface PurchaseGst {
+  distributor_gstin: string | null;
+  distributor_state_code: string | null;
+  distributor_state_name: string | null;
+  company_state_code: string;
+  inter_state: boolean;
+  lines: PurchaseGstLine[];
+  taxable_total: string;
+  cgst_total: string;
+  sgst_total: string;
+  igst_total: string;
+  tax_total: string;
+}
+
+/** inventory.gst.inward: input tax of a company's completed purchases dated in [from, to] (YYYY-MM-DD). */
+export interface GstInwardRequest {
+  companyId: number;
+  from: string;
+  to: string;
+}
+export interface GstInwardReply {
+  purchases: number;
+  taxable: string;
+  igst: string;
+  cgst: string;
+  sgst: string;
+  /** Purchases from registered distributors only (a GSTIN frozen on the purchase): eligible ITC. */
+  itc: { igst: string; cgst: string; sgst: string };
+}
+
+// ---- GST returns (sales; HTTP) ----
+
+/** GET /gst/gstr3b?period=YYYY-MM */
+export interface Gstr3bReply {
+  gstin: string;
+  /** MMYYYY */
+  ret_period: string;
+  /** 3.1(a) outward taxable supplies (other than zero, nil rated and exempted). */
+  outward: { txval: number; iamt: number; camt: number; samt: number; csamt: number };
+  /** 3.1(c) nil rated and exempted: sales at 0 %. */
+  nil_exempt: { txval: number };
+  /** 3.2 inter-state supplies to unregistered persons, by place of supply. */
+  inter_state_unreg: { pos: string; txval: number; iamt: number }[];
+  /** 4(A)(5) all other ITC: input tax from purchases from registered distributors. */
+  itc: { iamt: number; camt: number; samt: number; csamt: number };
+  /** Tax payable in cash per head after ITC (never below zero; ITC left over is carried). */
+  net_payable: { iamt: number; camt: number; samt: number; csamt: number };
+  itc_carried: { iamt: number; camt: number; samt: number };
+}
+
+declare module './subjects' {
+  interface SubjectPayloads {
+    'identity.company.changed': { companyId: number };
+    'inventory.gst.inward': GstInwardRequest;
+  }
+  interface SubjectReplies {
+    'identity.company.changed': void;
+    'inventory.gst.inward': GstInwardReply;
+  }
+}
