@@ -159,3 +159,24 @@ export const hugePurchase: PurchaseLabels = { ...purchaseWithSeven, purchase_id:
 export function longSale(lines: number): SaleDocument {
   return { ...sale, sale_id: 9, soldProducts: Array.from({ length: lines }, (_, i) => ({ ...sale.soldProducts[0]!, product_id: i + 1 })) };
 }
+
+/**
+ * A sale with a multi-piece line: 2 boxes of 6 pcs at 10.00 less 1.00 a piece is 12 pcs x 9.00 =
+ * 108.00 (the amount sales stores); the second line is a loose 0.25 kg at 80.00 = 20.00.
+ */
+export const packSale: SaleDocument = {
+  ...sale,
+  sale_id: 10,
+  soldProducts: [
+    { sl_no: 1, product_id: 40, product_name: 'Parle-G Biscuit Box', quantity: '2', per_peice_quantity: '6', rate: '10', disc: '1', price: '9', amount: '108', hsn_code: '1905', unit: 'pcs' },
+    { sl_no: 2, product_id: 41, product_name: 'Loose Cashew', quantity: '0.25', per_peice_quantity: '1', rate: '80', disc: '0', price: '80', amount: '20', hsn_code: '0801', unit: 'kg' },
+  ],
+  subtotal: '128',
+  tax: '0',
+  shipping: '0',
+  summery_discount: '0',
+  previousDue: '0',
+  paid: '128',
+};
+
+export const packEstimate: EstimateDocument = { ...estimate, estimate_id: 4, lines: packSale.soldProducts, subtotal: '128' };

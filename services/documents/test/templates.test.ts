@@ -13,8 +13,8 @@ const sources = (over: Partial<Record<string, unknown>> = {}): DocumentSources =
   async ask(subject, payload) {
     const p = payload as { saleId?: number; clientId?: number; productId?: number };
     const data: Record<string, unknown> = {
-      'sales.sale.document': p.saleId === 8 ? F.walkInSale : p.saleId === 7 ? F.sale : null,
-      'sales.estimate.document': F.estimate,
+      'sales.sale.document': p.saleId === 8 ? F.walkInSale : p.saleId === 7 ? F.sale : p.saleId === 10 ? F.packSale : null,
+      'sales.estimate.document': (payload as { estimateId?: number }).estimateId === 4 ? F.packEstimate : F.estimate,
       'ledger.receipt.document': F.receipt,
       'ledger.customer.statement': F.statement(40),
       'inventory.stockbook.rows': F.stockBook,
@@ -94,6 +94,37 @@ describe('bill', () => {
   });
 });
 
+/** The printed line of a product: quantity, unit, rate, discount, price and amount as numbers. */
+function printedLine(text: string, name: string) {
+  const m = new RegExp(`${name}\\s+\\(\\d+\\)\\s+\\d+\\s+([\\d.]+) (\\w+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+₹([\\d,.]+)`).exec(text);
+  if (!m) throw new Error(`no printed line for ${name} in:\n${text}`);
+  const n = (s: string) => Number(s.replace(/,/g, ''));
+  return { qty: m[1]!, unit: m[2]!, rate: n(m[3]!), disc: n(m[4]!), price: n(m[5]!), amount: n(m[6]!) };
+}
+
+describe('printed quantity (quantity x per_peice_quantity)', () => {
+  it('bill and estimate: Qty x Rate - discount = Amount on a multi-piece line, quantity in unit to 1 decimal', async () => {
+    for (const [kind, id] of [['bill', '10'], ['estimate', '4']] as const) {
+      const text = squash(pdfText((await render(kind, id)).pdf));
+      const box = printedLine(text, 'Parle-G Biscuit Box');
+      // 2 boxes of 6 pcs: the amount 108.00 was computed from 12 pcs
+      expect(box).toEqual({ qty: '12.0', unit: 'pcs', rate: 10, disc: 1, price: 9, amount: 108 });
+      expect(Number(box.qty) * (box.rate - box.disc)).toBe(box.amount);
+      expect(text).toMatch(/12\.0 pcs .* 2 ?× ?6 /); // 2 boxes x 6 pcs, under the quantity
+      // a loose quantity keeps its decimals (0.25 kg x 80.00 = 20.00)
+      const cashew = printedLine(text, 'Loose Cashew');
+      expect(cashew).toEqual({ qty: '0.25', unit: 'kg', rate: 80, disc: 0, price: 80, amount: 20 });
+      expect(Number(cashew.qty) * (cashew.rate - cashew.disc)).toBe(cashew.amount);
+    }
+  });
+
+  it('challan: the quantity delivered in pieces', async () => {
+    const text = squash(pdfText((await render('challan', '10')).pdf));
+    expect(text).toMatch(/Parle-G Biscuit Box \(40\) 1905 12\.0 pcs/);
+    expect(text).toMatch(/Loose Cashew \(41\) 0801 0\.25 kg/);
+  });
+});
+
 describe('estimate, challan and receipt', () => {
   it('prints the estimate on the bill size', async () => {
     const { pdf } = await render('estimate', '3');
@@ -108,7 +139,7 @@ describe('estimate, challan and receipt', () => {
     const { pdf } = await render('challan', '7');
     expect(await pageSizesMm(pdf)).toEqual([{ w: 210, h: 148 }]);
     const text = squash(pdfText(pdf));
-    for (const s of ['DELIVERY CHALLAN', 'Speedy Logistics', 'WB02AB1234', 'ROAD', '15-03-2025', '2 bag', '3 kg']) expect(text).toContain(s);
+    for (const s of ['DELIVERY CHALLAN', 'Speedy Logistics', 'WB02AB1234', 'ROAD', '15-03-2025', '2.0 bag', '3.0 kg']) expect(text).toContain(s);
     expect(text).not.toContain('₹1,250.00');
   });
 

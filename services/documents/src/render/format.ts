@@ -34,3 +34,19 @@ export function date(value: string | null | undefined): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   return m ? `${m[3]}-${m[2]}-${m[1]}` : value;
 }
+
+/**
+ * The quantity a line's amount was computed from: quantity x per_peice_quantity (a box of 6
+ * sold twice is 12 pcs), printed to 1 decimal as the spec shows a total quantity in unit, with
+ * more decimals only when the quantity has them (0.25 kg), so Qty x Rate always gives the amount.
+ */
+export function unitQty(quantity: Money.MoneyInput, perPiece: Money.MoneyInput | undefined): string {
+  const total = money(quantity).times(money(perPiece ?? '1'));
+  const places = Math.min(3, Math.max(1, total.toDecimalPlaces(3, Decimal.ROUND_HALF_UP).decimalPlaces()));
+  return total.toDecimalPlaces(places, Decimal.ROUND_HALF_UP).toFixed(places);
+}
+
+/** True when a line's unit holds several pieces (its printed quantity is quantity x per_peice_quantity). */
+export function isPack(perPiece: Money.MoneyInput | undefined): boolean {
+  return perPiece !== undefined && !money(perPiece).equals(1);
+}

@@ -1,7 +1,7 @@
 import type { Customer, DeliveryDetails, EstimateDocument, SaleDocument, SoldLine } from '@bahi/contracts';
 import { Money } from '@bahi/service-kit';
 import type { Code } from '../render/codes';
-import { date, fixed, qty, rupees } from '../render/format';
+import { date, fixed, isPack, qty, rupees, unitQty } from '../render/format';
 import { CompanyHeader, Html, Svg } from './layout';
 import { BILL_SIZE, type CompanyView } from './model';
 
@@ -60,6 +60,7 @@ const SALE_CSS = `
 .parties > div { flex: 1; }
 .label { font-size: 7.5pt; color: #555; text-transform: uppercase; letter-spacing: 0.3pt; }
 .lines td, .lines th { font-size: 8.5pt; }
+.lines .pack { font-size: 7pt; color: #555; }
 .bottom { display: flex; gap: 4mm; margin-top: 2mm; break-inside: avoid; }
 .bottom .left { flex: 1; }
 .totals { width: 70mm; }
@@ -113,7 +114,12 @@ function LineTable(props: { lines: SoldLine[]; prices: boolean }) {
             </td>
             <td>{l.hsn_code}</td>
             <td className="num">
-              {qty(l.quantity)} {l.unit}
+              {unitQty(l.quantity, l.per_peice_quantity)} {l.unit}
+              {isPack(l.per_peice_quantity) ? (
+                <div className="pack">
+                  {qty(l.quantity)} × {qty(l.per_peice_quantity!)}
+                </div>
+              ) : null}
             </td>
             {props.prices ? (
               <>
