@@ -13,6 +13,7 @@ const MANAGER_SIDEBAR = [
   'Sells Account',
   'Customer Details',
   'Receive Payment',
+  'Reports',
 ];
 const STAFF_SIDEBAR = ['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment'];
 

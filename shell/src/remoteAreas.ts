@@ -23,6 +23,7 @@ export const REMOTE_AREAS: RemoteArea[] = [
   { path: 'distributor', remote: 'purchase', module: './Distributors', title: 'Distributors', managerOnly: true },
   { path: 'payments/givePayment', remote: 'payments', module: './GivePayment', title: 'Give Payment', managerOnly: true },
   { path: 'payments/receivePayment', remote: 'payments', module: './ReceivePayment', title: 'Receive Payment' },
+  { path: 'reports', remote: 'reports', module: './Reports', title: 'Reports', managerOnly: true },
 ];
 
 export interface NavEntry {
@@ -32,7 +33,8 @@ export interface NavEntry {
   managerOnly?: boolean;
 }
 
-// Sidebar (spec 000 §2): the first seven only for managers, the last four for everyone.
+// Sidebar (spec 000 §2): the first seven only for managers, the next four for everyone; then
+// Reports (GST returns), for managers.
 export const NAV: NavEntry[] = [
   { to: '/', label: 'Cart', icon: 'cart', managerOnly: true },
   { to: '/product/null', label: 'View Products', icon: 'grid', managerOnly: true },
@@ -45,6 +47,7 @@ export const NAV: NavEntry[] = [
   { to: '/salesList', label: 'Sells Account', icon: 'receipt', managerOnly: false },
   { to: '/clientList', label: 'Customer Details', icon: 'person', managerOnly: false },
   { to: '/payments/receivePayment', label: 'Receive Payment', icon: 'arrowDown', managerOnly: false },
+  { to: '/reports/gst', label: 'Reports', icon: 'chart', managerOnly: true },
 ];
 
 export function navFor(position: string | undefined): NavEntry[] {

@@ -9,6 +9,7 @@ const PATHS: Record<string, string> = {
   box: 'M21 8l-9-5-9 5 9 5 9-5zM3 8v8l9 5 9-5V8M12 13v8',
   tag: 'M3 12V4h8l9 9-8 8-9-9zM7.5 8.5h.01',
   file: 'M6 3h8l5 5v13H6zM14 3v5h5M9 13h6M9 17h6',
+  chart: 'M4 20h16M7 16v-5M12 16V6M17 16v-8',
   receipt: 'M6 3h12v18l-3-2-3 2-3-2-3 2zM9 8h6M9 12h6',
   person: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0',
   menu: 'M4 6h16M4 12h16M4 18h16',
