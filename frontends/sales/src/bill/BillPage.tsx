@@ -10,6 +10,146 @@ type Bill = BillDetailsReply;
 /** Where the documents service serves the invoice PDF. */
 export const invoicePdf = (id: string | number) => `/documents/bill/${id}`;
 
+type Sale = Bill['saleDetails'];
+
+type Head = 'cgst' | 'sgst' | 'igst';
+
+/**
+ * The bill's lines. A tax invoice (`gst`) replaces the Amount column with the taxable value, the
+ * GST % and the tax of each head (CGST and SGST/UTGST, or IGST; none on a bill of supply).
+ */
+function BillLines({ bill, gst }: { bill: Bill; gst: boolean }) {
+  const s = bill.saleDetails;
+  const heads: readonly Head[] = !gst || s.document === 'bill-of-supply' ? [] : s.inter_state ? ['igst'] : ['cgst', 'sgst'];
+  const headName = (h: Head) => (h === 'sgst' ? (s.state_tax_name ?? 'SGST') : h.toUpperCase());
+  return (
+    <table data-testid={gst ? 'bill-gst-lines' : undefined}>
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>Product</th>
+          <th>HSN</th>
+          <th className="r">Qty</th>
+          <th className="r">Rate</th>
+          <th className="r">Disc.</th>
+          {gst ? (
+            <>
+              <th className="r">Taxable</th>
+              <th className="r">GST %</th>
+            </>
+          ) : (
+            <th className="r">Amount</th>
+          )}
+          {heads.map((h) => (
+            <th key={h} className="r">
+              {headName(h)}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {bill.soldProducts.map((p, i) => (
+          <tr key={p.sl_no} data-testid={gst ? `bill-line-${p.product_id}` : undefined}>
+            <td>{i + 1}</td>
+            <td>{p.product_name}</td>
+            <td>{p.hsn_code}</td>
+            <td className="r">
+              {p.quantity}
+              {p.per_peice_quantity !== 1 ? ` × ${p.per_peice_quantity}` : ''} {p.unit}
+            </td>
+            <td className="r nowrap">{formatINR(p.rate)}</td>
+            <td className="r nowrap">{formatINR(p.disc)}</td>
+            {gst ? (
+              <>
+                <td className="r nowrap" data-testid="bill-line-taxable">
+                  {formatINR(p.taxable_value)}
+                </td>
+                <td className="r">{p.gst_rate}%</td>
+              </>
+            ) : (
+              <td className="r nowrap">{fmt1(p.amount)}</td>
+            )}
+            {heads.map((h) => (
+              <td key={h} className="r nowrap" data-testid={`bill-line-${h}`}>
+                {formatINR(p[h])}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function SimpleTotals({ bill }: { bill: Bill }) {
+  const s = bill.saleDetails;
+  return (
+    <>
+      <span>Subtotal</span>
+      <span className="r" data-testid="bill-subtotal">
+        {formatINR(bill.subtotal)}
+      </span>
+      {s.tax === 1 && (
+        <>
+          <span>Tax (18%)</span>
+          <span className="r" data-testid="bill-tax">
+            {formatINR(s.taxAmount)}
+          </span>
+        </>
+      )}
+      <span>Shipping</span>
+      <span className="r" data-testid="bill-shipping">
+        {formatINR(s.shipping)}
+      </span>
+      <span>Discount</span>
+      <span className="r" data-testid="bill-discount">
+        -{formatINR(s.summery_discount)}
+      </span>
+      <span>Amount</span>
+      <span className="r" data-testid="bill-amount">
+        {formatINR(s.amount)}
+      </span>
+    </>
+  );
+}
+
+/** A tax invoice's totals: taxable value (shipping less discount is inside it), each head, round off, invoice value. */
+function GstTotals({ s }: { s: Sale }) {
+  const row = (label: string, value: number | null | undefined, id: string, sign = false) => (
+    <>
+      <span>{label}</span>
+      <span className="r" data-testid={id}>
+        {sign && Number(value) > 0 ? '+' : ''}
+        {formatINR(value)}
+      </span>
+    </>
+  );
+  return (
+    <>
+      {(s.shipping > 0 || s.summery_discount > 0) && (
+        <span className="sl-bill__note" data-testid="bill-shipping-note">
+          Taxable value includes shipping {formatINR(s.shipping)} less discount {formatINR(s.summery_discount)}
+        </span>
+      )}
+      {row('Taxable value', s.taxable_total, 'bill-taxable')}
+      {s.document !== 'bill-of-supply' &&
+        (s.inter_state ? (
+          row('IGST', s.igst_total, 'bill-igst')
+        ) : (
+          <>
+            {row('CGST', s.cgst_total, 'bill-cgst')}
+            {row(s.state_tax_name ?? 'SGST', s.sgst_total, 'bill-sgst')}
+          </>
+        ))}
+      {row('Round off', s.round_off, 'bill-round-off', true)}
+      <span className="grand">{s.document === 'bill-of-supply' ? 'Bill value' : 'Invoice value'}</span>
+      <span className="grand r" data-testid="bill-invoice-value">
+        {formatINR(s.invoice_value)}
+      </span>
+    </>
+  );
+}
+
 /** Bill view (spec 000 §2): printable HTML bill; /salesList/bill/print/{id} opens the print dialog. */
 export default function BillPage() {
   const { prints = 'show', id = '' } = useParams();
@@ -42,6 +182,8 @@ export default function BillPage() {
   if (!bill) return <Spinner />;
   const s = bill.saleDetails;
   const c = bill.companyDetails;
+  // Sales made in GST mode carry their frozen invoice; simple mode's bill stays as it was.
+  const gst = !!s.tax_mode && s.tax_mode !== 'simple' && !!s.invoice_no;
 
   const moveToCart = async () => {
     try {
@@ -96,9 +238,22 @@ export default function BillPage() {
             <div>{c?.add2}</div>
             <div>{[c?.mob1, c?.mob2].filter(Boolean).join(', ')}</div>
             <div>{c?.email}</div>
+            {gst && c?.gstin && <div data-testid="bill-company-gstin">GSTIN {c.gstin}</div>}
           </div>
           <div className="sl-bill__meta">
-            <h2 style={{ margin: 0 }}>Bill #{s.sale_id}</h2>
+            {gst ? (
+              <>
+                <h2 style={{ margin: 0 }} data-testid="bill-document">
+                  {s.document === 'bill-of-supply' ? 'Bill of Supply' : 'Tax Invoice'}
+                </h2>
+                <div>
+                  Invoice No <b data-testid="bill-invoice-no">{s.invoice_no}</b>
+                </div>
+                <div className="sl-muted">Bill #{s.sale_id}</div>
+              </>
+            ) : (
+              <h2 style={{ margin: 0 }}>Bill #{s.sale_id}</h2>
+            )}
             <div>Date {s.date}</div>
             <div>Due date {s.due_date}</div>
           </div>
@@ -116,62 +271,22 @@ export default function BillPage() {
             ]
               .filter(Boolean)
               .join(', ')}
+            {gst && s.customer.gstin && (
+              <>
+                <br />
+                GSTIN <span data-testid="bill-customer-gstin">{s.customer.gstin}</span>
+              </>
+            )}
           </div>
         )}
-        <table>
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Product</th>
-              <th>HSN</th>
-              <th className="r">Qty</th>
-              <th className="r">Rate</th>
-              <th className="r">Disc.</th>
-              <th className="r">Amount</th>
-            </tr>
-          </thead>
-          <tbody>
-            {bill.soldProducts.map((p, i) => (
-              <tr key={p.sl_no}>
-                <td>{i + 1}</td>
-                <td>{p.product_name}</td>
-                <td>{p.hsn_code}</td>
-                <td className="r">
-                  {p.quantity}
-                  {p.per_peice_quantity !== 1 ? ` × ${p.per_peice_quantity}` : ''} {p.unit}
-                </td>
-                <td className="r nowrap">{formatINR(p.rate)}</td>
-                <td className="r nowrap">{formatINR(p.disc)}</td>
-                <td className="r nowrap">{fmt1(p.amount)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        {gst && (
+          <div className="sl-bill__pos" data-testid="bill-place-of-supply">
+            Place of supply: {s.place_of_supply_name} ({s.place_of_supply})
+          </div>
+        )}
+        <BillLines bill={bill} gst={gst} />
         <div className="sl-bill__totals" data-testid="bill-totals">
-          <span>Subtotal</span>
-          <span className="r" data-testid="bill-subtotal">
-            {formatINR(bill.subtotal)}
-          </span>
-          {s.tax === 1 && (
-            <>
-              <span>Tax (18%)</span>
-              <span className="r" data-testid="bill-tax">
-                {formatINR(s.taxAmount)}
-              </span>
-            </>
-          )}
-          <span>Shipping</span>
-          <span className="r" data-testid="bill-shipping">
-            {formatINR(s.shipping)}
-          </span>
-          <span>Discount</span>
-          <span className="r" data-testid="bill-discount">
-            -{formatINR(s.summery_discount)}
-          </span>
-          <span>Amount</span>
-          <span className="r" data-testid="bill-amount">
-            {formatINR(s.amount)}
-          </span>
+          {gst ? <GstTotals s={s} /> : <SimpleTotals bill={bill} />}
           {!s.walkIn && (
             <>
               <span>Previous due</span>

@@ -1,24 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import {
-  api,
-  ApiError,
-  Button,
-  errorMessage,
-  formatINR,
-  isManager,
-  useAlert,
-  useConfirm,
-  usePageHeader,
-  useUser,
-  newIdempotencyKey,
-} from '@bahi/ui-kit';
+import { api, ApiError, Button, errorMessage, isManager, useAlert, useConfirm, usePageHeader, useUser } from '@bahi/ui-kit';
 import type { Customer } from '../clients/customer';
-import type { PurchaseValues } from './CheckoutPanels';
+import type { PurchaseValues, SellValues } from './CheckoutPanels';
 import { LinesTable } from './LinesTable';
 import {
   EMPTY_CART,
   entryCode,
+  gstRefusal,
   GENERIC_FAILURE,
   PRODUCT_NOT_FOUND,
   type AddReply,
@@ -29,7 +18,7 @@ import {
 } from './lines';
 import type { GetProductsReply } from '@bahi/contracts';
 import { ProductEntry } from './ProductEntry';
-import { AmountInput, CheckoutModal, CustomerChooser, type Panel } from './SummaryParts';
+import { CounterLayout, SummaryRows, useAmountBoxes, useCheckout, useSalePreview } from './counter';
 import './sales.css';
 
 const CART_NO = 1;
@@ -73,31 +62,29 @@ export default function CartPage() {
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
   const [customer, setCustomer] = useState<Customer | null>(null);
   const [due, setDue] = useState(0);
-  const [panel, setPanel] = useState<Panel>(0);
   const [searchKey, setSearchKey] = useState(0);
-  const [shipping, setShipping] = useState('0');
-  const [discount, setDiscount] = useState('0');
-  const checkoutKey = useRef(newIdempotencyKey());
+  const boxes = useAmountBoxes();
   const entryRef = useRef<HTMLInputElement>(null);
   const alert = useAlert();
   const confirm = useConfirm();
   const navigate = useNavigate();
   const user = useUser();
+  const checkout = useCheckout(() => !lines.length);
   usePageHeader(<span>Create Sell</span>, []);
+  // GST mode: the cart is priced for the walk-in; a chosen customer's invoice comes from /previewSale.
+  const preview = useSalePreview(!!summery.gst, { cart_no: CART_NO, clientId: customer?.client_id ?? 0 }, [summery, lines]);
+  const gst = summery.gst ? (preview?.gst ?? summery.gst) : null;
 
   // Replies can overtake each other when a scanner fires codes back to back: each request takes a
   // number and a reply older than one already shown is not shown (the page reloads the cart instead).
   const sent = useRef(0);
-  const shown = useRef({ seq: 0, shipping: '0', discount: '0' });
+  const shown = useRef(0);
   /** Shows a server summary; false when a newer one is already on screen. */
   const applySummery = (s: Summery, seq = ++sent.current) => {
-    if (seq < shown.current.seq) return false;
-    const prev = shown.current;
-    shown.current = { seq, shipping: String(s.shipping), discount: String(s.discount) };
+    if (seq < shown.current) return false;
+    shown.current = seq;
     setSummery(s);
-    // A box the cashier is typing in keeps its text; it is saved on blur.
-    setShipping((t) => (t === prev.shipping ? String(s.shipping) : t));
-    setDiscount((t) => (t === prev.discount ? String(s.discount) : t));
+    boxes.show(s);
     return true;
   };
   const load = useCallback(async () => {
@@ -193,39 +180,11 @@ export default function CartPage() {
     await load();
   };
 
-  const proceed = (p: Panel) => {
-    if (!lines.length) return alert.error(EMPTY_CART);
-    // A fresh key each time the sell or purchase panel opens; retries and double clicks inside it reuse it.
-    if (p === 2 || p === 3) checkoutKey.current = newIdempotencyKey();
-    setPanel(p);
-  };
-
-  const sell = async (v: { paid: string; dueDate: string; date: string }) => {
-    try {
-      const r = await api.post<{ saleId?: number; warnings?: string[] }>(
-        '/MAKE_SALE',
-        { clientId: customer?.client_id ?? 0, cart_no: CART_NO, ...v },
-        { headers: { 'Idempotency-Key': checkoutKey.current } },
-      );
-      if (!r?.saleId) return alert.error(GENERIC_FAILURE);
-      r.warnings?.forEach((w) => alert.show(w, 'warning'));
-      navigate(`/salesList/bill/print/${r.saleId}`);
-    } catch (err) {
-      alert.error(err instanceof ApiError ? err.message : GENERIC_FAILURE);
-    }
-  };
-
-  const purchase = async (v: PurchaseValues) => {
-    try {
-      const r = await api.post<{ id?: number }[]>('/checkOutPurchase', { ...v, cart_no: CART_NO }, { headers: { 'Idempotency-Key': checkoutKey.current } });
-      if (!Array.isArray(r) || !r[0]?.id) throw new Error('no id');
-      alert.success('Purchase Success...');
-      navigate(`/purchase/${r[0].id}`);
-    } catch {
-      alert.error('Error Occured please contact admin..');
-      setPanel(0);
-      navigate('/');
-    }
+  /** Proceed to Sell; in GST mode refused while the invoice cannot be made. */
+  const proceedToSell = () => {
+    const refusal = lines.length ? gstRefusal(gst) : null;
+    if (refusal) return alert.error(refusal);
+    checkout.proceed(2);
   };
 
   const saveEstimate = async () => {
@@ -251,113 +210,77 @@ export default function CartPage() {
         document.querySelector<HTMLInputElement>('.sl-summary input[type="search"]')?.focus();
       } else if (e.key === 'F9') {
         e.preventDefault();
-        proceed(2);
+        proceedToSell();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   });
 
-  const total = summery.total;
   return (
-    <div className="sl-cart">
-      <section className="bk-card sl-card">
-        <header className="sl-card__head">
-          <h2>Cart</h2>
-          <Button variant="secondary" onClick={() => void clear()} data-testid="clear-cart">
-            Clear Cart
-          </Button>
-        </header>
-        <ProductEntry ref={entryRef} suggestions={suggestions} onAdd={add} onEmptyEnter={() => proceed(2)} />
-        <LinesTable lines={lines} onQuantity={onQuantity} onDiscount={onDiscount} onRemove={(l) => void onRemove(l)} />
-        <KeysLegend />
-      </section>
-      <section className="bk-card sl-card sl-summary" data-testid="summary">
-        <header className="sl-card__head">
-          <h2>Summery</h2>
-        </header>
-        <CustomerChooser customer={customer} searchKey={searchKey} testId="current-customer" onChoose={(c) => void chooseCustomer(c)} onAdd={() => setPanel(1)} />
-        <dl className="sl-rows">
-          <dt>Subtotal</dt>
-          <dd className="bk-money" data-testid="subtotal">
-            {formatINR(summery.subtotal)}
-          </dd>
-          <dt>Due</dt>
-          <dd className="bk-money" data-testid="due">
-            {formatINR(due, 0)}
-          </dd>
-          <dt>
-            <label>
-              <input
-                type="checkbox"
-                checked={summery.tax === 1}
-                data-testid="tax"
-                onChange={(e) => {
-                  // Ticked at once; the server's summary (with the tax amount) follows, or it is undone.
-                  const before = summery;
-                  const tax = e.target.checked ? 1 : 0;
-                  setSummery({ ...summery, tax });
-                  void update('/upTax/', { tax }, 'could not update tax').catch(() => setSummery(before));
-                }}
-              />{' '}
-              Tax (18%)
-            </label>
-          </dt>
-          <dd className="bk-money" data-testid="tax-amount">
-            {formatINR(summery.taxAmount)}
-          </dd>
-          <dt>Shipping</dt>
-          <dd>
-            <AmountInput
-              label="Shipping"
-              value={shipping}
-              saved={summery.shipping}
-              onChange={setShipping}
-              onCommit={() => void update('/upShip/', { shipping }, 'could not update shipping').catch(() => setShipping(String(summery.shipping)))}
-            />
-          </dd>
-          <dt>Discount</dt>
-          <dd>
-            <AmountInput
-              label="Discount"
-              value={discount}
-              saved={summery.discount}
-              onChange={setDiscount}
-              onCommit={() => void update('/upSummeryDisc/', { discount }, 'could not update discount').catch(() => setDiscount(String(summery.discount)))}
-            />
-          </dd>
-          <dt className="sl-total">Total</dt>
-          <dd className="sl-total bk-money" data-testid="total">
-            {formatINR(total)}
-          </dd>
-        </dl>
-        <div className="sl-actions">
-          <Button onClick={() => proceed(2)} data-testid="proceed-sell">
+    <CounterLayout
+      title="Cart"
+      headExtra={
+        <Button variant="secondary" onClick={() => void clear()} data-testid="clear-cart">
+          Clear Cart
+        </Button>
+      }
+      entry={<ProductEntry ref={entryRef} suggestions={suggestions} onAdd={add} onEmptyEnter={proceedToSell} />}
+      table={<LinesTable lines={lines} gst={gst} onQuantity={onQuantity} onDiscount={onDiscount} onRemove={(l) => void onRemove(l)} />}
+      legend={<KeysLegend />}
+      summaryTestId="summary"
+      customer={customer}
+      customerTestId="current-customer"
+      searchKey={searchKey}
+      onChooseCustomer={(c) => void chooseCustomer(c)}
+      rows={
+        <SummaryRows
+          summery={summery}
+          gst={gst}
+          due={due}
+          boxes={boxes}
+          onTax={(tax) => {
+            // Ticked at once; the server's summary (with the tax amount) follows, or it is undone.
+            const before = summery;
+            setSummery({ ...summery, tax });
+            void update('/upTax/', { tax }, 'could not update tax').catch(() => setSummery(before));
+          }}
+          onShipping={() =>
+            void update('/upShip/', { shipping: boxes.shipping }, 'could not update shipping').catch(() => boxes.setShipping(String(summery.shipping)))
+          }
+          onDiscount={() =>
+            void update('/upSummeryDisc/', { discount: boxes.discount }, 'could not update discount').catch(() =>
+              boxes.setDiscount(String(summery.discount)),
+            )
+          }
+        />
+      }
+      gst={gst}
+      actions={
+        <>
+          <Button onClick={proceedToSell} data-testid="proceed-sell">
             Proceed to Sell
           </Button>
           <Button variant="secondary" onClick={() => void saveEstimate()} data-testid="save-estimate">
             Save to Estimate
           </Button>
           {isManager(user) && (
-            <Button variant="secondary" onClick={() => proceed(3)}>
+            <Button variant="secondary" onClick={() => checkout.proceed(3)}>
               Proceed to purchase
             </Button>
           )}
-        </div>
-      </section>
-      <CheckoutModal
-        panel={panel}
-        total={total}
-        onClose={() => setPanel(0)}
-        onCustomerSaved={(c) => {
-          setCustomer(c);
-          setDue(0);
-          setPanel(0);
-        }}
-        onSell={sell}
-        onPurchase={purchase}
-        onError={(m) => alert.error(m)}
-      />
-    </div>
+        </>
+      }
+      checkout={checkout}
+      total={summery.total}
+      preview={preview}
+      onCustomerSaved={(c) => {
+        setCustomer(c);
+        setDue(0);
+        checkout.setPanel(0);
+      }}
+      onSell={(v: SellValues) => checkout.sell('/MAKE_SALE', { clientId: customer?.client_id ?? 0, cart_no: CART_NO, ...v })}
+      onPurchase={(v: PurchaseValues) => checkout.purchase('/checkOutPurchase', { ...v, cart_no: CART_NO })}
+    />
   );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { CounterGstSummary, PreviewSaleReply } from '@bahi/contracts';
 import { api, Button, Field, formatINR, SelectField } from '@bahi/ui-kit';
 
 export const todayISO = () => {
@@ -6,20 +7,90 @@ export const todayISO = () => {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
 };
 
-/** Sell panel: paid, due date, date; the confirm button is disabled while the checkout runs. Enter confirms. */
+export interface SellValues {
+  paid: string;
+  dueDate: string;
+  date: string;
+}
+
+/** The invoice a sale will make in GST mode: tax heads, round off, invoice value and the amount due with the previous due. */
+function SellInvoice({ gst, total, previousDue }: { gst: CounterGstSummary; total: number; previousDue: number | null }) {
+  const row = (label: string, value: number, id: string) => (
+    <>
+      <dt>{label}</dt>
+      <dd className="bk-money" data-testid={id}>
+        {formatINR(value)}
+      </dd>
+    </>
+  );
+  return (
+    <dl className="sl-rows sl-sell-invoice" data-testid="sell-invoice">
+      <dt>Place of supply</dt>
+      <dd data-testid="sell-pos">
+        {gst.place_of_supply_name} ({gst.place_of_supply})
+      </dd>
+      {row('Taxable value', gst.taxable_total, 'sell-taxable')}
+      {gst.tax_mode === 'composition'
+        ? null
+        : gst.inter_state
+          ? row('IGST', gst.igst_total, 'sell-igst')
+          : (
+            <>
+              {row('CGST', gst.cgst_total, 'sell-cgst')}
+              {row(gst.state_tax_name, gst.sgst_total, 'sell-sgst')}
+            </>
+          )}
+      <dt>Round off</dt>
+      <dd className="bk-money" data-testid="sell-round-off">
+        {gst.round_off > 0 ? '+' : ''}
+        {formatINR(gst.round_off)}
+      </dd>
+      {row(gst.tax_mode === 'composition' ? 'Bill value' : 'Invoice value', gst.invoice_value, 'sell-invoice-value')}
+      {previousDue !== null && (
+        <>
+          {row('Previous due', previousDue, 'sell-previous-due')}
+          <dt className="sl-total">Amount due</dt>
+          <dd className="sl-total bk-money" data-testid="sell-amount-due">
+            {formatINR(total + previousDue)}
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/**
+ * Sell panel: paid, due date, date; the confirm button is disabled while the checkout runs. Enter confirms.
+ * In GST mode it shows the invoice the sale makes (the chosen customer's, from /previewSale) and
+ * refuses while the invoice cannot be made.
+ */
 export function SellPanel({
   total,
+  gst,
+  preview,
   onSell,
+  onError,
 }: {
   total: number;
-  onSell(v: { paid: string; dueDate: string; date: string }): Promise<void>;
+  gst?: CounterGstSummary | null;
+  preview?: PreviewSaleReply | null;
+  onSell(v: SellValues): Promise<void>;
+  onError?(message: string): void;
 }) {
-  const [paid, setPaid] = useState(String(total));
+  const invoice = preview?.gst ?? gst ?? null;
+  const amount = preview?.gst ? preview.amount : total;
+  const [paid, setPaid] = useState(String(amount));
+  const touched = useRef(false);
+  // A preview arriving after the panel opened sets Paid to its amount unless the cashier typed.
+  useEffect(() => {
+    if (!touched.current) setPaid(String(amount));
+  }, [amount]);
   const [dueDate, setDueDate] = useState(todayISO());
   const [date, setDate] = useState(todayISO());
   const [busy, setBusy] = useState(false);
   const submit = async () => {
     if (busy) return;
+    if (invoice?.error) return onError?.(invoice.error);
     setBusy(true);
     try {
       await onSell({ paid: paid.trim() || '0', dueDate, date });
@@ -36,16 +107,28 @@ export function SellPanel({
         void submit();
       }}
     >
-      <p className="sl-total-line">
-        Total <b className="bk-money">{formatINR(total)}</b>
-      </p>
+      {invoice ? (
+        <SellInvoice gst={invoice} total={amount} previousDue={preview?.gst ? preview.previousDue : null} />
+      ) : (
+        <p className="sl-total-line">
+          Total <b className="bk-money">{formatINR(total)}</b>
+        </p>
+      )}
+      {invoice?.error && (
+        <p className="sl-gst-error" role="alert">
+          {invoice.error}
+        </p>
+      )}
       <Field
         autoFocus
         onFocus={(e) => e.target.select()}
         label="Paid"
         inputMode="decimal"
         value={paid}
-        onChange={(e) => setPaid(e.target.value)}
+        onChange={(e) => {
+          touched.current = true;
+          setPaid(e.target.value);
+        }}
         data-testid="sell-paid"
       />
       <Field label="Due date" type="date" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />

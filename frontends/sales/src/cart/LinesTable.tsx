@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatINR } from '@bahi/ui-kit';
-import { fmt1, isDecimal, type CartLine } from './lines';
+import type { CounterGstSummary } from '@bahi/contracts';
+import { fmt1, fmt2, isDecimal, type CartLine } from './lines';
 
 /** A number box whose edit is held locally and saved on blur only when it changed (spec 000 §4). */
 function LineInput({ value, label, onSave }: { value: number; label: string; onSave(v: string): Promise<void> }) {
@@ -47,18 +48,22 @@ function TrashIcon() {
   );
 }
 
+/** The lines of a cart or an estimate; in GST mode (`gst` set) each line also shows its GST rate and taxable value. */
 export function LinesTable({
   lines,
+  gst,
   onQuantity,
   onDiscount,
   onRemove,
 }: {
   lines: CartLine[];
+  gst?: CounterGstSummary | null;
   onQuantity(l: CartLine, v: string): Promise<void>;
   onDiscount(l: CartLine, v: string): Promise<void>;
   onRemove(l: CartLine): void;
 }) {
   if (!lines.length) return <p className="sl-empty">The cart is empty. Scan a barcode or type a product id.</p>;
+  const gstOf = new Map(gst?.lines.map((g) => [g.sl_no, g]));
   return (
     <table className="sl-lines" data-testid="cart-lines">
       <thead>
@@ -70,6 +75,7 @@ export function LinesTable({
           <th className="r">Qty</th>
           <th className="r">Disc.</th>
           <th className="r">Amount</th>
+          {gst && <th className="r">GST</th>}
           <th aria-label="Remove" />
         </tr>
       </thead>
@@ -98,6 +104,14 @@ export function LinesTable({
             <td className="r bk-money nowrap" data-testid="line-amount">
               {fmt1(l.amount)}
             </td>
+            {gst && (
+              <td className="r nowrap" data-testid="line-gst">
+                {gstOf.get(l.sl_no) ? `${gstOf.get(l.sl_no)!.gst_rate}%` : ''}
+                <span className="sl-muted sl-lines__sub" data-testid="line-taxable" title="Taxable value">
+                  {gstOf.get(l.sl_no) ? fmt2(gstOf.get(l.sl_no)!.taxable_value) : ''}
+                </span>
+              </td>
+            )}
             <td>
               <button
                 type="button"

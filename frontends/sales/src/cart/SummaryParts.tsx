@@ -3,7 +3,8 @@ import { Modal } from '@bahi/ui-kit';
 import { CustomerForm } from '../clients/CustomerForm';
 import { CustomerSearch } from '../clients/CustomerSearch';
 import type { Customer } from '../clients/customer';
-import { PurchasePanel, SellPanel, type PurchaseValues } from './CheckoutPanels';
+import type { CounterGstSummary, PreviewSaleReply } from '@bahi/contracts';
+import { PurchasePanel, SellPanel, type PurchaseValues, type SellValues } from './CheckoutPanels';
 
 /** What the summary's modal shows: nothing, Add Customer, Sell or Purchase. */
 export type Panel = 0 | 1 | 2 | 3;
@@ -62,6 +63,8 @@ export function AmountInput({ label, value, saved, onChange, onCommit }: { label
 export function CheckoutModal({
   panel,
   total,
+  gst,
+  preview,
   hideOfficer,
   onClose,
   onCustomerSaved,
@@ -71,17 +74,19 @@ export function CheckoutModal({
 }: {
   panel: Panel;
   total: number;
+  gst?: CounterGstSummary | null;
+  preview?: PreviewSaleReply | null;
   hideOfficer?: boolean;
   onClose(): void;
   onCustomerSaved(c: Customer): void;
-  onSell(v: { paid: string; dueDate: string; date: string }): Promise<void>;
+  onSell(v: SellValues): Promise<void>;
   onPurchase(v: PurchaseValues): Promise<void>;
   onError(message: string): void;
 }) {
   return (
-    <Modal open={panel !== 0} title={panel === 1 ? 'Add Customer' : panel === 2 ? 'Sell' : 'Purchase'} onClose={onClose} width={panel === 1 ? 640 : 420}>
+    <Modal open={panel !== 0} title={panel === 1 ? 'Add Customer' : panel === 2 ? 'Sell' : 'Purchase'} onClose={onClose} width={panel === 1 ? 640 : panel === 2 && gst ? 460 : 420}>
       {panel === 1 && <CustomerForm onSaved={onCustomerSaved} onCancel={onClose} />}
-      {panel === 2 && <SellPanel total={total} onSell={onSell} />}
+      {panel === 2 && <SellPanel total={total} gst={gst} preview={preview} onSell={onSell} onError={onError} />}
       {panel === 3 && <PurchasePanel hideOfficer={hideOfficer} onPurchase={onPurchase} onError={onError} />}
     </Modal>
   );

@@ -1,6 +1,6 @@
 // Shapes and arithmetic the cart and the estimate editor share. The server computes every total;
 // these helpers only format what it sent (spec 000 §5 display rounding).
-import type { AddProductReply, CartLine, CartSummery, CartUpdateReply, ProductSuggestion } from '@bahi/contracts';
+import type { AddProductReply, CartLine, CartSummery, CartUpdateReply, CounterGstSummary, ProductSuggestion } from '@bahi/contracts';
 import { formatINR } from '@bahi/ui-kit';
 
 export type { CartLine };
@@ -27,3 +27,6 @@ export const GENERIC_FAILURE = 'Something went wrong, please try again later.';
 
 /** A decimal typed in a quantity or discount box: any non-negative decimal (spec 000 §5). */
 export const isDecimal = (s: string) => /^(\d+(\.\d*)?|\.\d+)$/.test(s.trim());
+
+/** GST mode: why the sale is refused (the server's reason no invoice can be made yet), or null. */
+export const gstRefusal = (gst: CounterGstSummary | null | undefined): string | null => gst?.error ?? null;

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { api, formatINR, PagedTable, usePageHeader } from '@bahi/ui-kit';
 import BillPage from '../bill/BillPage';
@@ -10,6 +11,8 @@ interface SaleListReply {
 
 function SalesListPage() {
   usePageHeader(<span>Sells Account</span>, []);
+  // The Invoice No column appears once a page holds a sale made in GST mode.
+  const [invoices, setInvoices] = useState(false);
   return (
     <PagedTable
       title="Sales List"
@@ -19,10 +22,12 @@ function SalesListPage() {
       loadErrorMessage={null}
       load={async (pageNo, signal) => {
         const r = await api.get<SaleListReply>('/getSaleList', { query: { pageNo }, signal });
+        setInvoices(r.salesList.some((row) => row.invoice_no));
         return { rows: r.salesList, noOfPages: r.noOfPages };
       }}
       columns={[
         { key: 'id', header: 'ID' },
+        ...(invoices ? [{ key: 'invoice_no', header: 'Invoice No', render: (r: Record<string, unknown>) => (r.invoice_no as string | null) ?? '' }] : []),
         { key: 'Date', header: 'Date' },
         { key: 'Clients Name', header: 'Clients Name' },
         {
