@@ -7,6 +7,7 @@ import { ReceiptTemplate, StatementTemplate, statementRowsPerPage } from '../tem
 import type { CompanyView, PageSize } from '../templates/model';
 import { A4, BILL_SIZE } from '../templates/model';
 import { billFigures, BillTemplate, ChallanTemplate, EstimateTemplate } from '../templates/sale-docs';
+import { gstAccount, TaxInvoiceTemplate } from '../templates/tax-invoice';
 import { arrangeRows, labelsPerPage, LabelsTemplate, StockBookTemplate, type LabelView } from '../templates/stock-docs';
 
 /** Asks the owning service (NATS request-reply in production). */
@@ -100,6 +101,12 @@ const bill: DocumentKindDef = {
     const [company, sale] = await Promise.all([src.company(req.companyId), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
     if (!sale) notFound(`Bill ${saleId}`);
     boundLines(`Bill ${saleId}`, sale.soldProducts);
+    if (sale.gst) {
+      // GST mode: the frozen tax invoice (or bill of supply) on A4; the previous due stays outside the invoice value.
+      const account = gstAccount(sale, sale.gst);
+      const upi = await upiQr(company, account.dueRounded, `Invoice ${sale.gst.invoice_no}`);
+      return { element: <TaxInvoiceTemplate company={company} sale={sale} gst={sale.gst} account={account} upi={upi} />, size: A4, fileName: `bill-${saleId}.pdf` };
+    }
     const figures = billFigures(sale);
     const upi = await upiQr(company, figures.dueRounded, `Bill ${saleId}`);
     return { element: <BillTemplate company={company} sale={sale} figures={figures} upi={upi} />, size: BILL_SIZE, fileName: `bill-${saleId}.pdf` };

@@ -50,3 +50,14 @@ export function unitQty(quantity: Money.MoneyInput, perPiece: Money.MoneyInput |
 export function isPack(perPiece: Money.MoneyInput | undefined): boolean {
   return perPiece !== undefined && !money(perPiece).equals(1);
 }
+
+/** An amount with Indian grouping and 2 decimals, no ₹ (table cells): 1,23,456.70. */
+export function amount(value: Money.MoneyInput): string {
+  return rupees(value).replace('₹', '');
+}
+
+/** A round off with its sign: +0.20, -0.30, 0.00. */
+export function signed(value: Money.MoneyInput): string {
+  const d = round2(value);
+  return d.greaterThan(0) ? `+${d.toFixed(2)}` : d.toFixed(2);
+}

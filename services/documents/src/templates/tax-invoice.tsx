@@ -1,0 +1,447 @@
+import type { GstLine, GstParty, SaleDocument, SaleGst, SoldLine } from '@bahi/contracts';
+import { amountInWords, hsnSummary, type ComputedInvoice, type HsnSummaryRow } from '@bahi/gst';
+import { Money } from '@bahi/service-kit';
+import type { Code } from '../render/codes';
+import { amount, date, fixed, isPack, qty, rupees, signed, unitQty } from '../render/format';
+import { Html, Svg } from './layout';
+import { A4, type CompanyView } from './model';
+import { isWalkIn } from './sale-docs';
+
+const { add, sub, money, Decimal } = Money;
+
+/** Rule 49's declaration a composition dealer prints on every bill of supply (CGST Act s.10(4)). */
+export const COMPOSITION_LINE = 'Composition taxable person, not eligible to collect tax on supplies';
+
+/** The account below the invoice: the previous due and payments never enter the invoice value. */
+export interface GstAccount {
+  invoiceValue: string;
+  previousDue: string;
+  total: string;
+  paid: string;
+  due: string;
+  /** What the customer is asked to pay (and what the UPI QR carries): to the rupee. */
+  dueRounded: string;
+}
+
+export function gstAccount(sale: SaleDocument, gst: SaleGst): GstAccount {
+  const previousDue = isWalkIn(sale.customer) ? money(0) : money(sale.previousDue);
+  const total = add(gst.invoice_value, previousDue);
+  const due = sub(total, sale.paid);
+  return {
+    invoiceValue: money(gst.invoice_value).toFixed(),
+    previousDue: previousDue.toFixed(),
+    total: total.toFixed(),
+    paid: money(sale.paid).toFixed(),
+    due: due.toFixed(),
+    dueRounded: due.toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed(),
+  };
+}
+
+/** The frozen invoice as @bahi/gst's ComputedInvoice, so the HSN summary is the library's own grouping. */
+function asComputed(gst: SaleGst, lines: SoldLine[]): ComputedInvoice {
+  const bySl = new Map(lines.map((l, i) => [l.sl_no ?? i + 1, l]));
+  return {
+    document: gst.document,
+    placeOfSupply: gst.place_of_supply,
+    companyState: gst.supplier.state_code ?? gst.place_of_supply,
+    interState: gst.inter_state,
+    stateTaxName: gst.state_tax_name,
+    registeredCustomer: gst.b2b,
+    lines: gst.lines.map((l) => ({
+      hsn: l.hsn_code,
+      uqc: l.uqc,
+      rate: l.gst_rate,
+      qty: l.qty,
+      gross: money(bySl.get(l.sl_no)?.amount ?? l.line_taxable).toFixed(2),
+      lineTaxable: l.line_taxable,
+      share: l.share,
+      taxable: l.taxable_value,
+      igst: l.igst,
+      cgst: l.cgst,
+      sgst: l.sgst,
+      total: add(l.taxable_value, l.igst, l.cgst, l.sgst).toFixed(2),
+    })),
+    shipping: '0.00',
+    discount: '0.00',
+    taxable: gst.taxable_total,
+    igst: gst.igst_total,
+    cgst: gst.cgst_total,
+    sgst: gst.sgst_total,
+    tax: gst.tax_total,
+    exactTotal: gst.exact_total,
+    roundOff: gst.round_off,
+    invoiceValue: gst.invoice_value,
+  };
+}
+
+/** Half of a rate for the CGST/SGST columns of the HSN summary (18 -> 9, 0.25 -> 0.125). */
+const half = (rate: string) => money(rate).dividedBy(2).toFixed();
+const pct = (rate: string) => `${money(rate).toFixed()}%`;
+
+// A4 portrait, 10 mm margins; the invoice number and page count in the bottom margin of every page.
+const CSS = `
+body { font-size: 8.5pt; }
+.top { display: flex; gap: 4mm; align-items: flex-start; border-bottom: 0.4mm solid #222; padding-bottom: 2mm; }
+.top img.logo { height: 18mm; max-width: 32mm; object-fit: contain; }
+.top .who { flex: 1; }
+.top .who div { line-height: 1.35; }
+.top .doc { text-align: right; }
+.top .doc h2 { font-size: 14pt; letter-spacing: 0.3pt; }
+.top .doc .copy { font-size: 7pt; color: #555; margin-top: 0.5mm; }
+.composition { margin-top: 1.5mm; padding: 1mm 2mm; border: 0.3mm solid #444; font-weight: 600; text-align: center; }
+.meta { display: grid; grid-template-columns: 1fr 1fr; gap: 0 6mm; margin: 2mm 0; }
+.meta div { line-height: 1.45; }
+.k { color: #555; }
+.parties { display: flex; gap: 4mm; margin: 0 0 2mm; }
+.parties > .box { flex: 1; border: 0.2mm solid #999; padding: 1.5mm 2mm; }
+.parties .box div { line-height: 1.4; }
+.label { font-size: 7pt; color: #555; text-transform: uppercase; letter-spacing: 0.3pt; margin-bottom: 0.5mm; }
+table.items th, table.items td { font-size: 7.8pt; padding: 0.9mm 1.1mm; }
+table.items th { text-align: right; vertical-align: bottom; white-space: nowrap; }
+table.items th.l { text-align: left; }
+table.items tr { break-inside: avoid; }
+table.items .desc { width: 100%; }
+table.items .pack { font-size: 6.8pt; color: #555; }
+table.items tfoot td { font-weight: 700; border-top: 0.3mm solid #444; border-bottom: none; }
+.after { display: flex; gap: 5mm; margin-top: 2.5mm; break-inside: avoid; }
+.after .left { flex: 1; }
+.words { margin-bottom: 1.5mm; }
+.words strong { display: block; }
+.note { font-size: 7.3pt; color: #444; margin-top: 1mm; }
+table.totals { width: 74mm; }
+table.totals td { border: none; padding: 0.5mm 1.5mm; }
+table.totals tr.value td { font-weight: 700; font-size: 10pt; border-top: 0.3mm solid #222; border-bottom: 0.3mm solid #222; padding: 1mm 1.5mm; }
+h3 { font-size: 8.5pt; margin: 3mm 0 1mm; }
+table.hsn { break-inside: avoid; }
+table.hsn th, table.hsn td { font-size: 7.5pt; padding: 0.7mm 1.1mm; text-align: right; }
+table.hsn th.l, table.hsn td.l { text-align: left; }
+table.hsn tfoot td { font-weight: 700; border-top: 0.3mm solid #444; border-bottom: none; }
+.foot { display: flex; gap: 5mm; margin-top: 3mm; align-items: flex-end; break-inside: avoid; }
+.foot .account { flex: 1; display: flex; gap: 4mm; align-items: center; }
+.foot .account table { width: 70mm; }
+.foot .account td { border: none; padding: 0.4mm 1.5mm; }
+.foot .account tr.due td { font-weight: 700; border-top: 0.3mm solid #444; }
+.upi { display: flex; gap: 2mm; align-items: center; }
+.upi .qr { width: 24mm; height: 24mm; }
+.sign { width: 62mm; text-align: center; }
+.sign .space { height: 14mm; }
+.sign .line { border-top: 0.2mm solid #444; padding-top: 0.8mm; }
+.generated { margin-top: 2mm; font-size: 6.8pt; color: #666; text-align: center; }
+`;
+
+/** @page margin boxes: printed by Chromium on every page; the invoice number is plain letters, digits, / and -. */
+function pageCss(invoiceNo: string): string {
+  const safe = invoiceNo.replace(/[^A-Za-z0-9/-]/g, '');
+  return `@page { @bottom-right { content: "Invoice ${safe} · Page " counter(page) " of " counter(pages); font-family: 'Noto Sans', sans-serif; font-size: 7pt; color: #555; } }`;
+}
+
+function stateLine(p: { state_code: string | null; state_name: string | null }): string | null {
+  if (!p.state_code) return null;
+  return `${p.state_name ?? ''} (${p.state_code})`.trim();
+}
+
+function PartyBox(props: { title: string; party: GstParty; shipTo?: string }) {
+  const p = props.party;
+  const state = stateLine(p);
+  return (
+    <div className="box">
+      <div className="label">{props.title}</div>
+      <strong>{p.name}</strong>
+      {p.address.length ? <div>{p.address.join(', ')}</div> : null}
+      {p.mobile ? <div>Mob: {p.mobile}</div> : null}
+      {p.gstin ? (
+        <div>
+          <span className="k">GSTIN:</span> <strong>{p.gstin}</strong>
+        </div>
+      ) : null}
+      {state ? (
+        <div>
+          <span className="k">State:</span> {state}
+        </div>
+      ) : null}
+      {props.shipTo ? (
+        <div>
+          <span className="k">Ship to:</span> {props.shipTo}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+type Heads = { cgst: boolean; sgst: boolean; igst: boolean };
+
+function headsOf(gst: SaleGst): Heads {
+  if (gst.document === 'bill-of-supply') return { cgst: false, sgst: false, igst: false };
+  return gst.inter_state ? { cgst: false, sgst: false, igst: true } : { cgst: true, sgst: true, igst: false };
+}
+
+function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
+  const { gst, heads } = props;
+  const byGst = new Map<number, GstLine>(gst.lines.map((l) => [l.sl_no, l]));
+  const taxed = gst.document === 'tax-invoice';
+  const sgstName = gst.state_tax_name;
+  return (
+    <table className="items">
+      <thead>
+        <tr>
+          <th className="l">#</th>
+          <th className="l desc">Description of goods</th>
+          <th className="l">HSN</th>
+          <th>Qty</th>
+          <th>Rate</th>
+          <th>Disc</th>
+          <th>{taxed ? 'Taxable value' : 'Amount'}</th>
+          {taxed ? <th>GST %</th> : null}
+          {heads.cgst ? <th>CGST</th> : null}
+          {heads.sgst ? <th>{sgstName}</th> : null}
+          {heads.igst ? <th>IGST</th> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {props.lines.map((l, i) => {
+          const sl = l.sl_no ?? i + 1;
+          const g = byGst.get(sl);
+          return (
+            <tr key={sl}>
+              <td>{sl}</td>
+              <td className="desc">{l.product_name}</td>
+              <td>{g?.hsn_code ?? l.hsn_code}</td>
+              <td className="num">
+                {unitQty(l.quantity, l.per_peice_quantity)} {l.unit}
+                {isPack(l.per_peice_quantity) ? (
+                  <div className="pack">
+                    {qty(l.quantity)} × {qty(l.per_peice_quantity!)}
+                  </div>
+                ) : null}
+              </td>
+              <td className="num">
+                {fixed(l.rate)}
+                {taxed && g?.price_includes_tax ? '*' : ''}
+              </td>
+              <td className="num">{fixed(l.disc)}</td>
+              <td className="num">{g ? amount(g.taxable_value) : ''}</td>
+              {taxed ? <td className="num">{g ? money(g.gst_rate).toFixed() : ''}</td> : null}
+              {heads.cgst ? <td className="num">{g ? amount(g.cgst) : ''}</td> : null}
+              {heads.sgst ? <td className="num">{g ? amount(g.sgst) : ''}</td> : null}
+              {heads.igst ? <td className="num">{g ? amount(g.igst) : ''}</td> : null}
+            </tr>
+          );
+        })}
+      </tbody>
+      <tfoot>
+        <tr>
+          <td />
+          <td>Total</td>
+          <td />
+          <td />
+          <td />
+          <td />
+          <td className="num">{amount(gst.taxable_total)}</td>
+          {taxed ? <td /> : null}
+          {heads.cgst ? <td className="num">{amount(gst.cgst_total)}</td> : null}
+          {heads.sgst ? <td className="num">{amount(gst.sgst_total)}</td> : null}
+          {heads.igst ? <td className="num">{amount(gst.igst_total)}</td> : null}
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+function HsnTable(props: { rows: HsnSummaryRow[]; gst: SaleGst; heads: Heads }) {
+  const { rows, gst, heads } = props;
+  const taxed = gst.document === 'tax-invoice';
+  const tax = (r: HsnSummaryRow) => add(r.cgst, r.sgst, r.igst);
+  return (
+    <table className="hsn">
+      <thead>
+        <tr>
+          <th className="l">HSN</th>
+          <th>Qty</th>
+          <th>{taxed ? 'Taxable value' : 'Value'}</th>
+          {heads.cgst ? <th>CGST rate</th> : null}
+          {heads.cgst ? <th>CGST</th> : null}
+          {heads.sgst ? <th>{gst.state_tax_name} rate</th> : null}
+          {heads.sgst ? <th>{gst.state_tax_name}</th> : null}
+          {heads.igst ? <th>IGST rate</th> : null}
+          {heads.igst ? <th>IGST</th> : null}
+          {taxed ? <th>Total tax</th> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={`${r.hsn}|${r.uqc}|${r.rate}`}>
+            <td className="l">{r.hsn}</td>
+            <td>
+              {unitQty(r.qty, '1')} {r.uqc}
+            </td>
+            <td>{amount(r.taxable)}</td>
+            {heads.cgst ? <td>{pct(half(r.rate))}</td> : null}
+            {heads.cgst ? <td>{amount(r.cgst)}</td> : null}
+            {heads.sgst ? <td>{pct(half(r.rate))}</td> : null}
+            {heads.sgst ? <td>{amount(r.sgst)}</td> : null}
+            {heads.igst ? <td>{pct(r.rate)}</td> : null}
+            {heads.igst ? <td>{amount(r.igst)}</td> : null}
+            {taxed ? <td>{amount(tax(r))}</td> : null}
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <td className="l">Total</td>
+          <td />
+          <td>{amount(gst.taxable_total)}</td>
+          {heads.cgst ? <td /> : null}
+          {heads.cgst ? <td>{amount(gst.cgst_total)}</td> : null}
+          {heads.sgst ? <td /> : null}
+          {heads.sgst ? <td>{amount(gst.sgst_total)}</td> : null}
+          {heads.igst ? <td /> : null}
+          {heads.igst ? <td>{amount(gst.igst_total)}</td> : null}
+          {taxed ? <td>{amount(gst.tax_total)}</td> : null}
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+function Row(props: { name: string; value: string }) {
+  return (
+    <tr>
+      <td>{props.name}</td>
+      <td className="num">{props.value}</td>
+    </tr>
+  );
+}
+
+/**
+ * The tax invoice (CGST Rule 46) or, in composition mode, the bill of supply (Rule 49), A4
+ * portrait, printed only from the figures sales froze into the sale: nothing is recomputed here
+ * but the HSN summary's grouping (@bahi/gst) and the account below the invoice.
+ */
+export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocument; gst: SaleGst; account: GstAccount; upi: Code | null }) {
+  const { company, sale, gst, account: a } = props;
+  const heads = headsOf(gst);
+  const taxed = gst.document === 'tax-invoice';
+  const title = taxed ? 'Tax Invoice' : 'Bill of Supply';
+  const s = gst.supplier;
+  const walkIn = isWalkIn(sale.customer);
+  const phones = [company.mob1, company.mob2].filter(Boolean).join(', ');
+  const hsnRows = hsnSummary(asComputed(gst, sale.soldProducts));
+  const shipping = money(sale.shipping);
+  const discount = money(sale.summery_discount);
+  const inclusive = taxed && gst.lines.some((l) => l.price_includes_tax);
+  const shipTo = sale.delivery?.address && sale.delivery.address !== gst.recipient.address.join(', ') ? sale.delivery.address : undefined;
+  return (
+    <Html title={`${title} ${gst.invoice_no}`} size={A4} margin="10mm 10mm 12mm" css={pageCss(gst.invoice_no) + CSS}>
+      <div className="top">
+        {company.logo ? <img className="logo" src={company.logo} alt="" /> : null}
+        <div className="who">
+          <h1>{s.name}</h1>
+          {s.address.length ? <div>{s.address.join(', ')}</div> : null}
+          <div className="muted">
+            {phones ? `Mob: ${phones}` : ''}
+            {phones && (s.email || company.email) ? ' · ' : ''}
+            {s.email || company.email}
+          </div>
+          <div>
+            <span className="k">GSTIN:</span> <strong>{s.gstin}</strong>
+            {stateLine(s) ? (
+              <>
+                {' · '}
+                <span className="k">State:</span> {stateLine(s)}
+              </>
+            ) : null}
+          </div>
+        </div>
+        <div className="doc">
+          <h2>{title}</h2>
+          <div className="copy">Original for recipient</div>
+        </div>
+      </div>
+      {taxed ? null : <div className="composition">{COMPOSITION_LINE}</div>}
+      <div className="meta">
+        <div>
+          <span className="k">Invoice No:</span> <strong>{gst.invoice_no}</strong>
+        </div>
+        <div>
+          <span className="k">Place of supply:</span> {gst.place_of_supply_name} ({gst.place_of_supply})
+        </div>
+        <div>
+          <span className="k">Invoice date:</span> {date(gst.invoice_date)}
+        </div>
+        <div>
+          <span className="k">Tax payable on reverse charge:</span> {gst.reverse_charge ? 'Yes' : 'No'}
+        </div>
+        {sale.due_date ? (
+          <div>
+            <span className="k">Due date:</span> {date(sale.due_date)}
+          </div>
+        ) : null}
+      </div>
+      <div className="parties">
+        <PartyBox title={gst.b2b ? 'Bill to (registered)' : 'Bill to'} party={gst.recipient} shipTo={shipTo} />
+      </div>
+      <ItemTable gst={gst} lines={sale.soldProducts} heads={heads} />
+      <div className="after">
+        <div className="left">
+          <div className="words">
+            <span className="k">Invoice value in words:</span>
+            <strong>{amountInWords(gst.invoice_value)}</strong>
+          </div>
+          {inclusive ? <div className="note">* Rate includes GST; the taxable value is the amount less the GST in it.</div> : null}
+          {!shipping.isZero() || !discount.isZero() ? (
+            <div className="note">
+              {[!shipping.isZero() ? `shipping ${rupees(shipping)}` : '', !discount.isZero() ? `less discount ${rupees(discount)}` : ''].filter(Boolean).join(' ')} included in
+              the {taxed ? 'taxable values' : 'amounts'} above, spread over the lines in proportion to their value.
+            </div>
+          ) : null}
+        </div>
+        <table className="totals">
+          <tbody>
+            <Row name={taxed ? 'Taxable value' : 'Total value'} value={amount(gst.taxable_total)} />
+            {heads.cgst ? <Row name="CGST" value={amount(gst.cgst_total)} /> : null}
+            {heads.sgst ? <Row name={gst.state_tax_name} value={amount(gst.sgst_total)} /> : null}
+            {heads.igst ? <Row name="IGST" value={amount(gst.igst_total)} /> : null}
+            <Row name="Round off" value={signed(gst.round_off)} />
+            <tr className="value">
+              <td>Invoice value</td>
+              <td className="num">{rupees(gst.invoice_value)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <h3>HSN-wise summary</h3>
+      <HsnTable rows={hsnRows} gst={gst} heads={heads} />
+      <div className="foot">
+        <div className="account">
+          <table>
+            <tbody>
+              <Row name="This invoice" value={rupees(a.invoiceValue)} />
+              {walkIn ? null : <Row name="Previous due" value={rupees(a.previousDue)} />}
+              <Row name="Paid" value={rupees(a.paid)} />
+              <tr className="due">
+                <td>Balance due</td>
+                <td className="num">{rupees(a.dueRounded, 0)}</td>
+              </tr>
+            </tbody>
+          </table>
+          {props.upi ? (
+            <div className="upi">
+              <Svg className="qr" markup={props.upi.svg} />
+              <div>
+                <div className="label">Scan to pay by UPI</div>
+                <div>{company.upiId}</div>
+                <strong>{rupees(a.dueRounded)}</strong>
+              </div>
+            </div>
+          ) : null}
+        </div>
+        <div className="sign">
+          <div>For {s.name}</div>
+          <div className="space" />
+          <div className="line">Authorised Signatory</div>
+        </div>
+      </div>
+      <div className="generated">This is a computer-generated {title.toLowerCase()}.</div>
+    </Html>
+  );
+}
