@@ -73,6 +73,14 @@ beforeAll(async () => {
   nc.subscribe(Subjects.identity.sessionRevocations, {
     callback: (_e, msg) => msg.respond(JSONCodec().encode({ id: (JSONCodec().decode(msg.data) as { id?: string }).id, response: { revocations: [] } })),
   });
+  // And for company details: simple mode (a reply without tax_mode, as before GST mode). GST purchases: gst-purchases.test.ts.
+  nc.subscribe(Subjects.identity.companyDetails, {
+    callback: (_e, msg) => {
+      const req = JSONCodec().decode(msg.data) as { id: string; data: { companyId: number } };
+      const c = req.data.companyId;
+      msg.respond(JSONCodec().encode({ id: req.id, response: { id: c, name: `Company ${c}`, add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: null }, isDisposed: true }));
+    },
+  });
   await nc.flush();
   inv = await startTestService(AppModule, opts('inventory'));
   ledger = await startTestService(LedgerModule, opts('ledger'));

@@ -1,4 +1,5 @@
 import { PurchaseHandlers } from './purchase.handlers';
+import { PurchaseInwardService } from './purchase.inward';
 import { PurchaseLabelsService } from './purchase.labels';
 import { PURCHASE_MODEL, PurchaseSchema } from './purchase.schema';
 import { PurchasesController } from './purchases.controller';
@@ -7,4 +8,4 @@ import { PurchasesService } from './purchases.service';
 /** The purchases module's parts; they live in inventory's AppModule to share its stock and product services in-process. */
 export const purchaseModels = [{ name: PURCHASE_MODEL, schema: PurchaseSchema }];
 export const purchaseControllers = [PurchasesController, PurchaseHandlers];
-export const purchaseProviders = [PurchasesService, PurchaseLabelsService];
+export const purchaseProviders = [PurchasesService, PurchaseLabelsService, PurchaseInwardService];

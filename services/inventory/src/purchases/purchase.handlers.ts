@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Subjects, type PurchaseLabels, type PurchaseLabelsRequest } from '@bahi/contracts';
-import { CompanyMsg, RpcId } from '@bahi/service-kit';
+import { Subjects, type GstInwardReply, type GstInwardRequest, type PurchaseLabels, type PurchaseLabelsRequest } from '@bahi/contracts';
+import { CompanyMsg, RpcId, RpcText } from '@bahi/service-kit';
+import { PurchaseInwardService } from './purchase.inward';
 import { PurchaseLabelsService } from './purchase.labels';
 
 class PurchaseLabelsMsg extends CompanyMsg implements PurchaseLabelsRequest {
@@ -9,13 +10,25 @@ class PurchaseLabelsMsg extends CompanyMsg implements PurchaseLabelsRequest {
 }
 import { PurchasesService } from './purchases.service';
 
+class GstInwardMsg extends CompanyMsg implements GstInwardRequest {
+  @RpcText(10) from!: string;
+  @RpcText(10) to!: string;
+}
+
 /** What documents asks about purchases over NATS. */
 @Controller()
 export class PurchaseHandlers {
   constructor(
     private readonly purchases: PurchasesService,
     private readonly labels: PurchaseLabelsService,
+    private readonly inward: PurchaseInwardService,
   ) {}
+
+  /** GSTR-3B's input tax (sales asks it for GET /gst/gstr3b). */
+  @MessagePattern(Subjects.inventory.gstInward)
+  gstInward(@Payload() msg: GstInwardMsg): Promise<GstInwardReply> {
+    return this.inward.totals(msg.companyId, msg.from, msg.to);
+  }
 
   @MessagePattern(Subjects.documents.purchaseLabels)
   async purchaseLabels(@Payload() msg: PurchaseLabelsMsg): Promise<PurchaseLabels | null> {

@@ -1,5 +1,7 @@
 import { Schema } from 'mongoose';
+import type { PurchaseGst } from '@bahi/contracts';
 import { billSummaryFields, indexOutbox, outboxFields, type BillSummary, type OutboxRecord } from '@bahi/service-kit';
+import type { PurchaseTaxMode } from './purchase-gst';
 
 export const PURCHASE_MODEL = 'Purchase';
 
@@ -20,6 +22,9 @@ export interface PurchaseLineDoc {
   amount: string;
   /** quantity x per_peice_quantity: what came into stock. */
   units: string;
+  /** The product's GST rate (percent) and HSN code at purchase time (absent on purchases made before GST mode). */
+  gst_rate?: string;
+  hsn_code?: string;
 }
 
 /** A purchase: an Outbox record (status, lease, idempotency key, step markers) with its frozen bill; previousDue is the distributor's. */
@@ -32,6 +37,10 @@ export interface PurchaseDoc extends OutboxRecord, BillSummary {
   officer: { id: number; name: string } | null;
   lines: PurchaseLineDoc[];
   total: string;
+  /** The company's mode at purchase time; absent on older purchases (simple). */
+  taxMode?: PurchaseTaxMode;
+  /** GST mode: the distributor's GSTIN/state frozen and the input tax; null otherwise. */
+  gst?: PurchaseGst | null;
 }
 
 export const PurchaseSchema = new Schema<PurchaseDoc>(
@@ -47,8 +56,12 @@ export const PurchaseSchema = new Schema<PurchaseDoc>(
     officer: { type: Object, default: null },
     lines: { type: [Object], default: [] },
     total: { type: String, required: true },
+    taxMode: { type: String, default: 'simple' },
+    gst: { type: Object, default: null },
   },
   { collection: 'purchases', timestamps: true },
 );
 indexOutbox(PurchaseSchema, 'purchaseId');
 PurchaseSchema.index({ companyId: 1, status: 1, purchaseId: -1 });
+// inventory.gst.inward: a company's complete purchases in a date range.
+PurchaseSchema.index({ companyId: 1, status: 1, date: 1 });

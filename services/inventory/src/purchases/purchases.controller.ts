@@ -92,6 +92,7 @@ export class PurchasesController {
         amount: num(l.amount),
         units: num(l.units),
       })),
+      gst: p.gst ?? null,
     };
   }
 

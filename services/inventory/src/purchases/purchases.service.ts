@@ -4,10 +4,23 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CheckOutPurchaseReply, type SourceLines } from '@bahi/contracts';
 import { add, Decimal, leaseMs, LOGGER, mul, NatsClient, Outbox, round2, SequenceService, sub, today } from '@bahi/service-kit';
+import { taxPercent } from '../common';
 import { ProductsService } from '../products/products.service';
 import { StockService } from '../stock/stock.service';
 import { Msg, type PurchaseInput } from './purchase-input';
+import { pricePurchase, purchaseTaxMode, type PricedPurchase } from './purchase-gst';
 import { PURCHASE_MODEL, type PurchaseDoc, type PurchaseLineDoc } from './purchase.schema';
+
+/**
+ * The cost per unit stock is valued at: rate - disc. A composition dealer cannot take credit for
+ * the input tax (CGST Act s.10(4)), so for it the tax paid is part of the goods' cost (AS 2 /
+ * Ind AS 2: non-recoverable taxes are a cost of purchase): (rate - disc) x (1 + rate% / 100).
+ */
+export function stockCost(p: Pick<PurchaseDoc, 'taxMode'>, l: PurchaseLineDoc): string {
+  const net = sub(l.rate, l.disc);
+  if (p.taxMode !== 'composition' || !l.gst_rate) return round2(net).toFixed(2);
+  return round2(mul(net, add(1, new Decimal(l.gst_rate).dividedBy(100)))).toFixed(2);
+}
 
 /** How long one attempt may hold a purchase before the re-driver may take it over. */
 export const LEASE_MS = leaseMs('BAHI_PURCHASE_LEASE_MS');
@@ -84,9 +97,22 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     if (officer === undefined) throw new BadRequestException(Msg.officer);
     const lines = await this.priceLines(who.companyId, src);
     const subtotal = add(...lines.map((l) => l.amount));
-    const taxAmount = src.tax === 1 ? round2(mul(subtotal, TAX_RATE)) : new Decimal(0);
-    const total = round2(sub(add(subtotal, taxAmount, src.shipping), src.discount));
-    if (total.isNegative()) throw new BadRequestException('The purchase total cannot be below 0; check the discount.');
+    // Asked at every checkout (a manager's occasional call), so a mode just changed in Setting applies at once.
+    const company = await this.nats.send(Subjects.identity.companyDetails, { companyId: who.companyId });
+    const taxMode = purchaseTaxMode(company);
+    let priced: PricedPurchase | null = null;
+    let taxAmount: Decimal;
+    let total: Decimal;
+    if (taxMode === 'simple') {
+      taxAmount = src.tax === 1 ? round2(mul(subtotal, TAX_RATE)) : new Decimal(0);
+      total = round2(sub(add(subtotal, taxAmount, src.shipping), src.discount));
+      if (total.isNegative()) throw new BadRequestException('The purchase total cannot be below 0; check the discount.');
+    } else {
+      // The distributor's tax invoice: the spec's 18 % flag does not apply.
+      priced = pricePurchase({ companyState: company.state_code as string, distributor, lines, shipping: src.shipping, discount: src.discount });
+      taxAmount = new Decimal(priced.taxAmount);
+      total = new Decimal(priced.total);
+    }
     const previousDue = (await this.nats.send(Subjects.ledger.partyDue, { companyId: who.companyId, party: { kind: 'distributor', id: distributor.distributor_id } })).due;
 
     const purchaseId = await this.seq.next(who.companyId, 'purchase');
@@ -112,12 +138,14 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       dueDate: input.dueDate,
       paid: input.paid,
       lines,
-      tax: src.tax === 1 ? 1 : 0,
+      tax: taxMode === 'simple' && src.tax === 1 ? 1 : 0,
       shipping: src.shipping,
       discount: src.discount,
       subtotal: subtotal.toFixed(),
       taxAmount: taxAmount.toFixed(2),
       total: total.toFixed(2),
+      taxMode,
+      gst: priced?.gst ?? null,
       previousDue,
       stockApplied: false,
       ledgerPosted: false,
@@ -160,6 +188,8 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
         disc: disc.toFixed(),
         amount: mul(sub(rate, disc), units).toFixed(),
         units: units.toFixed(),
+        gst_rate: taxPercent(p.tax),
+        hsn_code: p.hsn_code ?? '',
       };
     });
   }
@@ -170,7 +200,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     await this.stock.apply(
       p.companyId,
       source,
-      p.lines.map((l) => ({ product_id: l.product_id, quantity: l.units, rate: round2(sub(l.rate, l.disc)).toFixed(2) })),
+      p.lines.map((l) => ({ product_id: l.product_id, quantity: l.units, rate: stockCost(p, l) })),
     );
     await this.outbox.mark(p, { stockApplied: true });
     await this.nats.send(Subjects.ledger.entryPost, {

@@ -1,0 +1,50 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import type { GstInwardReply } from '@bahi/contracts';
+import { Decimal, isRealDate } from '@bahi/service-kit';
+import { PurchasesService } from './purchases.service';
+
+const fixed2 = (x: Decimal) => (x.isZero() ? '0.00' : x.toFixed(2));
+
+/**
+ * Input tax of a company's complete GST-mode purchases dated in [from, to] (GSTR-3B table 4).
+ * ITC only from purchases whose distributor had a GSTIN frozen on them (CGST Act s.16(2)(a):
+ * credit needs the supplier's tax invoice, which only a registered supplier issues) and never
+ * for a composition dealer (s.10(4)). Read as a cursor over the date index, a month at a time.
+ */
+@Injectable()
+export class PurchaseInwardService {
+  constructor(private readonly purchases: PurchasesService) {}
+
+  async totals(companyId: number, from: string, to: string): Promise<GstInwardReply> {
+    if (!isRealDate(from) || !isRealDate(to)) throw new BadRequestException('from and to must be real dates written YYYY-MM-DD.');
+    if (from > to) throw new BadRequestException(`from (${from}) is after to (${to}).`);
+    const zero = () => ({ taxable: new Decimal(0), igst: new Decimal(0), cgst: new Decimal(0), sgst: new Decimal(0) });
+    const all = zero();
+    const itc = zero();
+    let purchases = 0;
+    const cursor = this.purchases.model
+      .find({ companyId, status: 'complete', date: { $gte: from, $lte: to }, gst: { $ne: null } }, { gst: 1, taxMode: 1 })
+      .lean()
+      .cursor();
+    for await (const p of cursor) {
+      const g = p.gst;
+      if (!g) continue;
+      purchases++;
+      const heads = [all, ...(g.distributor_gstin && p.taxMode === 'gst' ? [itc] : [])];
+      for (const h of heads) {
+        h.taxable = h.taxable.plus(g.taxable_total);
+        h.igst = h.igst.plus(g.igst_total);
+        h.cgst = h.cgst.plus(g.cgst_total);
+        h.sgst = h.sgst.plus(g.sgst_total);
+      }
+    }
+    return {
+      purchases,
+      taxable: fixed2(all.taxable),
+      igst: fixed2(all.igst),
+      cgst: fixed2(all.cgst),
+      sgst: fixed2(all.sgst),
+      itc: { igst: fixed2(itc.igst), cgst: fixed2(itc.cgst), sgst: fixed2(itc.sgst) },
+    };
+  }
+}
