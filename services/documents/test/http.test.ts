@@ -41,6 +41,15 @@ describe('GET /documents/{kind}/{id}', () => {
     expect(pdfImageCount(res.body)).toBeGreaterThanOrEqual(1);
   });
 
+  it('serves a GST-mode sale (SaleGst over NATS) as the A4 tax invoice', async () => {
+    const res = await get('/documents/bill/20');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe('inline; filename="bill-20.pdf"');
+    expect(await pageSizesMm(res.body)).toEqual([{ w: 210, h: 297 }]);
+    const text = squash(pdfText(res.body));
+    for (const s of ['Tax Invoice', 'Invoice No: GT/26-27/0001', 'GSTIN: 24AAGCS5678K1ZT', 'Place of supply: Gujarat (24)', 'Invoice value ₹1,983.00']) expect(text).toContain(s);
+  });
+
   it('offers the bill as a download for the Save button', async () => {
     const res = await get('/documents/bill/7?download=1');
     expect(res.status).toBe(200);

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload, RpcException, Transport } from '@nestjs/microservices';
 import { DocumentSubjects as D, Subjects } from '@bahi/contracts';
 import * as F from './fixtures';
+import { interB2b } from './gst-fixtures';
 
 /** Per-company fixture data; other companies see nothing (null -> 404), as the owners scope by companyId. */
 export const state = { statementRows: 40, logo: true, saleLines: 1200, statementMaxRows: undefined as number | undefined };
@@ -31,7 +32,7 @@ class FixtureResponders {
   sale(@Payload() p: { companyId: number; saleId: number }) {
     count(D.saleDocument);
     if (!mine(p)) return null;
-    return p.saleId === 7 ? F.sale : p.saleId === 8 ? F.walkInSale : p.saleId === 9 ? F.longSale(state.saleLines) : null;
+    return p.saleId === 7 ? F.sale : p.saleId === 8 ? F.walkInSale : p.saleId === 9 ? F.longSale(state.saleLines) : p.saleId === 20 ? interB2b : null;
   }
   @MessagePattern(D.estimateDocument)
   estimate(@Payload() p: { companyId: number; estimateId: number }) {

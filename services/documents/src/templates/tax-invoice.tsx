@@ -89,10 +89,9 @@ body { font-size: 8.5pt; }
 .top .doc h2 { font-size: 14pt; letter-spacing: 0.3pt; }
 .top .doc .copy { font-size: 7pt; color: #555; margin-top: 0.5mm; }
 .composition { margin-top: 1.5mm; padding: 1mm 2mm; border: 0.3mm solid #444; font-weight: 600; text-align: center; }
-.meta { display: grid; grid-template-columns: 1fr 1fr; gap: 0 6mm; margin: 2mm 0; }
-.meta div { line-height: 1.45; }
 .k { color: #555; }
-.parties { display: flex; gap: 4mm; margin: 0 0 2mm; }
+.parties { display: flex; gap: 4mm; margin: 2.5mm 0; }
+.parties > .meta { flex: 0 0 78mm; }
 .parties > .box { flex: 1; border: 0.2mm solid #999; padding: 1.5mm 2mm; }
 .parties .box div { line-height: 1.4; }
 .label { font-size: 7pt; color: #555; text-transform: uppercase; letter-spacing: 0.3pt; margin-bottom: 0.5mm; }
@@ -102,6 +101,7 @@ table.items th.l { text-align: left; }
 table.items tr { break-inside: avoid; }
 table.items .desc { width: 100%; }
 table.items .pack { font-size: 6.8pt; color: #555; }
+table.items tfoot, table.hsn tfoot { display: table-row-group; }
 table.items tfoot td { font-weight: 700; border-top: 0.3mm solid #444; border-bottom: none; }
 .after { display: flex; gap: 5mm; margin-top: 2.5mm; break-inside: avoid; }
 .after .left { flex: 1; }
@@ -358,27 +358,28 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
         </div>
       </div>
       {taxed ? null : <div className="composition">{COMPOSITION_LINE}</div>}
-      <div className="meta">
-        <div>
-          <span className="k">Invoice No:</span> <strong>{gst.invoice_no}</strong>
-        </div>
-        <div>
-          <span className="k">Place of supply:</span> {gst.place_of_supply_name} ({gst.place_of_supply})
-        </div>
-        <div>
-          <span className="k">Invoice date:</span> {date(gst.invoice_date)}
-        </div>
-        <div>
-          <span className="k">Tax payable on reverse charge:</span> {gst.reverse_charge ? 'Yes' : 'No'}
-        </div>
-        {sale.due_date ? (
-          <div>
-            <span className="k">Due date:</span> {date(sale.due_date)}
-          </div>
-        ) : null}
-      </div>
       <div className="parties">
         <PartyBox title={gst.b2b ? 'Bill to (registered)' : 'Bill to'} party={gst.recipient} shipTo={shipTo} />
+        <div className="box meta">
+          <div className="label">Invoice</div>
+          <div>
+            <span className="k">Invoice No:</span> <strong>{gst.invoice_no}</strong>
+          </div>
+          <div>
+            <span className="k">Invoice date:</span> {date(gst.invoice_date)}
+          </div>
+          {sale.due_date ? (
+            <div>
+              <span className="k">Due date:</span> {date(sale.due_date)}
+            </div>
+          ) : null}
+          <div>
+            <span className="k">Place of supply:</span> {gst.place_of_supply_name} ({gst.place_of_supply})
+          </div>
+          <div>
+            <span className="k">Tax payable on reverse charge:</span> {gst.reverse_charge ? 'Yes' : 'No'}
+          </div>
+        </div>
       </div>
       <ItemTable gst={gst} lines={sale.soldProducts} heads={heads} />
       <div className="after">
