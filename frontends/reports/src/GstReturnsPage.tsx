@@ -1,5 +1,16 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { ApiError, Button, Card, Spinner, api, errorMessage, fileNameOf, formatINR, requestBlob, useAlert } from '@bahi/ui-kit';
+import {
+  ApiError,
+  Button,
+  Card,
+  Spinner,
+  api,
+  errorMessage,
+  fileNameOf,
+  formatINR,
+  requestBlob,
+  useAlert,
+} from '@bahi/ui-kit';
 import type { Gstr3bReply } from '@bahi/contracts';
 import {
   defaultPeriod,
@@ -19,7 +30,8 @@ import {
 } from './rules';
 
 type Loaded<T> = { ok: true; data: T } | { ok: false; message: string };
-type State = { status: 'loading' } | { status: 'done'; period: string; gstr1: Loaded<Gstr1>; gstr3b: Loaded<Gstr3bReply> };
+type State =
+  { status: 'loading' } | { status: 'done'; period: string; gstr1: Loaded<Gstr1>; gstr3b: Loaded<Gstr3bReply> };
 
 const settle = <T,>(p: Promise<T>): Promise<Loaded<T>> =>
   p.then(
@@ -36,8 +48,18 @@ interface Column<R> {
   total?: ReactNode;
 }
 
-function SectionTable<R>({ testId, columns, rows, empty }: { testId: string; columns: Column<R>[]; rows: R[]; empty: string }) {
-  const hasTotals = rows.length > 1 && columns.some((c) => c.total !== undefined);
+function SectionTable<R>({
+  testId,
+  columns,
+  rows,
+  empty,
+}: {
+  testId: string;
+  columns: Column<R>[];
+  rows: R[];
+  empty: string;
+}) {
+  const hasTotals = rows.length > 0 && columns.some((c) => c.total !== undefined);
   return (
     <div className="bk-table-wrap">
       <table className="bk-table rp-table" data-testid={testId}>
@@ -98,9 +120,10 @@ export function GstReturnsPage() {
     if (!isPeriod(period)) return;
     let live = true;
     setState({ status: 'loading' });
-    void Promise.all([settle(api.get<Gstr1>('/gst/gstr1', { query: { period } })), settle(api.get<Gstr3bReply>('/gst/gstr3b', { query: { period } }))]).then(
-      ([gstr1, gstr3b]) => live && setState({ status: 'done', period, gstr1, gstr3b }),
-    );
+    void Promise.all([
+      settle(api.get<Gstr1>('/gst/gstr1', { query: { period } })),
+      settle(api.get<Gstr3bReply>('/gst/gstr3b', { query: { period } })),
+    ]).then(([gstr1, gstr3b]) => live && setState({ status: 'done', period, gstr1, gstr3b }));
     return () => {
       live = false;
     };
@@ -128,8 +151,14 @@ export function GstReturnsPage() {
     }
   };
 
-  const csvButton = (section: CsvSection, label = 'CSV') => (
-    <Button variant="secondary" busy={downloading === section} onClick={() => void download(section)} data-testid={`download-${section}`} aria-label={`Download ${section.toUpperCase()} CSV`}>
+  const csvButton = (section: CsvSection, label = 'Download CSV') => (
+    <Button
+      variant="secondary"
+      busy={downloading === section}
+      onClick={() => void download(section)}
+      data-testid={`download-${section}`}
+      aria-label={`Download ${section.toUpperCase()} CSV`}
+    >
       {label}
     </Button>
   );
@@ -140,12 +169,21 @@ export function GstReturnsPage() {
       <div className="bk-page-title">
         <div>
           <h1>GST returns</h1>
-          <p className="bk-muted rp-sub">GSTR-1 (outward supplies) and GSTR-3B (summary) for the month, as the GST portal's offline tool takes them.</p>
+          <p className="bk-muted rp-sub">
+            GSTR-1 (outward supplies) and GSTR-3B (summary) for the month, as the GST portal's offline tool takes them.
+          </p>
         </div>
         <div className="rp-controls">
           <label className="rp-month">
             <span>Month</span>
-            <input type="month" name="period" value={period} max={now} onChange={(e) => e.target.value && setPeriod(e.target.value)} data-testid="gst-period" />
+            <input
+              type="month"
+              name="period"
+              value={period}
+              max={now}
+              onChange={(e) => e.target.value && setPeriod(e.target.value)}
+              data-testid="gst-period"
+            />
           </label>
           <Button
             busy={downloading === 'json'}
@@ -157,12 +195,22 @@ export function GstReturnsPage() {
           </Button>
         </div>
       </div>
-      {state.status === 'loading' ? <Spinner label="Loading the returns…" /> : <Returns state={state} csvButton={csvButton} />}
+      {state.status === 'loading' ? (
+        <Spinner label="Loading the returns…" />
+      ) : (
+        <Returns state={state} csvButton={csvButton} />
+      )}
     </div>
   );
 }
 
-function Returns({ state, csvButton }: { state: Extract<State, { status: 'done' }>; csvButton: (s: CsvSection, label?: string) => ReactNode }) {
+function Returns({
+  state,
+  csvButton,
+}: {
+  state: Extract<State, { status: 'done' }>;
+  csvButton: (s: CsvSection, label?: string) => ReactNode;
+}) {
   const { gstr1, gstr3b, period } = state;
   if (!gstr1.ok) {
     return (
@@ -180,6 +228,16 @@ function Returns({ state, csvButton }: { state: Extract<State, { status: 'done' 
   const hsn = r.hsn?.data ?? [];
   const docs = (r.doc_issue?.doc_det ?? []).flatMap((d) => d.docs.map((doc) => ({ ...doc, doc_num: d.doc_num })));
   const empty = isEmptyReturn(r);
+  // Purchases' input tax can make a 3B worth reading in a month without sales.
+  const threeB = gstr3b.ok ? (
+    <Gstr3b data={gstr3b.data} />
+  ) : (
+    <Card title="GSTR-3B summary">
+      <p className="rp-error" role="alert">
+        {gstr3b.message}
+      </p>
+    </Card>
+  );
 
   return (
     <>
@@ -196,26 +254,36 @@ function Returns({ state, csvButton }: { state: Extract<State, { status: 'done' 
             {monthLabel(period)} ({r.fp})
           </span>
         </div>
-        <div className="bk-stat">
-          <span className="bk-stat__label">Taxable value</span>
-          <span className="bk-stat__value bk-stat__value--small bk-money">{inr(sum([...b2b.map((x) => x.txval), ...b2cl.map((x) => x.txval), ...b2cs.map((x) => x.txval)]))}</span>
-        </div>
-        <div className="bk-stat">
-          <span className="bk-stat__label">Tax</span>
-          <span className="bk-stat__value bk-stat__value--small bk-money">{inr(sum([...b2b.map((x) => x.tax), ...b2cl.map((x) => x.tax), ...b2cs.map(taxOf)]))}</span>
-        </div>
+        {!empty && (
+          <>
+            <div className="bk-stat">
+              <span className="bk-stat__label">Taxable value</span>
+              <span className="bk-stat__value bk-stat__value--small bk-money">
+                {inr(sum([...b2b.map((x) => x.txval), ...b2cl.map((x) => x.txval), ...b2cs.map((x) => x.txval)]))}
+              </span>
+            </div>
+            <div className="bk-stat">
+              <span className="bk-stat__label">Tax</span>
+              <span className="bk-stat__value bk-stat__value--small bk-money">
+                {inr(sum([...b2b.map((x) => x.tax), ...b2cl.map((x) => x.tax), ...b2cs.map(taxOf)]))}
+              </span>
+            </div>
+          </>
+        )}
       </div>
 
-      {gstr3b.ok ? <Gstr3b data={gstr3b.data} /> : <Card title="GSTR-3B summary"><p className="rp-error" role="alert">{gstr3b.message}</p></Card>}
-
       {empty ? (
-        <Card title="GSTR-1">
-          <p className="rp-empty" data-testid="gst-empty">
-            No invoices in {monthLabel(period)}.
-          </p>
-        </Card>
+        <>
+          <Card title="GSTR-1">
+            <p className="rp-empty" data-testid="gst-empty">
+              No invoices in {monthLabel(period)}.
+            </p>
+          </Card>
+          {threeB}
+        </>
       ) : (
         <>
+          {threeB}
           <Card title={`B2B invoices (${b2b.length})`} actions={csvButton('b2b')}>
             <SectionTable
               testId="gst-b2b"
@@ -227,7 +295,12 @@ function Returns({ state, csvButton }: { state: Extract<State, { status: 'done' 
                 { label: 'Date', cell: (x) => x.idt },
                 { label: 'Place of supply', cell: (x) => posLabel(x.pos) },
                 { label: 'Invoice value', num: true, cell: (x) => inr(x.val), total: inr(sum(b2b.map((x) => x.val))) },
-                { label: 'Taxable value', num: true, cell: (x) => inr(x.txval), total: inr(sum(b2b.map((x) => x.txval))) },
+                {
+                  label: 'Taxable value',
+                  num: true,
+                  cell: (x) => inr(x.txval),
+                  total: inr(sum(b2b.map((x) => x.txval))),
+                },
                 { label: 'Tax', num: true, cell: (x) => inr(x.tax), total: inr(sum(b2b.map((x) => x.tax))) },
               ]}
             />
@@ -243,7 +316,12 @@ function Returns({ state, csvButton }: { state: Extract<State, { status: 'done' 
                 { label: 'Date', cell: (x) => x.idt },
                 { label: 'Place of supply', cell: (x) => posLabel(x.pos) },
                 { label: 'Invoice value', num: true, cell: (x) => inr(x.val), total: inr(sum(b2cl.map((x) => x.val))) },
-                { label: 'Taxable value', num: true, cell: (x) => inr(x.txval), total: inr(sum(b2cl.map((x) => x.txval))) },
+                {
+                  label: 'Taxable value',
+                  num: true,
+                  cell: (x) => inr(x.txval),
+                  total: inr(sum(b2cl.map((x) => x.txval))),
+                },
                 { label: 'IGST', num: true, cell: (x) => inr(x.iamt), total: inr(sum(b2cl.map((x) => x.iamt))) },
               ]}
             />
@@ -258,7 +336,12 @@ function Returns({ state, csvButton }: { state: Extract<State, { status: 'done' 
                 { label: 'Supply', cell: (x) => (x.sply_ty === 'INTER' ? 'Inter-state' : 'Intra-state') },
                 { label: 'Place of supply', cell: (x) => posLabel(x.pos) },
                 { label: 'Rate', num: true, cell: (x) => formatRate(x.rt) },
-                { label: 'Taxable value', num: true, cell: (x) => inr(x.txval), total: inr(sum(b2cs.map((x) => x.txval))) },
+                {
+                  label: 'Taxable value',
+                  num: true,
+                  cell: (x) => inr(x.txval),
+                  total: inr(sum(b2cs.map((x) => x.txval))),
+                },
                 { label: 'IGST', num: true, cell: (x) => inr(x.iamt), total: inr(sum(b2cs.map((x) => x.iamt))) },
                 { label: 'CGST', num: true, cell: (x) => inr(x.camt), total: inr(sum(b2cs.map((x) => x.camt))) },
                 { label: 'SGST/UTGST', num: true, cell: (x) => inr(x.samt), total: inr(sum(b2cs.map((x) => x.samt))) },
@@ -277,38 +360,59 @@ function Returns({ state, csvButton }: { state: Extract<State, { status: 'done' 
                 { label: 'UQC', cell: (x) => x.uqc },
                 { label: 'Quantity', num: true, cell: (x) => formatQty(x.qty) },
                 { label: 'Rate', num: true, cell: (x) => formatRate(x.rt) },
-                { label: 'Taxable value', num: true, cell: (x) => inr(x.txval), total: inr(sum(hsn.map((x) => x.txval))) },
+                {
+                  label: 'Taxable value',
+                  num: true,
+                  cell: (x) => inr(x.txval),
+                  total: inr(sum(hsn.map((x) => x.txval))),
+                },
                 { label: 'IGST', num: true, cell: (x) => inr(x.iamt), total: inr(sum(hsn.map((x) => x.iamt))) },
                 { label: 'CGST', num: true, cell: (x) => inr(x.camt), total: inr(sum(hsn.map((x) => x.camt))) },
                 { label: 'SGST', num: true, cell: (x) => inr(x.samt), total: inr(sum(hsn.map((x) => x.samt))) },
-                { label: 'Total value', num: true, cell: (x) => inr(x.val ?? sum([x.txval, taxOf(x)])), total: inr(sum(hsn.map((x) => x.val ?? sum([x.txval, taxOf(x)])))) },
+                {
+                  label: 'Total value',
+                  num: true,
+                  cell: (x) => inr(x.val ?? sum([x.txval, taxOf(x)])),
+                  total: inr(sum(hsn.map((x) => x.val ?? sum([x.txval, taxOf(x)])))),
+                },
+              ]}
+            />
+          </Card>
+
+          <Card title="Documents issued" actions={csvButton('docs')}>
+            <SectionTable
+              testId="gst-docs"
+              rows={docs}
+              empty="No invoice numbers used."
+              columns={[
+                {
+                  label: 'Nature of document',
+                  cell: (x) => (x.doc_num === 1 ? 'Invoices for outward supply' : `Document type ${x.doc_num}`),
+                },
+                { label: 'From', cell: (x) => x.from },
+                { label: 'To', cell: (x) => x.to },
+                { label: 'Total', num: true, cell: (x) => x.totnum },
+                { label: 'Cancelled', num: true, cell: (x) => x.cancel },
+                { label: 'Net issued', num: true, cell: (x) => x.net_issue },
               ]}
             />
           </Card>
         </>
       )}
-
-      <Card title="Documents issued" actions={csvButton('docs')}>
-        <SectionTable
-          testId="gst-docs"
-          rows={docs}
-          empty="No invoice numbers used."
-          columns={[
-            { label: 'Nature of document', cell: (x) => (x.doc_num === 1 ? 'Invoices for outward supply' : `Document type ${x.doc_num}`) },
-            { label: 'From', cell: (x) => x.from },
-            { label: 'To', cell: (x) => x.to },
-            { label: 'Total', num: true, cell: (x) => x.totnum },
-            { label: 'Cancelled', num: true, cell: (x) => x.cancel },
-            { label: 'Net issued', num: true, cell: (x) => x.net_issue },
-          ]}
-        />
-      </Card>
     </>
   );
 }
 
 function Gstr3b({ data }: { data: Gstr3bReply }) {
-  type Row = { label: string; txval?: number; iamt?: number; camt?: number; samt?: number; csamt?: number; strong?: boolean };
+  type Row = {
+    label: string;
+    txval?: number;
+    iamt?: number;
+    camt?: number;
+    samt?: number;
+    csamt?: number;
+    strong?: boolean;
+  };
   const rows: Row[] = [
     { label: '3.1(a) Outward taxable supplies', ...data.outward },
     { label: '3.1(c) Nil rated and exempted', txval: data.nil_exempt.txval },

@@ -1,4 +1,14 @@
-import { defaultPeriod, fallbackFileName, gstr1Query, invoiceRows, isEmptyReturn, monthLabel, posLabel, sum, totals } from './rules';
+import {
+  defaultPeriod,
+  fallbackFileName,
+  gstr1Query,
+  invoiceRows,
+  isEmptyReturn,
+  monthLabel,
+  posLabel,
+  sum,
+  totals,
+} from './rules';
 
 describe('GST page rules', () => {
   it('defaults to the previous month on the Indian calendar', () => {
@@ -42,19 +52,50 @@ describe('GST page rules', () => {
         ],
       },
     ]);
-    expect(rows).toEqual([{ ctin: '24AAGCS5678K1ZT', inum: 'GT/26-27/0001', idt: '05-10-2026', val: 1983, pos: '24', txval: 1690, iamt: 292.8, camt: 0, samt: 0, tax: 292.8 }]);
+    expect(rows).toEqual([
+      {
+        ctin: '24AAGCS5678K1ZT',
+        inum: 'GT/26-27/0001',
+        idt: '05-10-2026',
+        val: 1983,
+        pos: '24',
+        txval: 1690,
+        iamt: 292.8,
+        camt: 0,
+        samt: 0,
+        tax: 292.8,
+      },
+    ]);
     expect(totals(rows, ['val', 'txval', 'tax'])).toEqual({ val: 1983, txval: 1690, tax: 292.8 });
   });
 
   it('takes the place of supply of a B2CL group when the invoice has none', () => {
-    const rows = invoiceRows([{ pos: '29', inv: [{ inum: 'GT/26-27/0002', idt: '06-10-2026', val: 118000, itms: [{ num: 1, itm_det: { txval: 100000, rt: 18, iamt: 18000 } }] }] }]);
+    const rows = invoiceRows([
+      {
+        pos: '29',
+        inv: [
+          {
+            inum: 'GT/26-27/0002',
+            idt: '06-10-2026',
+            val: 118000,
+            itms: [{ num: 1, itm_det: { txval: 100000, rt: 18, iamt: 18000 } }],
+          },
+        ],
+      },
+    ]);
     expect(rows[0]).toMatchObject({ ctin: '', pos: '29', txval: 100000, iamt: 18000, tax: 18000 });
   });
 
   it('knows an empty return, and names downloads and their queries', () => {
     expect(isEmptyReturn({ gstin: '27AAPFU0939F1ZV', fp: '102026' })).toBe(true);
     expect(isEmptyReturn({ gstin: '27AAPFU0939F1ZV', fp: '102026', b2b: [], b2cs: [], hsn: { data: [] } })).toBe(true);
-    expect(isEmptyReturn({ gstin: '27AAPFU0939F1ZV', fp: '102026', b2cs: [{ sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 18, txval: 100, camt: 9, samt: 9 }] })).toBe(false);
+    expect(
+      isEmptyReturn({
+        gstin: '27AAPFU0939F1ZV',
+        fp: '102026',
+        b2cs: [{ sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 18, txval: 100, camt: 9, samt: 9 }],
+      }),
+    ).toBe(false);
     expect(fallbackFileName('2026-10', 'json')).toBe('GSTR1_102026.json');
     expect(fallbackFileName('2026-10', 'hsn')).toBe('GSTR1_102026_hsn.csv');
     expect(gstr1Query('2026-10')).toEqual({ period: '2026-10' });

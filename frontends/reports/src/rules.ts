@@ -77,7 +77,20 @@ export interface Gstr1 {
 
 export type CsvSection = 'b2b' | 'b2cl' | 'b2cs' | 'hsn' | 'docs';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const IST_OFFSET_MS = 330 * 60_000;
 
 /** The month before `now`'s month on the Indian calendar, as 'YYYY-MM': what is filed next. */
@@ -118,7 +131,8 @@ export function sum(values: (number | undefined)[]): number {
   return paise / 100;
 }
 
-export const taxOf = (d: { iamt?: number; camt?: number; samt?: number; csamt?: number }) => sum([d.iamt, d.camt, d.samt, d.csamt]);
+export const taxOf = (d: { iamt?: number; camt?: number; samt?: number; csamt?: number }) =>
+  sum([d.iamt, d.camt, d.samt, d.csamt]);
 
 export interface InvoiceRow {
   ctin: string;
