@@ -74,8 +74,7 @@ export function LinesTable({
           <th className="r">Stock</th>
           <th className="r">Qty</th>
           <th className="r">Disc.</th>
-          <th className="r">Amount</th>
-          {gst && <th className="r">GST</th>}
+          <th className="r">{gst ? 'Amount / GST' : 'Amount'}</th>
           <th aria-label="Remove" />
         </tr>
       </thead>
@@ -101,17 +100,15 @@ export function LinesTable({
             <td className="r">
               <LineInput value={l.discount} label={`Discount on ${l.product_name}`} onSave={(v) => onDiscount(l, v)} />
             </td>
-            <td className="r bk-money nowrap" data-testid="line-amount">
-              {fmt1(l.amount)}
-            </td>
-            {gst && (
-              <td className="r nowrap" data-testid="line-gst">
-                {gstOf.get(l.sl_no) ? `${gstOf.get(l.sl_no)!.gst_rate}%` : ''}
-                <span className="sl-muted sl-lines__sub" data-testid="line-taxable" title="Taxable value">
-                  {gstOf.get(l.sl_no) ? fmt2(gstOf.get(l.sl_no)!.taxable_value) : ''}
+            <td className="r bk-money nowrap">
+              <span data-testid="line-amount">{fmt1(l.amount)}</span>
+              {gst && (
+                // The line's GST rate on its taxable value (its share of shipping less discount included).
+                <span className="sl-muted sl-lines__sub" data-testid="line-gst" title="GST rate on the taxable value">
+                  {gstOf.has(l.sl_no) ? `${gstOf.get(l.sl_no)!.gst_rate}% on ${fmt2(gstOf.get(l.sl_no)!.taxable_value)}` : ''}
                 </span>
-              </td>
-            )}
+              )}
+            </td>
             <td>
               <button
                 type="button"

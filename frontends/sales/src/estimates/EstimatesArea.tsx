@@ -72,7 +72,7 @@ function EstimateEditor() {
   usePageHeader(<span>Estimate #{id}</span>, [id]);
   const summeryGst = data?.summery.gst ?? null;
   // GST mode: the invoice a sale to the estimate's customer would make.
-  const preview = useSalePreview(!!summeryGst, { cart_no: 1, estimateId: Number(id), clientId: data?.summery.client_id ?? 0 }, data);
+  const preview = useSalePreview(!!summeryGst, { estimateId: Number(id), clientId: data?.summery.client_id ?? 0 }, data);
   const gst = summeryGst ? (preview?.gst ?? summeryGst) : null;
 
   const load = useCallback(async () => {

@@ -1,0 +1,271 @@
+// GST mode at the counter (sales remote), in Chromium through the gateway: a manager switches the
+// company to GST mode in Setting, sets two products' rates in the catalogue, and sells the issue's
+// worked example with the keyboard, to a B2B customer in Gujarat (IGST) and to the walk-in
+// (CGST + SGST). The cart, the sell panel, the bill view and the invoice PDF show the same figures.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BillDetailsReply, GetProductsReply } from '@bahi/contracts';
+import type { Locator, Page } from 'playwright-core';
+import { ACCOUNTS, login, startE2E, type E2E } from '../src/harness';
+
+const COMPANY_GSTIN = '27AAPFU0939F1ZV'; // Maharashtra (27)
+const CUSTOMER_GSTIN = '24AAGCS5678K1ZT'; // Gujarat (24)
+// Demo catalogue products repriced for the worked example: 590.00 incl. 18 % and 100.00 excl. 12 %.
+const PLY = { id: 10, barcode: '89012100010', name: 'Commercial Plywood 4mm', mrp: '590', rate: '18', hsn: '4412', includes: true };
+const LOCK = { id: 25, barcode: '89012100025', name: 'Godrej Ultra Mortise Lock', mrp: '100', rate: '12', hsn: '8301', includes: false };
+const INVOICE_NO = /^GT\/\d{2}-\d{2}\/\d{4}$/;
+
+let e2e: E2E;
+let page: Page;
+let manager: string;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-gst-sale-'));
+
+beforeAll(async () => {
+  e2e = await startE2E({ services: ['inventory', 'ledger', 'sales', 'documents'] });
+  manager = (await e2e.api<{ token: string }>('POST', '/loginReact', { body: ACCOUNTS.manager })).body.token;
+  // The demo catalogue is seeded in the background once identity answers.
+  for (let i = 0; i < 100; i++) {
+    if ((await e2e.api<{ count: number }>('GET', '/getProductList', { token: manager })).body?.count >= 50) break;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  page = await e2e.newPage();
+  await login(page, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
+}, 180_000);
+afterAll(async () => {
+  await e2e?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const text = async (loc: Locator) => ((await loc.textContent()) ?? '').trim();
+const byId = (id: string) => page.getByTestId(id);
+/** Waits until a test id shows exactly `value` (server replies update the screen). */
+async function shows(loc: Locator, value: string) {
+  await loc.filter({ hasText: value }).first().waitFor();
+  expect(await text(loc.first())).toBe(value);
+}
+const entry = () => byId('product-entry');
+async function scan(code: string) {
+  await entry().fill(code);
+  await entry().press('Enter');
+}
+const line = (p: { id: number }) => byId(`line-${p.id}`);
+
+/** The invoice PDF through the gateway, read back with pdftotext. */
+async function invoicePdf(saleId: number): Promise<string> {
+  const res = await fetch(`${e2e.baseUrl}/api/documents/bill/${saleId}`, { headers: { Authorization: `Bearer ${manager}` } });
+  expect(res.status).toBe(200);
+  const file = path.join(tmp, `bill-${saleId}.pdf`);
+  fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+}
+
+/** Nothing is wider than the window, and no card's content spills out of it. */
+async function noOverflow() {
+  const problems = await page.evaluate(() => {
+    const out: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth + 1) out.push(`page ${doc.scrollWidth} > ${doc.clientWidth}`);
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('.sl-card, .sl-bill, .bk-modal, [role=dialog]'))) {
+      if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.className} ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+    return out;
+  });
+  expect(problems).toEqual([]);
+}
+async function shotsAtWidths(name: string) {
+  for (const width of [1366, 1024]) {
+    await page.setViewportSize({ width, height: 768 });
+    await page.waitForTimeout(150);
+    await e2e.shot(page, `${name}-${width}`);
+    await noOverflow();
+  }
+  await page.setViewportSize({ width: 1366, height: 800 });
+}
+
+/** Fills the cart with the worked example using the keyboard: scan codes with quantities, a discount. */
+async function fillExample() {
+  await page.goto('/');
+  await entry().waitFor();
+  await page.keyboard.press('F2');
+  await page.keyboard.type(`3*${PLY.barcode}`);
+  await page.keyboard.press('Enter');
+  await line(PLY).waitFor();
+  await page.keyboard.type(`2*${LOCK.barcode}`);
+  await page.keyboard.press('Enter');
+  await line(LOCK).waitFor();
+  const disc = line(LOCK).getByLabel(`Discount on ${LOCK.name}`);
+  await disc.focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('5');
+  await page.keyboard.press('Enter'); // saved on leaving the box
+  await line(LOCK).getByTestId('line-amount').filter({ hasText: '190.0' }).waitFor();
+}
+
+describe('a GST-mode sale at the counter', () => {
+  it('the manager switches the company to GST mode in Setting and sets the two products in the catalogue', async () => {
+    await page.locator('.sh-profile__button').click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Setting' }).click();
+    await page.waitForURL('**/setting');
+    await page.getByLabel('Tax mode').selectOption('gst');
+    await page.getByLabel(/^GSTIN/).fill(COMPANY_GSTIN);
+    await page.getByLabel('Invoice prefix').fill('GT');
+    await page.getByLabel('Invoice prefix').press('Enter');
+    await page.getByTestId('alert').filter({ hasText: 'Profile Updated.' }).waitFor();
+    expect((await e2e.api<Record<string, unknown>>('GET', '/getCompanyDetails', { token: manager })).body).toMatchObject({
+      tax_mode: 'gst',
+      gstin: COMPANY_GSTIN,
+      state_code: '27',
+      invoice_prefix: 'GT',
+    });
+
+    for (const p of [PLY, LOCK]) {
+      await page.goto(`/productItem/${p.id}`);
+      await page.getByRole('button', { name: 'Edit Details' }).click();
+      await page.getByLabel('MRP').fill(p.mrp);
+      await page.getByLabel('Tax %').fill(p.rate);
+      await page.getByLabel('HSN code').fill(p.hsn);
+      const includes = page.getByRole('checkbox', { name: 'Price includes tax' });
+      if ((await includes.isChecked()) !== p.includes) await includes.click();
+      await page.getByLabel('HSN code').press('Enter');
+      await page.getByTestId('alert').filter({ hasText: 'Product saved.' }).waitFor();
+      const saved = (await e2e.api<{ product: Record<string, unknown> }>('GET', `/getProductDetails?id=${p.id}`, { token: manager })).body.product;
+      expect(saved).toMatchObject({ tax_percent: p.rate, hsn_code: p.hsn, price_includes_tax: p.includes });
+      expect(Number(saved.mrp)).toBe(Number(p.mrp));
+    }
+  });
+
+  it('the cart shows the walk-in invoice, no Tax checkbox, and each line its GST rate and taxable value', async () => {
+    await fillExample();
+    const summary = byId('summary');
+    await shows(summary.getByTestId('gst-cgst'), '₹146.40');
+    expect(await text(summary.getByTestId('gst-sgst'))).toBe('₹146.40');
+    expect(await text(summary.getByTestId('gst-taxable'))).toBe('₹1,690.00');
+    expect(await text(summary.getByTestId('gst-round-off'))).toBe('+₹0.20');
+    expect(await text(summary.getByTestId('total'))).toBe('₹1,983.00');
+    expect(await text(summary.getByTestId('gst-pos'))).toBe('Maharashtra (27)');
+    expect(await summary.getByTestId('gst-igst').count()).toBe(0);
+    expect(await summary.getByTestId('tax').count()).toBe(0); // the spec's Tax (18%) checkbox does not apply
+    expect(await summary.getByText('Invoice value').count()).toBe(1);
+    expect(await text(line(PLY).getByTestId('line-gst'))).toBe('18% on 1,500.00');
+    expect(await text(line(LOCK).getByTestId('line-gst'))).toBe('12% on 190.00');
+    // The server's figures are the same.
+    const cart = (await e2e.api<GetProductsReply>('GET', '/getProducts?cart_no=1', { token: manager })).body;
+    expect(cart.summery.total).toBe(1983);
+    expect(cart.summery.gst).toMatchObject({ taxable_total: 1690, cgst_total: 146.4, sgst_total: 146.4, igst_total: 0, round_off: 0.2, invoice_value: 1983 });
+    await shotsAtWidths('gst-sale-cart-walkin');
+  });
+
+  it('sells to a B2B customer in Gujarat with the keyboard: IGST in the cart and the sell panel, the invoice number on the bill and in the PDF', async () => {
+    // A new customer from the cart's Add Customer becomes the cart's customer.
+    await page.getByRole('button', { name: 'Add Customer' }).click();
+    const form = page.getByTestId('customer-form');
+    await form.getByLabel('Mobile').fill('9825012345');
+    await form.getByLabel('Name').fill('Surat Traders');
+    await form.getByLabel('City').fill('Surat');
+    await form.getByLabel('State').fill('Gujarat');
+    await form.getByLabel('Zip').fill('395003');
+    await form.getByLabel('GSTIN').fill(CUSTOMER_GSTIN);
+    await form.getByLabel('GSTIN').press('Enter');
+    await byId('current-customer').filter({ hasText: 'Surat Traders' }).waitFor();
+
+    // Priced for them: place of supply Gujarat, IGST.
+    const summary = byId('summary');
+    await shows(summary.getByTestId('gst-igst'), '₹292.80');
+    expect(await text(summary.getByTestId('gst-pos'))).toBe('Gujarat (24)');
+    expect(await summary.getByTestId('gst-cgst').count()).toBe(0);
+    expect(await text(summary.getByTestId('gst-taxable'))).toBe('₹1,690.00');
+    expect(await text(summary.getByTestId('total'))).toBe('₹1,983.00');
+    await e2e.shot(page, 'gst-sale-cart-b2b');
+
+    // F9 opens the sell panel: the invoice, the amount due, Paid defaulting to the invoice value.
+    await page.keyboard.press('F9');
+    const panel = byId('sell-panel');
+    await shows(panel.getByTestId('sell-igst'), '₹292.80');
+    expect(await text(panel.getByTestId('sell-taxable'))).toBe('₹1,690.00');
+    expect(await text(panel.getByTestId('sell-round-off'))).toBe('+₹0.20');
+    expect(await text(panel.getByTestId('sell-invoice-value'))).toBe('₹1,983.00');
+    expect(await text(panel.getByTestId('sell-previous-due'))).toBe('₹0.00');
+    expect(await text(panel.getByTestId('sell-amount-due'))).toBe('₹1,983.00');
+    expect(await panel.getByTestId('sell-paid').inputValue()).toBe('1983');
+    await shotsAtWidths('gst-sale-sell-panel');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('1000');
+    await page.keyboard.press('Enter');
+
+    // The invoice number is announced and the bill view is a tax invoice.
+    const announced = page.getByTestId('alert').filter({ hasText: /Invoice GT\/\d{2}-\d{2}\/0001 made\./ });
+    await announced.first().waitFor();
+    await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
+    const saleId = Number(page.url().split('/').pop());
+    const bill = byId('bill');
+    await bill.waitFor();
+    const invoiceNo = await text(byId('bill-invoice-no'));
+    expect(invoiceNo).toMatch(INVOICE_NO);
+    expect(invoiceNo.endsWith('/0001')).toBe(true);
+    expect(await text(byId('bill-document'))).toBe('Tax Invoice');
+    expect(await text(byId('bill-place-of-supply'))).toBe('Place of supply: Gujarat (24)');
+    expect(await text(byId('bill-customer-gstin'))).toBe(CUSTOMER_GSTIN);
+    expect(await text(byId('bill-company-gstin'))).toBe(`GSTIN ${COMPANY_GSTIN}`);
+    expect(await text(byId('bill-taxable'))).toBe('₹1,690.00');
+    expect(await text(byId('bill-igst'))).toBe('₹292.80');
+    expect(await byId('bill-cgst').count()).toBe(0);
+    expect(await text(byId('bill-round-off'))).toBe('+₹0.20');
+    expect(await text(byId('bill-invoice-value'))).toBe('₹1,983.00');
+    // Below the invoice: previous due, total, paid, due.
+    expect(await text(byId('bill-previous-due'))).toBe('₹0.00');
+    expect(await text(byId('bill-total'))).toBe('₹1,983.00');
+    expect(await text(byId('bill-paid'))).toBe('₹1,000.00');
+    expect(await text(byId('bill-due'))).toBe('₹983');
+    const ply = byId(`bill-line-${PLY.id}`);
+    expect(await text(ply.getByTestId('bill-line-taxable'))).toBe('₹1,500.00');
+    expect(await text(ply.getByTestId('bill-line-igst'))).toBe('₹270.00');
+    expect(await ply.getByText('4412', { exact: true }).count()).toBe(1);
+    const lock = byId(`bill-line-${LOCK.id}`);
+    expect(await text(lock.getByTestId('bill-line-taxable'))).toBe('₹190.00');
+    expect(await text(lock.getByTestId('bill-line-igst'))).toBe('₹22.80');
+    await shotsAtWidths('gst-sale-bill-b2b');
+
+    const details = (await e2e.api<BillDetailsReply>('GET', `/getBillDetails?id=${saleId}`, { token: manager })).body.saleDetails;
+    expect(details).toMatchObject({ invoice_no: invoiceNo, place_of_supply: '24', igst_total: 292.8, invoice_value: 1983, round_off: 0.2 });
+
+    // The invoice PDF (documents) carries the invoice number and value.
+    const pdfText = await invoicePdf(saleId);
+    expect(pdfText).toContain(invoiceNo);
+    expect(pdfText).toContain('1,983.00');
+
+    // The sales list shows the invoice number.
+    await page.goto('/salesList');
+    await byId('sales-list').getByText(invoiceNo).waitFor();
+    await page.getByRole('columnheader', { name: 'Invoice No' }).waitFor();
+    await e2e.shot(page, 'gst-sale-list');
+  });
+
+  it('the same cart to the walk-in: CGST and SGST 146.40 each, the next invoice number', async () => {
+    await fillExample();
+    await shows(byId('summary').getByTestId('gst-sgst'), '₹146.40');
+    expect(await text(byId('current-customer'))).toBe('Unknown');
+    await page.keyboard.press('F9');
+    const panel = byId('sell-panel');
+    await shows(panel.getByTestId('sell-cgst'), '₹146.40');
+    expect(await text(panel.getByTestId('sell-sgst'))).toBe('₹146.40');
+    expect(await panel.getByTestId('sell-paid').inputValue()).toBe('1983');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
+    await byId('bill').waitFor();
+    const invoiceNo = await text(byId('bill-invoice-no'));
+    expect(invoiceNo).toMatch(INVOICE_NO);
+    expect(invoiceNo.endsWith('/0002')).toBe(true);
+    expect(await text(byId('bill-place-of-supply'))).toBe('Place of supply: Maharashtra (27)');
+    expect(await text(byId('bill-cgst'))).toBe('₹146.40');
+    expect(await text(byId('bill-sgst'))).toBe('₹146.40');
+    expect(await byId('bill-igst').count()).toBe(0);
+    expect(await text(byId('bill-invoice-value'))).toBe('₹1,983.00');
+    expect(await byId('bill-previous-due').count()).toBe(0); // the walk-in has no account
+    await e2e.shot(page, 'gst-sale-bill-walkin');
+    const pdfText = await invoicePdf(Number(page.url().split('/').pop()));
+    expect(pdfText).toContain(invoiceNo);
+    expect(pdfText).toContain('1,983.00');
+  });
+});
