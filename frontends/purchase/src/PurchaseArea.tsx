@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Spinner, StatCards, api, errorMessage, formatINR, openDocument, useAlert } from '@bahi/ui-kit';
 import { labelPages, packetsQuery } from './distributor';
+import { purchaseGstView } from './gst';
 import { NotFound } from './NotFound';
 import './purchase.css';
 import type { GetPurchaseDetailsReply, GetPurchaseLabelDetailsReply } from '@bahi/contracts';
@@ -37,6 +38,7 @@ export function PurchaseDetailPage() {
   const p = usePurchase<Details>('/getPurchaseDetails', id);
   if (p === 'missing') return <NotFound title="Purchase not found" back="/purchaseList" backLabel="Back to Purchase Account" />;
   if (!p) return <Spinner label="Loading purchase…" />;
+  const g = purchaseGstView(p);
   return (
     <>
       <div className="bk-page-title">
@@ -63,12 +65,19 @@ export function PurchaseDetailPage() {
               </Link>
             ),
           },
+          ...(g
+            ? [
+                { label: 'Distributor GSTIN', value: g.gst.distributor_gstin ?? 'Unregistered (no input tax credit)', small: true, testId: 'purchase-gstin' },
+                { label: 'Distributor State', value: g.distributorState, small: true, testId: 'purchase-state' },
+              ]
+            : []),
           { label: 'Officer', value: p.officer?.name ?? '—' },
           { label: 'Due Date', value: p.duedate },
           { label: 'New Due', value: formatINR(p.new_due), due: p.new_due > 0, testId: 'purchase-new-due' },
         ]}
       />
-      <div className="pu-detail">
+      {/* GST mode's extra columns need the full width: the totals go below the lines. */}
+      <div className={g ? 'pu-detail pu-detail--gst' : 'pu-detail'}>
         <Card title="Products">
           <div className="pu-table-wrap">
             <table className="pu-table" data-testid="purchase-lines">
@@ -81,6 +90,18 @@ export function PurchaseDetailPage() {
                   <th className="pu-num">Disc</th>
                   <th className="pu-num">Units in</th>
                   <th className="pu-num">Amount</th>
+                  {g && (
+                    <>
+                      <th>HSN</th>
+                      <th className="pu-num">GST %</th>
+                      <th className="pu-num">Taxable</th>
+                      {g.heads.map((h) => (
+                        <th key={h.key} className="pu-num">
+                          {h.label}
+                        </th>
+                      ))}
+                    </>
+                  )}
                 </tr>
               </thead>
               <tbody>
@@ -102,6 +123,7 @@ export function PurchaseDetailPage() {
                       {qty(l.units)} {l.unit}
                     </td>
                     <td className="pu-num">{formatINR(l.amount)}</td>
+                    {g && <GstCells view={g} sl_no={l.sl_no} />}
                   </tr>
                 ))}
               </tbody>
@@ -112,12 +134,30 @@ export function PurchaseDetailPage() {
           <dl className="pu-totals" data-testid="purchase-totals">
             <dt>Sub Total</dt>
             <dd>{formatINR(p.subTotal)}</dd>
-            <dt>Tax {p.tax === 1 ? '(18%)' : ''}</dt>
-            <dd>{formatINR(p.taxAmount)}</dd>
-            <dt>Shipping</dt>
-            <dd>{formatINR(p.shipping)}</dd>
-            <dt>Discount</dt>
-            <dd>- {formatINR(p.summery_discount)}</dd>
+            {g ? (
+              <>
+                <dt>Shipping</dt>
+                <dd>{formatINR(p.shipping)}</dd>
+                <dt>Discount</dt>
+                <dd>- {formatINR(p.summery_discount)}</dd>
+                <dt>Taxable Value</dt>
+                <dd data-testid="purchase-taxable">{formatINR(g.gst.taxable_total)}</dd>
+                {g.heads.map((h) => (
+                  <GstTotal key={h.key} label={h.label} value={h.total} />
+                ))}
+                <dt>Round Off</dt>
+                <dd data-testid="purchase-round-off">{formatINR(g.roundOff)}</dd>
+              </>
+            ) : (
+              <>
+                <dt>Tax {p.tax === 1 ? '(18%)' : ''}</dt>
+                <dd>{formatINR(p.taxAmount)}</dd>
+                <dt>Shipping</dt>
+                <dd>{formatINR(p.shipping)}</dd>
+                <dt>Discount</dt>
+                <dd>- {formatINR(p.summery_discount)}</dd>
+              </>
+            )}
             <dt className="pu-totals__strong">Total</dt>
             <dd className="pu-totals__strong" data-testid="purchase-total">
               {formatINR(p.total)}
@@ -131,6 +171,32 @@ export function PurchaseDetailPage() {
           </dl>
         </Card>
       </div>
+    </>
+  );
+}
+
+/** A line's input tax: HSN, rate, taxable value and the heads the purchase was taxed under. */
+function GstCells({ view, sl_no }: { view: NonNullable<ReturnType<typeof purchaseGstView>>; sl_no: number }) {
+  const t = view.line(sl_no);
+  return (
+    <>
+      <td className="pu-code">{t?.hsn_code ?? '—'}</td>
+      <td className="pu-num">{t ? `${t.gst_rate}%` : '—'}</td>
+      <td className="pu-num">{t ? formatINR(t.taxable_value) : '—'}</td>
+      {view.heads.map((h) => (
+        <td key={h.key} className="pu-num">
+          {t ? formatINR(t[h.key]) : '—'}
+        </td>
+      ))}
+    </>
+  );
+}
+
+function GstTotal({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd data-testid={`purchase-${label.toLowerCase()}`}>{formatINR(value)}</dd>
     </>
   );
 }

@@ -131,6 +131,8 @@ export interface PurchaseGst {
   distributor_state_name: string | null;
   company_state_code: string;
   inter_state: boolean;
+  /** The heading of the state half of intra-state tax ('UTGST' in union territories without a legislature); absent on older purchases: SGST. */
+  state_tax_name?: 'SGST' | 'UTGST';
   lines: PurchaseGstLine[];
   taxable_total: string;
   cgst_total: string;

@@ -171,6 +171,7 @@ describe('a purchase in GST mode', () => {
       distributor_state_name: 'Maharashtra',
       company_state_code: '27',
       inter_state: false,
+      state_tax_name: 'SGST',
       lines: [
         { sl_no: r.lines[0].sl_no, hsn_code: '1701', gst_rate: '5', taxable_value: '6046.67', cgst: '151.17', sgst: '151.17', igst: '0.00' },
         { sl_no: r.lines[1].sl_no, hsn_code: '8509', gst_rate: '18', taxable_value: '3023.33', cgst: '272.10', sgst: '272.10', igst: '0.00' },

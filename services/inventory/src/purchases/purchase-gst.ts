@@ -71,6 +71,7 @@ export function pricePurchase(args: {
       distributor_state_name: distributorState ? stateName(distributorState) : null,
       company_state_code: inv.companyState,
       inter_state: inv.interState,
+      state_tax_name: inv.stateTaxName,
       lines: inv.lines.map((c, i) => ({
         sl_no: lines[i].sl_no,
         hsn_code: c.hsn,
