@@ -11,6 +11,7 @@ import { DeliveryController } from './delivery/delivery.controller';
 import { DocumentsHandlers } from './documents/documents.handlers';
 import { EstimatesController } from './estimates/estimates.controller';
 import { EstimatesService } from './estimates/estimates.service';
+import { GstReturnsModule } from './gst-returns/gst-returns.module';
 import { CheckoutService } from './sales/checkout.service';
 import { Customers } from './sales/customers';
 import { SalesController } from './sales/sales.controller';
@@ -25,6 +26,7 @@ import { SalesService } from './sales/sales.service';
       { name: Models.Sale, schema: SaleSchema },
       { name: Models.Delivery, schema: DeliverySchema },
     ]),
+    GstReturnsModule,
   ],
   controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers],
   providers: [Products, Customers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService],

@@ -115,6 +115,9 @@ export const SaleSchema = new Schema<SaleDoc>(
 indexOutbox(SaleSchema, 'saleId');
 // The sales list: count and newest-first page of a company's completed sales, from one index.
 SaleSchema.index({ companyId: 1, status: 1, saleId: -1 });
+// GST returns (gst-returns/): a month's tax invoices, and its b2b ones in buyer-GSTIN order.
+SaleSchema.index({ companyId: 1, status: 1, 'gst.fy': 1, 'gst.invoice_date': 1 });
+SaleSchema.index({ companyId: 1, status: 1, 'gst.fy': 1, 'gst.b2b': 1, 'gst.recipient.gstin': 1, 'gst.serial': 1 });
 
 export interface DeliveryDoc {
   companyId: number;
