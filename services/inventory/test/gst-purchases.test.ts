@@ -328,3 +328,16 @@ describe('inventory.gst.inward', () => {
     await expect(ask(Subjects.inventory.gstInward, { companyId: GST, from: 20260501, to: '2026-05-31' })).rejects.toMatchObject({ status: 400 });
   });
 });
+
+describe('from an estimate', () => {
+  it('prices a purchase from an estimate the same way (intra-state: CGST and SGST)', async () => {
+    // Bulb 2 x 100.00 at 12 % from Mumbai: CGST = SGST = 200.00 x 6 % = 12.00; 224.00.
+    await cart(G).get(`/addProductIntoCart/${encodeURIComponent(`2*${p.bulb}`)}`).expect(200);
+    const estimateId = (await cart(G).get('/createEstimate?cart_no=1&clientId=0').expect(200)).body.estimateId;
+    const r = await inAs(G).post('/checkOutPurchaseFromEstimate', { bill_no: 'EST-1', distributor: d.mumbai, officer: '', paid: '0', due_date: future(), estimateId }).expect(200);
+    const det = await details(G, r.body[0].purchaseId);
+    expect(det).toMatchObject({ subTotal: 200, taxAmount: 24, total: 224 });
+    expect(det.gst).toMatchObject({ distributor_gstin: MH_GSTIN, inter_state: false, taxable_total: '200.00', cgst_total: '12.00', sgst_total: '12.00', igst_total: '0.00' });
+    expect(det.gst!.lines).toEqual([{ sl_no: det.lines[0].sl_no, hsn_code: '8539', gst_rate: '12', taxable_value: '200.00', cgst: '12.00', sgst: '12.00', igst: '0.00' }]);
+  });
+});
