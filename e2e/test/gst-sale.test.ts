@@ -268,4 +268,69 @@ describe('a GST-mode sale at the counter', () => {
     expect(pdfText).toContain(invoiceNo);
     expect(pdfText).toContain('1,983.00');
   });
+  it('an estimate for the Gujarat customer shows IGST in the editor and its sale takes the next invoice number', async () => {
+    await fillExample();
+    await page.keyboard.press('F4');
+    await page.keyboard.type('Surat');
+    await byId('customer-suggestions').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await byId('current-customer').filter({ hasText: 'Surat Traders' }).waitFor();
+    await byId('save-estimate').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+    await page.waitForURL((u) => u.pathname === '/estimateList');
+    await byId('estimate-list').locator('tbody tr').first().click();
+    await byId('estimate-editor').waitFor();
+    await shows(byId('estimate-gst-igst'), '₹292.80');
+    expect(await text(byId('estimate-gst-pos'))).toBe('Gujarat (24)');
+    expect(await text(byId('estimate-gst-taxable'))).toBe('₹1,690.00');
+    expect(await text(byId('estimate-total'))).toBe('₹1,983.00');
+    expect(await byId('estimate-tax').count()).toBe(0);
+    expect(await text(line(LOCK).getByTestId('line-gst'))).toBe('12% on 190.00');
+    await shotsAtWidths('gst-sale-estimate');
+
+    await page.getByRole('button', { name: 'Proceed to Sell' }).click();
+    await shows(byId('sell-panel').getByTestId('sell-igst'), '₹292.80');
+    expect(await text(byId('sell-amount-due'))).toBe('₹2,966.00'); // 1,983.00 + the 983.00 still owed on the first invoice
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
+    await byId('bill').waitFor();
+    const invoiceNo = await text(byId('bill-invoice-no'));
+    expect(invoiceNo).toMatch(INVOICE_NO);
+    expect(invoiceNo.endsWith('/0003')).toBe(true);
+    expect(await text(byId('bill-igst'))).toBe('₹292.80');
+    expect(await text(byId('bill-invoice-value'))).toBe('₹1,983.00');
+    expect(await text(byId('bill-previous-due'))).toBe('₹983.00');
+  });
+
+  it('a product without an HSN code: the summary says so and Proceed to Sell refuses with that sentence', async () => {
+    const NO_HSN = { id: 3, barcode: '89012100003', name: 'Greenply Ecotec 6mm Plywood' };
+    await page.goto(`/productItem/${NO_HSN.id}`);
+    await page.getByRole('button', { name: 'Edit Details' }).click();
+    await page.getByLabel('HSN code').fill('');
+    await page.getByLabel('HSN code').press('Enter');
+    await page.getByTestId('alert').filter({ hasText: 'Product saved.' }).waitFor();
+    const sales = async () => (await e2e.api<{ salesList: unknown[] }>('GET', '/getSaleList?pageNo=0', { token: manager })).body.salesList.length;
+    const before = await sales();
+
+    await page.goto('/');
+    await entry().waitFor();
+    await scan(NO_HSN.barcode);
+    await line(NO_HSN).waitFor();
+    const error = byId('gst-error');
+    await error.waitFor();
+    const sentence = await text(error);
+    expect(sentence).toContain(NO_HSN.name);
+    expect(sentence).toContain('HSN');
+    await e2e.shot(page, 'gst-sale-no-hsn');
+    await page.keyboard.press('F9');
+    await page.getByTestId('alert').filter({ hasText: sentence }).first().waitFor();
+    expect(await byId('sell-panel').count()).toBe(0);
+    await byId('proceed-sell').click();
+    expect(await byId('sell-panel').count()).toBe(0);
+    expect(await sales()).toBe(before);
+    await byId('clear-cart').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+    await page.getByText('The cart is empty.').waitFor();
+  });
 });
