@@ -214,7 +214,7 @@ function Returns({
   const { gstr1, gstr3b, period } = state;
   if (!gstr1.ok) {
     return (
-      <Card title="GSTR-1 cannot be prepared">
+      <Card title="The returns cannot be prepared">
         <p className="rp-error" role="alert" data-testid="gst-error">
           {gstr1.message}
         </p>
