@@ -1,0 +1,76 @@
+import type { NatsConnection, Subscription } from 'nats';
+import { decodeEvent } from '@bahi/auth';
+
+export interface EventCacheOptions<K, V, E> {
+  /** Loads the value of a key (e.g. a NATS request to the owning service). */
+  load(key: K): Promise<V>;
+  /** Event subject whose events drop entries (every replica hears each: a plain subscription). */
+  subject?: string;
+  /** The key an event is about; undefined drops nothing. */
+  keyOf?(event: E): K | undefined;
+  /** Safety net for a lost event: an entry older than this is loaded again. */
+  ttlMs: number;
+  /** Clock, epoch ms (tests). */
+  now?: () => number;
+  log?: (msg: string) => void;
+}
+
+/**
+ * A per-key cache of another service's data, kept current by its "changed" events (a plain
+ * subscription, not a queue group, so every replica drops its copy) and a TTL for an event lost
+ * while disconnected. Concurrent misses of one key share one load; a failed load is not kept.
+ */
+export class EventCache<K, V, E = unknown> {
+  private readonly entries = new Map<K, { at: number; value: Promise<V> }>();
+  private sub?: Subscription;
+  private readonly now: () => number;
+
+  constructor(private readonly o: EventCacheOptions<K, V, E>) {
+    this.now = o.now ?? Date.now;
+  }
+
+  /** Subscribes to the drop events on `nc`; a reconnect drops everything (events may have been missed). */
+  start(nc: NatsConnection): void {
+    if (!this.o.subject || this.sub) return;
+    this.sub = nc.subscribe(this.o.subject, {
+      callback: (err, msg) => {
+        if (err) return this.o.log?.(`${this.o.subject} subscription error: ${err.message}`);
+        try {
+          const key = this.o.keyOf?.(decodeEvent<E>(msg.data));
+          if (key !== undefined) this.drop(key);
+        } catch (e) {
+          this.o.log?.(`bad ${this.o.subject} event: ${(e as Error).message}`);
+        }
+      },
+    });
+    void (async () => {
+      for await (const s of nc.status()) if (s.type === 'reconnect') this.clear();
+    })().catch(() => undefined);
+  }
+
+  stop(): void {
+    this.sub?.unsubscribe();
+    this.sub = undefined;
+  }
+
+  get(key: K): Promise<V> {
+    const hit = this.entries.get(key);
+    if (hit && this.now() - hit.at < this.o.ttlMs) return hit.value;
+    const value = this.o.load(key);
+    const entry = { at: this.now(), value };
+    this.entries.set(key, entry);
+    // A failed load is forgotten, so the next call asks again.
+    value.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    return value;
+  }
+
+  drop(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
