@@ -5,6 +5,7 @@ import {
   ForbiddenException,
   Get,
   HttpCode,
+  Inject,
   Param,
   Post,
   Res,
@@ -13,8 +14,9 @@ import {
 } from '@nestjs/common';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import type { CompanyDetails, DoneReply, SuccessMessageReply, TokenClaims, UploadImageReply } from '@bahi/contracts';
-import { AllowedBeforePasswordChange, CurrentUser, intParam, Positions, Public, Tenant } from '@bahi/service-kit';
+import { Subjects, type CompanyDetails, type DoneReply, type SuccessMessageReply, type TokenClaims, type UploadImageReply } from '@bahi/contracts';
+import type { NatsConnection } from 'nats';
+import { AllowedBeforePasswordChange, CurrentUser, intParam, NATS_CONNECTION, NatsClient, Positions, Public, Tenant } from '@bahi/service-kit';
 import { companyDetails, CompaniesService } from '../companies/companies.service';
 import { PasswordsService } from '../auth/passwords.service';
 import { MIN_PASSWORD, tenDigits } from '../common';
@@ -32,7 +34,18 @@ export class ProfileController {
     private readonly users: UsersService,
     private readonly logos: LogoService,
     private readonly passwords: PasswordsService,
+    private readonly nats: NatsClient,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
   ) {}
+
+  /**
+   * Sales and inventory cache company details and GST settings; every replica drops its copy.
+   * Flushed before the reply, so the server has the event before the manager's next call.
+   */
+  private async changed(companyId: number): Promise<void> {
+    await this.nats.emit(Subjects.identity.companyChanged, { companyId });
+    await this.nc.flush().catch(() => undefined);
+  }
 
   @Get('getCompanyDetails')
   async get(@Tenant() companyId: number): Promise<CompanyDetails> {
@@ -61,6 +74,7 @@ export class ProfileController {
         },
       },
     );
+    await this.changed(companyId);
     return { done: true };
   }
 
@@ -76,7 +90,9 @@ export class ProfileController {
     if (id !== companyId) throw new ForbiddenException('You can only change the logo of your own company.');
     const file = (files ?? []).find((f) => f.fieldname === 'image' || f.fieldname === 'file');
     if (!file) throw new BadRequestException("Send the image as a multipart file in the field 'image'.");
-    return { fileName: await this.logos.store(companyId, file.buffer) };
+    const fileName = await this.logos.store(companyId, file.buffer);
+    await this.changed(companyId);
+    return { fileName };
   }
 
   /** Public and cacheable, like an object-storage URL; the ETag changes with each upload. */
