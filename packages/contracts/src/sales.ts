@@ -84,6 +84,8 @@ export interface SalesListRow {
   'Clients Name': string;
   'Total Amount': number;
   Paid: number;
+  /** GST mode: the sale's invoice number (PREFIX/YY-YY/NNNN); null in simple mode. */
+  invoice_no?: string | null;
 }
 /** GET /getSaleList?pageNo */
 export interface SaleListReply {
