@@ -5,6 +5,7 @@ import { CartsController } from './carts/carts.controller';
 import { CartsService } from './carts/carts.service';
 import { SeenCarts } from './carts/seen-carts';
 import { PurchaseSourceHandlers } from './carts/purchase-source.handlers';
+import { Companies } from './common/company';
 import { Products } from './common/products';
 import { CartSchema, DeliverySchema, EstimateSchema, Models, SaleSchema } from './common/schemas';
 import { DeliveryController } from './delivery/delivery.controller';
@@ -14,6 +15,7 @@ import { EstimatesService } from './estimates/estimates.service';
 import { GstReturnsModule } from './gst-returns/gst-returns.module';
 import { CheckoutService } from './sales/checkout.service';
 import { Customers } from './sales/customers';
+import { InvoiceNumbers } from './sales/invoice-numbers';
 import { SalesController } from './sales/sales.controller';
 import { SalesService } from './sales/sales.service';
 
@@ -29,6 +31,6 @@ import { SalesService } from './sales/sales.service';
     GstReturnsModule,
   ],
   controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers],
-  providers: [Products, Customers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService],
+  providers: [Products, Customers, Companies, InvoiceNumbers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService],
 })
 export class AppModule {}

@@ -44,7 +44,8 @@ describe('sales.sale.document', () => {
       date: '2030-02-01',
       due_date: '2030-02-28',
       customer: expect.objectContaining({ id: ravi, client_id: ravi, name: 'Ravi Kumar', mobile_no: '9876500009', walkIn: false }),
-      soldProducts: [{ product_id: salt, product_name: 'Rock Salt', quantity: '1.5', rate: '33.33', disc: '0.33', price: '33', amount: '49.5', hsn_code: '', unit: 'kg' }],
+      // sl_no and per_peice_quantity: the printed quantity is quantity x per_peice_quantity.
+      soldProducts: [{ sl_no: expect.any(Number), per_peice_quantity: '1', product_id: salt, product_name: 'Rock Salt', quantity: '1.5', rate: '33.33', disc: '0.33', price: '33', amount: '49.5', hsn_code: '', unit: 'kg' }],
       subtotal: '49.5',
       tax: '8.91',
       shipping: '0',
@@ -52,9 +53,11 @@ describe('sales.sale.document', () => {
       previousDue: '279',
       paid: '0',
       delivery: expect.objectContaining({ sale_id: second, transporter_name: 'Sharma Roadways', vehicle_number: 'MH12AB1234', address: expect.stringContaining('12 MG Road') }),
+      // Simple mode: no tax invoice.
+      gst: null,
     });
     const one = await s.ask(Subjects.documents.saleDocument, { companyId: s.companyId, saleId: first });
-    expect(one.soldProducts).toEqual([{ product_id: oil, product_name: 'Mustard Oil', quantity: '2', rate: '189.5', disc: '0', price: '189.5', amount: '379', hsn_code: '1514', unit: 'ltr' }]);
+    expect(one.soldProducts).toEqual([{ sl_no: expect.any(Number), per_peice_quantity: '1', product_id: oil, product_name: 'Mustard Oil', quantity: '2', rate: '189.5', disc: '0', price: '189.5', amount: '379', hsn_code: '1514', unit: 'ltr' }]);
     expect(one).toMatchObject({ subtotal: '379', tax: '0', previousDue: '0', paid: '100', delivery: null });
   });
 
@@ -85,7 +88,7 @@ describe('sales.estimate.document', () => {
       estimate_id: est,
       date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       customer: expect.objectContaining({ client_id: ravi, name: 'Ravi Kumar' }),
-      lines: [{ product_id: oil, product_name: 'Mustard Oil', quantity: '3', rate: '189.5', disc: '0', price: '189.5', amount: '568.5', hsn_code: '1514', unit: 'ltr' }],
+      lines: [{ sl_no: expect.any(Number), per_peice_quantity: '1', product_id: oil, product_name: 'Mustard Oil', quantity: '3', rate: '189.5', disc: '0', price: '189.5', amount: '568.5', hsn_code: '1514', unit: 'ltr' }],
       subtotal: '568.5',
       tax: '102.33',
       shipping: '15.75',

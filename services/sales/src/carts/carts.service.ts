@@ -4,7 +4,8 @@ import type { Model } from 'mongoose';
 import type { AddProductReply, CartUpdateReply, GetProductsReply } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { addProductLine, findLine, mutate, pushNewLine } from '../common/line-store';
-import { lineFromProduct, stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
+import { lineFromProduct, type Pricing, stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
+import { Companies } from '../common/company';
 import { parseCode, Products } from '../common/products';
 import { type CartDoc, Models } from '../common/schemas';
 import type { StoredLine } from '../common/totals';
@@ -23,7 +24,13 @@ export class CartsService {
     private readonly products: Products,
     private readonly seq: SequenceService,
     private readonly inCart: SeenCarts,
+    private readonly companies: Companies,
   ) {}
+
+  /** A cart is priced for the walk-in (the company's state) until a customer is chosen at checkout. */
+  private async pricing(companyId: number): Promise<Pricing> {
+    return { co: await this.companies.get(companyId), buyer: null };
+  }
 
   private key(who: Who, cart_no: number) {
     return { companyId: who.companyId, userId: who.userId, cart_no };
@@ -35,16 +42,19 @@ export class CartsService {
   }
 
   async view(who: Who, cart_no: number, text?: string): Promise<GetProductsReply> {
-    const [cart, product_list] = await Promise.all([
+    const [cart, product_list, pricing] = await Promise.all([
       this.get(who, cart_no),
       this.products.suggest(who.companyId, text, SUGGESTION_LIMIT),
+      this.pricing(who.companyId),
     ]);
-    return { cart: cart.lines.map(toCartLine), cart_no, summery: toSummery(cart_no, cart.lines, cart), product_list };
+    return { cart: cart.lines.map(toCartLine), cart_no, summery: toSummery(cart_no, cart.lines, cart, pricing), product_list };
   }
 
   async addProduct(who: Who, cart_no: number, rawCode: string, quantity?: string): Promise<AddProductReply> {
     const { code, quantity: q } = parseCode(rawCode, quantity);
     const key = this.key(who, cart_no);
+    const pricingP = this.pricing(who.companyId);
+    pricingP.catch(() => undefined);
     const product = await this.products.lookup(who.companyId, code);
     if (!product) return [];
     let line: StoredLine | undefined;
@@ -63,7 +73,7 @@ export class CartsService {
     }
     this.inCart.saw(key, cart.lines);
     const warning = stockWarning(line!);
-    return [[toCartLine(line!)], { warnings: warning ? [warning] : [], summery: toSummery(cart_no, cart.lines, cart) }];
+    return [[toCartLine(line!)], { warnings: warning ? [warning] : [], summery: toSummery(cart_no, cart.lines, cart, await pricingP) }];
   }
 
   /** Applies a line or summary change to the cart holding `sl_no` (or cart_no). */
@@ -72,13 +82,15 @@ export class CartsService {
     if (where.sl_no !== undefined) filter['lines.sl_no'] = where.sl_no;
     if (where.cart_no !== undefined || where.sl_no === undefined) filter.cart_no = where.cart_no ?? 1;
     let line: StoredLine | null = null;
+    const pricingP = this.pricing(who.companyId);
+    pricingP.catch(() => undefined);
     const cart = await mutate(this.model, filter, (doc) => {
       line = fn(doc);
     }, where.sl_no === undefined ? { upsert: {} } : { notFound: `No line ${where.sl_no} in your cart.` });
     return {
       success: true,
       line: line ? toCartLine(line) : null,
-      summery: toSummery(cart.cart_no, cart.lines, cart),
+      summery: toSummery(cart.cart_no, cart.lines, cart, await pricingP),
       warnings: line ? stockWarnings([line]) : [],
     };
   }

@@ -63,6 +63,8 @@ export async function addProductLine(lines: StoredLine[], p: ProductSnapshot, qu
   if (existing) {
     existing.quantity = add(existing.quantity, quantity).toFixed();
     existing.stock = money(p.stock).toFixed();
+    // A line from before GST mode takes the product's rate when scanned again.
+    if (existing.gst_rate === undefined) Object.assign(existing, { gst_rate: p.tax_percent ?? undefined, price_includes_tax: p.price_includes_tax !== false });
     return existing;
   }
   const line = lineFromProduct(p, await seq.unique(companyId, 'line'), quantity);

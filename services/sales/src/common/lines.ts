@@ -1,5 +1,7 @@
 import type { CartLine, CartSummery, ProductSnapshot } from '@bahi/contracts';
 import { money, round2 } from '@bahi/service-kit';
+import type { CompanyTax } from './company';
+import { counterGst, type GstBuyer } from './gst';
 import { lineAmount, num, totals, type StoredLine, type Summary } from './totals';
 
 export function toCartLine(l: StoredLine): CartLine {
@@ -18,9 +20,20 @@ export function toCartLine(l: StoredLine): CartLine {
   };
 }
 
-export function toSummery(cart_no: number, lines: StoredLine[], s: Summary): CartSummery {
-  const t = totals(lines, s);
-  return {
+/** Who a cart or estimate is priced for: the company's tax settings and the buyer (null: walk-in). */
+export interface Pricing {
+  co: CompanyTax;
+  buyer: GstBuyer;
+}
+
+/**
+ * The summary of a cart or an estimate. In GST mode (`pricing` of a gst/composition company) the
+ * Tax flag does not apply: taxAmount is the invoice's tax, total its value, `gst` its figures.
+ */
+export function toSummery(cart_no: number, lines: StoredLine[], s: Summary, pricing?: Pricing): CartSummery {
+  const gst = pricing ? counterGst(pricing.co, lines, s, pricing.buyer) : null;
+  const t = totals(lines, gst ? { ...s, tax: 0 } : s);
+  const base: CartSummery = {
     cart_no,
     tax: s.tax,
     shipping: num(s.shipping),
@@ -29,6 +42,9 @@ export function toSummery(cart_no: number, lines: StoredLine[], s: Summary): Car
     taxAmount: num(t.taxAmount),
     total: num(t.total),
   };
+  if (!gst) return base;
+  const taxAmount = gst.error ? 0 : Math.round((gst.cgst_total + gst.sgst_total + gst.igst_total) * 100) / 100;
+  return { ...base, tax: 0, taxAmount, total: gst.error ? base.total : gst.invoice_value, gst };
 }
 
 export function lineFromProduct(p: ProductSnapshot, sl_no: number, quantity: string): StoredLine {
@@ -43,6 +59,9 @@ export function lineFromProduct(p: ProductSnapshot, sl_no: number, quantity: str
     per_peice_quantity: money(p.per_peice_quantity || '1').toFixed(),
     discount: '0',
     hsn_code: p.hsn_code ?? '',
+    // Frozen with mrp: the rate a line was priced at does not change under the cashier.
+    gst_rate: p.tax_percent ?? undefined,
+    price_includes_tax: p.price_includes_tax !== false,
   };
 }
 

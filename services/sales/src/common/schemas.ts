@@ -1,5 +1,6 @@
 import { Schema } from 'mongoose';
 import { billSummaryFields, indexOutbox, outboxFields, type BillSummary, type OutboxRecord } from '@bahi/service-kit';
+import type { CompanyTaxMode, SaleGst } from '@bahi/contracts';
 import type { StoredLine } from './totals';
 
 /** Lines keep amounts as decimal strings (exact). */
@@ -15,6 +16,8 @@ export const LineSchema = new Schema<StoredLine>(
     per_peice_quantity: { type: String, default: '1' },
     discount: { type: String, default: '0' },
     hsn_code: { type: String, default: '' },
+    gst_rate: { type: String },
+    price_includes_tax: { type: Boolean },
   },
   { _id: false },
 );
@@ -86,6 +89,9 @@ export interface CustomerSnap {
   country: string;
   postal_code: string;
   walkIn: boolean;
+  /** GST: the customer's GSTIN (B2B) and state code, as ledger had them at the sale. */
+  gstin?: string | null;
+  state_code?: string | null;
 }
 
 /** A sale: an Outbox record (status, lease, idempotency key, step markers) with its frozen bill; previousDue is the customer's. */
@@ -95,8 +101,14 @@ export interface SaleDoc extends OutboxRecord, BillSummary {
   clientId: number;
   customer: CustomerSnap;
   lines: StoredLine[];
-  /** This sale's total. */
+  /** This sale's total: in GST mode the invoice value (the previous due is never inside it). */
   amount: string;
+  /** The company's mode at the sale; absent on sales made before GST mode (simple). */
+  tax_mode?: CompanyTaxMode;
+  /** GST mode: the frozen tax invoice (numbered in the Outbox's finish step); null in simple mode. */
+  gst?: SaleGst | null;
+  /** The company's invoice prefix at checkout: the number given in the finish step uses it. */
+  invoicePrefix?: string;
 }
 export const SaleSchema = new Schema<SaleDoc>(
   {
@@ -109,6 +121,9 @@ export const SaleSchema = new Schema<SaleDoc>(
     customer: { type: Object, required: true },
     lines: { type: [LineSchema], default: [] },
     amount: { type: String, required: true },
+    tax_mode: { type: String, default: 'simple' },
+    gst: { type: Object, default: null },
+    invoicePrefix: { type: String },
   },
   { collection: 'sales', timestamps: true },
 );
@@ -118,6 +133,9 @@ SaleSchema.index({ companyId: 1, status: 1, saleId: -1 });
 // GST returns (gst-returns/): a month's tax invoices, and its b2b ones in buyer-GSTIN order.
 SaleSchema.index({ companyId: 1, status: 1, 'gst.fy': 1, 'gst.invoice_date': 1 });
 SaleSchema.index({ companyId: 1, status: 1, 'gst.fy': 1, 'gst.b2b': 1, 'gst.recipient.gstin': 1, 'gst.serial': 1 });
+// Invoice numbers: one sale per serial of a company's financial year (serial 0 = not numbered
+// yet); also the index the next serial (the year's highest) is read from.
+SaleSchema.index({ companyId: 1, 'gst.fy': 1, 'gst.serial': 1 }, { unique: true, partialFilterExpression: { 'gst.serial': { $gt: 0 } } });
 
 export interface DeliveryDoc {
   companyId: number;

@@ -15,6 +15,10 @@ export interface StoredLine {
   per_peice_quantity: string;
   discount: string;
   hsn_code: string;
+  /** GST rate in percent, captured from the product when the line was added (like mrp); absent on lines older than GST mode. */
+  gst_rate?: string;
+  /** Whether mrp includes that rate, captured with it. */
+  price_includes_tax?: boolean;
 }
 
 export interface Summary {

@@ -27,9 +27,11 @@ const dec = (x: string | number) => money(x).toFixed();
 
 export function soldLine(l: StoredLine): SoldLine {
   return {
+    sl_no: l.sl_no,
     product_id: l.product_id,
     product_name: l.product_name,
     quantity: dec(l.quantity),
+    per_peice_quantity: dec(l.per_peice_quantity || '1'),
     rate: dec(l.mrp),
     disc: dec(l.discount),
     price: sub(l.mrp, l.discount).toFixed(),
@@ -83,6 +85,8 @@ export class DocumentsHandlers {
             address: walkIn ? '' : [c.address_line_1, c.address_line_2, c.city_or_district, c.state, c.postal_code].filter(Boolean).join(', '),
           }
         : null,
+      // GST mode: the frozen tax invoice (or bill of supply); simple-mode bills print as before.
+      gst: s.gst && s.gst.serial > 0 ? s.gst : null,
     };
   }
 

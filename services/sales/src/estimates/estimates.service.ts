@@ -4,9 +4,10 @@ import type { Model } from 'mongoose';
 import type { AddProductReply, CartUpdateReply, EstimateDetailsReply, EstimateListReply, EstimateSummeryReply } from '@bahi/contracts';
 import { money, round2, SequenceService, today } from '@bahi/service-kit';
 import { addProductLine, findLine, mutate } from '../common/line-store';
-import { stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
+import { Companies } from '../common/company';
+import { type Pricing, stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
 import { parseCode, Products } from '../common/products';
-import { type CartDoc, type EstimateDoc, Models } from '../common/schemas';
+import { type CartDoc, type CustomerSnap, type EstimateDoc, Models } from '../common/schemas';
 import { num, totals, type StoredLine } from '../common/totals';
 import type { Who } from '../common/who';
 import { setQuantity, SUGGESTION_LIMIT } from '../carts/carts.service';
@@ -26,7 +27,19 @@ export class EstimatesService {
     private readonly customers: Customers,
     private readonly products: Products,
     private readonly sales: SalesService,
+    private readonly companies: Companies,
   ) {}
+
+  /**
+   * An estimate is priced for its customer (place of supply from their GSTIN or state). The
+   * customer is asked of ledger only in GST mode; a customer deleted since is priced as walk-in.
+   */
+  private async pricing(companyId: number, clientId: number, known?: CustomerSnap | null): Promise<Pricing> {
+    const co = await this.companies.get(companyId);
+    if (co.tax_mode === 'simple') return { co, buyer: null };
+    const c = known !== undefined ? known : await this.customers.resolve(companyId, clientId).catch(() => null);
+    return { co, buyer: c && !c.walkIn ? c : null };
+  }
 
   private filter(companyId: number, estimateId: number) {
     return { companyId, estimateId };
@@ -78,12 +91,13 @@ export class EstimatesService {
       this.model.countDocuments({ companyId }),
       this.model.find({ companyId }).sort({ estimateId: -1 }).skip(pageNo * ESTIMATE_PAGE_SIZE).limit(ESTIMATE_PAGE_SIZE).lean(),
     ]);
+    const priced = await Promise.all((rows as EstimateDoc[]).map((e) => this.pricing(companyId, e.clientId)));
     return {
-      estimateList: (rows as EstimateDoc[]).map((e) => ({
+      estimateList: (rows as EstimateDoc[]).map((e, i) => ({
         id: e.estimateId,
         Date: e.date,
         'Clients Name': e.clientName || 'Unknown',
-        'Total Amount': num(totals(e.lines, e).total),
+        'Total Amount': toSummery(1, e.lines, e, priced[i]).total,
       })),
       noOfPages: Math.max(1, Math.ceil(count / ESTIMATE_PAGE_SIZE)),
     };
@@ -99,7 +113,7 @@ export class EstimatesService {
     return {
       estimateId,
       cart: e.lines.map(toCartLine),
-      summery: { ...toSummery(1, e.lines, e), estimateId, client_id: e.clientId, date: e.date },
+      summery: { ...toSummery(1, e.lines, e, await this.pricing(companyId, e.clientId, customer)), estimateId, client_id: e.clientId, date: e.date },
       customerDetails: customer && !customer.walkIn ? toCustomer(customer) : null,
       previous_due: num(money(previous_due)),
       product_list,
@@ -123,7 +137,7 @@ export class EstimatesService {
       line = await addProductLine(doc.lines, p, quantity, this.seq, companyId);
     }, { notFound: `Estimate ${estimateId} not found.` });
     const w = stockWarning(line);
-    return [[toCartLine(line)], { warnings: w ? [w] : [], summery: toSummery(1, e.lines, e) }];
+    return [[toCartLine(line)], { warnings: w ? [w] : [], summery: toSummery(1, e.lines, e, await this.pricing(companyId, e.clientId)) }];
   }
 
   async change(companyId: number, estimateId: number, fn: (doc: EstimateDoc) => StoredLine | null): Promise<CartUpdateReply> {
@@ -131,7 +145,7 @@ export class EstimatesService {
     const e = await mutate(this.model, this.filter(companyId, estimateId), (doc) => {
       line = fn(doc);
     }, { notFound: `Estimate ${estimateId} not found.` });
-    return { success: true, line: line ? toCartLine(line) : null, summery: toSummery(1, e.lines, e), warnings: line ? stockWarnings([line]) : [] };
+    return { success: true, line: line ? toCartLine(line) : null, summery: toSummery(1, e.lines, e, await this.pricing(companyId, e.clientId)), warnings: line ? stockWarnings([line]) : [] };
   }
 
   async remove(companyId: number, estimateId: number, sl_no: number) {
@@ -159,21 +173,22 @@ export class EstimatesService {
     const e = await this.get(companyId, estimateId);
     const customer = await this.customers.resolve(companyId, e.clientId).catch(() => null);
     const t = totals(e.lines, e);
+    const sum = toSummery(1, e.lines, e, await this.pricing(companyId, e.clientId, customer));
     return {
       estimateDetails: {
         estimateId,
         estimate_id: estimateId,
         date: e.date,
-        tax: e.tax,
-        taxAmount: num(t.taxAmount),
+        tax: sum.tax,
+        taxAmount: sum.taxAmount,
         shipping: num(e.shipping),
         discount: num(e.discount),
-        total: num(t.total),
+        total: sum.total,
         customer: customer && !customer.walkIn ? toCustomer(customer) : null,
         walkIn: !customer || customer.walkIn,
       },
       subtotal: num(round2(t.subtotal)),
-      products: e.lines.map(soldProduct),
+      products: e.lines.map((l) => soldProduct(l)),
       companyDetails: await this.sales.company(companyId),
     };
   }

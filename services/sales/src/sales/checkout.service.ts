@@ -3,13 +3,17 @@ import { InjectModel } from '@nestjs/mongoose';
 import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
-import { Subjects, type MakeSaleReply } from '@bahi/contracts';
+import { Subjects, type MakeSaleReply, type PreviewSaleReply } from '@bahi/contracts';
 import { isRealDate, leaseMs, LOGGER, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
 import { CartsService } from '../carts/carts.service';
+import { Companies, isGstMode } from '../common/company';
+import { counterGst, saleGst } from '../common/gst';
+import { num } from '../common/totals';
 import { type CartDoc, type EstimateDoc, type LineDoc, Models, type SaleDoc } from '../common/schemas';
 import { totals, unitQuantity } from '../common/totals';
 import type { Who } from '../common/who';
 import { Customers } from './customers';
+import { fyOfDate, InvoiceNumbers } from './invoice-numbers';
 
 /** How long one attempt may hold a sale before the re-driver may take it over. */
 export const LEASE_MS = leaseMs('BAHI_SALE_LEASE_MS');
@@ -42,6 +46,8 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     private readonly seq: SequenceService,
     private readonly customers: Customers,
     private readonly cartsService: CartsService,
+    private readonly companies: Companies,
+    private readonly numbers: InvoiceNumbers,
     @Inject(LOGGER) log: Logger,
   ) {
     this.outbox = new Outbox<SaleDoc, MakeSaleReply>({
@@ -51,9 +57,13 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
       leaseMs: LEASE_MS,
       log,
       apply: (sale) => this.apply(sale),
-      finish: (sale) => this.emptySource(sale),
+      // The invoice number first: past the point of no return, so an undone sale never takes one.
+      finish: async (sale) => {
+        await this.numbers.assign(sale);
+        await this.emptySource(sale);
+      },
       undo: (sale) => this.undo(sale),
-      answer: (sale) => ({ success: true, saleId: sale.saleId, warnings: sale.warnings }),
+      answer: (sale) => ({ success: true, saleId: sale.saleId, warnings: sale.warnings, invoice_no: sale.gst?.invoice_no || null }),
       completed: (sale) => void this.nats.emit(Subjects.sales.saleCreated, { companyId: sale.companyId, saleId: sale.saleId }).catch(() => undefined),
       undoneTail: 'Nothing was sold; the cart is unchanged.',
       laterTail: 'What was applied will be undone automatically; the cart is unchanged.',
@@ -74,7 +84,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     // every sale) waits for one round trip instead of three. Settled here, thrown below, so an
     // earlier answer or an empty cart is what the counter sees first.
     const settle = <T>(p: Promise<T>) => p.then((v) => ({ v }), (err: unknown) => ({ err }));
-    const reads = Promise.all([settle(this.loadSource(who, input.source)), settle(this.customers.resolve(who.companyId, input.clientId))]);
+    const reads = Promise.all([settle(this.loadSource(who, input.source)), settle(this.customers.resolve(who.companyId, input.clientId)), settle(this.companies.get(who.companyId))]);
     const earlier = await this.outbox.replay(who.companyId, key);
     if (earlier) return earlier;
 
@@ -83,14 +93,24 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     if (!isRealDate(date)) throw new BadRequestException('date must be a real date (YYYY-MM-DD).');
     if (!isRealDate(dueDate)) throw new BadRequestException('dueDate must be a real date (YYYY-MM-DD).');
 
-    const [source, resolved] = await reads;
+    const [source, resolved, company] = await reads;
     if ('err' in source) throw source.err;
     const doc = source.v;
     if (!doc.lines.length) throw new BadRequestException('cart is emplty!!');
     if ('err' in resolved) throw resolved.err;
+    if ('err' in company) throw company.err;
     const customer = resolved.v;
-    const previousDue = await this.customers.due(who.companyId, customer);
-    const t = totals(doc.lines, doc);
+    const co = company.v;
+    // GST mode: the invoice for this customer (400 naming a product without HSN, or a composition
+    // dealer's inter-state supply), and room in the year's series, before anything is applied.
+    const fy = isGstMode(co) ? fyOfDate(date) : '';
+    const gst = saleGst(co, doc.lines, doc, customer, date, fy);
+    const [previousDue] = await Promise.all([
+      this.customers.due(who.companyId, customer),
+      gst ? this.numbers.assertRoom(who.companyId, fy, co.invoice_prefix) : undefined,
+    ]);
+    // The Tax flag does not apply in GST mode; the sale is worth the invoice value.
+    const t = totals(doc.lines, gst ? { ...doc, tax: 0 } : doc);
 
     const saleId = await this.seq.next(who.companyId, 'sale');
     return this.outbox.run({
@@ -113,18 +133,38 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
       paid: input.paid,
       // Prices are frozen here: a later price change never alters this bill.
       lines: doc.lines,
-      tax: doc.tax === 1 ? 1 : 0,
+      tax: !gst && doc.tax === 1 ? 1 : 0,
       shipping: doc.shipping,
       discount: doc.discount,
       subtotal: t.subtotal.toFixed(),
-      taxAmount: t.taxAmount.toFixed(),
-      amount: t.total.toFixed(),
+      taxAmount: gst ? gst.gst.tax_total : t.taxAmount.toFixed(),
+      amount: gst ? gst.gst.invoice_value : t.total.toFixed(),
+      tax_mode: gst ? gst.gst.tax_mode : 'simple',
+      gst: gst ? gst.gst : null,
+      ...(gst ? { invoicePrefix: co.invoice_prefix } : {}),
       previousDue,
       stockApplied: false,
       ledgerPosted: false,
       warnings: [],
       createdBy: who.userId,
     });
+  }
+
+  /**
+   * GET /previewSale: what a sale of the cart (or estimate) to this customer would come to, priced
+   * for them (place of supply from their GSTIN or state). Reads only. An estimate without a
+   * clientId is priced for its own customer.
+   */
+  async preview(who: Who, q: { cart_no?: number; estimateId?: number; clientId?: number | null }): Promise<PreviewSaleReply> {
+    if (q.estimateId !== undefined && q.cart_no !== undefined) throw new BadRequestException('Give cart_no or estimateId, not both.');
+    const source: CheckoutInput['source'] = q.estimateId !== undefined ? { kind: 'estimate', estimateId: q.estimateId } : { kind: 'cart', cart_no: q.cart_no ?? 1 };
+    const [doc, co] = await Promise.all([this.loadSource(who, source), this.companies.get(who.companyId)]);
+    const clientId = q.clientId ?? (source.kind === 'estimate' ? (doc as EstimateDoc).clientId : 0);
+    const customer = await this.customers.resolve(who.companyId, clientId);
+    const previousDue = await this.customers.due(who.companyId, customer);
+    const gst = counterGst(co, doc.lines, doc, customer.walkIn ? null : customer);
+    const amount = gst && !gst.error ? gst.invoice_value : num(totals(doc.lines, gst ? { ...doc, tax: 0 } : doc).total);
+    return { tax_mode: co.tax_mode, amount, previousDue: num(previousDue), gst };
   }
 
   private async loadSource(who: Who, source: CheckoutInput['source']): Promise<LineDoc> {

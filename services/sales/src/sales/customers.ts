@@ -42,9 +42,12 @@ export function snap(c: Customer): CustomerSnap {
     country: c.country,
     postal_code: c.postal_code,
     walkIn: !!c.walkIn,
+    gstin: c.gstin ?? null,
+    state_code: c.state_code ?? null,
   };
 }
 
 export function toCustomer(c: CustomerSnap): Customer {
-  return { id: c.client_id, ...c };
+  const { gstin, state_code, ...rest } = c;
+  return { id: c.client_id, ...rest, ...(gstin !== undefined ? { gstin } : {}), ...(state_code !== undefined ? { state_code, b2b: !!gstin } : {}) };
 }

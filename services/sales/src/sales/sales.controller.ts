@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
-import type { BillDetailsReply, MakeSaleReply, SaleListReply } from '@bahi/contracts';
+import type { BillDetailsReply, MakeSaleReply, PreviewSaleReply, SaleListReply } from '@bahi/contracts';
 import { CurrentWho, type Who } from '../common/who';
 import { CheckoutService } from './checkout.service';
-import { BillQuery, FillCartQuery, MakeSaleDto, SaleFromEstimateDto, SaleListQuery } from './sales.dto';
+import { BillQuery, FillCartQuery, MakeSaleDto, PreviewSaleQuery, SaleFromEstimateDto, SaleListQuery } from './sales.dto';
 import { SalesService } from './sales.service';
 
 @Controller()
@@ -23,6 +23,12 @@ export class SalesController {
   @HttpCode(200)
   fromEstimate(@CurrentWho() who: Who, @Body() dto: SaleFromEstimateDto, @Headers('idempotency-key') key?: string): Promise<MakeSaleReply> {
     return this.checkout.checkout(who, { ...dto, idempotencyKey: cleanKey(key) ?? dto.idempotencyKey, source: { kind: 'estimate', estimateId: dto.estimateId } });
+  }
+
+  /** The invoice a sale to that customer would make (GST mode), or the spec's total; no side effects. */
+  @Get('previewSale')
+  preview(@CurrentWho() who: Who, @Query() q: PreviewSaleQuery): Promise<PreviewSaleReply> {
+    return this.checkout.preview(who, q);
   }
 
   @Get('getSaleList')

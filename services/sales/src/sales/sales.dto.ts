@@ -31,3 +31,10 @@ export class FillCartQuery {
   @IsOptional() @CartNoField('cartNo') cartNo?: number;
   @IntField('saleId', 1) saleId!: number;
 }
+
+/** GET /previewSale: the cart (cart_no, default 1) or an estimate, priced for clientId (0: walk-in). */
+export class PreviewSaleQuery {
+  @IsOptional() @CartNoField() cart_no?: number;
+  @IsOptional() @IntField('estimateId', 1) estimateId?: number;
+  @IsOptional() @IntField('clientId', 0) clientId?: number;
+}

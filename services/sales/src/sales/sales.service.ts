@@ -1,8 +1,9 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { Subjects, type BillDetailsReply, type CompanyDetails, type SaleListReply, type SoldProduct } from '@bahi/contracts';
-import { Decimal, money, NatsClient, round2, SequenceService, sub } from '@bahi/service-kit';
+import type { BillDetailsReply, CompanyDetails, GstLine, SaleDetails, SaleListReply, SoldProduct } from '@bahi/contracts';
+import { Decimal, money, round2, SequenceService, sub } from '@bahi/service-kit';
+import { Companies } from '../common/company';
 import { mutate } from '../common/line-store';
 import { Products } from '../common/products';
 import { type CartDoc, Models, type SaleDoc } from '../common/schemas';
@@ -12,7 +13,8 @@ import { toCustomer } from './customers';
 
 export const SALES_PAGE_SIZE = 10;
 
-export function soldProduct(l: StoredLine): SoldProduct {
+/** A sold line; in GST mode with its frozen taxable value and tax (null in simple mode and on estimates). */
+export function soldProduct(l: StoredLine, g?: GstLine | null): SoldProduct {
   return {
     sl_no: l.sl_no,
     product_id: l.product_id,
@@ -25,6 +27,31 @@ export function soldProduct(l: StoredLine): SoldProduct {
     disc: num(l.discount),
     price: num(sub(l.mrp, l.discount)),
     amount: num(lineAmount(l)),
+    taxable_value: g ? num(g.taxable_value) : null,
+    gst_rate: g ? num(g.gst_rate) : null,
+    cgst: g ? num(g.cgst) : null,
+    sgst: g ? num(g.sgst) : null,
+    igst: g ? num(g.igst) : null,
+  };
+}
+
+/** The GST fields of a bill (null in simple mode). */
+function gstFields(s: SaleDoc): Partial<SaleDetails> {
+  const g = s.gst;
+  return {
+    tax_mode: s.tax_mode ?? 'simple',
+    invoice_no: g?.invoice_no || null,
+    document: g?.document ?? null,
+    place_of_supply: g?.place_of_supply ?? null,
+    place_of_supply_name: g?.place_of_supply_name ?? null,
+    inter_state: g ? g.inter_state : null,
+    state_tax_name: g?.state_tax_name ?? null,
+    taxable_total: g ? num(g.taxable_total) : null,
+    cgst_total: g ? num(g.cgst_total) : null,
+    sgst_total: g ? num(g.sgst_total) : null,
+    igst_total: g ? num(g.igst_total) : null,
+    round_off: g ? num(g.round_off) : null,
+    invoice_value: g ? num(g.invoice_value) : null,
   };
 }
 
@@ -36,7 +63,7 @@ export class SalesService {
   constructor(
     @InjectModel(Models.Sale) readonly model: Model<SaleDoc>,
     @InjectModel(Models.Cart) private readonly carts: Model<CartDoc>,
-    private readonly nats: NatsClient,
+    private readonly companies: Companies,
     private readonly products: Products,
     private readonly seq: SequenceService,
   ) {}
@@ -54,6 +81,7 @@ export class SalesService {
         'Clients Name': s.customer.walkIn ? 'Unknown' : s.customer.name,
         'Total Amount': num(s.amount),
         Paid: num(s.paid),
+        invoice_no: s.gst?.invoice_no || null,
       })),
       noOfPages: Math.max(1, Math.ceil(count / SALES_PAGE_SIZE)),
     };
@@ -66,7 +94,7 @@ export class SalesService {
   }
 
   async company(companyId: number): Promise<CompanyDetails | null> {
-    return this.nats.send(Subjects.identity.companyDetails, { companyId }).catch(() => null);
+    return this.companies.get(companyId).then((c) => c.details, () => null);
   }
 
   async bill(companyId: number, saleId: number): Promise<BillDetailsReply> {
@@ -91,10 +119,11 @@ export class SalesService {
         walkIn,
         customer: walkIn ? null : toCustomer(s.customer),
         name: walkIn ? 'Unknown' : s.customer.name,
+        ...gstFields(s),
       },
       subtotal: num(round2(s.subtotal)),
       previousDue: num(previousDue),
-      soldProducts: s.lines.map(soldProduct),
+      soldProducts: s.lines.map((l) => soldProduct(l, s.gst?.lines.find((g) => g.sl_no === l.sl_no) ?? null)),
       companyDetails: await this.company(companyId),
     };
   }
@@ -118,7 +147,7 @@ export class SalesService {
             skipped.push(l.product_id);
             continue;
           }
-          doc.lines.push({ ...l, sl_no: await this.seq.unique(who.companyId, 'line'), product_name: p.product_name, mrp: money(p.mrp).toFixed(), stock: money(p.stock).toFixed(), unit: p.unit, hsn_code: p.hsn_code ?? l.hsn_code });
+          doc.lines.push({ ...l, sl_no: await this.seq.unique(who.companyId, 'line'), product_name: p.product_name, mrp: money(p.mrp).toFixed(), stock: money(p.stock).toFixed(), unit: p.unit, hsn_code: p.hsn_code ?? l.hsn_code, gst_rate: p.tax_percent ?? undefined, price_includes_tax: p.price_includes_tax !== false });
         }
         doc.tax = s.tax;
         doc.shipping = s.shipping;
