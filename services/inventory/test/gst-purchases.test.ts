@@ -29,10 +29,14 @@ const GJ_GSTIN = '24AAGCS5678K1ZT';
 const GST = 1;
 const COMP = 2;
 const SIMPLE = 3;
+// 4: GST mode in Chandigarh, a union territory without a legislature (UTGST).
+const UT = 4;
+const CH_COMPANY = `04AAPFU0939F1Z${gstinCheckChar('04AAPFU0939F1Z')}`;
 const COMPANIES: Record<number, Record<string, unknown>> = {
   [GST]: { tax_mode: 'gst', gstin: MH_COMPANY, state_code: '27', invoice_prefix: 'GT' },
   [COMP]: { tax_mode: 'composition', gstin: MH_COMPANY, state_code: '27', invoice_prefix: 'CP' },
   [SIMPLE]: {},
+  [UT]: { tax_mode: 'gst', gstin: CH_COMPANY, state_code: '04', invoice_prefix: 'CH' },
 };
 
 let mongo: MongoHandle;
@@ -49,6 +53,7 @@ const ask = <R = any>(subject: string, data: unknown) => nestRequest<R>(nc, subj
 const G = token(GST, 'manager');
 const C = token(COMP, 'manager');
 const S = token(SIMPLE, 'manager');
+const U = token(UT, 'manager');
 const p: Record<string, number> = {};
 const d: Record<string, number> = {};
 
@@ -142,6 +147,9 @@ beforeAll(async () => {
   d.blr = await distributor(G, 'Bengaluru Unregistered', { state: 'KA' });
   d.cmumbai = await distributor(C, 'Mumbai Wholesale', { state: 'MH', gstin: MH_GSTIN });
   d.sdist = await distributor(S, 'Plain Supplier', { state: 'WB' });
+  const u = await makeCategory(inv.url, U, 'Goods');
+  p.ubulb = await makeProduct(inv.url, U, { catagory: u, name: 'Bulb', mrp: '150', cp: '100', tax: '12', hsn_code: '8539' });
+  d.chd = await distributor(U, 'Sector 17 Traders', { state: 'Chandigarh' });
 }, 120_000);
 
 afterAll(async () => {
@@ -326,6 +334,16 @@ describe('inventory.gst.inward', () => {
     await expect(ask(Subjects.inventory.gstInward, { companyId: GST, from: '2026-13-01', to: '2026-05-31' })).rejects.toMatchObject({ status: 400, message: 'from and to must be real dates written YYYY-MM-DD.' });
     await expect(ask(Subjects.inventory.gstInward, { companyId: GST, from: '2026-06-01', to: '2026-05-31' })).rejects.toMatchObject({ status: 400, message: 'from (2026-06-01) is after to (2026-05-31).' });
     await expect(ask(Subjects.inventory.gstInward, { companyId: GST, from: 20260501, to: '2026-05-31' })).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe('a union territory without a legislature', () => {
+  it('names the state half UTGST (the amount stays in sgst)', async () => {
+    // Bulb 1 x 100.00 at 12 % within Chandigarh: CGST = UTGST = 6.00; 112.00.
+    await fill(U, [[1, p.ubulb]]);
+    const det = await details(U, await buy(U, d.chd));
+    expect(det).toMatchObject({ total: 112 });
+    expect(det.gst).toMatchObject({ company_state_code: '04', distributor_state_code: '04', distributor_state_name: 'Chandigarh', inter_state: false, state_tax_name: 'UTGST', cgst_total: '6.00', sgst_total: '6.00' });
   });
 });
 
