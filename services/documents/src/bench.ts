@@ -1,11 +1,13 @@
 /**
  * Benchmark of the rendering core (npm run bench -w @bahi/documents): cold bill render, warm
- * bill p50/p95, 10 concurrent bills, and memory over 500 renders. The data is in memory, so the
- * figures are template + Chromium only (no NATS round trips).
+ * bill p50/p95, the GST tax invoice beside the simple bill (alternating renders of one run, the
+ * issue's budget: GST adds at most 10 % to the warm p50), 10 concurrent bills, and memory over
+ * 500 renders. The data is in memory, so the figures are template + Chromium only (no NATS round trips).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser } from 'puppeteer-core';
-import type { SaleDocument } from '@bahi/contracts';
+import type { SaleDocument, SaleGst } from '@bahi/contracts';
+import { computeInvoice, stateName } from '@bahi/gst';
 import { loadDocumentsConfig } from './config';
 import { DOCUMENT_KINDS, type DocumentSources } from './documents/kinds';
 import { renderPdf } from './documents/renderer';
@@ -25,14 +27,39 @@ const sale: SaleDocument = {
   subtotal: '2320', tax: '417.60', shipping: '40', summery_discount: '20', previousDue: '500', paid: '1000', delivery: null,
 };
 
+/**
+ * The same 8 lines as a GST tax invoice (Maharashtra to a Gujarat buyer with a GSTIN: IGST),
+ * computed by @bahi/gst as sales freezes it: A4, HSN summary, amount in words, UPI QR.
+ */
+function gstSale(): SaleDocument {
+  const lines = sale.soldProducts.map((l, i) => ({ mrp: l.rate, discount: l.disc, quantity: l.quantity, rate: i % 2 ? '12' : '18', priceIncludesTax: i % 2 === 0, hsn: i % 2 ? '3924' : '8516', unit: l.unit }));
+  const inv = computeInvoice({ mode: 'gst', companyState: '27', customerGstin: '24AAGCS5678K1ZT', lines, shipping: sale.shipping, discount: sale.summery_discount });
+  const party = (name: string, gstin: string, code: string) => ({ name, address: ['12 MG Road', 'Mumbai 400069'], gstin, state_code: code, state_name: stateName(code), mobile: '9876543210', email: '' });
+  const gst: SaleGst = {
+    tax_mode: 'gst', document: inv.document, invoice_no: 'GT/26-27/0007', fy: '26-27', serial: 7, invoice_date: '2026-05-14',
+    supplier: party('Sharma Kirana Stores', '27AAPFU0939F1ZV', '27'), recipient: party('Patel Electricals', '24AAGCS5678K1ZT', '24'),
+    b2b: true, place_of_supply: inv.placeOfSupply, place_of_supply_name: stateName(inv.placeOfSupply), inter_state: inv.interState,
+    state_tax_name: inv.stateTaxName, reverse_charge: false,
+    lines: inv.lines.map((l, i) => ({
+      sl_no: i + 1, hsn_code: l.hsn, uqc: l.uqc, gst_rate: l.rate, price_includes_tax: lines[i]!.priceIncludesTax, qty: l.qty,
+      line_taxable: l.lineTaxable, share: l.share, taxable_value: l.taxable, cgst: l.cgst, sgst: l.sgst, igst: l.igst,
+    })),
+    taxable_total: inv.taxable, cgst_total: inv.cgst, sgst_total: inv.sgst, igst_total: inv.igst, tax_total: inv.tax,
+    exact_total: inv.exactTotal, round_off: inv.roundOff, invoice_value: inv.invoiceValue,
+  };
+  return { ...sale, sale_id: 8, soldProducts: sale.soldProducts.map((l, i) => ({ ...l, sl_no: i + 1, per_peice_quantity: '1' })), tax: inv.tax, gst };
+}
+const gst = gstSale();
+
 const sources: DocumentSources = {
-  ask: (async () => sale) as DocumentSources['ask'],
+  ask: (async (_subject: string, payload: { saleId: number }) => (payload.saleId === 8 ? gst : sale)) as unknown as DocumentSources['ask'],
   company: async () => ({ id: 1, name: 'Sharma Kirana Stores', add1: '12 MG Road', add2: 'Bengaluru', mob1: '9876543210', mob2: '', email: 's@example.in', logo: null, upiId: 'sharmakirana@upi' }),
   today: () => '2025-03-31',
 };
 
-async function bill(pool: BrowserPool): Promise<Buffer> {
-  const doc = await DOCUMENT_KINDS.bill.prepare({ companyId: 1, id: '7', query: {} }, sources);
+/** A bill: the simple A5 bill (sale 7) or the GST tax invoice of the same lines (sale 8). */
+async function bill(pool: BrowserPool, id = '7'): Promise<Buffer> {
+  const doc = await DOCUMENT_KINDS.bill.prepare({ companyId: 1, id, query: {} }, sources);
   return renderPdf(pool, doc);
 }
 
@@ -89,6 +116,21 @@ async function main() {
       warm.push(performance.now() - t);
     }
     console.log(`warm bill, 100 sequential: p50 ${pct(warm, 50).toFixed(0)} ms, p95 ${pct(warm, 95).toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms`);
+
+    // GST beside simple: alternating renders, so both see the same machine load.
+    for (let i = 0; i < 10; i++) await bill(pool, '8'); // warm-up
+    const simple: number[] = [];
+    const taxInvoice: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const gstTurn = i % 2 === 1;
+      t = performance.now();
+      await bill(pool, gstTurn ? '8' : '7');
+      (gstTurn ? taxInvoice : simple).push(performance.now() - t);
+    }
+    const line = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
+    console.log(`warm simple bill (A5), 100 alternating: ${line(simple)}`);
+    console.log(`warm GST tax invoice (A4), 100 alternating: ${line(taxInvoice)}`);
+    console.log(`warm invoice PDF p50, GST/simple: ${(pct(taxInvoice, 50) / pct(simple, 50)).toFixed(2)}x (budget 1.10x)`);
 
     t = performance.now();
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => bill(pool)));

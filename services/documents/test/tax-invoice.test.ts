@@ -44,7 +44,7 @@ function totals(text: string, rows: string[]) {
   }
 }
 
-/** Rule 46 (a)-(e), (m), (o), (p): the fields every tax invoice carries, whoever the buyer is. */
+/** CGST Rule 46 (a) supplier, (b) number (per test), (c) date, (g) HSN, (p) reverse charge, (q) signatory: on every tax invoice, whoever the buyer is. */
 const RULE_46 = [
   'Tax Invoice',
   'Sharma Kirana Stores',

@@ -9,7 +9,7 @@ import { isWalkIn } from './sale-docs';
 
 const { add, sub, money, Decimal } = Money;
 
-/** Rule 49's declaration a composition dealer prints on every bill of supply (CGST Act s.10(4)). */
+/** The words a composition dealer prints at the top of every bill of supply (CGST Rule 5(1)(g)). */
 export const COMPOSITION_LINE = 'Composition taxable person, not eligible to collect tax on supplies';
 
 /** The account below the invoice: the previous due and payments never enter the invoice value. */
