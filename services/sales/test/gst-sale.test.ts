@@ -152,6 +152,16 @@ describe('the counter in GST mode', () => {
     expect(await sales.countDocuments({ companyId: s.companyId })).toBe(count);
     expect((await cart()).cart).toHaveLength(2);
   });
+  it('a line added before GST mode (no captured rate) is named in the summary until the product is scanned again', async () => {
+    await fill([[notebook, '1']]);
+    const carts = s.sales.app.get<Model<CartDoc>>(getModelToken(Models.Cart));
+    const [doc] = (await carts.find({ companyId: s.companyId, 'lines.product_id': notebook }).lean()) as CartDoc[];
+    await carts.collection.updateOne({ _id: (doc as unknown as { _id: unknown })._id } as never, { $unset: { 'lines.0.gst_rate': 1, 'lines.0.price_includes_tax': 1 } } as never);
+    expect((await cart()).summery.gst.error).toBe(`Notebook (${notebook}) has no GST rate on this line; set the product's rate and add it again.`);
+    await A.get(`/addProductIntoCart/${notebook}`).expect(200);
+    // 2 x 100 excl. 12 %: 200.00 + 2 x 12.00 = 224.00.
+    expect((await cart()).summery.gst).toMatchObject({ error: null, taxable_total: 200, cgst_total: 12, invoice_value: 224 });
+  });
 });
 
 describe('a sale in GST mode', () => {
