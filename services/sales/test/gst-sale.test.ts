@@ -152,6 +152,7 @@ describe('the counter in GST mode', () => {
     expect(await sales.countDocuments({ companyId: s.companyId })).toBe(count);
     expect((await cart()).cart).toHaveLength(2);
   });
+
   it('a line added before GST mode (no captured rate) is named in the summary until the product is scanned again', async () => {
     await fill([[notebook, '1']]);
     const carts = s.sales.app.get<Model<CartDoc>>(getModelToken(Models.Cart));
