@@ -333,4 +333,61 @@ describe('a GST-mode sale at the counter', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
     await page.getByText('The cart is empty.').waitFor();
   });
+  it('composition mode: a bill of supply without tax to the walk-in; the Gujarat customer is refused (no inter-state supply)', async () => {
+    const company = (await e2e.api<Record<string, unknown>>('GET', '/getCompanyDetails', { token: manager })).body;
+    const set = await e2e.api('POST', '/setCompanyDetails', {
+      token: manager,
+      body: { id: company.id, name: company.name, add1: company.add1, add2: company.add2, mob1: company.mob1, mob2: company.mob2, email: company.email, tax_mode: 'composition', gstin: COMPANY_GSTIN, invoice_prefix: 'GT' },
+    });
+    expect(set.status).toBe(200);
+    await fillExample();
+    const summary = byId('summary');
+    // No tax is collected: the bill is the goods' value, 1,770.00 + 190.00.
+    await shows(summary.getByTestId('total'), '₹1,960.00');
+    expect(await text(summary.locator('.sl-badge'))).toBe('Bill of Supply');
+    expect(await summary.getByText('Bill value').count()).toBe(1);
+    expect(await summary.getByTestId('gst-cgst').count()).toBe(0);
+    expect(await summary.getByTestId('gst-igst').count()).toBe(0);
+    expect(await text(summary.getByTestId('gst-round-off'))).toBe('₹0.00');
+    expect(await line(PLY).getByTestId('line-gst').count()).toBe(0); // no rate on a bill of supply's lines
+
+    // The Gujarat customer: the server's sentence, and the sale is refused.
+    await page.keyboard.press('F4');
+    await page.keyboard.type('Surat');
+    await byId('customer-suggestions').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const error = byId('gst-error');
+    await error.waitFor();
+    const sentence = await text(error);
+    expect(sentence).toContain('inter-state');
+    expect(await text(summary.getByTestId('total'))).toBe('—');
+    await e2e.shot(page, 'gst-sale-composition-interstate');
+    await page.keyboard.press('F9');
+    await page.getByTestId('alert').filter({ hasText: sentence }).first().waitFor();
+    expect(await byId('sell-panel').count()).toBe(0);
+
+    // Back to the walk-in: sold as a bill of supply.
+    await summary.getByRole('button', { name: 'Unknown' }).click();
+    await shows(summary.getByTestId('total'), '₹1,960.00');
+    expect(await error.count()).toBe(0);
+    await page.keyboard.press('F9');
+    expect(await byId('sell-panel').getByTestId('sell-paid').inputValue()).toBe('1960');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
+    await byId('bill').waitFor();
+    expect(await text(byId('bill-document'))).toBe('Bill of Supply');
+    await byId('bill-composition').filter({ hasText: 'Composition taxable person, not eligible to collect tax on supplies' }).waitFor();
+    const invoiceNo = await text(byId('bill-invoice-no'));
+    expect(invoiceNo.endsWith('/0004')).toBe(true);
+    expect(await text(byId('bill-invoice-value'))).toBe('₹1,960.00');
+    expect(await byId('bill-igst').count()).toBe(0);
+    expect(await byId('bill-cgst').count()).toBe(0);
+    expect(await byId('bill-line-cgst').count()).toBe(0);
+    expect(await page.getByRole('columnheader', { name: 'GST %' }).count()).toBe(0);
+    await e2e.shot(page, 'gst-sale-bill-of-supply');
+    const pdfText = await invoicePdf(Number(page.url().split('/').pop()));
+    expect(pdfText).toContain(invoiceNo);
+    expect(pdfText).toContain('1,960.00');
+  });
 });

@@ -12,6 +12,9 @@ export const invoicePdf = (id: string | number) => `/documents/bill/${id}`;
 
 type Sale = Bill['saleDetails'];
 
+/** What a composition dealer's bill of supply must say (as the printed one does). */
+const COMPOSITION_LINE = 'Composition taxable person, not eligible to collect tax on supplies';
+
 type Head = 'cgst' | 'sgst' | 'igst';
 
 /**
@@ -20,7 +23,8 @@ type Head = 'cgst' | 'sgst' | 'igst';
  */
 function BillLines({ bill, gst }: { bill: Bill; gst: boolean }) {
   const s = bill.saleDetails;
-  const heads: readonly Head[] = !gst || s.document === 'bill-of-supply' ? [] : s.inter_state ? ['igst'] : ['cgst', 'sgst'];
+  const supply = s.document === 'bill-of-supply';
+  const heads: readonly Head[] = !gst || supply ? [] : s.inter_state ? ['igst'] : ['cgst', 'sgst'];
   const headName = (h: Head) => (h === 'sgst' ? (s.state_tax_name ?? 'SGST') : h.toUpperCase());
   return (
     <table data-testid={gst ? 'bill-gst-lines' : undefined}>
@@ -34,8 +38,8 @@ function BillLines({ bill, gst }: { bill: Bill; gst: boolean }) {
           <th className="r">Disc.</th>
           {gst ? (
             <>
-              <th className="r">Taxable</th>
-              <th className="r">GST %</th>
+              <th className="r">{supply ? 'Value' : 'Taxable'}</th>
+              {!supply && <th className="r">GST %</th>}
             </>
           ) : (
             <th className="r">Amount</th>
@@ -64,7 +68,7 @@ function BillLines({ bill, gst }: { bill: Bill; gst: boolean }) {
                 <td className="r nowrap" data-testid="bill-line-taxable">
                   {formatINR(p.taxable_value)}
                 </td>
-                <td className="r">{p.gst_rate}%</td>
+                {!supply && <td className="r">{p.gst_rate}%</td>}
               </>
             ) : (
               <td className="r nowrap">{fmt1(p.amount)}</td>
@@ -282,6 +286,7 @@ export default function BillPage() {
         {gst && (
           <div className="sl-bill__pos" data-testid="bill-place-of-supply">
             Place of supply: {s.place_of_supply_name} ({s.place_of_supply})
+            {s.document === 'bill-of-supply' && <div data-testid="bill-composition">{COMPOSITION_LINE}</div>}
           </div>
         )}
         <BillLines bill={bill} gst={gst} />

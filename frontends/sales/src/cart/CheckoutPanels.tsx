@@ -107,7 +107,7 @@ export function SellPanel({
         void submit();
       }}
     >
-      {invoice ? (
+      {invoice?.error ? null : invoice ? (
         <SellInvoice gst={invoice} total={amount} previousDue={preview?.gst ? preview.previousDue : null} />
       ) : (
         <p className="sl-total-line">

@@ -63,7 +63,9 @@ export function LinesTable({
   onRemove(l: CartLine): void;
 }) {
   if (!lines.length) return <p className="sl-empty">The cart is empty. Scan a barcode or type a product id.</p>;
-  const gstOf = new Map(gst?.lines.map((g) => [g.sl_no, g]));
+  // A bill of supply (composition) charges no tax: its lines show no rate.
+  const taxed = gst?.tax_mode === 'gst' ? gst : null;
+  const gstOf = new Map(taxed?.lines.map((g) => [g.sl_no, g]));
   return (
     <table className="sl-lines" data-testid="cart-lines">
       <thead>
@@ -74,7 +76,7 @@ export function LinesTable({
           <th className="r">Stock</th>
           <th className="r">Qty</th>
           <th className="r">Disc.</th>
-          <th className="r">{gst ? 'Amount / GST' : 'Amount'}</th>
+          <th className="r">{taxed ? 'Amount / GST' : 'Amount'}</th>
           <th aria-label="Remove" />
         </tr>
       </thead>
@@ -102,7 +104,7 @@ export function LinesTable({
             </td>
             <td className="r bk-money nowrap">
               <span data-testid="line-amount">{fmt1(l.amount)}</span>
-              {gst && (
+              {taxed && (
                 // The line's GST rate on its taxable value (its share of shipping less discount included).
                 <span className="sl-muted sl-lines__sub" data-testid="line-gst" title="GST rate on the taxable value">
                   {gstOf.has(l.sl_no) ? `${gstOf.get(l.sl_no)!.gst_rate}% on ${fmt2(gstOf.get(l.sl_no)!.taxable_value)}` : ''}

@@ -142,10 +142,11 @@ export function SummaryRows({
       <dd>
         <AmountInput label="Discount" value={boxes.discount} saved={summery.discount} onChange={boxes.setDiscount} onCommit={onDiscount} />
       </dd>
-      {gst && <GstRows gst={gst} id={id} />}
+      {/* While no invoice can be made its figures mean nothing: the error below says why. */}
+      {gst && !gst.error && <GstRows gst={gst} id={id} />}
       <dt className="sl-total">{gst ? (gst.tax_mode === 'composition' ? 'Bill value' : 'Invoice value') : 'Total'}</dt>
       <dd className="sl-total bk-money" data-testid={id('total')}>
-        {formatINR(gst ? gst.invoice_value : summery.total)}
+        {gst?.error ? '—' : formatINR(gst ? gst.invoice_value : summery.total)}
       </dd>
     </dl>
   );
