@@ -23,9 +23,10 @@ export interface AuditReport {
  * documents add up to; document-stock / document-entry: a complete sale or purchase without its
  * stock movements / its ledger entry (or with wrong ones); half-applied: a failed one whose stock
  * or due was not undone; cross-company: a record pointing at another company's product, party or
- * document; orphan: one pointing at nothing.
+ * document; orphan: one pointing at nothing; invoice-series: a company's GST invoice serials of a
+ * financial year are not 1..N (a gap or a number given twice), or a complete GST sale has none.
  */
-export type ViolationKind = 'stock' | 'due' | 'document-stock' | 'document-entry' | 'half-applied' | 'cross-company' | 'orphan';
+export type ViolationKind = 'stock' | 'due' | 'document-stock' | 'document-entry' | 'half-applied' | 'cross-company' | 'orphan' | 'invoice-series';
 
 export interface Finding {
   kind: ViolationKind;
@@ -245,6 +246,29 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
       const other = owners(docsOf[base][0], docsOf[base][1], e.sourceId, e.companyId);
       found(other.length ? 'cross-company' : 'orphan', `company ${e.companyId} ${base} ${e.sourceId}`, `entry ${e.seq} for ${base} ${e.sourceId}${elsewhere(other)}`);
     }
+  }
+
+  // GST invoice numbers: per company and financial year, serials 1..N with no gap and none given
+  // twice. A numbered sale that failed later keeps its number (a cancelled invoice) and counts.
+  const series = new Map<string, Map<number, number[]>>();
+  for (const sale of sales) {
+    const g = sale.gst as Doc | null | undefined;
+    if (!g) continue;
+    if (!(Number(g.serial) > 0)) {
+      if (sale.status === 'complete') found('invoice-series', `company ${sale.companyId} sale ${sale.saleId}`, 'a complete GST sale without an invoice number');
+      continue;
+    }
+    const k = `company ${sale.companyId} invoices ${g.fy}`;
+    const bySerial = series.get(k) ?? new Map<number, number[]>();
+    series.set(k, bySerial);
+    bySerial.set(Number(g.serial), [...(bySerial.get(Number(g.serial)) ?? []), sale.saleId as number]);
+  }
+  for (const [record, bySerial] of series) {
+    const top = Math.max(...bySerial.keys());
+    const missing: number[] = [];
+    for (let n = 1; n <= top; n++) if (!bySerial.has(n)) missing.push(n);
+    if (missing.length) found('invoice-series', record, `serials ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''} missing below ${top}`);
+    for (const [n, ids] of bySerial) if (ids.length > 1) found('invoice-series', record, `serial ${n} given to sales ${ids.join(', ')}`);
   }
 
   const unique = [...new Map(findings.map((f) => [f.message, f])).values()];

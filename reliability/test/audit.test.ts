@@ -88,6 +88,8 @@ function consistent(): Data {
     }
     for (const p of d.products) if (p.companyId === c) p.stock_m = stock.get(p.product_id) ?? 0;
   }
+  // GST mode: each company's complete sale 1 is invoice 0001 of its year.
+  for (const c of [1, 2]) one(d.sales, { companyId: c, saleId: 1 }).gst = { fy: '26-27', serial: 1, invoice_no: `C${c}/26-27/0001` };
   return d;
 }
 
@@ -139,7 +141,8 @@ it('a consistent data set has no violations', async () => {
 
 it('a sale still pending is in flight, not a violation', async () => {
   const d = consistent();
-  d.sales.push({ ...one(d.sales, { companyId: 1, saleId: 1 }), saleId: 3, status: 'pending' });
+  // Not numbered yet: a GST sale takes its number when it completes.
+  d.sales.push({ ...one(d.sales, { companyId: 1, saleId: 1 }), saleId: 3, status: 'pending', gst: { fy: '26-27', serial: 0, invoice_no: '' } });
   const r = await auditOf(d);
   expect(r.violations).toEqual([]);
   expect(r.inFlight).toEqual(['company 1 sale 3 (pending)']);
@@ -218,6 +221,27 @@ const plants: [string, (d: Data) => void, [ViolationKind, string][]][] = [
       one(d.products, { companyId: 1, product_id: 1 }).stock_m = 6000;
     },
     [['orphan', 'company 1 sale 9']],
+  ],
+  [
+    'an invoice number given twice in a year (a failed sale keeps its number, as a cancelled invoice, but not a taken one)',
+    (d) => {
+      one(d.sales, { companyId: 1, saleId: 2 }).gst = { fy: '26-27', serial: 1, invoice_no: 'C1/26-27/0001' };
+    },
+    [['invoice-series', 'company 1 invoices 26-27']],
+  ],
+  [
+    "a gap in a year's invoice numbers (0001 missing)",
+    (d) => {
+      Object.assign(one(d.sales, { companyId: 2, saleId: 1 }).gst, { serial: 2, invoice_no: 'C2/26-27/0002' });
+    },
+    [['invoice-series', 'company 2 invoices 26-27']],
+  ],
+  [
+    'a complete GST sale without an invoice number',
+    (d) => {
+      Object.assign(one(d.sales, { companyId: 2, saleId: 1 }).gst, { serial: 0, invoice_no: '' });
+    },
+    [['invoice-series', 'company 2 sale 1']],
   ],
 ];
 
