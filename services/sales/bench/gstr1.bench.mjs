@@ -25,8 +25,15 @@ const GSTIN = '27AAPFU0939F1ZV';
 const BUDGET_S = 10;
 const out = process.argv[2];
 
-/** RSS of a process in MiB, from /proc. */
-const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+/** RSS of a process in MiB, from /proc; NaN once it has gone. */
+function rssMiB(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
 
 const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales'], env: { LOG_LEVEL: 'warn' }, logs: 'files' });
 try {
@@ -147,10 +154,11 @@ try {
   async function measure(period, label) {
     const before = rssMiB(pid);
     let peak = before;
-    const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
-    const r = await download(`/gst/gstr1?period=${period}`, manager);
-    clearInterval(timer);
-    peak = Math.max(peak, rssMiB(pid));
+    const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid) || 0)), 20);
+    const r = await download(`/gst/gstr1?period=${period}`, manager).finally(() => clearInterval(timer));
+    const after = rssMiB(pid);
+    if (Number.isNaN(after)) throw new Error(`the sales process (pid ${pid}) is gone`);
+    peak = Math.max(peak, after);
     const row = { label, period, seconds: +(r.ms / 1000).toFixed(2), mib: +(r.bytes / 1048576).toFixed(1), rss_before_mib: +before.toFixed(0), rss_peak_mib: +peak.toFixed(0), rss_growth_mib: +(peak - before).toFixed(0) };
     console.log(JSON.stringify(row));
     return row;

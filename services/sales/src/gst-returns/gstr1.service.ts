@@ -15,7 +15,7 @@ import {
 } from '@bahi/gst';
 import { Models, type SaleDoc } from '../common/schemas';
 import type { ReturnPeriod } from './period';
-import { monthFilter, saleCursor, type ReturnSale } from './returns-data';
+import { invoices, monthFilter, saleCursor, type ReturnSale } from './returns-data';
 import type { Sink } from './sink';
 
 const D0 = () => new Decimal(0);
@@ -229,8 +229,7 @@ export class Gstr1Service {
       return;
     }
     if (sec === 'b2cl') {
-      const filter = monthFilter(companyId, p, { 'gst.b2b': false, cancelled: { $ne: true } });
-      for await (const s of saleCursor(this.sales, filter, { 'gst.serial': 1 })) {
+      for await (const s of invoices(saleCursor(this.sales, monthFilter(companyId, p, { 'gst.b2b': false }), { 'gst.serial': 1 }))) {
         if (section(s) !== 'b2cl') continue;
         for (const { itm_det: d } of itemsByRate(s)) {
           await out.write(csvLine([s.gst.invoice_no, gstr1CsvDate(s.gst.invoice_date), money(s.gst.invoice_value), gstr1CsvPos(s.gst.place_of_supply), '', d.rt, d.txval.toFixed(2), '', '']));
@@ -254,17 +253,17 @@ export class Gstr1Service {
 
   /** b2b invoices grouped by buyer GSTIN (the sort), in invoice order within a buyer. */
   private b2bCursor(companyId: number, p: ReturnPeriod) {
-    return saleCursor(this.sales, monthFilter(companyId, p, { 'gst.b2b': true, cancelled: { $ne: true } }), { 'gst.recipient.gstin': 1, 'gst.serial': 1 });
+    return invoices(saleCursor(this.sales, monthFilter(companyId, p, { 'gst.b2b': true }), { 'gst.recipient.gstin': 1, 'gst.serial': 1 }));
   }
 
   private async totals(companyId: number, p: ReturnPeriod): Promise<MonthTotals> {
     const t = new MonthTotals();
-    for await (const s of saleCursor(this.sales, monthFilter(companyId, p))) t.add(s);
+    for await (const s of invoices(saleCursor(this.sales, monthFilter(companyId, p)), { withCancelled: true })) t.add(s);
     return t;
   }
 
   private byIds(companyId: number, ids: number[]) {
-    return saleCursor(this.sales, { companyId, saleId: { $in: ids } }, { 'gst.serial': 1 });
+    return invoices(saleCursor(this.sales, { companyId, saleId: { $in: ids } }, { 'gst.serial': 1 }));
   }
 
   private docIssue(t: MonthTotals) {

@@ -12,6 +12,8 @@ export interface ReturnPeriod {
   /** First and last invoice dates of the month, YYYY-MM-DD (sales freeze the IST date). */
   from: string;
   to: string;
+  /** Every date of the month: queried with $in, an exact index lookup (a range would not narrow the index walk). */
+  days: string[];
 }
 
 export function parsePeriod(raw: unknown): ReturnPeriod {
@@ -34,5 +36,6 @@ export function parsePeriod(raw: unknown): ReturnPeriod {
     fy: financialYear(`${year}-${mm}-15T12:00:00+05:30`).label,
     from: `${year}-${mm}-01`,
     to: `${year}-${mm}-${String(lastDay).padStart(2, '0')}`,
+    days: Array.from({ length: lastDay }, (_, i) => `${year}-${mm}-${String(i + 1).padStart(2, '0')}`),
   };
 }

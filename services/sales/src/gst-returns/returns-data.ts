@@ -33,19 +33,26 @@ const PROJECTION = {
 const BATCH = 1000;
 
 /**
- * A company's tax invoices dated in the month (the IST date frozen at the sale). Every query
- * starts with companyId, status and the financial year (the invoice series), matching the
- * returns' indexes in common/schemas.ts; bills of supply (composition) are not GSTR-1 documents.
+ * A company's complete sales dated in the month (the IST date frozen at the sale), in index
+ * fields only: companyId, status, the financial year (the invoice series) and the month's dates
+ * as $in, so both MongoDB and the embedded server look the month up exactly in
+ * {companyId, status, gst.fy, gst.invoice_date} instead of testing the whole year's sales.
  */
 export function monthFilter(companyId: number, p: ReturnPeriod, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    companyId,
-    status: 'complete',
-    'gst.fy': p.fy,
-    ...extra,
-    'gst.invoice_date': { $gte: p.from, $lte: p.to },
-    'gst.document': 'tax-invoice',
-  };
+  return { companyId, status: 'complete', 'gst.fy': p.fy, 'gst.invoice_date': { $in: p.days }, ...extra };
+}
+
+/**
+ * The month's tax invoices: bills of supply (composition) are not GSTR-1/3B documents, and a
+ * cancelled invoice counts only in doc_issue. Checked here rather than in the filter, which the
+ * embedded server would otherwise evaluate per document.
+ */
+export async function* invoices(source: AsyncIterable<ReturnSale>, opts: { withCancelled?: boolean } = {}): AsyncIterable<ReturnSale> {
+  for await (const s of source) {
+    if (s.gst?.document !== 'tax-invoice') continue;
+    if (s.cancelled && !opts.withCancelled) continue;
+    yield s;
+  }
 }
 
 /**
