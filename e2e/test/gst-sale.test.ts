@@ -61,6 +61,26 @@ async function invoicePdf(saleId: number): Promise<string> {
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
 
+/** Confirms the open sell panel with Enter; on the bill view, the invoice number with serial `serial`. */
+async function confirmAndReadInvoiceNo(serial: string): Promise<string> {
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
+  await byId('bill').waitFor();
+  const invoiceNo = await text(byId('bill-invoice-no'));
+  expect(invoiceNo).toMatch(INVOICE_NO);
+  expect(invoiceNo.endsWith(`/${serial}`)).toBe(true);
+  return invoiceNo;
+}
+/** F4, type part of the name, pick the first suggestion with the arrow keys. */
+async function pickCustomer(name: string) {
+  await page.keyboard.press('F4');
+  await page.keyboard.type(name);
+  await byId('customer-suggestions').waitFor();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await byId('current-customer').filter({ hasText: name }).waitFor();
+}
+
 /** Nothing is wider than the window, and no card's content spills out of it. */
 async function noOverflow() {
   const problems = await page.evaluate(() => {
@@ -251,12 +271,7 @@ describe('a GST-mode sale at the counter', () => {
     await shows(panel.getByTestId('sell-cgst'), '₹146.40');
     expect(await text(panel.getByTestId('sell-sgst'))).toBe('₹146.40');
     expect(await panel.getByTestId('sell-paid').inputValue()).toBe('1983');
-    await page.keyboard.press('Enter');
-    await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
-    await byId('bill').waitFor();
-    const invoiceNo = await text(byId('bill-invoice-no'));
-    expect(invoiceNo).toMatch(INVOICE_NO);
-    expect(invoiceNo.endsWith('/0002')).toBe(true);
+    const invoiceNo = await confirmAndReadInvoiceNo('0002');
     expect(await text(byId('bill-place-of-supply'))).toBe('Place of supply: Maharashtra (27)');
     expect(await text(byId('bill-cgst'))).toBe('₹146.40');
     expect(await text(byId('bill-sgst'))).toBe('₹146.40');
@@ -270,12 +285,7 @@ describe('a GST-mode sale at the counter', () => {
   });
   it('an estimate for the Gujarat customer shows IGST in the editor and its sale takes the next invoice number', async () => {
     await fillExample();
-    await page.keyboard.press('F4');
-    await page.keyboard.type('Surat');
-    await byId('customer-suggestions').waitFor();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    await byId('current-customer').filter({ hasText: 'Surat Traders' }).waitFor();
+    await pickCustomer('Surat Traders');
     await byId('save-estimate').click();
     await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
     await page.waitForURL((u) => u.pathname === '/estimateList');
@@ -292,12 +302,7 @@ describe('a GST-mode sale at the counter', () => {
     await page.getByRole('button', { name: 'Proceed to Sell' }).click();
     await shows(byId('sell-panel').getByTestId('sell-igst'), '₹292.80');
     expect(await text(byId('sell-amount-due'))).toBe('₹2,966.00'); // 1,983.00 + the 983.00 still owed on the first invoice
-    await page.keyboard.press('Enter');
-    await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
-    await byId('bill').waitFor();
-    const invoiceNo = await text(byId('bill-invoice-no'));
-    expect(invoiceNo).toMatch(INVOICE_NO);
-    expect(invoiceNo.endsWith('/0003')).toBe(true);
+    const invoiceNo = await confirmAndReadInvoiceNo('0003');
     expect(await text(byId('bill-igst'))).toBe('₹292.80');
     expect(await text(byId('bill-invoice-value'))).toBe('₹1,983.00');
     expect(await text(byId('bill-previous-due'))).toBe('₹983.00');
@@ -352,11 +357,7 @@ describe('a GST-mode sale at the counter', () => {
     expect(await line(PLY).getByTestId('line-gst').count()).toBe(0); // no rate on a bill of supply's lines
 
     // The Gujarat customer: the server's sentence, and the sale is refused.
-    await page.keyboard.press('F4');
-    await page.keyboard.type('Surat');
-    await byId('customer-suggestions').waitFor();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
+    await pickCustomer('Surat Traders');
     const error = byId('gst-error');
     await error.waitFor();
     const sentence = await text(error);
@@ -373,13 +374,9 @@ describe('a GST-mode sale at the counter', () => {
     expect(await error.count()).toBe(0);
     await page.keyboard.press('F9');
     expect(await byId('sell-panel').getByTestId('sell-paid').inputValue()).toBe('1960');
-    await page.keyboard.press('Enter');
-    await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
-    await byId('bill').waitFor();
+    const invoiceNo = await confirmAndReadInvoiceNo('0004');
     expect(await text(byId('bill-document'))).toBe('Bill of Supply');
     await byId('bill-composition').filter({ hasText: 'Composition taxable person, not eligible to collect tax on supplies' }).waitFor();
-    const invoiceNo = await text(byId('bill-invoice-no'));
-    expect(invoiceNo.endsWith('/0004')).toBe(true);
     expect(await text(byId('bill-invoice-value'))).toBe('₹1,960.00');
     expect(await byId('bill-igst').count()).toBe(0);
     expect(await byId('bill-cgst').count()).toBe(0);
