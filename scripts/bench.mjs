@@ -58,6 +58,11 @@ if (want('counter') && fs.existsSync(counter)) {
     await run(process.execPath, [counter], `counter-${cashiers}.log`, { BENCH_CASHIERS: String(cashiers), BENCH_SALES: String(sales) });
   }
 }
+const gstr1Bench = path.join(ROOT, 'services', 'sales', 'bench', 'gstr1.bench.mjs');
+if (want('gstr1') && fs.existsSync(gstr1Bench)) {
+  say('GSTR-1 of a month of 100,000 invoices…');
+  await run(process.execPath, [gstr1Bench, path.join(OUT, 'gstr1.json')], 'gstr1.log');
+}
 if (want('suite')) {
   say('Gateway, floor and lists at scale…');
   await run(process.execPath, ['scripts/bench/suite.mjs', path.join(OUT, 'suite.json')], 'suite.log');

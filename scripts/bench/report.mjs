@@ -63,6 +63,13 @@ for (const c of [1, 10, 50]) {
   if (cmds) row('counter', `MongoDB commands per sale, ${c} cashiers`, `${cmds[2]}: ${cmds[1]}`, '—', null, loadOf(`counter-${c}.log`));
 }
 
+// 1c. GSTR-1 of a month of 100,000 invoices through the gateway (services/sales/bench/gstr1.bench.mjs)
+const gstr1 = json('gstr1.json');
+if (gstr1) {
+  for (const r of gstr1.rows) row('gstr1', `GET /gst/gstr1, ${r.label}`, `${r.seconds} s, ${r.mib} MiB; sales RSS ${r.rss_before_mib} → peak ${r.rss_peak_mib} MiB (+${r.rss_growth_mib})`, '—', null, loadOf('gstr1.log'));
+  row('gstr1', `GSTR-1 of ${gstr1.invoices} invoices, slowest call`, `${gstr1.worst_s} s`, `< ${gstr1.budget_s} s`, gstr1.pass, loadOf('gstr1.log'));
+} else row('gstr1', 'services/sales/bench/gstr1.bench.mjs', 'not run');
+
 // 2. gateway, direct call and the floor; 3. lists at scale
 if (suite) {
   for (const f of suite.figures) {
