@@ -15,7 +15,7 @@ import {
 } from '@bahi/gst';
 import { Models, type SaleDoc } from '../common/schemas';
 import type { ReturnPeriod } from './period';
-import { invoices, monthFilter, saleCursor, type ReturnSale } from './returns-data';
+import { invoices, monthByDay, monthFilter, saleCursor, type ReturnSale } from './returns-data';
 import type { Sink } from './sink';
 
 const D0 = () => new Decimal(0);
@@ -229,7 +229,7 @@ export class Gstr1Service {
       return;
     }
     if (sec === 'b2cl') {
-      for await (const s of invoices(saleCursor(this.sales, monthFilter(companyId, p, { 'gst.b2b': false }), { 'gst.serial': 1 }))) {
+      for await (const s of invoices(monthByDay(this.sales, companyId, p, { 'gst.b2b': false }))) {
         if (section(s) !== 'b2cl') continue;
         for (const { itm_det: d } of itemsByRate(s)) {
           await out.write(csvLine([s.gst.invoice_no, gstr1CsvDate(s.gst.invoice_date), money(s.gst.invoice_value), gstr1CsvPos(s.gst.place_of_supply), '', d.rt, d.txval.toFixed(2), '', '']));
@@ -258,7 +258,7 @@ export class Gstr1Service {
 
   private async totals(companyId: number, p: ReturnPeriod): Promise<MonthTotals> {
     const t = new MonthTotals();
-    for await (const s of invoices(saleCursor(this.sales, monthFilter(companyId, p)), { withCancelled: true })) t.add(s);
+    for await (const s of invoices(monthByDay(this.sales, companyId, p), { withCancelled: true })) t.add(s);
     return t;
   }
 

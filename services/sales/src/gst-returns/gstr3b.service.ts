@@ -6,7 +6,7 @@ import { Decimal, setOffItc } from '@bahi/gst';
 import { NatsClient } from '@bahi/service-kit';
 import { Models, type SaleDoc } from '../common/schemas';
 import type { ReturnPeriod } from './period';
-import { invoices, monthFilter, saleCursor } from './returns-data';
+import { invoices, monthByDay } from './returns-data';
 
 const n2 = (d: Decimal | string): number => Number(new Decimal(d).toFixed(2));
 
@@ -26,7 +26,7 @@ export class Gstr3bService {
     const out = { txval: new Decimal(0), iamt: new Decimal(0), camt: new Decimal(0), samt: new Decimal(0) };
     let nil = new Decimal(0);
     const unreg = new Map<string, { txval: Decimal; iamt: Decimal }>();
-    for await (const s of invoices(saleCursor(this.sales, monthFilter(companyId, p)))) {
+    for await (const s of invoices(monthByDay(this.sales, companyId, p))) {
       const g = s.gst;
       for (const l of g.lines) {
         if (new Decimal(l.gst_rate).isZero()) {
