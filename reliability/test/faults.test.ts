@@ -170,6 +170,12 @@ async function saleUnderFault(part: Part, delayMs: number): Promise<string | nul
   expect(await completeSalesWithKey(key)).toBe(1);
   const bill = await eventually('the bill', () => staff.get(`/getBillDetails?id=${retry.body.saleId}`));
   expect(bill.body.soldProducts.map((l: any) => l.product_id).sort()).toEqual([3, 4, 5]);
+  // GST mode: the retry answers the sale's one invoice number, the bill shows it.
+  if (bill.body.saleDetails.tax_mode === 'gst') {
+    expect(retry.body.invoice_no).toMatch(/^[A-Z0-9]{1,6}\/\d{2}-\d{2}\/\d{3,}$/);
+    expect(bill.body.saleDetails.invoice_no).toBe(retry.body.invoice_no);
+    if (first.status === 200) expect(first.body.invoice_no).toBe(retry.body.invoice_no);
+  }
   await settledAudit();
   survived.push(`${part} killed ${delayMs} ms into a sale (first answer ${first.status})`);
   return windowEvidence('sale', early, late, first, killedAt);
@@ -250,6 +256,29 @@ describe('a process killed in the middle of a sale', () => {
     ['mongo', 30],
   ])('%s killed %i ms in (or at other delays until a kill lands inside the sale)', async (part, delay) => {
     await hitWindow(`${part} killed in a sale`, delaysFrom(delay), (d) => saleUnderFault(part, d));
+  });
+});
+
+// GST mode: the invoice number is given in the sale's finish step; a kill there must neither
+// lose the number of a sale past the point of no return nor give one twice (the auditor's
+// invoice-series check runs in every settledAudit).
+describe('a process killed in the middle of a GST sale', () => {
+  let details: Record<string, unknown>;
+  const setCompany = (extra: object) => eventually('the company settings', () => manager.post('/setCompanyDetails', { ...details, ...extra }));
+  beforeAll(async () => {
+    const d = (await eventually('the company details', () => manager.get('/getCompanyDetails'))).body;
+    details = { id: d.id, name: d.name, add1: d.add1, add2: d.add2, mob1: d.mob1, mob2: d.mob2, email: d.email };
+    // The GST portal's example GSTIN (Maharashtra); the demo products have HSN codes and 18 %.
+    await setCompany({ tax_mode: 'gst', gstin: '27AAPFU0939F1ZV' });
+  });
+  afterAll(async () => {
+    await setCompany({ tax_mode: 'simple', gstin: '' });
+  });
+  it.each<[Part, number]>([
+    ['sales', 60],
+    ['mongo', 30],
+  ])('%s killed %i ms in (or at other delays until a kill lands inside the sale)', async (part, delay) => {
+    await hitWindow(`${part} killed in a GST sale`, delaysFrom(delay), (d) => saleUnderFault(part, d));
   });
 });
 
