@@ -121,15 +121,15 @@ async function main() {
     for (let i = 0; i < 10; i++) await bill(pool, '8'); // warm-up
     const simple: number[] = [];
     const taxInvoice: number[] = [];
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 300; i++) {
       const gstTurn = i % 2 === 1;
       t = performance.now();
       await bill(pool, gstTurn ? '8' : '7');
       (gstTurn ? taxInvoice : simple).push(performance.now() - t);
     }
     const line = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
-    console.log(`warm simple bill (A5), 100 alternating: ${line(simple)}`);
-    console.log(`warm GST tax invoice (A4), 100 alternating: ${line(taxInvoice)}`);
+    console.log(`warm simple bill (A5), 150 alternating: ${line(simple)}`);
+    console.log(`warm GST tax invoice (A4), 150 alternating: ${line(taxInvoice)}`);
     console.log(`warm invoice PDF p50, GST/simple: ${(pct(taxInvoice, 50) / pct(simple, 50)).toFixed(2)}x (budget 1.10x)`);
 
     t = performance.now();
