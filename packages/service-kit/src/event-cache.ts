@@ -19,9 +19,11 @@ export interface EventCacheOptions<K, V, E> {
  * A per-key cache of another service's data, kept current by its "changed" events (a plain
  * subscription, not a queue group, so every replica drops its copy) and a TTL for an event lost
  * while disconnected. Concurrent misses of one key share one load; a failed load is not kept.
+ * When a reload after the TTL fails (the owner is down), the last value is served until it
+ * answers again: no event said it changed. A dropped entry is never served again.
  */
 export class EventCache<K, V, E = unknown> {
-  private readonly entries = new Map<K, { at: number; value: Promise<V> }>();
+  private readonly entries = new Map<K, { at: number; value: Promise<V>; last?: V }>();
   private sub?: Subscription;
   private readonly now: () => number;
 
@@ -56,14 +58,26 @@ export class EventCache<K, V, E = unknown> {
   get(key: K): Promise<V> {
     const hit = this.entries.get(key);
     if (hit && this.now() - hit.at < this.o.ttlMs) return hit.value;
-    const value = this.o.load(key);
-    const entry = { at: this.now(), value };
+    const stale = hit?.last;
+    const entry: { at: number; value: Promise<V>; last?: V } = { at: this.now(), value: Promise.resolve(undefined as V), last: stale };
+    entry.value = this.o.load(key).then(
+      (v) => {
+        entry.last = v;
+        return v;
+      },
+      (err: unknown) => {
+        if (stale !== undefined) {
+          // Ask again on the next call, meanwhile serve what we had.
+          entry.at = -Infinity;
+          return stale;
+        }
+        // A failed load is forgotten, so the next call asks again.
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+        throw err;
+      },
+    );
     this.entries.set(key, entry);
-    // A failed load is forgotten, so the next call asks again.
-    value.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
-    return value;
+    return entry.value;
   }
 
   drop(key: K): void {

@@ -36,4 +36,28 @@ describe('EventCache', () => {
     fail = false;
     expect(await cache.get(7)).toBe('ok');
   });
+
+  it('serves the last value while a reload after the TTL fails, never after a drop', async () => {
+    let now = 0;
+    let fail = false;
+    let n = 0;
+    const cache = new EventCache<number, string>({
+      load: async () => {
+        if (fail) throw new Error('identity is down');
+        return `v${++n}`;
+      },
+      ttlMs: 1000,
+      now: () => now,
+    });
+    expect(await cache.get(1)).toBe('v1');
+    fail = true;
+    now = 1000;
+    expect(await cache.get(1)).toBe('v1');
+    expect(await cache.get(1)).toBe('v1');
+    fail = false;
+    expect(await cache.get(1)).toBe('v2');
+    fail = true;
+    cache.drop(1);
+    await expect(cache.get(1)).rejects.toThrow('identity is down');
+  });
 });
