@@ -115,6 +115,7 @@ table.totals td { border: none; padding: 0.5mm 1.5mm; }
 table.totals tr.value td { font-weight: 700; font-size: 10pt; border-top: 0.3mm solid #222; border-bottom: 0.3mm solid #222; padding: 1mm 1.5mm; }
 h3 { font-size: 8.5pt; margin: 3mm 0 1mm; }
 table.hsn { break-inside: avoid; }
+table.hsn.narrow { width: 110mm; }
 table.hsn th, table.hsn td { font-size: 7.5pt; padding: 0.7mm 1.1mm; text-align: right; }
 table.hsn th.l, table.hsn td.l { text-align: left; }
 table.hsn tfoot td { font-weight: 700; border-top: 0.3mm solid #444; border-bottom: none; }
@@ -254,7 +255,7 @@ function HsnTable(props: { rows: HsnSummaryRow[]; gst: SaleGst; heads: Heads }) 
   const taxed = gst.document === 'tax-invoice';
   const tax = (r: HsnSummaryRow) => add(r.cgst, r.sgst, r.igst);
   return (
-    <table className="hsn">
+    <table className={taxed ? 'hsn' : 'hsn narrow'}>
       <thead>
         <tr>
           <th className="l">HSN</th>
