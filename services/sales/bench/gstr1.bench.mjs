@@ -151,7 +151,18 @@ try {
   await client.close();
 
   const pid = stack.pids().sales;
+  /** CPU seconds (user + system) a process has used, from /proc/<pid>/stat. */
+  const cpuS = (p) => {
+    try {
+      const f = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      return NaN;
+    }
+  };
+  const pids = stack.pids();
   async function measure(period, label, query = '') {
+    const cpu0 = { sales: cpuS(pids.sales), mongo: cpuS(pids.mongo), gateway: cpuS(pids.gateway) };
     const before = rssMiB(pid);
     let peak = before;
     const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid) || 0)), 20);
@@ -159,7 +170,8 @@ try {
     const after = rssMiB(pid);
     if (Number.isNaN(after)) throw new Error(`the sales process (pid ${pid}) is gone`);
     peak = Math.max(peak, after);
-    const row = { label, period, seconds: +(r.ms / 1000).toFixed(2), mib: +(r.bytes / 1048576).toFixed(1), rss_before_mib: +before.toFixed(0), rss_peak_mib: +peak.toFixed(0), rss_growth_mib: +(peak - before).toFixed(0) };
+    const cpu = Object.fromEntries(Object.entries(cpu0).map(([k, v]) => [k, +(cpuS(pids[k]) - v).toFixed(2)]));
+    const row = { label, period, seconds: +(r.ms / 1000).toFixed(2), cpu_s: cpu, mib: +(r.bytes / 1048576).toFixed(1), rss_before_mib: +before.toFixed(0), rss_peak_mib: +peak.toFixed(0), rss_growth_mib: +(peak - before).toFixed(0) };
     console.log(JSON.stringify(row));
     return row;
   }

@@ -14,29 +14,31 @@ import {
   type Gstr1CsvSection,
 } from '@bahi/gst';
 import { Models, type SaleDoc } from '../common/schemas';
+import { paiseNumber, paiseOf, paiseText } from './paise';
 import type { ReturnPeriod } from './period';
 import { invoices, monthByDay, monthFilter, saleCursor, type ReturnSale } from './returns-data';
 import type { Sink } from './sink';
 
 const D0 = () => new Decimal(0);
-/** Amounts are summed as exact decimals and become JSON numbers only here, at the edge. */
-const n2 = (d: Decimal): number => Number(d.toFixed(2));
+/** Amounts are summed as exact integer paise and become JSON numbers only here, at the edge. */
+const n2 = paiseNumber;
 const rateNum = (r: string): number => Number(r);
 /** '2026-04-01' -> '01-04-2026' (GSTR-1 JSON dates). */
 const jsonDate = (iso: string): string => `${iso.slice(8, 10)}-${iso.slice(5, 7)}-${iso.slice(0, 4)}`;
 
+/** Per tax head, in paise. */
 interface Heads {
-  txval: Decimal;
-  iamt: Decimal;
-  camt: Decimal;
-  samt: Decimal;
+  txval: number;
+  iamt: number;
+  camt: number;
+  samt: number;
 }
-const heads = (): Heads => ({ txval: D0(), iamt: D0(), camt: D0(), samt: D0() });
+const heads = (): Heads => ({ txval: 0, iamt: 0, camt: 0, samt: 0 });
 function addLine(h: Heads, l: { taxable_value: string; igst: string; cgst: string; sgst: string }): void {
-  h.txval = h.txval.plus(l.taxable_value);
-  h.iamt = h.iamt.plus(l.igst);
-  h.camt = h.camt.plus(l.cgst);
-  h.samt = h.samt.plus(l.sgst);
+  h.txval += paiseOf(l.taxable_value);
+  h.iamt += paiseOf(l.igst);
+  h.camt += paiseOf(l.cgst);
+  h.samt += paiseOf(l.sgst);
 }
 
 /** itm_det per rate of one invoice: iamt on an inter-state supply, camt and samt on an intra-state one. */
@@ -51,7 +53,7 @@ interface ItmDet {
 function itemsByRate(s: ReturnSale): { num: number; itm_det: ItmDet }[] {
   const byRate = new Map<string, Heads>();
   for (const l of s.gst.lines) {
-    const key = new Decimal(l.gst_rate).toString();
+    const key = String(rateNum(l.gst_rate));
     if (!byRate.has(key)) byRate.set(key, heads());
     addLine(byRate.get(key)!, l);
   }
@@ -80,7 +82,7 @@ interface SeriesRow {
 /** The month's small aggregates (b2cs, hsn, doc_issue) and the b2cl invoices' ids, from one pass. */
 class MonthTotals {
   b2cs = new Map<string, { sply_ty: 'INTRA' | 'INTER'; pos: string; rt: number; h: Heads }>();
-  hsn = new Map<string, { hsn_sc: string; desc: string; uqc: string; rt: number; qty: Decimal; val: Decimal; h: Heads }>();
+  hsn = new Map<string, { hsn_sc: string; desc: string; uqc: string; rt: number; qty: Decimal; h: Heads }>();
   series = new Map<string, SeriesRow>();
   b2cl = new Map<string, number[]>();
 
@@ -104,10 +106,9 @@ class MonthTotals {
       }
       // Table 12: one row per HSN, unit and rate (the portal keeps them apart).
       const hk = `${l.hsn_code}|${l.uqc}|${rt}`;
-      if (!this.hsn.has(hk)) this.hsn.set(hk, { hsn_sc: l.hsn_code, desc: (names.get(l.sl_no) ?? '').slice(0, 30), uqc: l.uqc, rt, qty: D0(), val: D0(), h: heads() });
+      if (!this.hsn.has(hk)) this.hsn.set(hk, { hsn_sc: l.hsn_code, desc: (names.get(l.sl_no) ?? '').slice(0, 30), uqc: l.uqc, rt, qty: D0(), h: heads() });
       const row = this.hsn.get(hk)!;
       row.qty = row.qty.plus(l.qty);
-      row.val = row.val.plus(l.taxable_value).plus(l.igst).plus(l.cgst).plus(l.sgst);
       addLine(row.h, l);
     }
   }
@@ -156,7 +157,7 @@ export class Gstr1Service {
       const inv = JSON.stringify({
         inum: s.gst.invoice_no,
         idt: jsonDate(s.gst.invoice_date),
-        val: n2(new Decimal(s.gst.invoice_value)),
+        val: n2(paiseOf(s.gst.invoice_value)),
         pos: s.gst.place_of_supply,
         rchrg: 'N',
         inv_typ: 'R',
@@ -189,7 +190,7 @@ export class Gstr1Service {
       hsn_sc: r.hsn_sc,
       desc: r.desc,
       uqc: r.uqc,
-      qty: n2(r.qty),
+      qty: Number(r.qty.toFixed(2)),
       rt: r.rt,
       txval: n2(r.h.txval),
       iamt: n2(r.h.iamt),
@@ -207,7 +208,7 @@ export class Gstr1Service {
       firstPos = false;
       let first = true;
       for await (const s of this.byIds(companyId, totals.b2cl.get(pos)!)) {
-        const inv = { inum: s.gst.invoice_no, idt: jsonDate(s.gst.invoice_date), val: n2(new Decimal(s.gst.invoice_value)), itms: itemsByRate(s) };
+        const inv = { inum: s.gst.invoice_no, idt: jsonDate(s.gst.invoice_date), val: n2(paiseOf(s.gst.invoice_value)), itms: itemsByRate(s) };
         await out.write(`${first ? '' : ','}${JSON.stringify(inv)}`);
         first = false;
       }
@@ -222,7 +223,7 @@ export class Gstr1Service {
       for await (const s of this.b2bCursor(companyId, p)) {
         for (const { itm_det: d } of itemsByRate(s)) {
           await out.write(
-            csvLine([s.gst.recipient.gstin, s.gst.recipient.name, s.gst.invoice_no, gstr1CsvDate(s.gst.invoice_date), money(s.gst.invoice_value), gstr1CsvPos(s.gst.place_of_supply), 'N', '', 'Regular B2B', '', d.rt, d.txval.toFixed(2), '']),
+            csvLine([s.gst.recipient.gstin, s.gst.recipient.name, s.gst.invoice_no, gstr1CsvDate(s.gst.invoice_date), money(s.gst.invoice_value), gstr1CsvPos(s.gst.place_of_supply), 'N', '', 'Regular B2B', '', d.rt, paiseText(Math.round(d.txval * 100)), '']),
           );
         }
       }
@@ -232,18 +233,18 @@ export class Gstr1Service {
       for await (const s of invoices(monthByDay(this.sales, companyId, p, { 'gst.b2b': false }))) {
         if (section(s) !== 'b2cl') continue;
         for (const { itm_det: d } of itemsByRate(s)) {
-          await out.write(csvLine([s.gst.invoice_no, gstr1CsvDate(s.gst.invoice_date), money(s.gst.invoice_value), gstr1CsvPos(s.gst.place_of_supply), '', d.rt, d.txval.toFixed(2), '', '']));
+          await out.write(csvLine([s.gst.invoice_no, gstr1CsvDate(s.gst.invoice_date), money(s.gst.invoice_value), gstr1CsvPos(s.gst.place_of_supply), '', d.rt, paiseText(Math.round(d.txval * 100)), '', '']));
         }
       }
       return;
     }
     const totals = await this.totals(companyId, p);
     if (sec === 'b2cs') {
-      for (const r of totals.b2csRows()) await out.write(csvLine(['OE', gstr1CsvPos(r.pos), '', r.rt, r.h.txval.toFixed(2), '', '']));
+      for (const r of totals.b2csRows()) await out.write(csvLine(['OE', gstr1CsvPos(r.pos), '', r.rt, paiseText(r.h.txval), '', '']));
     } else if (sec === 'hsn') {
       for (const r of totals.hsnRows()) {
         await out.write(
-          csvLine([r.hsn_sc, r.desc, gstr1CsvUqc(r.uqc), r.qty.toFixed(2), r.val.toFixed(2), r.rt, r.h.txval.toFixed(2), r.h.iamt.toFixed(2), r.h.camt.toFixed(2), r.h.samt.toFixed(2), '']),
+          csvLine([r.hsn_sc, r.desc, gstr1CsvUqc(r.uqc), r.qty.toFixed(2), paiseText(r.h.txval + r.h.iamt + r.h.camt + r.h.samt), r.rt, paiseText(r.h.txval), paiseText(r.h.iamt), paiseText(r.h.camt), paiseText(r.h.samt), '']),
         );
       }
     } else {
@@ -272,4 +273,4 @@ export class Gstr1Service {
   }
 }
 
-const money = (s: string): string => new Decimal(s).toFixed(2);
+const money = (s: string): string => paiseText(paiseOf(s));
