@@ -93,7 +93,6 @@ th { font-weight: 700; }
 .composition { margin-top: 1.5mm; padding: 1mm 2mm; border: 0.3mm solid #444; font-weight: 700; text-align: center; }
 .k { color: #555; }
 .parties { display: flex; gap: 4mm; margin: 2.5mm 0; }
-.parties > .meta { flex: 0 0 78mm; }
 .parties > .box { flex: 1; border: 0.2mm solid #999; padding: 1.5mm 2mm; }
 .parties .box div { line-height: 1.4; }
 .label { font-size: 7pt; color: #555; text-transform: uppercase; letter-spacing: 0.3pt; margin-bottom: 0.5mm; }
