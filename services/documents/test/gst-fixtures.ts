@@ -8,6 +8,9 @@ import { customer, walkIn } from './fixtures';
  * SaleGst here is computed by @bahi/gst's computeInvoice, as part A's checkout does.
  */
 
+/** Cart line ids as sales makes them: unique per company, not 1..n (the invoice prints positions). */
+const lineId = (i: number) => 4101 + 7 * i;
+
 /** The GST portal's example GSTIN (Maharashtra, 27). */
 export const SUPPLIER_GSTIN = '27AAPFU0939F1ZV';
 /** Gujarat (24), check character from packages/gst's test. */
@@ -84,7 +87,7 @@ export function gstSale(spec: GstSaleSpec): SaleDocument {
   const soldProducts: SoldLine[] = spec.lines.map((l, i) => {
     const price = Money.sub(l.mrp, l.disc ?? '0');
     return {
-      sl_no: i + 1,
+      sl_no: lineId(i),
       product_id: 100 + i,
       product_name: l.name,
       quantity: l.quantity,
@@ -117,7 +120,7 @@ export function gstSale(spec: GstSaleSpec): SaleDocument {
     state_tax_name: stateTaxName(inv.placeOfSupply),
     reverse_charge: false,
     lines: inv.lines.map((l, i) => ({
-      sl_no: i + 1,
+      sl_no: lineId(i),
       hsn_code: l.hsn,
       uqc: l.uqc,
       gst_rate: l.rate,

@@ -205,7 +205,8 @@ function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
           const g = byGst.get(sl);
           return (
             <tr key={sl}>
-              <td>{sl}</td>
+              {/* sl_no is the cart's line id (unique per company): the printed serial is the position. */}
+              <td>{i + 1}</td>
               <td className="desc">{l.product_name}</td>
               <td>{g?.hsn_code ?? l.hsn_code}</td>
               <td className="num">
