@@ -1,10 +1,11 @@
 // `npm run bench`: the whole benchmark suite on this machine, one command, then docs/benchmarks.md.
 //  1. every workspace's own `bench` script through turbo (embedded MongoDB, inventory, documents, ...),
-//  2. the sales counter benchmark (services/sales/bench) with 1, 10 and 50 cashiers,
+//  2. the sales counter benchmark (services/sales/bench) with 1, 10 and 50 cashiers, then GST mode
+//     beside simple mode (gst-counter.bench.mjs),
 //  3. scripts/bench/suite.mjs: HTTP floor, gateway vs direct, lists at 1,000 and 100,000 documents,
 //  4. scripts/bench/first-load.mjs: the cart screen's first load in headless Chromium,
 //  5. scripts/bench/report.mjs: writes docs/benchmarks.md from the figures of this run.
-// `npm run bench -- --only=suite,first-load` runs some steps (workspaces, counter, suite, first-load);
+// `npm run bench -- --only=suite,first-load` runs some steps (workspaces, counter, gst, suite, first-load);
 // the report always uses the latest figures of every step under test-results/bench/.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -57,6 +58,11 @@ if (want('counter') && fs.existsSync(counter)) {
     say(`Counter with ${cashiers} cashiers…`);
     await run(process.execPath, [counter], `counter-${cashiers}.log`, { BENCH_CASHIERS: String(cashiers), BENCH_SALES: String(sales) });
   }
+}
+const gstCounter = path.join(ROOT, 'services', 'sales', 'bench', 'gst-counter.bench.mjs');
+if (want('gst') && fs.existsSync(gstCounter)) {
+  say('Counter in GST mode beside simple mode…');
+  await run(process.execPath, [gstCounter], 'gst-counter.log');
 }
 const gstr1Bench = path.join(ROOT, 'services', 'sales', 'bench', 'gstr1.bench.mjs');
 if (want('gstr1') && fs.existsSync(gstr1Bench)) {

@@ -63,6 +63,18 @@ for (const c of [1, 10, 50]) {
   if (cmds) row('counter', `MongoDB commands per sale, ${c} cashiers`, `${cmds[2]}: ${cmds[1]}`, '—', null, loadOf(`counter-${c}.log`));
 }
 
+// 1b. GST mode beside simple mode (services/sales/bench/gst-counter.bench.mjs)
+const gstLog = read('gst-counter.log');
+if (gstLog) {
+  for (const m of gstLog.matchAll(/\| (simple|gst) \| (\w+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|/g)) {
+    row('gst', `${m[2]}, ${m[1]} mode, 10 cashiers each (n=${m[3]})`, `p50 ${m[4]} / p95 ${m[5]} / p99 ${m[6]} ms`, '—', null, loadOf('gst-counter.log'));
+  }
+  const cpu = gstLog.match(/CPU per sale of the stack: (.*)/);
+  if (cpu) row('gst', 'CPU per sale of the stack', cpu[1], '—', null, loadOf('gst-counter.log'));
+  const r = gstLog.match(/GST\/simple MAKE_SALE p95: ([\d.]+)/);
+  row('gst', 'MAKE_SALE p95, GST mode / simple mode (alternating slices of one run)', r ? `${r[1]}x` : 'no figure (see test-results/bench/gst-counter.log)', '≤ 1.10x', r ? Number(r[1]) <= 1.1 : false, loadOf('gst-counter.log'));
+} else row('gst', 'services/sales/bench/gst-counter.bench.mjs', 'not run');
+
 // 1c. GSTR-1 of a month of 100,000 invoices through the gateway (services/sales/bench/gstr1.bench.mjs)
 const gstr1 = json('gstr1.json');
 if (gstr1) {
@@ -104,6 +116,13 @@ if (warm) {
   row('pdf', 'warm bill, 100 sequential', warm.split(': ')[1], 'p50 ≤ 150 ms', p50 <= 150, wsLoad);
 }
 if (conc) row('pdf', '10 concurrent bills', conc.split(': ')[1], '—', null, wsLoad);
+const gstWarm = pick(/^warm GST tax invoice/);
+if (gstWarm) row('pdf', gstWarm.split(': ')[0], gstWarm.split(': ').slice(1).join(': '), '—', null, wsLoad);
+const gstRatio = pick(/^warm invoice PDF p50, GST\/simple/);
+if (gstRatio) {
+  const r = Number(gstRatio.match(/([\d.]+)x/)?.[1]);
+  row('pdf', 'warm invoice PDF p50, GST tax invoice (A4) / simple bill (A5), alternating in one run', `${r}x`, '≤ 1.10x', r <= 1.1, wsLoad);
+}
 const mem = docs.filter((l) => /^\s+\d+: node rss/.test(l)).map((l) => l.trim());
 if (mem.length) row('pdf', 'memory over 500 renders', mem.join('<br>'), '—', null, wsLoad);
 if (!warm) row('pdf', 'bill renders', 'no figure (see test-results/bench/workspaces.log)');

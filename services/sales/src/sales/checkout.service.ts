@@ -57,10 +57,12 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
       leaseMs: LEASE_MS,
       log,
       apply: (sale) => this.apply(sale),
-      // The invoice number first: past the point of no return, so an undone sale never takes one.
+      // The invoice number here, past the point of no return, so an undone sale never takes one;
+      // beside emptying the cart (independent writes), so neither waits for the other.
       finish: async (sale) => {
-        await this.numbers.assign(sale);
-        await this.emptySource(sale);
+        const [numbered, emptied] = await Promise.allSettled([this.numbers.assign(sale), this.emptySource(sale)]);
+        if (numbered.status === 'rejected') throw numbered.reason;
+        if (emptied.status === 'rejected') throw emptied.reason;
       },
       undo: (sale) => this.undo(sale),
       answer: (sale) => ({ success: true, saleId: sale.saleId, warnings: sale.warnings, invoice_no: sale.gst?.invoice_no || null }),

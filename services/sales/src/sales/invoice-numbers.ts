@@ -57,8 +57,29 @@ export class InvoiceNumbers {
     throw new ConflictException(`The invoice series ${formatInvoiceNo(prefix, fy, max)} is full: GST allows at most 16 characters (CGST Rule 46(b)). Choose a shorter invoice prefix in Settings to continue selling this year.`);
   }
 
-  /** Gives the sale its number unless it has one (a re-driven finish keeps it); sets it on `sale`. */
-  async assign(sale: SaleDoc): Promise<void> {
+  /** The numbering in progress per company and year on this replica: one at a time (see assign). */
+  private readonly queues = new Map<string, Promise<void>>();
+
+  /**
+   * Gives the sale its number unless it has one (a re-driven finish keeps it); sets it on `sale`.
+   * Sales of one replica are numbered one after another: ten counters guessing the same next
+   * serial at once cost up to ten failed writes and re-reads each. Serials stay gapless because
+   * no number is taken before the one below it is written. Replicas still race through the index.
+   */
+  assign(sale: SaleDoc): Promise<void> {
+    const gst = sale.gst;
+    if (!gst || gst.serial > 0) return Promise.resolve();
+    const k = this.key(sale.companyId, gst.fy);
+    const run = (this.queues.get(k) ?? Promise.resolve()).catch(() => undefined).then(() => this.assignNow(sale));
+    this.queues.set(k, run);
+    const done = () => {
+      if (this.queues.get(k) === run) this.queues.delete(k);
+    };
+    run.then(done, done);
+    return run;
+  }
+
+  private async assignNow(sale: SaleDoc): Promise<void> {
     const gst = sale.gst;
     if (!gst || gst.serial > 0) return;
     const prefix = sale.invoicePrefix || 'INV';
