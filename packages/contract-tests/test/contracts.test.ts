@@ -100,7 +100,8 @@ for (const [where, files] of Object.entries(scanned)) {
       if (/Pattern\(\s*$/.test(before)) continue; // providers come from the decorator metadata
       const subject = byPath(expr);
       if (!subject) throw new Error(`${f}: ${m.groups!.expr} is not a declared subject`);
-      const how = /\.emit\(\s*$/.test(before) ? 'emit' : /\.subscribe\(\s*$/.test(before) ? 'subscribe' : 'request';
+      // `subscribe: Subjects.x.y` is service-kit EventCache's event subscription.
+      const how = /\.emit\(\s*$/.test(before) ? 'emit' : /(\.subscribe\(|\bsubscribe:)\s*$/.test(before) ? 'subscribe' : 'request';
       used.push({ where, subject, how });
     }
   }

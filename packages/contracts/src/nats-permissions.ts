@@ -40,8 +40,8 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [I.companyDetails]: req('identity', 'inventory', 'sales', 'ledger', 'documents'),
   [I.userLookup]: req('identity'),
   [I.companyDeleted]: evt('identity'),
-  // Sales and inventory keep each company's tax settings; every replica drops its copy.
-  [I.companyChanged]: evt('identity', 'sales', 'inventory', 'documents'),
+  // Sales keeps each company's tax settings (service-kit EventCache); every replica drops its copy.
+  [I.companyChanged]: evt('identity', 'sales'),
   [V.productLookup]: req('inventory', 'sales'),
   [V.productMany]: req('inventory', 'sales'),
   [V.productSuggest]: req('inventory', 'sales'),

@@ -5,7 +5,7 @@ export interface EventCacheOptions<K, V, E> {
   /** Loads the value of a key (e.g. a NATS request to the owning service). */
   load(key: K): Promise<V>;
   /** Event subject whose events drop entries (every replica hears each: a plain subscription). */
-  subject?: string;
+  subscribe?: string;
   /** The key an event is about; undefined drops nothing. */
   keyOf?(event: E): K | undefined;
   /** Safety net for a lost event: an entry older than this is loaded again. */
@@ -33,15 +33,15 @@ export class EventCache<K, V, E = unknown> {
 
   /** Subscribes to the drop events on `nc`; a reconnect drops everything (events may have been missed). */
   start(nc: NatsConnection): void {
-    if (!this.o.subject || this.sub) return;
-    this.sub = nc.subscribe(this.o.subject, {
+    if (!this.o.subscribe || this.sub) return;
+    this.sub = nc.subscribe(this.o.subscribe, {
       callback: (err, msg) => {
-        if (err) return this.o.log?.(`${this.o.subject} subscription error: ${err.message}`);
+        if (err) return this.o.log?.(`${this.o.subscribe} subscription error: ${err.message}`);
         try {
           const key = this.o.keyOf?.(decodeEvent<E>(msg.data));
           if (key !== undefined) this.drop(key);
         } catch (e) {
-          this.o.log?.(`bad ${this.o.subject} event: ${(e as Error).message}`);
+          this.o.log?.(`bad ${this.o.subscribe} event: ${(e as Error).message}`);
         }
       },
     });

@@ -59,7 +59,7 @@ export class Companies implements OnApplicationBootstrap, OnApplicationShutdown 
   ) {
     this.cache = new EventCache({
       load: async (companyId) => companyTax(await nats.send(Subjects.identity.companyDetails, { companyId })),
-      subject: Subjects.identity.companyChanged,
+      subscribe: Subjects.identity.companyChanged,
       keyOf: (e) => (typeof e?.companyId === 'number' ? e.companyId : undefined),
       ttlMs: COMPANY_TTL_MS,
       log: (m) => log.warn(m),
