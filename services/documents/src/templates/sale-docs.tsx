@@ -86,6 +86,21 @@ function CustomerBlock(props: { customer: Customer | null; title: string }) {
   );
 }
 
+/** The quantity the amount was computed from (quantity x per_peice_quantity, 1 decimal), the packs under it. */
+export function QtyCell(props: { line: Pick<SoldLine, 'quantity' | 'per_peice_quantity' | 'unit'> }) {
+  const l = props.line;
+  return (
+    <td className="num">
+      {unitQty(l.quantity, l.per_peice_quantity)} {l.unit}
+      {isPack(l.per_peice_quantity) ? (
+        <div className="pack">
+          {qty(l.quantity)} × {qty(l.per_peice_quantity!)}
+        </div>
+      ) : null}
+    </td>
+  );
+}
+
 function LineTable(props: { lines: SoldLine[]; prices: boolean }) {
   return (
     <table className="lines">
@@ -113,14 +128,7 @@ function LineTable(props: { lines: SoldLine[]; prices: boolean }) {
               {l.product_name} <span className="muted">({l.product_id})</span>
             </td>
             <td>{l.hsn_code}</td>
-            <td className="num">
-              {unitQty(l.quantity, l.per_peice_quantity)} {l.unit}
-              {isPack(l.per_peice_quantity) ? (
-                <div className="pack">
-                  {qty(l.quantity)} × {qty(l.per_peice_quantity!)}
-                </div>
-              ) : null}
-            </td>
+            <QtyCell line={l} />
             {props.prices ? (
               <>
                 <td className="num">{fixed(l.rate)}</td>

@@ -2,10 +2,10 @@ import type { GstLine, GstParty, SaleDocument, SaleGst, SoldLine } from '@bahi/c
 import { amountInWords, hsnSummary, type ComputedInvoice, type HsnSummaryRow } from '@bahi/gst';
 import { Money } from '@bahi/service-kit';
 import type { Code } from '../render/codes';
-import { amount, date, fixed, isPack, qty, rupees, signed, unitQty } from '../render/format';
+import { amount, date, fixed, rupees, signed, unitQty } from '../render/format';
 import { Html, Svg } from './layout';
 import { A4, type CompanyView } from './model';
-import { isWalkIn } from './sale-docs';
+import { isWalkIn, QtyCell } from './sale-docs';
 
 const { add, sub, money, Decimal } = Money;
 
@@ -209,14 +209,7 @@ function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
               <td>{i + 1}</td>
               <td className="desc">{l.product_name}</td>
               <td>{g?.hsn_code ?? l.hsn_code}</td>
-              <td className="num">
-                {unitQty(l.quantity, l.per_peice_quantity)} {l.unit}
-                {isPack(l.per_peice_quantity) ? (
-                  <div className="pack">
-                    {qty(l.quantity)} × {qty(l.per_peice_quantity!)}
-                  </div>
-                ) : null}
-              </td>
+              <QtyCell line={l} />
               <td className="num">
                 {fixed(l.rate)}
                 {taxed && g?.price_includes_tax ? '*' : ''}
