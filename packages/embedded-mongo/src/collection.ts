@@ -299,6 +299,9 @@ export class Collection {
     // Sizes first, then only the chosen index's ids are copied into a set: with several
     // `{ companyId, ... }` indexes each prefix holds the whole company.
     let best: { index: Index; size: number; ids: () => Set<string> } | null = null;
+    // What an exact lookup of another index gives caps the walk of a prefix below: a
+    // {companyId, status, ...} prefix holds the whole company and may come first.
+    let exact: number | undefined | null = null;
     for (const index of this.indexes) {
       if (!index.plannable) continue;
       let found: { size: number; ids: () => Set<string> } | null = null;
@@ -327,7 +330,8 @@ export class Collection {
           ids: () => union(keys.map((k) => (one ? index.lookup(k) : index.lookupPrefix(k)))),
         };
         // Equalities on more leading fields than the first: walk those prefixes in the ordered index.
-        const narrowed = this.prefixIds(index, eq, Math.min(found.size, best?.size ?? Infinity));
+        if (exact === null) exact = this.estimate(eq);
+        const narrowed = this.prefixIds(index, eq, Math.min(found.size, best?.size ?? Infinity, exact ?? Infinity));
         if (narrowed) found = { size: narrowed.size, ids: () => narrowed };
       } else if (rg.has(index.fields[0])) {
         const { lower, upper } = rg.get(index.fields[0])!;

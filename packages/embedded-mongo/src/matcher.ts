@@ -16,6 +16,7 @@ import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import { MongoError } from './errors';
 import { limitedExpressionOps, limitedPipelineOps } from './operator-limits';
+import { plainProjection } from './projection';
 import { cloneValue as cloneDeepDoc, compareValues, isPlainObject, matchesType, pathValues, typeOrder, valueKey, type Doc } from './values';
 
 type QueryOp = (selector: string, value: unknown, options: Options) => (obj: Doc) => boolean;
@@ -326,6 +327,8 @@ export function compileProjection(projection: unknown, opts: MatchOptions & { fi
   if (!isPlainObject(projection)) throw new MongoError('TypeMismatch', 'projection must be an object');
   const keys = Object.keys(projection);
   if (!keys.length) return null;
+  const plain = plainProjection(projection, { recurseNestedArrays: false });
+  if (plain) return plain;
   const excluding = keys.some((k) => {
     const v = projection[k];
     return (v === 0 || v === false) && k !== '_id';

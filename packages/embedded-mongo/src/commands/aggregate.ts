@@ -7,6 +7,7 @@ import { Aggregator } from 'mingo/aggregator';
 import { MongoError, toMongoError } from '../errors';
 import { OpType } from 'mingo/core';
 import { CONTEXT, mingoOptions, type Filter } from '../matcher';
+import { plainProjection } from '../projection';
 import { cloneValue, isPlainObject, type Doc } from '../values';
 import { prepareInsert, simpleCollation, sortDocs } from './crud';
 import { collectionName, existing, optionalArray, optionalBatchSize, optionalDoc, unit, type Ctx, type Handler } from './context';
@@ -47,7 +48,16 @@ function resolver(ctx: Ctx) {
   };
 }
 
-export async function runPipeline(ctx: Ctx, source: { collection?: string; documents?: Doc[] }, pipeline: unknown[], cmd: Doc): Promise<Doc[]> {
+/**
+ * The pipeline's result. A plain `$project` that ends a pipeline reading a collection is not
+ * applied here but returned as `project`, for the cursor to apply batch by batch.
+ */
+export async function runPipeline(
+  ctx: Ctx,
+  source: { collection?: string; documents?: Doc[] },
+  pipeline: unknown[],
+  cmd: Doc,
+): Promise<{ docs: Doc[]; project: ((doc: Doc) => Doc) | null }> {
   const stages = pipeline.map((s) => ({ name: stageName(s), spec: (s as Doc)[stageName(s)] }));
   for (const s of stages) {
     if (NOT_SUPPORTED.has(s.name)) throw new MongoError('NotImplemented', `${s.name} is not supported by the embedded MongoDB server`);
@@ -89,7 +99,7 @@ export async function runPipeline(ctx: Ctx, source: { collection?: string; docum
       if (filter && counted) {
         // countDocuments: `$match` then `$group { _id: <const>, n: { $sum: 1 } }`, counted from the index when it can be.
         const n = coll.countMatches(filter, ctx.txn);
-        return n ? [{ _id: counted.id, [counted.field]: n }] : [];
+        return { docs: n ? [{ _id: counted.id, [counted.field]: n }] : [], project: null };
       }
       const sort = stages[i]?.name === '$sort' && isPlainObject(stages[i].spec) && simpleCollation(collation) ? (stages[i].spec as Doc) : null;
       const walked = sort ? coll.sortedMatch(filter ?? ctx.engine.filter(coll, {}), sort, ctx.txn, 0, pagedLimit(stages, i + 1)) : null;
@@ -100,6 +110,13 @@ export async function runPipeline(ctx: Ctx, source: { collection?: string; docum
       } else {
         docs = filter ? coll.match(filter, ctx.txn).map((e) => e.doc) : [...coll.visible(ctx.txn)].map((e) => e.doc);
         if (stages[i]?.name === '$sort' && isPlainObject(stages[i].spec)) docs = sortDocs(docs, stages[i++].spec as Doc, collation);
+      }
+      // A plain $project builds new documents from the stored ones (sharing the values it keeps).
+      const project = stages[i]?.name === '$project' ? plainProjection(stages[i].spec, { recurseNestedArrays: true }) : null;
+      if (project) {
+        i++;
+        if (i === stages.length && !writeStage) return { docs, project };
+        docs = docs.map(project);
       }
       // Stored documents are shared: copy them only if a later stage may modify its input.
       input = readOnly(stages.slice(i).map((s) => ({ [s.name]: s.spec }))) ? docs : docs.map(cloneValue);
@@ -118,9 +135,9 @@ export async function runPipeline(ctx: Ctx, source: { collection?: string; docum
   }
   if (writeStage) {
     await writeResults(ctx, writeStage.name, writeStage.spec, out);
-    return [];
+    return { docs: [], project: null };
   }
-  return out;
+  return { docs: out, project: null };
 }
 
 function statsStage(ctx: Ctx, name: string, stage: string, spec: unknown): Doc[] {
@@ -207,9 +224,10 @@ const aggregate: Handler = async (ctx, cmd) => {
   if (target === 1) collection = undefined;
   else collection = collectionName(ctx, cmd, 'aggregate');
   if (cmd.explain === true) return explainPipeline(ctx, collection, pipeline);
-  const docs = await runPipeline(ctx, { collection, documents: collection === undefined && (pipeline[0] as Doc)?.$documents === undefined ? [] : undefined }, pipeline, cmd);
+  const { docs, project } = await runPipeline(ctx, { collection, documents: collection === undefined && (pipeline[0] as Doc)?.$documents === undefined ? [] : undefined }, pipeline, cmd);
   const { cursor } = ctx.engine.cursors.open(`${ctx.db}.${collection ?? '$cmd.aggregate'}`, docs, {
     batchSize: optionalBatchSize(cursorOpts ?? {}),
+    project,
     sessionKey: ctx.session?.key ?? null,
   });
   return { cursor, ok: 1 };
