@@ -6,7 +6,26 @@
  */
 import { BSON, Long } from 'bson';
 import { MongoError } from './errors';
+import { SERIALIZE_OPTIONS } from './storage';
 import type { Doc } from './values';
+
+/**
+ * A batch of documents that also carries each one's BSON, measured while the batch was taken,
+ * so the reply is encoded without sizing and serializing every document a second time. It is
+ * an ordinary array to everything else (copies of it are plain arrays).
+ */
+export class EncodedBatch extends Array<Doc> {
+  static override get [Symbol.species](): ArrayConstructor {
+    return Array;
+  }
+
+  declare readonly bson: Uint8Array[];
+
+  constructor() {
+    super();
+    Object.defineProperty(this, 'bson', { value: [], enumerable: false });
+  }
+}
 
 /** A reply must stay under 16 MiB; leave room for the envelope. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
@@ -95,16 +114,22 @@ export class CursorRegistry {
 }
 
 function takeBatch(state: CursorState, batchSize: number): Doc[] {
-  const out: Doc[] = [];
+  const out = new EncodedBatch();
   let bytes = 0;
   const max = batchSize > 0 ? batchSize : Infinity;
   while (state.pos < state.docs.length && out.length < max) {
     const raw = state.docs[state.pos];
     const doc = state.project ? state.project(raw) : raw;
-    const size = BSON.calculateObjectSize(doc, { ignoreUndefined: true });
-    if (out.length && bytes + size > MAX_BATCH_BYTES) break;
+    let bson: Uint8Array;
+    try {
+      bson = BSON.serialize(doc, SERIALIZE_OPTIONS);
+    } catch (err) {
+      throw new MongoError('BSONObjectTooLarge', `reply could not be encoded: ${(err as Error).message}`);
+    }
+    if (out.length && bytes + bson.length > MAX_BATCH_BYTES) break;
     out.push(doc);
-    bytes += size;
+    out.bson.push(bson);
+    bytes += bson.length;
     state.pos++;
   }
   return out;

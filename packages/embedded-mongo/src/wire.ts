@@ -5,6 +5,7 @@
 import { BSON } from 'bson';
 import { MongoError } from './errors';
 import { MAX_MESSAGE_SIZE } from './commands/server';
+import { EncodedBatch } from './cursors';
 import { DESERIALIZE_OPTIONS, SERIALIZE_OPTIONS } from './storage';
 import { isPlainObject, type Doc } from './values';
 
@@ -180,8 +181,53 @@ export function encodeStreamReply(responseTo: number, doc: Doc, moreToCome: bool
   return Buffer.concat([header(16 + 5 + body.length, responseTo, OP_MSG), flags, body]);
 }
 
+/** A `{ type, name }` element header. */
+function elementHead(type: number, name: string): Buffer {
+  const head = Buffer.allocUnsafe(2 + Buffer.byteLength(name));
+  head[0] = type;
+  head.write(name, 1, 'utf8');
+  head[head.length - 1] = 0;
+  return head;
+}
+
+/** The elements of a serialized document (without its length and terminating 0). */
+function elementsOf(doc: Doc): Uint8Array {
+  const bytes = BSON.serialize(doc, SERIALIZE_OPTIONS);
+  return bytes.subarray(4, bytes.length - 1);
+}
+
+function wrapDocument(parts: Uint8Array[]): Buffer {
+  const size = Buffer.allocUnsafe(4);
+  const out = Buffer.concat([size, ...parts, Buffer.alloc(1)]);
+  out.writeInt32LE(out.length, 0);
+  return out;
+}
+
+/**
+ * A reply's BSON. A cursor batch taken with its documents' BSON (EncodedBatch) is copied in as
+ * it is, in the field order of the reply: `cursor` first with its batch first, then the rest.
+ */
+export function encodeBody(doc: Doc): Uint8Array {
+  const cursor = doc.cursor;
+  const keys = Object.keys(doc);
+  if (!isPlainObject(cursor) || keys[0] !== 'cursor') return BSON.serialize(doc, SERIALIZE_OPTIONS);
+  const [batchKey, ...cursorKeys] = Object.keys(cursor);
+  const batch = cursor[batchKey];
+  if ((batchKey !== 'firstBatch' && batchKey !== 'nextBatch') || !(batch instanceof EncodedBatch) || batch.bson.length !== batch.length) {
+    return BSON.serialize(doc, SERIALIZE_OPTIONS);
+  }
+  const items: Uint8Array[] = [];
+  batch.bson.forEach((bson, i) => items.push(elementHead(0x03, String(i)), bson));
+  const rest: Doc = {};
+  for (const k of cursorKeys) rest[k] = cursor[k];
+  const others: Doc = {};
+  for (const k of keys.slice(1)) others[k] = doc[k];
+  const cursorDoc = wrapDocument([elementHead(0x04, batchKey), wrapDocument(items), elementsOf(rest)]);
+  return wrapDocument([elementHead(0x03, 'cursor'), cursorDoc, elementsOf(others)]);
+}
+
 export function encodeReply(req: Pick<Request, 'requestId' | 'opCode'>, doc: Doc): Buffer {
-  const body = BSON.serialize(doc, SERIALIZE_OPTIONS);
+  const body = encodeBody(doc);
   if (req.opCode === OP_QUERY) {
     const fixed = Buffer.alloc(20);
     fixed.writeInt32LE(0, 0); // responseFlags
