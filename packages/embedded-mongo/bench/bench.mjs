@@ -1,7 +1,8 @@
 // Throughput of the embedded server through the real driver, with the server in its own
 // process (as `npm start` runs it) on a fresh data directory:
 //   durable single inserts/s, finds/s by _id, finds/s by a secondary indexed field on a
-//   100,000-document and a 1,000-document collection (8 concurrent clients).
+//   100,000-document and a 1,000-document collection (8 concurrent clients), documents/s read
+//   by an aggregation returning 2,000 projected documents a call.
 // Usage: npm run bench -w @bahi/embedded-mongo   (BENCH_SECONDS=3 by default per figure)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -84,6 +85,15 @@ try {
       if (!d) throw new Error('missing document');
     });
   }
+  // Large results: 2,000 documents a call through an index, projected (as a monthly report reads).
+  const reports = db.collection('docs100000');
+  await reports.createIndex({ companyId: 1 });
+  results['documents/s read by aggregate $match + $project (2,000 a call, 1 client)'] =
+    2000 *
+    (await rate([reports], async (c, _k, n) => {
+      const docs = await c.aggregate([{ $match: { companyId: n % 50 } }, { $project: { _id: 0, code: 1, qty: 1 } }], { batchSize: 1000 }).toArray();
+      if (docs.length !== 2000) throw new Error(`read ${docs.length} documents, not 2000`);
+    }));
   const big = results[`finds/s by indexed field, ${fmt(100_000)} docs (${CLIENTS} clients)`];
   const small = results[`finds/s by indexed field, ${fmt(1_000)} docs (${CLIENTS} clients)`];
   results['cost ratio 100k/1k (indexed finds)'] = small / big;
