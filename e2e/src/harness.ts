@@ -91,6 +91,27 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
 }
 
 /** Signs in through the login form and waits until the app has moved away from /loginApp. */
+const GSTR1_SCHEMA = path.resolve(__dirname, '..', '..', 'packages', 'gst', 'schemas', 'gstr1.schema.json');
+
+/** Errors of a GSTR-1 JSON against packages/gst's schema (draft-07, which the installed ajv reads); [] when valid. */
+export function gstr1SchemaErrors(json: unknown): unknown[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const AjvModule = require('ajv');
+  const Ajv = AjvModule.default ?? AjvModule;
+  const validate = new Ajv({ allErrors: true }).compile(JSON.parse(fs.readFileSync(GSTR1_SCHEMA, 'utf8')));
+  return validate(json) ? [] : (validate.errors ?? ['invalid']);
+}
+
+/** The manager's API token once the demo catalogue (seeded in the background when identity answers) is there. */
+export async function managerWithCatalogue(e2e: E2E): Promise<string> {
+  const token = (await e2e.api<{ token: string }>('POST', '/loginReact', { body: ACCOUNTS.manager })).body.token;
+  for (let i = 0; i < 100; i++) {
+    if ((await e2e.api<{ count: number }>('GET', '/getProductList', { token })).body?.count >= 50) return token;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error('The demo catalogue was not seeded within 30 s.');
+}
+
 export async function login(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/loginApp');
   await page.getByLabel('Email').fill(email);

@@ -1,4 +1,4 @@
-import { ACCOUNTS, login, startE2E, type E2E } from '../src/harness';
+import { ACCOUNTS, login, startE2E, type E2E, managerWithCatalogue } from '../src/harness';
 import type { Page } from 'playwright-core';
 
 // GST mode, products: a manager sets a product's GST rate, HSN code and "Price includes tax" in the
@@ -11,12 +11,7 @@ const details = async (id: number) => (await e2e.api<{ product: Record<string, u
 
 beforeAll(async () => {
   e2e = await startE2E({ services: ['inventory'] });
-  manager = (await e2e.api<{ token: string }>('POST', '/loginReact', { body: ACCOUNTS.manager })).body.token;
-  // The demo catalogue is seeded in the background once identity answers.
-  for (let i = 0; i < 100; i++) {
-    if ((await e2e.api<{ count: number }>('GET', '/getProductList', { token: manager })).body?.count >= 50) break;
-    await new Promise((r) => setTimeout(r, 300));
-  }
+  manager = await managerWithCatalogue(e2e);
   page = await e2e.newPage();
   await login(page, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
 }, 180_000);

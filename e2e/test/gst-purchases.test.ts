@@ -3,7 +3,7 @@
 // state, per line HSN, GST %, taxable value and IGST, and the totals with the round off.
 import type { GetPurchaseDetailsReply } from '@bahi/contracts';
 import type { Page } from 'playwright-core';
-import { ACCOUNTS, login, startE2E, type E2E } from '../src/harness';
+import { ACCOUNTS, login, startE2E, type E2E, managerWithCatalogue } from '../src/harness';
 
 // GSTINs with correct check characters (packages/gst/README.md works them out).
 const MH_GSTIN = '27AAPFU0939F1ZV';
@@ -24,12 +24,7 @@ async function ok<T = unknown>(method: string, path: string, body?: unknown): Pr
 
 beforeAll(async () => {
   e2e = await startE2E({ services: ['inventory', 'ledger', 'sales'] });
-  manager = (await e2e.api<{ token: string }>('POST', '/loginReact', { body: ACCOUNTS.manager })).body.token;
-  // The demo catalogue is seeded in the background once identity answers.
-  for (let i = 0; i < 100; i++) {
-    if ((await e2e.api<{ count: number }>('GET', '/getProductList', { token: manager })).body?.count >= 50) break;
-    await new Promise((r) => setTimeout(r, 300));
-  }
+  manager = await managerWithCatalogue(e2e);
   // Setting's GST section and the distributor form have their own e2e tests (gst-company, gst-parties).
   const company = await ok<Record<string, string>>('GET', '/getCompanyDetails');
   await ok('POST', '/setCompanyDetails', { id: company.id, name: company.name, add1: company.add1 || 'Mumbai', mob1: company.mob1 || '9876543210', email: company.email || 'demo@demo.local', tax_mode: 'gst', gstin: MH_GSTIN, invoice_prefix: 'GT' });

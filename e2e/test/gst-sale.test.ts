@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BillDetailsReply, GetProductsReply } from '@bahi/contracts';
 import type { Locator, Page } from 'playwright-core';
-import { ACCOUNTS, login, startE2E, type E2E } from '../src/harness';
+import { ACCOUNTS, login, startE2E, type E2E, managerWithCatalogue, gstr1SchemaErrors } from '../src/harness';
 
 const COMPANY_GSTIN = '27AAPFU0939F1ZV'; // Maharashtra (27)
 const CUSTOMER_GSTIN = '24AAGCS5678K1ZT'; // Gujarat (24)
@@ -24,12 +24,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-gst-sale-'));
 
 beforeAll(async () => {
   e2e = await startE2E({ services: ['inventory', 'ledger', 'sales', 'documents'] });
-  manager = (await e2e.api<{ token: string }>('POST', '/loginReact', { body: ACCOUNTS.manager })).body.token;
-  // The demo catalogue is seeded in the background once identity answers.
-  for (let i = 0; i < 100; i++) {
-    if ((await e2e.api<{ count: number }>('GET', '/getProductList', { token: manager })).body?.count >= 50) break;
-    await new Promise((r) => setTimeout(r, 300));
-  }
+  manager = await managerWithCatalogue(e2e);
   page = await e2e.newPage();
   await login(page, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
 }, 180_000);
@@ -306,7 +301,7 @@ describe('a GST-mode sale at the counter', () => {
     await page.getByRole('button', { name: 'Proceed to Sell' }).click();
     await shows(byId('sell-panel').getByTestId('sell-igst'), '₹292.80');
     expect(await text(byId('sell-amount-due'))).toBe('₹2,966.00'); // 1,983.00 + the 983.00 still owed on the first invoice
-    const invoiceNo = await confirmAndReadInvoiceNo('0003');
+    await confirmAndReadInvoiceNo('0003');
     expect(await text(byId('bill-igst'))).toBe('₹292.80');
     expect(await text(byId('bill-invoice-value'))).toBe('₹1,983.00');
     expect(await text(byId('bill-previous-due'))).toBe('₹983.00');
@@ -342,6 +337,28 @@ describe('a GST-mode sale at the counter', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
     await page.getByText('The cart is empty.').waitFor();
   });
+  it("the month's GSTR-1 downloaded from Reports holds these invoices and is valid against the schema", async () => {
+    const month = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 7); // IST
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+    await page.waitForURL('**/reports/gst');
+    await page.getByTestId('gst-period').fill(month);
+    await page.getByTestId('gst-b2b').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);
+    const gstr1 = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+    expect(gstr1SchemaErrors(gstr1)).toEqual([]);
+    // The Gujarat customer's two invoices (the cart's and the estimate's), the walk-in's in b2cs.
+    expect(gstr1.gstin).toBe(COMPANY_GSTIN);
+    expect(gstr1.b2b).toHaveLength(1);
+    expect(gstr1.b2b[0].ctin).toBe(CUSTOMER_GSTIN);
+    expect(gstr1.b2b[0].inv.map((i: { inum: string; val: number; pos: string }) => [i.inum.slice(-4), i.val, i.pos])).toEqual([
+      ['0001', 1983, '24'],
+      ['0003', 1983, '24'],
+    ]);
+    expect(gstr1.b2cs).toEqual(expect.arrayContaining([expect.objectContaining({ sply_ty: 'INTRA', pos: '27', rt: 18, txval: 1500, camt: 135, samt: 135 })]));
+    expect(gstr1.doc_issue.doc_det[0].docs[0]).toMatchObject({ totnum: 3, cancel: 0, net_issue: 3 });
+    await e2e.shot(page, 'gst-sale-gstr1');
+  });
+
   it('composition mode: a bill of supply without tax to the walk-in; the Gujarat customer is refused (no inter-state supply)', async () => {
     const company = (await e2e.api<Record<string, unknown>>('GET', '/getCompanyDetails', { token: manager })).body;
     const set = await e2e.api('POST', '/setCompanyDetails', {
