@@ -259,8 +259,8 @@ describe('a process killed in the middle of a sale', () => {
   });
 });
 
-// GST mode: the invoice number is given in the sale's finish step; a kill there must neither
-// lose the number of a sale past the point of no return nor give one twice (the auditor's
+// GST mode: the invoice number is written with the sale's point of no return; a kill around it
+// must neither lose the number of a sale past that point nor give one twice (the auditor's
 // invoice-series check runs in every settledAudit).
 describe('a process killed in the middle of a GST sale', () => {
   let details: Record<string, unknown>;

@@ -57,8 +57,8 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
       leaseMs: LEASE_MS,
       log,
       apply: (sale) => this.apply(sale),
-      // The invoice number here, past the point of no return, so an undone sale never takes one;
-      // beside emptying the cart (independent writes), so neither waits for the other.
+      // The invoice number is written with the point of no return (apply); a sale the re-driver
+      // finishes without one (marked before numbering moved there) gets it here, beside the cart.
       finish: async (sale) => {
         const [numbered, emptied] = await Promise.allSettled([this.numbers.assign(sale), this.emptySource(sale)]);
         if (numbered.status === 'rejected') throw numbered.reason;
@@ -220,7 +220,11 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     const warnings = sale.lines
       .filter((l) => negative.has(l.product_id))
       .map((l) => `Stock of ${l.product_name} (${l.product_id}) is now below zero; book the purchase.`);
-    await this.outbox.mark(sale, { stockApplied: true, warnings, ledgerPosted: true });
+    const progress = { stockApplied: true, warnings, ledgerPosted: true };
+    // The point of no return and the invoice number in one write: a sale past it has its number,
+    // an undone one never took one (and a sale costs one update fewer than numbering apart).
+    if (sale.gst && !(sale.gst.serial > 0)) await this.numbers.assign(sale, progress);
+    else await this.outbox.mark(sale, progress);
   }
 
   private async emptySource(sale: SaleDoc) {

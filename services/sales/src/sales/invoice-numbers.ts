@@ -13,8 +13,9 @@ const isDuplicate = (err: unknown) => (err as { code?: number }).code === 11000;
 
 /**
  * Invoice numbers PREFIX/YY-YY/NNNN, consecutive per company and financial year (CGST Rule 46(b)).
- * A number is given in the sale's Outbox `finish` step, past the point of no return, so a sale
- * that is undone never took one. The next serial is the year's highest + 1, written with a
+ * A number is written in the same update that marks the sale past the point of no return
+ * (stock out, due posted), so a sale that is undone never took one and one past it always has
+ * one (the `finish` step numbers any that was marked without). The next serial is the year's highest + 1, written with a
  * conditional update ("this sale has none yet") under the unique index {companyId, gst.fy,
  * gst.serial}: two counters racing for one serial get a duplicate key and the loser reads again.
  * Numbers are never taken back: a numbered sale that later fails keeps its number (a cancelled
@@ -66,11 +67,11 @@ export class InvoiceNumbers {
    * serial at once cost up to ten failed writes and re-reads each. Serials stay gapless because
    * no number is taken before the one below it is written. Replicas still race through the index.
    */
-  assign(sale: SaleDoc): Promise<void> {
+  assign(sale: SaleDoc, alsoSet: Partial<SaleDoc> = {}): Promise<void> {
     const gst = sale.gst;
     if (!gst || gst.serial > 0) return Promise.resolve();
     const k = this.key(sale.companyId, gst.fy);
-    const run = (this.queues.get(k) ?? Promise.resolve()).catch(() => undefined).then(() => this.assignNow(sale));
+    const run = (this.queues.get(k) ?? Promise.resolve()).catch(() => undefined).then(() => this.assignNow(sale, alsoSet));
     this.queues.set(k, run);
     const done = () => {
       if (this.queues.get(k) === run) this.queues.delete(k);
@@ -79,7 +80,8 @@ export class InvoiceNumbers {
     return run;
   }
 
-  private async assignNow(sale: SaleDoc): Promise<void> {
+  /** `alsoSet`: the sale's progress fields, written in the same update as the number. */
+  private async assignNow(sale: SaleDoc, alsoSet: Partial<SaleDoc>): Promise<void> {
     const gst = sale.gst;
     if (!gst || gst.serial > 0) return;
     const prefix = sale.invoicePrefix || 'INV';
@@ -95,9 +97,10 @@ export class InvoiceNumbers {
       try {
         const r = await this.model.collection.updateOne(
           { companyId: sale.companyId, saleId: sale.saleId, 'gst.serial': 0 } as never,
-          { $set: { 'gst.serial': guess, 'gst.invoice_no': invoice_no } } as never,
+          { $set: { ...alsoSet, 'gst.serial': guess, 'gst.invoice_no': invoice_no, updatedAt: new Date() } } as never,
         );
         if (r.matchedCount === 1) {
+          Object.assign(sale, alsoSet);
           Object.assign(gst, { serial: guess, invoice_no });
           this.note(sale.companyId, gst.fy, guess);
           return;
@@ -105,6 +108,10 @@ export class InvoiceNumbers {
         // Another attempt numbered this sale meanwhile: keep its number.
         const now = (await this.model.collection.findOne({ companyId: sale.companyId, saleId: sale.saleId })) as SaleDoc | null;
         if (now?.gst && now.gst.serial > 0) {
+          if (Object.keys(alsoSet).length) {
+            await this.model.collection.updateOne({ companyId: sale.companyId, saleId: sale.saleId } as never, { $set: { ...alsoSet, updatedAt: new Date() } } as never);
+            Object.assign(sale, alsoSet);
+          }
           Object.assign(gst, { serial: now.gst.serial, invoice_no: now.gst.invoice_no });
           return;
         }
