@@ -183,6 +183,17 @@ npm run bench -- --only=suite,first-load   # some steps: workspaces, counter, su
   calls (a closed loop: the machine is saturated from 10 cashiers on, so latency is mostly waiting
   for CPU), after about 300 sales of warm-up that are not measured. It also reports each process's CPU time per sale (from \`/proc\`) and the MongoDB
   commands per sale (\`serverStatus\`), which say where a sale's cost goes.
+- **GST mode beside simple mode**: \`services/sales/bench/gst-counter.bench.mjs\`: one stack, the demo
+  company in simple mode and a second company in GST mode (a GSTIN, the same 5,000 products at
+  18 % with an HSN code), 10 cashiers each selling 3-scan sales to the walk-in; the two companies
+  sell in alternating slices (never at once) after a warm-up, and latencies, CPU per process
+  and MongoDB commands are pooled per mode. The ratio of the two MAKE_SALE p95s is the budget.
+  The warm invoice PDF is compared the same way in documents' bench (150 renders of each,
+  alternating).
+- **GSTR-1**: \`services/sales/bench/gstr1.bench.mjs\`: 100,000 tax invoices of one month (and
+  10,000 of another) written into sales' database as checkout freezes them, then
+  \`GET /gst/gstr1\` through the gateway, timed to the last byte, while the sales process's
+  resident memory is sampled (streamed: it should not follow the month's size).
 - **Gateway, floor, lists**: \`scripts/bench/suite.mjs\`. The floor is a bare \`node:http\` server
   answering a constant; gateway and direct figures call \`getProductDetails\` (an indexed read in
   inventory) through the gateway and straight at inventory's port with the same token. The load

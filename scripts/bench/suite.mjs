@@ -141,6 +141,10 @@ try {
   const sal = client.db('bahi_sales');
   const led = client.db('bahi_ledger');
   const t0 = performance.now();
+  // The companies themselves: sales asks identity for a company's tax settings (cached).
+  await client.db('bahi_identity').collection('companies').insertMany(
+    Object.entries(companies).map(([size, id]) => ({ id, name: `Bench ${size}`, add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: null, tax_mode: 'simple', gstin: null, invoice_prefix: null })),
+  );
   for (const [size, companyId] of [[SMALL, companies.small], [BIG, companies.big]]) {
     await inv.collection('categories').insertOne({ companyId, id: 1, name: 'Plywood', belongs_to: null, specs: [] });
     await bulk(inv.collection('products'), size, (i) => {
