@@ -76,8 +76,10 @@ async function main() {
   const only = process.argv.slice(2);
   const { buildOk } = bootstrap({ browser: only.length === 0 || only.some((a) => a.includes('e2e')), keepGoing: true });
 
-  fs.rmSync(RESULTS, { recursive: true, force: true });
+  // Test results start afresh; the benchmark's figures (test-results/bench), which its report
+  // reads step by step, are kept.
   fs.mkdirSync(RESULTS, { recursive: true });
+  for (const f of fs.readdirSync(RESULTS)) if (f !== 'bench') fs.rmSync(path.join(RESULTS, f), { recursive: true, force: true });
   const env = { ...process.env, ...toolEnv(), TURBO_TELEMETRY_DISABLED: '1' };
 
   const selected = workspaces().filter(
