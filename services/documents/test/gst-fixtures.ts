@@ -5,7 +5,7 @@ import { customer, walkIn } from './fixtures';
 
 /**
  * GST sales as sales freezes them (packages/contracts/src/gst.ts), with real figures: every
- * SaleGst here is computed by @bahi/gst's computeInvoice, as part A's checkout does.
+ * SaleGst here is computed by @bahi/gst's computeInvoice, as sales' checkout does.
  */
 
 /** Cart line ids as sales makes them: unique per company, not 1..n (the invoice prints positions). */

@@ -8,11 +8,10 @@
 // about the counter. Everything the cashiers do goes through the gateway.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchClient } from './client.mjs';
 
 const require = createRequire(import.meta.url);
 const { startStack } = require('@bahi/devstack');
@@ -29,31 +28,7 @@ const COMPANY = 1; // Demo Traders, whose manager creates the cashiers
 
 const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales'], env: { LOG_LEVEL: 'warn' }, logs: 'files' });
 try {
-  // A lean keep-alive client, as a load tool would use: the cashiers' browsers are not on this
-  // machine, so the client's own CPU should take as little as it can from the stack measured.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CASHIERS + 2 });
-  const url = (p) => `${stack.gatewayUrl}/api${p}`;
-  function call(method, p, token, body, headers = {}) {
-    const payload = body ? JSON.stringify(body) : undefined;
-    // Browsers ask for compressed replies; so does this client.
-    const hdrs = { Accept: 'application/json', 'Accept-Encoding': 'gzip', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}), ...headers };
-    return new Promise((resolve, reject) => {
-      const req = http.request(url(p), { method, agent, headers: hdrs }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const raw = Buffer.concat(chunks);
-          const text = (res.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(raw) : raw).toString('utf8');
-          if (res.statusCode >= 400) return reject(new Error(`${method} ${p}: ${res.statusCode} ${text.slice(0, 200)}`));
-          resolve(text ? JSON.parse(text) : undefined);
-        });
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
-  const login = async (email, password) => (await call('POST', '/loginReact', undefined, { email, password })).token;
+  const { agent, call, login } = benchClient(stack.gatewayUrl, { maxSockets: CASHIERS + 2, gzip: true });
 
   // The demo company and its catalogue are created in the background at first start.
   const manager = await login('manager@demo.local', 'manager12345');

@@ -4,11 +4,11 @@
 // both alike; latencies are pooled per mode. Budget: GST adds at most 10 % to MAKE_SALE p95.
 // Run after `npm run build`: node services/sales/bench/gst-counter.bench.mjs (npm run bench runs it).
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchClient } from './client.mjs';
 
 const require = createRequire(import.meta.url);
 const { startStack } = require('@bahi/devstack');
@@ -28,26 +28,7 @@ const GSTIN = '27AAPFU0939F1ZV';
 
 const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales'], env: { LOG_LEVEL: 'warn', BAHI_ADMIN_PASSWORD: ADMIN.password }, logs: 'files' });
 try {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 2 * CASHIERS + 2 });
-  function call(method, p, token, body, headers = {}) {
-    const payload = body ? JSON.stringify(body) : undefined;
-    const hdrs = { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}), ...headers };
-    return new Promise((resolve, reject) => {
-      const req = http.request(`${stack.gatewayUrl}/api${p}`, { method, agent, headers: hdrs }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode >= 400) return reject(new Error(`${method} ${p}: ${res.statusCode} ${text.slice(0, 300)}`));
-          resolve(text ? JSON.parse(text) : undefined);
-        });
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
-  const login = async (email, password) => (await call('POST', '/loginReact', undefined, { email, password })).token;
+  const { agent, call, login } = benchClient(stack.gatewayUrl, { maxSockets: 2 * CASHIERS + 2 });
   // A password someone else set is temporary: its holder chooses their own before anything else.
   async function ownPassword(email, temporary) {
     const first = await login(email, temporary);

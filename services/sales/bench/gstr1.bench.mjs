@@ -11,6 +11,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchClient } from './client.mjs';
 
 const require = createRequire(import.meta.url);
 const { startStack } = require('@bahi/devstack');
@@ -37,25 +38,7 @@ function rssMiB(pid) {
 
 const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales'], env: { LOG_LEVEL: 'warn' }, logs: 'files' });
 try {
-  const agent = new http.Agent({ keepAlive: true });
-  function call(method, p, token, body) {
-    const payload = body ? JSON.stringify(body) : undefined;
-    const headers = { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) };
-    return new Promise((resolve, reject) => {
-      const req = http.request(`${stack.gatewayUrl}/api${p}`, { method, agent, headers }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode >= 400) return reject(new Error(`${method} ${p}: ${res.statusCode} ${text.slice(0, 300)}`));
-          resolve(text ? JSON.parse(text) : undefined);
-        });
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
+  const { agent, call, login } = benchClient(stack.gatewayUrl);
   /** GET as a download: bytes counted as they arrive (never kept), time to the last byte. */
   function download(p, token) {
     return new Promise((resolve, reject) => {
@@ -75,7 +58,7 @@ try {
     });
   }
 
-  const manager = (await call('POST', '/loginReact', undefined, { email: 'manager@demo.local', password: 'manager12345' })).token;
+  const manager = await login('manager@demo.local', 'manager12345');
   const details = await call('GET', '/getCompanyDetails', manager);
   await call('POST', '/setCompanyDetails', manager, { id: details.id, name: details.name, add1: details.add1 || 'Pune', mob1: details.mob1 || '9876543210', email: details.email || 'gst@bench.local', tax_mode: 'gst', gstin: GSTIN, invoice_prefix: 'BN' });
 
