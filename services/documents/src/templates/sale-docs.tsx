@@ -144,7 +144,7 @@ function LineTable(props: { lines: SoldLine[]; prices: boolean }) {
   );
 }
 
-function Row(props: { name: string; value: string; strong?: boolean }) {
+export function Row(props: { name: string; value: string; strong?: boolean }) {
   return (
     <tr className={props.strong ? 'strong' : undefined}>
       <td>{props.name}</td>
@@ -153,7 +153,8 @@ function Row(props: { name: string; value: string; strong?: boolean }) {
   );
 }
 
-function UpiBlock(props: { upi: Code | null; upiId: string | null; amount: string }) {
+/** The UPI QR of the amount due, with the payee's id (bills of both modes). */
+export function UpiBlock(props: { upi: Code | null; upiId: string | null; amount: string }) {
   if (!props.upi) return null;
   return (
     <div className="upi">

@@ -3,11 +3,11 @@ import { amountInWords, hsnSummary, type ComputedInvoice, type HsnSummaryRow } f
 import { Money } from '@bahi/service-kit';
 import type { Code } from '../render/codes';
 import { amount, date, fixed, rupees, signed, unitQty } from '../render/format';
-import { Html, Svg } from './layout';
+import { Html } from './layout';
 import { A4, type CompanyView } from './model';
-import { isWalkIn, QtyCell } from './sale-docs';
+import { billFigures, isWalkIn, QtyCell, Row, UpiBlock } from './sale-docs';
 
-const { add, sub, money, Decimal } = Money;
+const { add, money } = Money;
 
 /** The words a composition dealer prints at the top of every bill of supply (CGST Rule 5(1)(g)). */
 export const COMPOSITION_LINE = 'Composition taxable person, not eligible to collect tax on supplies';
@@ -24,17 +24,9 @@ export interface GstAccount {
 }
 
 export function gstAccount(sale: SaleDocument, gst: SaleGst): GstAccount {
-  const previousDue = isWalkIn(sale.customer) ? money(0) : money(sale.previousDue);
-  const total = add(gst.invoice_value, previousDue);
-  const due = sub(total, sale.paid);
-  return {
-    invoiceValue: money(gst.invoice_value).toFixed(),
-    previousDue: previousDue.toFixed(),
-    total: total.toFixed(),
-    paid: money(sale.paid).toFixed(),
-    due: due.toFixed(),
-    dueRounded: due.toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed(),
-  };
+  // The simple bill's account with the invoice value as its only amount: the same rounding of the due.
+  const f = billFigures({ subtotal: gst.invoice_value, tax: '0', shipping: '0', summery_discount: '0', previousDue: sale.previousDue, paid: sale.paid, customer: sale.customer });
+  return { invoiceValue: f.subtotal, previousDue: f.previousDue, total: f.total, paid: f.paid, due: f.due, dueRounded: f.dueRounded };
 }
 
 /** The frozen invoice as @bahi/gst's ComputedInvoice, so the HSN summary is the library's own grouping. */
@@ -299,14 +291,6 @@ function HsnTable(props: { rows: HsnSummaryRow[]; gst: SaleGst; heads: Heads }) 
   );
 }
 
-function Row(props: { name: string; value: string }) {
-  return (
-    <tr>
-      <td>{props.name}</td>
-      <td className="num">{props.value}</td>
-    </tr>
-  );
-}
 
 /**
  * The tax invoice (CGST Rule 46) or, in composition mode, the bill of supply (Rule 49), A4
@@ -421,16 +405,7 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
               </tr>
             </tbody>
           </table>
-          {props.upi ? (
-            <div className="upi">
-              <Svg className="qr" markup={props.upi.svg} />
-              <div>
-                <div className="label">Scan to pay by UPI</div>
-                <div>{company.upiId}</div>
-                <strong>{rupees(a.dueRounded)}</strong>
-              </div>
-            </div>
-          ) : null}
+          <UpiBlock upi={props.upi} upiId={company.upiId} amount={a.dueRounded} />
         </div>
         <div className="sign">
           <div>For {s.name}</div>
