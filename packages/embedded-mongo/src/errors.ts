@@ -42,6 +42,8 @@ export const ErrorCode = {
   BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
   Location40324: 40324,
+  Location15947: 15947,
+  Location40170: 40170,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

@@ -485,6 +485,20 @@ describe('aggregate', () => {
     ]);
   });
 
+  it('refuses a $facet whose sub-pipeline is not an array of stages with MongoDB\'s errors (a null stage was an InternalError)', async () => {
+    const refused = async (facet: unknown) => {
+      const err = await sales.aggregate([{ $facet: facet } as never]).toArray().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(MongoServerError);
+      expect((err as MongoServerError).codeName).not.toBe('InternalError');
+      return (err as MongoServerError).message;
+    };
+    expect(await refused({ u: [null, { $count: 'n' }] })).toMatch(/exactly one field/);
+    expect(await refused({ u: [{ $count: 'n', $limit: 1 }] })).toMatch(/exactly one field/);
+    expect(await refused({ u: [{ $nope: 1 }] })).toMatch(/Unrecognized pipeline stage name: '\$nope'/);
+    expect(await refused({ u: { $count: 'n' } })).toMatch(/arguments to \$facet must be arrays, u is type object/);
+    expect(await refused([])).toMatch(/must be an object/);
+  });
+
   it('counts with $count and facets, and leaves stored documents unchanged', async () => {
     const [res] = await sales
       .aggregate([{ $facet: { total: [{ $count: 'n' }], big: [{ $match: { total: { $gt: 60 } } }, { $count: 'n' }] } }, { $set: { 'x.y': 1 } }])

@@ -39,6 +39,29 @@ function stageName(stage: unknown): string {
   return Object.keys(stage)[0];
 }
 
+/**
+ * Names and specs of a pipeline's stages, each checked (one field, a known and supported stage),
+ * and so are the sub-pipelines of $facet: mingo and readOnly() take them as they are.
+ */
+function checkStages(pipeline: unknown[]): { name: string; spec: unknown }[] {
+  return pipeline.map((s) => {
+    const name = stageName(s);
+    const spec = (s as Doc)[name];
+    if (NOT_SUPPORTED.has(name)) throw new MongoError('NotImplemented', `${name} is not supported by the embedded MongoDB server`);
+    if (!OWN_STAGES.has(name) && !CONTEXT.getOperator(OpType.PIPELINE, name)) {
+      throw new MongoError('Location40324', `Unrecognized pipeline stage name: '${name}'`);
+    }
+    if (name === '$facet') {
+      if (!isPlainObject(spec)) throw new MongoError('Location15947', 'the $facet specification must be an object');
+      for (const [key, sub] of Object.entries(spec)) {
+        if (!Array.isArray(sub)) throw new MongoError('Location40170', `arguments to $facet must be arrays, ${key} is type ${typeof sub}`);
+        checkStages(sub);
+      }
+    }
+    return { name, spec };
+  });
+}
+
 /** Documents of `name` in this database as the caller sees them (copies: stages may modify them). */
 function resolver(ctx: Ctx) {
   return (name: string): Doc[] => {
@@ -58,13 +81,7 @@ export async function runPipeline(
   pipeline: unknown[],
   cmd: Doc,
 ): Promise<{ docs: Doc[]; project: ((doc: Doc) => Doc) | null }> {
-  const stages = pipeline.map((s) => ({ name: stageName(s), spec: (s as Doc)[stageName(s)] }));
-  for (const s of stages) {
-    if (NOT_SUPPORTED.has(s.name)) throw new MongoError('NotImplemented', `${s.name} is not supported by the embedded MongoDB server`);
-    if (!OWN_STAGES.has(s.name) && !CONTEXT.getOperator(OpType.PIPELINE, s.name)) {
-      throw new MongoError('Location40324', `Unrecognized pipeline stage name: '${s.name}'`);
-    }
-  }
+  const stages = checkStages(pipeline);
   const variables = optionalDoc(cmd, 'let');
   const collation = optionalDoc(cmd, 'collation');
   const last = stages[stages.length - 1];
