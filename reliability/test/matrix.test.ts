@@ -284,6 +284,8 @@ const MANAGER_ONLY = [
   'PUT /addDistributor',
   'GET /getDueAndDueDate',
   'POST /purchaseDuePaymentReact',
+  'GET /gst/gstr1',
+  'GET /gst/gstr3b',
 ];
 
 describe('positions', () => {
