@@ -8,7 +8,7 @@ import type { LabelDetailsReply } from './inventory';
 import type { SaleGst } from './gst';
 
 /** The kinds under GET /api/documents/{kind}/... */
-export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels'] as const;
+export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels', 'credit-note', 'debit-note'] as const;
 export type DocumentKind = (typeof DocumentKinds)[number];
 
 /** Requests documents makes; each is answered by the service named in the subject. */
@@ -27,6 +27,10 @@ export const DocumentSubjects = {
   labelDetails: 'inventory.label.details',
   /** inventory: a purchase's lines with their label data; null when unknown. */
   purchaseLabels: 'inventory.purchase.labels',
+  /** sales: a credit note (returns.ts CreditNoteDetails); null when unknown. */
+  creditNoteDocument: 'sales.creditnote.document',
+  /** inventory: a debit note (returns.ts DebitNoteDetails); null when unknown. */
+  debitNoteDocument: 'inventory.debitnote.document',
 } as const;
 
 /** Spec 001 §3 sold product line, amounts as decimal strings. */
@@ -88,6 +92,8 @@ export interface SaleDocument {
   delivery: DeliveryDetails | null;
   /** GST mode: the frozen tax invoice (or bill of supply), printed A4; null or absent in simple mode (A5 bill). */
   gst?: SaleGst | null;
+  /** A cancelled bill: printed with a CANCELLED watermark, the date and the reason; null otherwise. */
+  cancelled?: { date: string; reason: string } | null;
 }
 
 export interface EstimateDocumentRequest {

@@ -7,6 +7,7 @@ export * from './sales';
 export * from './purchases';
 export * from './documents';
 export * from './gst';
+export * from './returns';
 export * from './subjects';
 export * from './nats-permissions';
 export * from './routes';

@@ -37,7 +37,20 @@ export interface ProductSuggestion {
   mrp: string;
 }
 
-export type StockSourceKind = 'sale' | 'purchase' | 'sale-reversal' | 'purchase-reversal' | 'adjustment';
+/**
+ * What a stock change comes from. In: purchase, sale-return (a credit note), sale-cancel (a
+ * cancelled bill: its lines come back). Out: sale, purchase-return (a debit note). The
+ * `*-reversal` kinds are what a reverse writes; adjustment is signed.
+ */
+export type StockSourceKind =
+  | 'sale'
+  | 'purchase'
+  | 'sale-reversal'
+  | 'purchase-reversal'
+  | 'adjustment'
+  | 'sale-return'
+  | 'purchase-return'
+  | 'sale-cancel';
 
 /** The document a stock change comes from; one source is applied at most once. */
 export interface StockSource {

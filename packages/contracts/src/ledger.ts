@@ -62,7 +62,16 @@ export interface PartyRef {
   kind: PartyKind;
   id: number;
 }
-export type SourceKind = 'sale' | 'purchase';
+/**
+ * The document an entry is posted for; each is posted at most once and reversed at most once.
+ * sale, purchase: amount raises the party's due, paid lowers it (paid at the counter).
+ * credit-note (customer), debit-note (distributor): amount lowers the due (goods came back),
+ * paid raises it again (the refund: cash given to the customer / received from the distributor).
+ * sale-cancel (customer, id = the saleId): undoes the sale's entry (amount and paid are the
+ * sale's); with `guard.noPaymentAfter` it is refused (409) when a payment from the customer was
+ * recorded after that sale's entry.
+ */
+export type SourceKind = 'sale' | 'purchase' | 'credit-note' | 'debit-note' | 'sale-cancel';
 export interface SourceRef {
   kind: SourceKind;
   id: number;
@@ -99,6 +108,10 @@ export interface EntryPostRequest {
   dueDate?: string | null;
   /** Business date YYYY-MM-DD (default: today). */
   date?: string | null;
+  /** The note's or invoice's printed number (CN/26-27/0001), shown on the party's account. */
+  docNo?: string | null;
+  /** sale-cancel: refuse (409, nothing posted) when the party paid after this source was posted. */
+  guard?: { noPaymentAfter: SourceRef } | null;
 }
 export interface EntryPostReply {
   /** false when this source was already posted (idempotent), or was reversed before it was posted (a late post of an undone sale posts nothing). */
@@ -161,7 +174,7 @@ export interface GetClientsDetailsReply {
 export interface HistoryRow {
   id: string;
   date: string;
-  /** 'Opening Balance' | 'Sale' | 'Purchase' | 'Payment Received' | 'Payment Given' | 'Reversal' */
+  /** 'Opening Balance' | 'Sale' | 'Purchase' | 'Payment Received' | 'Payment Given' | 'Reversal' | 'Credit Note' | 'Debit Note' | 'Sale Cancelled' */
   type: string;
   /** Sale, purchase or payment number (null for an opening balance). */
   ref: number | null;
@@ -170,8 +183,10 @@ export interface HistoryRow {
   /** The due after this entry. */
   balance: number;
   due_date: string | null;
-  /** Where the row leads: 'bill' (sale), 'purchase', 'receipt' (payment received) or null. */
+  /** Where the row leads: 'bill' (sale), 'purchase', 'receipt' (payment received), 'credit-note', 'debit-note' or null. */
   hide_link: string | null;
+  /** A note's printed number (CN/26-27/0001) or a GST invoice number; null when it has none. */
+  doc_no?: string | null;
 }
 export interface HistoryReply {
   list: HistoryRow[];

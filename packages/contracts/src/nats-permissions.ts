@@ -66,6 +66,8 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [D.stockBook]: req('inventory', 'documents'),
   [D.labelDetails]: req('inventory', 'documents'),
   [D.purchaseLabels]: req('inventory', 'documents'),
+  [D.creditNoteDocument]: req('sales', 'documents'),
+  [D.debitNoteDocument]: req('inventory', 'documents'),
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { PurchaseGst } from './gst';
+import type { ReturnableLine } from './returns';
 // Purchases (inventory service) and the cart/estimate reads they need from sales. Reply shapes
 // the spec leaves "not shown" are designed here and documented in
 // services/inventory/src/purchases/README.md. HTTP replies carry numbers (display only).
@@ -120,6 +121,10 @@ export interface GetPurchaseDetailsReply {
   lines: PurchaseLine[];
   /** GST mode: the distributor's GSTIN and state frozen at the purchase and the input tax per line (decimal strings); null otherwise. */
   gst?: PurchaseGst | null;
+  /** Per line: bought, returned so far and still returnable (packs). */
+  returns?: ReturnableLine[];
+  /** The purchase's debit notes, oldest first. */
+  debitNotes?: { debitNoteId: number; debit_note_no: string; date: string; amount: number; refund: number }[];
 }
 
 /** GET /getPurchaseLabelDetails?purchaseId: one row per product line, packets default to the pieces bought. */

@@ -70,6 +70,11 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/previewSale', 'sales', 'bahi'),
   r('GET', '/gst/gstr1', 'sales', 'bahi'),
   r('GET', '/gst/gstr3b', 'sales', 'bahi'),
+  // --- sales: returns, credit notes, cancelled bills (bahi; returns.ts)
+  r('POST', '/salesReturn', 'sales', 'bahi'),
+  r('GET', '/getCreditNoteList', 'sales', 'bahi'),
+  r('GET', '/getCreditNoteDetails', 'sales', 'bahi'),
+  r('POST', '/cancelSale', 'sales', 'bahi'),
   // --- sales: estimates (000)
   r('GET', '/createEstimate', 'sales', '000'),
   r('GET', '/getEstimateList', 'sales', '000'),
@@ -142,6 +147,10 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/getPurchaseList', 'inventory', '001'),
   r('GET', '/getPurchaseDetails', 'inventory', '001'),
   r('GET', '/getPurchaseLabelDetails', 'inventory', '001'),
+  // --- inventory: purchase returns, debit notes (bahi; returns.ts)
+  r('POST', '/purchaseReturn', 'inventory', 'bahi'),
+  r('GET', '/getDebitNoteList', 'inventory', 'bahi'),
+  r('GET', '/getDebitNoteDetails', 'inventory', 'bahi'),
   // --- inventory: Bahi addition (product image download, like a storage host by stored name)
   r('GET', '/productImage/:fileName', 'inventory', 'bahi', { public: true }),
 ];

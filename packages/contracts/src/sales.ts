@@ -7,6 +7,7 @@ import type { CompanyDetails } from './identity';
 import type { ProductSuggestion } from './inventory';
 import type { CompanyTaxMode } from './identity';
 import type { CounterGstSummary } from './gst';
+import type { ReturnableLine, SaleReturnStatus } from './returns';
 
 /** Spec 000 §3 Cart line (also an estimate line). `amount` = (mrp - discount) x quantity x per_peice_quantity. */
 export interface CartLine {
@@ -86,6 +87,8 @@ export interface SalesListRow {
   Paid: number;
   /** GST mode: the sale's invoice number (PREFIX/YY-YY/NNNN); null in simple mode. */
   invoice_no?: string | null;
+  /** '' | 'Partly returned' | 'Returned' | 'Cancelled' */
+  status?: SaleReturnStatus;
 }
 /** GET /getSaleList?pageNo */
 export interface SaleListReply {
@@ -162,6 +165,16 @@ export interface BillDetailsReply {
   previousDue: number;
   soldProducts: SoldProduct[];
   companyDetails: CompanyDetails | null;
+  /** '' | 'Partly returned' | 'Returned' | 'Cancelled' */
+  status?: SaleReturnStatus;
+  /** Set when the bill was cancelled. */
+  cancelled?: { date: string; reason: string } | null;
+  /** Per line: sold, returned so far and still returnable (packs). */
+  returns?: ReturnableLine[];
+  /** The bill's credit notes, oldest first. */
+  creditNotes?: { creditNoteId: number; credit_note_no: string; date: string; amount: number; refund: number }[];
+  /** Whether a manager may cancel it now (no return, no later payment): the reason when not. */
+  cancellable?: { ok: boolean; reason: string | null };
 }
 
 export interface EstimateListRow {
