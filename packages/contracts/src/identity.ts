@@ -76,6 +76,22 @@ export interface CompanyDetails {
   state_code?: string | null;
   /** 1-6 capitals/digits: the PREFIX of PREFIX/YY-YY/NNNN invoice numbers. */
   invoice_prefix?: string;
+  /** The bill's default print format: 'a5' (the spec's, default), 'thermal-80' or 'thermal-58' (mm rolls). GST mode prints A4 for 'a5'. */
+  bill_format?: BillFormat;
+  /** Days a share link lives (1-365, default 30). */
+  share_expiry_days?: number;
+  /**
+   * WhatsApp message templates, per language ('en', 'hi'), for a shared document and for a due
+   * reminder. Placeholders: {name} {amount} {due_date} {link} {company} {document}. Defaults are
+   * shipped (identity fills them when the company never edited them).
+   */
+  share_templates?: ShareTemplates;
+}
+
+export type BillFormat = 'a5' | 'thermal-80' | 'thermal-58';
+export interface ShareTemplates {
+  document: { en: string; hi: string };
+  reminder: { en: string; hi: string };
 }
 
 /** `simple`: the spec's flat 18 % Tax checkbox (default); `gst`: regular registration, tax invoices; `composition`: bills of supply, no tax collected. */
@@ -97,6 +113,11 @@ export interface SetCompanyDetailsRequest {
   gstin?: string | null;
   /** '' or null: the default (the name's initials, else INV). */
   invoice_prefix?: string | null;
+  /** Each left out: kept as it is. */
+  bill_format?: BillFormat;
+  share_expiry_days?: number;
+  /** '' for a template: back to the shipped default. */
+  share_templates?: Partial<{ document: Partial<{ en: string; hi: string }>; reminder: Partial<{ en: string; hi: string }> }>;
 }
 
 export interface DoneReply {
