@@ -9,6 +9,7 @@
  */
 import type { Customer } from './ledger';
 import type { CompanyTaxMode } from './identity';
+import type { SoldProduct } from './sales';
 
 /** One returned line of a request: the bill's (or purchase's) line and how many of its packs come back. */
 export interface ReturnLineInput {
@@ -69,29 +70,14 @@ export interface CancelSaleReply {
 /** A bill's return and cancellation state, on the sales list rows and the bill details. */
 export type SaleReturnStatus = '' | 'Partly returned' | 'Returned' | 'Cancelled';
 
-/** A credited or debited line: the value is the line's share of the bill x returned / sold, to the paisa. */
-export interface NoteLine {
-  sl_no: number;
-  product_id: number;
-  product_name: string;
-  hsn_code: string;
-  unit: string;
-  /** Packs returned and pieces per pack (units = quantity x per_peice_quantity). */
-  quantity: number;
-  per_peice_quantity: number;
-  /** Rate and discount per unit as on the bill. */
-  rate: number;
-  disc: number;
-  /** (rate - disc) x units: before the summary discount share and tax. */
-  amount: number;
+/**
+ * A credited or debited line, in the bill's (or purchase's) line terms: quantity is the packs
+ * returned, amount (rate - disc) x units before the summary discount share and tax; GST figures
+ * are reversed at the bill's rate and heads (null in simple mode).
+ */
+export interface NoteLine extends Omit<SoldProduct, 'price'> {
   /** What this line credits (or debits): after its share of the summary discount, with its tax. */
   value: number;
-  /** GST mode (null otherwise): reversed at the bill's rate and heads. */
-  taxable_value?: number | null;
-  gst_rate?: number | null;
-  cgst?: number | null;
-  sgst?: number | null;
-  igst?: number | null;
 }
 
 /** GST part of a note (null in simple mode): the original invoice and the reversed tax. */
@@ -115,17 +101,10 @@ export interface NoteGst {
   round_off: number;
 }
 
-/** GET /getCreditNoteDetails?id */
-export interface CreditNoteDetails {
-  creditNoteId: number;
-  credit_note_no: string;
+/** What every note carries: its lines and figures (HTTP numbers). */
+export interface NoteFigures {
   /** YYYY-MM-DD (IST) */
   date: string;
-  saleId: number;
-  /** The sale's date. */
-  sale_date: string;
-  customer: Customer | null;
-  walkIn: boolean;
   reason: string;
   lines: NoteLine[];
   /** Sum of the lines' amount. */
@@ -134,13 +113,24 @@ export interface CreditNoteDetails {
   discount: number;
   /** Simple mode: the 18 % tax the lines carried (0 when the bill had none). */
   tax: number;
-  /** The bill's shipping: refunded only with the return that brings the whole bill back, else 0. */
+  /** The bill's shipping: credited only by the return that brings the whole bill back, else 0. */
   shipping: number;
-  /** The note's value: what the customer's due went down by. */
+  /** The note's value: what the party's due went down by. */
   amount: number;
-  /** Paid back in cash. */
+  /** Money paid back now: cash to the customer (credit note), from the distributor (debit note). */
   refund: number;
   gst: NoteGst | null;
+}
+
+/** GET /getCreditNoteDetails?id */
+export interface CreditNoteDetails extends NoteFigures {
+  creditNoteId: number;
+  credit_note_no: string;
+  saleId: number;
+  /** The sale's date. */
+  sale_date: string;
+  customer: Customer | null;
+  walkIn: boolean;
 }
 export interface CreditNoteListRow {
   id: number;
@@ -160,25 +150,15 @@ export interface CreditNoteListReply {
 }
 
 /** GET /getDebitNoteDetails?id */
-export interface DebitNoteDetails {
+export interface DebitNoteDetails extends NoteFigures {
   debitNoteId: number;
   debit_note_no: string;
-  date: string;
   purchaseId: number;
   purchase_date: string;
   /** The distributor's bill number recorded on the purchase. */
   bill_no: string;
   distributor_id: number;
   name: string;
-  reason: string;
-  lines: NoteLine[];
-  subtotal: number;
-  discount: number;
-  tax: number;
-  shipping: number;
-  amount: number;
-  refund: number;
-  gst: NoteGst | null;
 }
 export interface DebitNoteListRow {
   id: number;
