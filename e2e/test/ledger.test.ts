@@ -204,6 +204,18 @@ test('receiving a payment lowers the due and shows the receipt', async () => {
   }
 });
 
+test('Receive Payment opened from a customer\'s ledger starts with that customer and their due', async () => {
+  const token = await apiLogin(ACCOUNTS.staff);
+  const ramesh = await demoCustomer(token, 'Ramesh');
+  const due = await api<{ due: number }>('GET', `/getClientDueAndDueDate?custId=${ramesh.client_id}`, { token });
+  const page = await newPage();
+  await login(page, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
+  await page.goto(`/payments/receivePayment?custId=${ramesh.client_id}`);
+  await page.getByRole('heading', { name: 'Receive Payment' }).waitFor();
+  await page.getByTestId('total-due').filter({ hasText: `₹${due.body.due.toFixed(2)}` }).waitFor();
+  expect(await page.getByLabel('Customer').inputValue()).toBe(`${ramesh.client_id} : Ramesh Kumar 9820012345`);
+});
+
 test('a manager gives a payment to a distributor; staff may not', async () => {
   const token = await apiLogin(ACCOUNTS.manager);
   const staff = await apiLogin(ACCOUNTS.staff);

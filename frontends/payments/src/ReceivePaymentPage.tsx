@@ -1,10 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Button, Card, SuggestInput, api, useAlert, type Suggestion } from '@bahi/ui-kit';
+import { api } from '@bahi/ui-kit';
 import type { ClientListRow, PaymentReply } from '@bahi/contracts';
-import { DueSummary } from './DueSummary';
-import { PaymentFields, usePartyDue, usePaymentSubmit } from './PaymentParts';
-import { MIN_SEARCH, MSG, paymentError, todayISO } from './rules';
+import { PaymentForm } from './PaymentForm';
+import { MIN_SEARCH, MSG } from './rules';
 
 type Customer = Pick<ClientListRow, 'name' | 'mobile_no'> & { client_id: number };
 
@@ -14,76 +13,43 @@ const label = (c: Customer) => `${c.client_id} : ${c.name} ${c.mobile_no}`;
 export function ReceivePaymentPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const alert = useAlert();
-  const [customer, setCustomer] = useState<Customer | null>(null);
-  const { due, loading: loadingDue, load: loadPartyDue, clear: clearDue } = usePartyDue('/getClientDueAndDueDate');
-  const [amount, setAmount] = useState('');
-  const [nextDD, setNextDD] = useState(todayISO());
-  const { busy, send } = usePaymentSubmit();
-
-  const loadDue = (c: Customer) => loadPartyDue({ custId: c.client_id });
-
-  const choose = (c: Customer) => {
-    setCustomer(c);
-    void loadDue(c);
-  };
+  const [preset, setPreset] = useState<Customer | null>(null);
 
   // Opened from a customer's ledger with ?custId=.
-  const preset = params.get('custId');
+  const custId = params.get('custId');
   useEffect(() => {
-    if (!preset) return;
+    if (!custId) return;
     api
-      .get<{ data: Customer }>('/getClientsDetails', { query: { id: preset } })
-      .then((r) => choose(r.data))
+      .get<{ data: Customer }>('/getClientsDetails', { query: { id: custId } })
+      .then((r) => setPreset(r.data))
       .catch(() => {});
-  }, [preset]);
-
-  const suggest = async (text: string, signal: AbortSignal): Promise<Suggestion<Customer>[]> => {
-    const rows = await api.get<Customer[]>('/getCustomerList/', { query: { text }, signal });
-    return (Array.isArray(rows) ? rows : []).map((c) => ({ id: c.client_id, label: label(c), item: c }));
-  };
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void send(
-      paymentError(customer?.client_id ?? null, amount, nextDD, MSG.noCustomer),
-      (key) => api.post<PaymentReply>('/salesDuePayment', { client_id: customer!.client_id, amount: amount.trim(), nextDD }, { headers: { 'Idempotency-Key': key } }),
-      (r) => navigate(`/payments/receivePayment/${r.paymentId}`),
-      (r) => !!r?.done && !!r.paymentId,
-    );
-  };
+  }, [custId]);
 
   return (
-    <div className="pm-page">
-      <div className="bk-page-title">
-        <h1>Receive Payment</h1>
-      </div>
-      <Card title="Payment from a customer">
-        <form onSubmit={submit} noValidate data-testid="receive-payment-form">
-          <SuggestInput<Customer>
-            testId="customer"
-            label="Customer"
-            placeholder="Type 3 letters of a name or mobile number"
-            minChars={MIN_SEARCH}
-            suggest={suggest}
-            emptyText="No match"
-            initialText={customer ? label(customer) : ''}
-            onChoose={(s) => choose(s.item)}
-            onClear={() => {
-              setCustomer(null);
-              clearDue();
-            }}
-            onInvalid={() => alert.error(MSG.invalidCustomer)}
-          />
-          <DueSummary due={due?.due ?? null} dueDate={due?.dueDate ?? null} loading={loadingDue} />
-          <PaymentFields amount={amount} nextDD={nextDD} onAmount={setAmount} onNextDD={setNextDD} />
-          <div className="pm-actions">
-            <Button type="submit" busy={busy}>
-              Receive Payment
-            </Button>
-          </div>
-        </form>
-      </Card>
-    </div>
+    <PaymentForm<Customer>
+      title="Receive Payment"
+      cardTitle="Payment from a customer"
+      formTestId="receive-payment-form"
+      submitLabel="Receive Payment"
+      party={{
+        testId: 'customer',
+        label: 'Customer',
+        placeholder: 'Type 3 letters of a name or mobile number',
+        minChars: MIN_SEARCH,
+        suggest: async (text, signal) => {
+          const rows = await api.get<Customer[]>('/getCustomerList/', { query: { text }, signal });
+          return (Array.isArray(rows) ? rows : []).map((c) => ({ id: c.client_id, label: label(c), item: c }));
+        },
+        text: label,
+        id: (c) => c.client_id,
+        noneMessage: MSG.noCustomer,
+        invalidMessage: MSG.invalidCustomer,
+      }}
+      due={{ path: '/getClientDueAndDueDate', query: (c) => ({ custId: c.client_id }) }}
+      preset={preset}
+      post={(c, amount, nextDD, key) => api.post<PaymentReply>('/salesDuePayment', { client_id: c.client_id, amount, nextDD }, { headers: { 'Idempotency-Key': key } })}
+      onDone={(r) => navigate(`/payments/receivePayment/${r.paymentId}`)}
+      accepted={(r) => !!r?.done && !!r.paymentId}
+    />
   );
 }
