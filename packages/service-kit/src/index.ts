@@ -5,6 +5,7 @@ export { AllowedBeforePasswordChange, AuthGuard, AuthService, CurrentUser, Posit
 export { AllExceptionsFilter, describeError, validationException, type ErrorOutcome } from './errors';
 export { NatsClient, NATS_CONNECTION, remoteToHttp } from './nats';
 export { SequenceService } from './sequence';
+export { DocumentSeries, financialYearOf, type DocumentSeriesOptions } from './series';
 export { EventCache, type EventCacheOptions } from './event-cache';
 export { today, isRealDate } from './dates';
 export { BoundedArray, Limits, hasControlChar, intParam, listProblem } from './limits';
