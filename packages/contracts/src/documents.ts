@@ -8,7 +8,7 @@ import type { LabelDetailsReply } from './inventory';
 import type { SaleGst } from './gst';
 
 /** The kinds under GET /api/documents/{kind}/... */
-export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels', 'credit-note', 'debit-note'] as const;
+export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels', 'credit-note', 'debit-note', 'reorder'] as const;
 export type DocumentKind = (typeof DocumentKinds)[number];
 
 /** Requests documents makes; each is answered by the service named in the subject. */
@@ -31,6 +31,8 @@ export const DocumentSubjects = {
   creditNoteDocument: 'sales.creditnote.document',
   /** inventory: a debit note (returns.ts DebitNoteDetails); null when unknown. */
   debitNoteDocument: 'inventory.debitnote.document',
+  /** inventory: one distributor's group of the reorder list (reorder.ts); null when it has no products. */
+  reorderDocument: 'inventory.reorder.document',
 } as const;
 
 /** Spec 001 §3 sold product line, amounts as decimal strings. */

@@ -8,6 +8,7 @@ export * from './purchases';
 export * from './documents';
 export * from './gst';
 export * from './returns';
+export * from './reorder';
 export * from './subjects';
 export * from './nats-permissions';
 export * from './routes';

@@ -68,6 +68,7 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [D.purchaseLabels]: req('inventory', 'documents'),
   [D.creditNoteDocument]: req('sales', 'documents'),
   [D.debitNoteDocument]: req('inventory', 'documents'),
+  [D.reorderDocument]: req('inventory', 'documents'),
 };
 
 /**

@@ -151,6 +151,9 @@ export const Routes: readonly RouteDef[] = [
   r('POST', '/purchaseReturn', 'inventory', 'bahi'),
   r('GET', '/getDebitNoteList', 'inventory', 'bahi'),
   r('GET', '/getDebitNoteDetails', 'inventory', 'bahi'),
+  // --- inventory: the reorder list (bahi; reorder.ts); sales fills the cart from it (it owns carts)
+  r('GET', '/reorderList', 'inventory', 'bahi'),
+  r('POST', '/reorderList/fillCart', 'sales', 'bahi'),
   // --- inventory: Bahi addition (product image download, like a storage host by stored name)
   r('GET', '/productImage/:fileName', 'inventory', 'bahi', { public: true }),
 ];
