@@ -10,6 +10,7 @@ import { ProductsService } from './products/products.service';
 import { purchaseControllers, purchaseModels, purchaseProviders } from './purchases';
 import { Brand, BrandSchema, Category, CategorySchema, Movement, MovementSchema, Product, ProductSchema, StockSourceDoc, StockSourceSchema, Unit, UnitSchema } from './schemas';
 import { DemoSeedService } from './seed/demo.seed';
+import { ReorderController, ReorderService } from './reorder';
 import { InventoryHandlers } from './stock/inventory.handlers';
 import { StockService } from './stock/stock.service';
 
@@ -26,7 +27,7 @@ import { StockService } from './stock/stock.service';
       ...purchaseModels,
     ]),
   ],
-  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, DocumentsHandlers, ...purchaseControllers],
-  providers: [ProductsService, StockService, ImagesService, DemoSeedService, ...purchaseProviders],
+  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, DocumentsHandlers, ...purchaseControllers, ReorderController],
+  providers: [ProductsService, StockService, ImagesService, DemoSeedService, ...purchaseProviders, ReorderService],
 })
 export class AppModule {}

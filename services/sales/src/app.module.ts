@@ -18,6 +18,7 @@ import { Customers } from './sales/customers';
 import { InvoiceNumbers } from './sales/invoice-numbers';
 import { SalesController } from './sales/sales.controller';
 import { SalesService } from './sales/sales.service';
+import { FillCartController } from './reorder/fill-cart.controller';
 
 @Module({
   imports: [
@@ -30,7 +31,7 @@ import { SalesService } from './sales/sales.service';
     ]),
     GstReturnsModule,
   ],
-  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers],
+  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController],
   providers: [Products, Customers, Companies, InvoiceNumbers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService],
 })
 export class AppModule {}

@@ -9,6 +9,7 @@ import { A4, BILL_SIZE } from '../templates/model';
 import { billFigures, BillTemplate, ChallanTemplate, EstimateTemplate } from '../templates/sale-docs';
 import { gstAccount, TaxInvoiceTemplate } from '../templates/tax-invoice';
 import { arrangeRows, labelsPerPage, LabelsTemplate, StockBookTemplate, type LabelView } from '../templates/stock-docs';
+import { reorderKind } from '../templates/reorder-doc';
 
 /** Asks the owning service (NATS request-reply in production). */
 export type Ask = <T extends Subject>(subject: T, payload: PayloadOf<T>) => Promise<ReplyOf<T>>;
@@ -285,4 +286,5 @@ export const DOCUMENT_KINDS: Record<DocumentKind, DocumentKindDef> = {
   stockbook,
   labels,
   'purchase-labels': purchaseLabels,
+  reorder: reorderKind,
 };

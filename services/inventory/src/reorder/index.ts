@@ -1,0 +1,2 @@
+export { ReorderController } from './reorder.controller';
+export { ReorderService } from './reorder.service';
