@@ -9,6 +9,7 @@ export * from './documents';
 export * from './gst';
 export * from './returns';
 export * from './reorder';
+export * from './share';
 export * from './subjects';
 export * from './nats-permissions';
 export * from './routes';

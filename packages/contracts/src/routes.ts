@@ -118,6 +118,12 @@ export const Routes: readonly RouteDef[] = [
   r('POST', '/purchaseDuePaymentReact', 'ledger', '001'),
   r('POST', '/salesDuePayment', 'ledger', '001'),
   r('GET', '/getSalesPaymentDetails', 'ledger', '001'),
+  // --- ledger: due reminders (bahi; share.ts) - the Overdue filter is GET /getClientsList?overdue=1
+  r('POST', '/customers/reminded', 'ledger', 'bahi'),
+  // --- documents: share links (bahi; share.ts); the public page /s/<token> is served by the gateway outside /api
+  r('POST', '/share', 'documents', 'bahi'),
+  r('GET', '/share', 'documents', 'bahi'),
+  r('POST', '/share/revoke', 'documents', 'bahi'),
 
   // --- inventory: purchases from the cart or an estimate (000)
   r('GET', '/checkOutPurchase', 'inventory', '000'),

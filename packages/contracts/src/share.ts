@@ -1,0 +1,100 @@
+/**
+ * Share links (services/documents): a read-only public page `/s/<token>` for one document, with
+ * its PDF and a UPI Pay button, sent on WhatsApp with a message from the company's template.
+ * The token names exactly one document of one company; it expires and can be revoked.
+ */
+import type { ShareTemplates } from './identity';
+
+/** The documents a link can be made for (a subset of DocumentKinds). */
+export const ShareKinds = ['bill', 'estimate', 'receipt', 'statement', 'credit-note'] as const;
+export type ShareKind = (typeof ShareKinds)[number];
+export type ShareLang = 'en' | 'hi';
+
+/** POST /share (any position of the company). `id`: the bill, estimate, payment, customer or credit note id. */
+export interface CreateShareRequest {
+  kind: ShareKind;
+  id: number;
+  /** Message language, default 'en'. */
+  lang?: ShareLang;
+  /** 'reminder' fills the company's reminder template (due reminders; statements), default 'document'. */
+  template?: 'document' | 'reminder';
+}
+export interface CreateShareReply {
+  token: string;
+  /** Absolute when the request came through the gateway (its Host), else `/s/<token>`. */
+  url: string;
+  /** ISO time. */
+  expiresAt: string;
+  message: string;
+  /** `https://wa.me/91<mobile>?text=...`, or `https://wa.me/?text=...` without a mobile (walk-in). */
+  waUrl: string;
+}
+
+/** One live link of a document (GET /share?kind&id). The token is shown only to the company. */
+export interface ShareLinkRow {
+  token: string;
+  url: string;
+  createdAt: string;
+  expiresAt: string;
+  createdBy: string;
+  views: number;
+  lastViewedAt: string | null;
+}
+export interface ListSharesReply {
+  links: ShareLinkRow[];
+}
+
+/** POST /share/revoke */
+export interface RevokeShareRequest {
+  token: string;
+}
+export interface RevokeShareReply {
+  done: boolean;
+}
+
+/** Views of one IP allowed per minute on /s/<token> (the gateway answers 429 past it). */
+export const SHARE_VIEWS_PER_MINUTE = 60;
+
+/** What a company that never edited its templates sends. Placeholders: {name} {amount} {due_date} {link} {company} {document}. */
+export const DEFAULT_SHARE_TEMPLATES: ShareTemplates = {
+  document: {
+    en: 'Dear {name}, here is your {document} from {company} for {amount}. View and download: {link}',
+    hi: 'प्रिय {name}, {company} की ओर से आपका {document} {amount} का है। देखें और डाउनलोड करें: {link}',
+  },
+  reminder: {
+    en: 'Dear {name}, a payment of {amount} to {company} was due on {due_date}. Please pay at the earliest. Statement: {link}',
+    hi: 'प्रिय {name}, {company} को {amount} का भुगतान {due_date} को देय था। कृपया जल्द भुगतान करें। खाता विवरण: {link}',
+  },
+};
+export const DEFAULT_SHARE_EXPIRY_DAYS = 30;
+
+/** POST /customers/reminded (ledger): records that these customers were reminded now. */
+export interface CustomersRemindedRequest {
+  clientIds: number[];
+}
+export interface CustomersRemindedReply {
+  done: boolean;
+  /** ISO time recorded. */
+  lastRemindedAt: string;
+}
+
+/**
+ * GET /getClientsList?overdue=1[&pageNo] (ledger): customers whose due date has passed (in IST)
+ * with a due above zero, most days overdue first. Without `overdue` the spec's reply is unchanged.
+ */
+export interface OverdueClientRow {
+  id: number;
+  name: string;
+  mobile_no: string;
+  city_or_district: string;
+  due: number;
+  /** YYYY-MM-DD */
+  due_date: string;
+  days_overdue: number;
+  /** ISO time, or null when never reminded. */
+  last_reminded_at: string | null;
+}
+export interface OverdueClientsReply {
+  clientsList: OverdueClientRow[];
+  noOfPages: number;
+}
