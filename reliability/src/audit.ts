@@ -151,9 +151,12 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
       delta = paise(e.delta);
       const amount = paise(e.amount ?? '0');
       if (e.entryKind === 'sale' || e.entryKind === 'purchase') want = amount - paise(e.paid ?? '0');
+      // Notes and cancellations lower the due by amount - paid (paid: the refund).
+      else if (e.entryKind === 'credit_note' || e.entryKind === 'debit_note' || e.entryKind === 'cancellation') want = paise(e.paid ?? '0') - amount;
       else if (e.entryKind === 'payment_received' || e.entryKind === 'payment_given') want = -amount;
       else if (e.entryKind === 'reversal') {
-        const undone = (entriesBy.get(`${e.companyId}:${e.sourceKind}:${e.sourceId}`) ?? []).find((x) => x.entryKind === e.sourceKind);
+        const undoneKind = e.sourceKind === 'sale-cancel' ? 'cancellation' : String(e.sourceKind).replace('-', '_');
+        const undone = (entriesBy.get(`${e.companyId}:${e.sourceKind}:${e.sourceId}`) ?? []).find((x) => x.entryKind === undoneKind);
         want = undone ? -paise(undone.delta) : 0n;
       } else want = amount;
     } catch {

@@ -4,6 +4,7 @@ import { BahiServiceModule } from '@bahi/service-kit';
 import { AccountsService } from './accounts/accounts.service';
 import { EntrySourceDoc, EntrySourceSchema } from './accounts/entry-source.schema';
 import { EntryDoc, EntrySchema } from './accounts/entry.schema';
+import { PartyAccountDoc, PartyAccountSchema } from './accounts/party-account.schema';
 import { PaymentsController } from './accounts/payments.controller';
 import { CustomerDoc, CustomerSchema } from './customers/customer.schema';
 import { CustomersController } from './customers/customers.controller';
@@ -14,6 +15,8 @@ import { DistributorsService } from './distributors/distributors.service';
 import { DocumentsHandlers } from './documents/documents.handlers';
 import { LedgerHandlers } from './ledger.handlers';
 import { DemoSeed } from './seed/demo.seed';
+import { RemindersController } from './reminders/reminders.controller';
+import { RemindersService } from './reminders/reminders.service';
 
 @Module({
   imports: [
@@ -23,9 +26,10 @@ import { DemoSeed } from './seed/demo.seed';
       { name: DistributorDoc.name, schema: DistributorSchema },
       { name: EntryDoc.name, schema: EntrySchema },
       { name: EntrySourceDoc.name, schema: EntrySourceSchema },
+      { name: PartyAccountDoc.name, schema: PartyAccountSchema },
     ]),
   ],
-  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers],
-  providers: [CustomersService, DistributorsService, AccountsService, DemoSeed],
+  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers, RemindersController],
+  providers: [CustomersService, DistributorsService, AccountsService, DemoSeed, RemindersService],
 })
 export class AppModule {}

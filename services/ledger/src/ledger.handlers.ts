@@ -8,9 +8,10 @@ import {
   type EntryPostReply,
   type EntryReverseReply,
   type PartyDueReply,
+  type SourceKind,
 } from '@bahi/contracts';
 import { CompanyMsg, Money, RpcDecimal, RpcId, RpcNested, RpcOneOf, RpcText } from '@bahi/service-kit';
-import { AccountsService } from './accounts/accounts.service';
+import { AccountsService, SOURCE_ENTRY } from './accounts/accounts.service';
 import { isCalendarDate, today } from './common';
 import { CustomersService } from './customers/customers.service';
 import { DistributorsService } from './distributors/distributors.service';
@@ -28,9 +29,13 @@ class PartyRefMsg {
   /** 0 for a customer: the walk-in customer. */
   @RpcId({ min: 0 }) id!: number;
 }
+const SOURCE_KINDS: readonly SourceKind[] = ['sale', 'purchase', 'credit-note', 'debit-note', 'sale-cancel'];
 class SourceRefMsg {
-  @RpcOneOf(['sale', 'purchase']) kind!: 'sale' | 'purchase';
+  @RpcOneOf(SOURCE_KINDS) kind!: SourceKind;
   @RpcId() id!: number;
+}
+class GuardMsg {
+  @RpcNested(() => SourceRefMsg) noPaymentAfter!: SourceRefMsg;
 }
 class PartyDueMsg extends CompanyMsg {
   @RpcNested(() => PartyRefMsg) party!: PartyRefMsg;
@@ -42,6 +47,8 @@ class EntryPostMsg extends CompanyMsg {
   @RpcDecimal() paid!: string;
   @RpcText(40, { optional: true }) dueDate?: string | null;
   @RpcText(40, { optional: true }) date?: string | null;
+  @RpcText(40, { optional: true }) docNo?: string | null;
+  @RpcNested(() => GuardMsg, { optional: true }) guard?: GuardMsg | null;
 }
 class EntryReverseMsg extends CompanyMsg {
   @RpcNested(() => SourceRefMsg) source!: SourceRefMsg;
@@ -90,14 +97,21 @@ export class LedgerHandlers {
 
   @MessagePattern(Subjects.ledger.entryPost)
   async post(@Payload() msg: EntryPostMsg): Promise<EntryPostReply> {
-    const expected = msg.source.kind === 'sale' ? 'customer' : 'distributor';
+    const expected = SOURCE_ENTRY[msg.source.kind].party;
     if (msg.party.kind !== expected) throw new BadRequestException(`A ${msg.source.kind} is posted to a ${expected}.`);
     const amount = nonNegative(msg.amount, 'amount');
     const paid = nonNegative(msg.paid, 'paid');
     const date = dateOr(msg.date, today(), 'date');
-    const dueDate = dateOr(msg.dueDate, date, 'dueDate');
+    // A sale or purchase sets the next due date (default: its date); a note or cancellation only when given.
+    const raises = msg.source.kind === 'sale' || msg.source.kind === 'purchase';
+    const dueDate = raises ? dateOr(msg.dueDate, date, 'dueDate') : msg.dueDate ? dateOr(msg.dueDate, date, 'dueDate') : null;
+    if (msg.guard && msg.source.kind !== 'sale-cancel') throw new BadRequestException('guard is only for a sale-cancel.');
+    if (msg.guard && SOURCE_ENTRY[msg.guard.noPaymentAfter.kind].party !== msg.party.kind) {
+      throw new BadRequestException(`guard.noPaymentAfter must be a source of the same ${msg.party.kind}.`);
+    }
     await this.party(msg.companyId, msg.party);
-    const posted = await this.accounts.post({ companyId: msg.companyId, party: msg.party, source: msg.source, amount, paid, date, dueDate });
+    const docNo = msg.docNo ? msg.docNo.trim() || null : null;
+    const posted = await this.accounts.post({ companyId: msg.companyId, party: msg.party, source: msg.source, amount, paid, date, dueDate, docNo, guard: msg.guard ?? null });
     return { posted };
   }
 

@@ -1,11 +1,12 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
-import type { HistoryRow, PartyKind, PartyRef, SourceRef } from '@bahi/contracts';
+import type { HistoryRow, PartyKind, PartyRef, SourceKind, SourceRef } from '@bahi/contracts';
 import { castForInsert, duplicateIn, inTransaction, Money, SequenceService } from '@bahi/service-kit';
 import { PAGE_SIZE, today } from '../common';
 import { EntrySourceDoc } from './entry-source.schema';
 import { EntryDoc, type EntryKind } from './entry.schema';
+import { PartyAccountDoc } from './party-account.schema';
 
 type Decimal = InstanceType<typeof Money.Decimal>;
 
@@ -16,7 +17,31 @@ const TYPE_LABELS: Record<EntryKind, string> = {
   payment_received: 'Payment Received',
   payment_given: 'Payment Given',
   reversal: 'Reversal',
+  credit_note: 'Credit Note',
+  debit_note: 'Debit Note',
+  cancellation: 'Sale Cancelled',
 };
+
+/** The entry a source posts, and the party kind it must be posted to. */
+export const SOURCE_ENTRY: Record<SourceKind, { entry: EntryKind; party: PartyKind }> = {
+  sale: { entry: 'sale', party: 'customer' },
+  purchase: { entry: 'purchase', party: 'distributor' },
+  'credit-note': { entry: 'credit_note', party: 'customer' },
+  'debit-note': { entry: 'debit_note', party: 'distributor' },
+  'sale-cancel': { entry: 'cancellation', party: 'customer' },
+};
+
+/** Where a history row leads (the screens open a bill, purchase, receipt or note). */
+const LINKS: Partial<Record<EntryKind, string>> = {
+  sale: 'bill',
+  purchase: 'purchase',
+  payment_received: 'receipt',
+  credit_note: 'credit-note',
+  debit_note: 'debit-note',
+  cancellation: 'bill',
+};
+
+export const CANCEL_AFTER_PAYMENT = 'A payment was received from this customer after this bill; it cannot be cancelled.';
 
 /** Replies give rupees as numbers rounded to 2 decimals; arithmetic stays exact before that. */
 export const num = (d: Money.MoneyInput): number => Money.toNumber(Money.round2(d));
@@ -27,8 +52,10 @@ export interface PostInput {
   source: SourceRef;
   amount: string;
   paid: string;
-  dueDate: string;
+  dueDate: string | null;
   date: string;
+  docNo?: string | null;
+  guard?: { noPaymentAfter: SourceRef } | null;
 }
 
 export interface PaymentInput {
@@ -49,6 +76,7 @@ export class AccountsService {
   constructor(
     @InjectModel(EntryDoc.name) readonly model: Model<EntryDoc>,
     @InjectModel(EntrySourceDoc.name) private readonly sources: Model<EntrySourceDoc>,
+    @InjectModel(PartyAccountDoc.name) private readonly partyAccounts: Model<PartyAccountDoc>,
     @InjectConnection() private readonly conn: Connection,
     private readonly seq: SequenceService,
   ) {}
@@ -58,7 +86,37 @@ export class AccountsService {
    * upserts of the record may meet as a duplicate key instead of a write conflict: retry that too.
    */
   private withSource<T>(fn: (s: ClientSession) => Promise<T>): Promise<T> {
-    return inTransaction(this.conn, fn, (err) => duplicateIn(err, this.sources.collection.collectionName));
+    return inTransaction(this.conn, fn, (err) => duplicateIn(err, this.sources.collection.collectionName) || duplicateIn(err, this.partyAccounts.collection.collectionName));
+  }
+
+  /** The write every payment and guarded post make first in their transaction (see PartyAccountDoc). */
+  private async touchParty(companyId: number, party: PartyRef, session: ClientSession): Promise<number> {
+    const doc = await this.partyAccounts.collection.findOneAndUpdate(
+      { companyId, partyKind: party.kind, partyId: party.id },
+      { $inc: { version: 1 } },
+      { upsert: true, session, returnDocument: 'after' },
+    );
+    return Number(doc?.version);
+  }
+
+  /**
+   * 409 when the party paid after `source` was posted (a payment entry with a later seq), or when
+   * `source` has no entry on this party's account. Called after touchParty in the same transaction.
+   */
+  private async checkNoPaymentAfter(companyId: number, party: PartyRef, source: SourceRef, session: ClientSession): Promise<void> {
+    const original = await this.model
+      .findOne({ companyId, sourceKind: source.kind, sourceId: source.id, entryKind: SOURCE_ENTRY[source.kind].entry }, { seq: 1, partyKind: 1, partyId: 1 })
+      .session(session)
+      .lean();
+    if (!original || original.partyKind !== party.kind || original.partyId !== party.id) {
+      throw new ConflictException(`${source.kind} ${source.id} has no entry on this account; it cannot be cancelled.`);
+    }
+    const reversed = await this.model.exists({ companyId, sourceKind: source.kind, sourceId: source.id, entryKind: 'reversal' }).session(session);
+    if (reversed) throw new ConflictException(`${source.kind} ${source.id} was already reversed; it cannot be cancelled.`);
+    const later = await this.model
+      .exists({ ...this.partyFilter(companyId, party), entryKind: 'payment_received', seq: { $gt: original.seq } })
+      .session(session);
+    if (later) throw new ConflictException(CANCEL_AFTER_PAYMENT);
   }
 
   private partyFilter(companyId: number, party: PartyRef) {
@@ -100,8 +158,7 @@ export class AccountsService {
     let balance = Money.money(0);
     const rows: HistoryRow[] = entries.map((e) => {
       balance = balance.plus(Money.money(e.delta));
-      const link =
-        e.entryKind === 'sale' ? 'bill' : e.entryKind === 'purchase' ? 'purchase' : e.entryKind === 'payment_received' ? 'receipt' : null;
+      const link = LINKS[e.entryKind] ?? null;
       return {
         id: `${e.sourceKind}-${e.sourceId}-${e.entryKind}`,
         date: e.date,
@@ -112,25 +169,34 @@ export class AccountsService {
         balance: num(balance),
         due_date: e.dueDate,
         hide_link: link,
+        doc_no: e.docNo ?? null,
       };
     });
     return rows;
   }
 
   /**
-   * Posts a sale's or purchase's entry once; false when this source was already posted or was
-   * reversed before it got here (a late post after its caller gave up and undid it).
+   * Posts a source's entry once; false when this source was already posted or was reversed
+   * before it got here (a late post after its caller gave up and undid it). A sale or purchase
+   * raises the due by amount - paid; a note or a cancellation lowers it by as much.
    */
   async post(input: PostInput): Promise<boolean> {
-    const kind: EntryKind = input.source.kind === 'sale' ? 'sale' : 'purchase';
+    const kind = SOURCE_ENTRY[input.source.kind].entry;
     const key = { companyId: input.companyId, sourceKind: input.source.kind, sourceId: input.source.id };
-    const delta = Money.sub(input.amount, input.paid);
+    const raises = kind === 'sale' || kind === 'purchase';
+    const net = Money.sub(input.amount, input.paid);
+    const delta = raises ? net : net.negated();
     try {
       return await this.withSource(async (session) => {
         // Through the driver: every sale posts here, and mongoose's document building cost more
         // than the writes. The entry is still cast by the schema, with its defaults and createdAt.
         const seen = await this.sources.collection.findOneAndUpdate(key, { $setOnInsert: { reversed: false, at: new Date() } }, { upsert: true, session, returnDocument: 'before' });
         if (seen) return false;
+        let partyVersion: number | undefined;
+        if (input.guard) {
+          partyVersion = await this.touchParty(input.companyId, input.party, session);
+          await this.checkNoPaymentAfter(input.companyId, input.party, input.guard.noPaymentAfter, session);
+        }
         // The counter stays outside the transaction: every entry of the company takes it.
         const seq = await this.seq.next(input.companyId, 'entry');
         const entry = castForInsert(this.model as never, {
@@ -144,6 +210,8 @@ export class AccountsService {
           delta: Money.toMoneyString(delta),
           date: input.date,
           dueDate: input.dueDate,
+          ...(input.docNo ? { docNo: input.docNo } : {}),
+          ...(partyVersion ? { partyVersion } : {}),
           createdAt: new Date(),
         });
         await this.model.collection.insertOne(entry, { session });
@@ -161,7 +229,7 @@ export class AccountsService {
    * source not posted yet is marked reversed, so its late post posts nothing.
    */
   async reverse(companyId: number, source: SourceRef): Promise<boolean> {
-    const kind: EntryKind = source.kind === 'sale' ? 'sale' : 'purchase';
+    const kind = SOURCE_ENTRY[source.kind].entry;
     const key = { companyId, sourceKind: source.kind, sourceId: source.id };
     return this.withSource(async (session) => {
       const seen = await this.sources
@@ -225,9 +293,23 @@ export class AccountsService {
   }
 
   private async createPayment(input: PaymentInput, paymentId: number): Promise<void> {
-    await this.model.create({
+    const seq = await this.seq.next(input.companyId, 'entry');
+    // In a transaction with the party's account document, so a bill's cancellation checking
+    // "no payment after the bill" cannot miss a payment committing at the same moment.
+    await inTransaction(
+      this.conn,
+      async (session) => {
+        const partyVersion = await this.touchParty(input.companyId, input.party, session);
+        await this.model.create([{ ...this.paymentEntry(input, paymentId, seq), partyVersion }], { session });
+      },
+      (err) => duplicateIn(err, this.partyAccounts.collection.collectionName),
+    );
+  }
+
+  private paymentEntry(input: PaymentInput, paymentId: number, seq: number): Partial<EntryDoc> {
+    return {
       companyId: input.companyId,
-      seq: await this.seq.next(input.companyId, 'entry'),
+      seq,
       partyKind: input.party.kind,
       partyId: input.party.id,
       entryKind: input.party.kind === 'customer' ? 'payment_received' : 'payment_given',
@@ -241,7 +323,7 @@ export class AccountsService {
       payType: input.type ?? 'Cash',
       transactionId: input.transactionId ?? '',
       ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
-    });
+    };
   }
 
   /** An opening balance (what the party owed before the books started); used by the demo data. */

@@ -1,7 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { SourceKind } from '@bahi/contracts';
 
 /**
- * One per sale or purchase the ledger was asked to post or reverse. Post and reverse both write
+ * One per sale, purchase, note or cancellation the ledger was asked to post or reverse. Post and reverse both write
  * it inside their transaction, so when they run at once one of them conflicts and retries after
  * the other. `reversed` without an entry means the source was undone before it was posted: a
  * late post then posts nothing. Kept apart from `entries`, so it never shows in an account.
@@ -9,7 +10,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 @Schema({ collection: 'entry_sources' })
 export class EntrySourceDoc {
   @Prop({ required: true }) companyId!: number;
-  @Prop({ required: true, enum: ['sale', 'purchase'], type: String }) sourceKind!: 'sale' | 'purchase';
+  @Prop({ required: true, enum: ['sale', 'purchase', 'credit-note', 'debit-note', 'sale-cancel'], type: String }) sourceKind!: SourceKind;
   @Prop({ required: true }) sourceId!: number;
   @Prop({ required: true, default: false }) reversed!: boolean;
   @Prop({ required: true }) at!: Date;

@@ -1,14 +1,15 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument } from 'mongoose';
 
-export const EntryKinds = ['opening', 'sale', 'purchase', 'payment_received', 'payment_given', 'reversal'] as const;
+export const EntryKinds = ['opening', 'sale', 'purchase', 'payment_received', 'payment_given', 'reversal', 'credit_note', 'debit_note', 'cancellation'] as const;
 export type EntryKind = (typeof EntryKinds)[number];
-export type EntrySourceKind = 'sale' | 'purchase' | 'payment' | 'opening';
+export type EntrySourceKind = 'sale' | 'purchase' | 'payment' | 'opening' | 'credit-note' | 'debit-note' | 'sale-cancel';
 
 /**
  * One line of a party's account. `delta` is the signed change of what the party owes
- * (customer: sale +, payment received -; distributor: purchase +, payment given -), an exact
- * decimal string. The due is the sum of deltas.
+ * (customer: sale +, payment received -, credit note and cancellation -(amount - paid);
+ * distributor: purchase +, payment given -, debit note -(amount - paid)), an exact decimal
+ * string. The due is the sum of deltas.
  */
 @Schema({ collection: 'entries', timestamps: { createdAt: true, updatedAt: false } })
 export class EntryDoc {
@@ -34,6 +35,10 @@ export class EntryDoc {
   @Prop({ default: '' }) transactionId!: string;
   /** Payments: the client's Idempotency-Key, so a retried payment is recorded once. */
   @Prop({ type: String }) idempotencyKey?: string;
+  /** Notes and GST invoices: the printed number (CN/26-27/0001), shown on the account. */
+  @Prop({ type: String }) docNo?: string;
+  /** Payments and guarded posts: the party account's version they wrote (their commit order per party). */
+  @Prop({ type: Number }) partyVersion?: number;
 }
 
 export type EntryDocument = HydratedDocument<EntryDoc>;

@@ -18,6 +18,8 @@ export class CustomerDoc {
   @Prop({ default: '' }) country!: string;
   @Prop({ default: '' }) postal_code!: string;
   @Prop({ default: false }) walkIn!: boolean;
+  /** When a due reminder was last sent (the customer list's Remind), or null. */
+  @Prop({ type: Date, default: null }) lastRemindedAt!: Date | null;
 }
 
 export type CustomerDocument = HydratedDocument<CustomerDoc>;

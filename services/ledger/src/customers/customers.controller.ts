@@ -7,12 +7,14 @@ import type {
   GetClientsDetailsReply,
   GetClientsListReply,
   HistoryReply,
+  OverdueClientsReply,
 } from '@bahi/contracts';
 import { describeError, Tenant } from '@bahi/service-kit';
 import { idParam, pageParam, specFailure, validBody } from '../common';
 import { AccountsService, num } from '../accounts/accounts.service';
 import { CustomerDto, UpdateCustomerDto } from './customers.dto';
 import { CustomersService } from './customers.service';
+import { RemindersService } from '../reminders/reminders.service';
 
 /** Re-throws any failure in the body the spec gives this call, keeping its status. */
 async function withSpecBody<T>(fn: () => Promise<T>, body: (msg: string) => Record<string, unknown>): Promise<T> {
@@ -31,6 +33,7 @@ export class CustomersController {
   constructor(
     private readonly customers: CustomersService,
     private readonly accounts: AccountsService,
+    private readonly reminders: RemindersService,
   ) {}
 
   /** GET /getCustomerList/?text — matches name or mobile from 3 characters; shorter text finds nothing. */
@@ -87,8 +90,11 @@ export class CustomersController {
     return { allClientsList: list.map((c) => ({ id: c.client_id, client_id: c.client_id, name: c.name, mobile_no: c.mobile_no })) };
   }
 
+  /** `overdue=1`: only customers past their due date, most days overdue first (share.ts OverdueClientsReply). */
   @Get('getClientsList')
-  async list(@Tenant() companyId: number, @Query('pageNo') pageNo?: string): Promise<GetClientsListReply> {
+  async list(@Tenant() companyId: number, @Query('pageNo') pageNo?: string, @Query('overdue') overdue?: string): Promise<GetClientsListReply | OverdueClientsReply> {
+    if (overdue !== undefined && overdue !== '0' && overdue !== '1') throw new BadRequestException('overdue must be 0 or 1.');
+    if (overdue === '1') return this.reminders.overdue(companyId, pageParam(pageNo));
     const { rows, noOfPages } = await this.customers.page(companyId, pageParam(pageNo));
     const dues = await this.accounts.duesOf(companyId, 'customer', rows.map((r) => r.client_id));
     return {
