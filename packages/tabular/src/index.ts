@@ -1,2 +1,4 @@
-/** Streamed CSV and XLSX reading and writing (filled in by the import/export work). */
-export {};
+/** Streamed CSV and XLSX reading and writing for imports and list exports. */
+export { cellText, numberText, openTable, sniffFormat, TabularError, type OpenTable, type TableFormat, type TableRow } from './read';
+export { CONTENT_TYPES, csvWriter, exportFileName, exportFormat, indianDate, tableWriter, xlsxWriter, type CellValue, type Column, type ColumnType, type TableWriter } from './write';
+export { checkMapping, guessMapping, mapRow, type ColumnMapping, type ImportField } from './mapping';
