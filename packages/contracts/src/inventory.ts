@@ -50,7 +50,10 @@ export type StockSourceKind =
   | 'adjustment'
   | 'sale-return'
   | 'purchase-return'
-  | 'sale-cancel';
+  | 'sale-cancel'
+  | 'sale-return-reversal'
+  | 'purchase-return-reversal'
+  | 'sale-cancel-reversal';
 
 /** The document a stock change comes from; one source is applied at most once. */
 export interface StockSource {
