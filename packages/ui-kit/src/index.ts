@@ -16,4 +16,6 @@ export * from './RemoteBoundary';
 export * from './pageHeader';
 export * from './SuggestInput';
 export * from './party';
+export * from './returns';
+export * from './noteValue';
 export * from './gstFields';

@@ -4,6 +4,9 @@ import { api, Button, formatINR, openDocument, Spinner, useAlert, usePageHeader 
 import { fmt1 } from '../cart/lines';
 import '../cart/sales.css';
 import type { BillDetailsReply } from '@bahi/contracts';
+import { BillReturns } from './BillReturns';
+import { CancelBill } from './CancelBill';
+import { ReturnItems } from './ReturnItems';
 
 type Bill = BillDetailsReply;
 
@@ -159,6 +162,8 @@ export default function BillPage() {
   const { prints = 'show', id = '' } = useParams();
   const [bill, setBill] = useState<Bill | null>(null);
   const [failed, setFailed] = useState(false);
+  // Bumped after a return or a cancel: the bill is read again (kept on screen meanwhile).
+  const [version, setVersion] = useState(0);
   const alert = useAlert();
   const navigate = useNavigate();
   usePageHeader(<span>Bill #{id}</span>, [id]);
@@ -168,7 +173,7 @@ export default function BillPage() {
       .get<Bill>('/getBillDetails', { query: { id } })
       .then(setBill)
       .catch(() => setFailed(true));
-  }, [id]);
+  }, [id, version]);
 
   useEffect(() => {
     if (bill && prints === 'print') {
@@ -233,8 +238,11 @@ export default function BillPage() {
         <Button variant="secondary" onClick={() => void moveToCart()} data-testid="move-to-cart">
           Move to Cart
         </Button>
+        <ReturnItems bill={bill} onReturned={() => setVersion((v) => v + 1)} />
+        <CancelBill bill={bill} onCancelled={() => setVersion((v) => v + 1)} />
       </div>
-      <article className="sl-bill" data-testid="bill">
+      <BillReturns bill={bill} />
+      <article className={bill.cancelled ? 'sl-bill sl-bill--cancelled' : 'sl-bill'} data-testid="bill">
         <div className="sl-bill__head">
           <div>
             <h1>{c?.name ?? ''}</h1>

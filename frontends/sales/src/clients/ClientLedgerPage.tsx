@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { GetClientsDetailsReply, HistoryRow } from '@bahi/contracts';
-import { Button, Modal, PartyHistoryTable, Spinner, StatCards, formatINR, openDocument, useAlert, usePartyDetails } from '@bahi/ui-kit';
+import { Button, Modal, NotePdfLink, PartyHistoryTable, Spinner, StatCards, formatINR, openDocument, useAlert, usePartyDetails } from '@bahi/ui-kit';
 import { CustomerForm } from './CustomerForm';
 
 type Details = GetClientsDetailsReply['data'];
@@ -9,6 +9,12 @@ type Details = GetClientsDetailsReply['data'];
 function refLink(r: HistoryRow) {
   if (r.hide_link === 'bill') return <Link className="cl-link" to={`/salesList/bill/show/${r.ref}`}>Sale #{r.ref}</Link>;
   if (r.hide_link === 'receipt') return <Link className="cl-link" to={`/payments/receivePayment/${r.ref}`}>Receipt #{r.ref}</Link>;
+  if (r.hide_link === 'credit-note')
+    return (
+      <NotePdfLink kind="credit-note" id={r.ref!} testId={`ledger-credit-note-${r.ref}`}>
+        {r.doc_no ?? `Credit note #${r.ref}`}
+      </NotePdfLink>
+    );
   return null;
 }
 

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Route, Routes } from 'react-router-dom';
-import { api, formatINR, PagedTable, usePageHeader } from '@bahi/ui-kit';
+import { Route, Routes, useNavigate } from 'react-router-dom';
+import { api, Button, formatINR, PagedTable, ReturnStatusBadge, usePageHeader } from '@bahi/ui-kit';
 import BillPage from '../bill/BillPage';
 import DeliveryPage from '../bill/DeliveryPage';
+import { CreditNotesPage } from './CreditNotesPage';
 
 interface SaleListReply {
   salesList: Record<string, unknown>[];
@@ -13,6 +14,7 @@ function SalesListPage() {
   usePageHeader(<span>Sells Account</span>, []);
   // The Invoice No column appears once a page holds a sale made in GST mode.
   const [invoices, setInvoices] = useState(false);
+  const navigate = useNavigate();
   return (
     <PagedTable
       title="Sales List"
@@ -20,6 +22,11 @@ function SalesListPage() {
       rowUrl="/salesList/bill/show"
       // A failed load on the sales list is only logged (spec 000 §8).
       loadErrorMessage={null}
+      actions={
+        <Button variant="secondary" onClick={() => navigate('/salesList/creditNotes')} data-testid="open-credit-notes">
+          Credit Notes
+        </Button>
+      }
       load={async (pageNo, signal) => {
         const r = await api.get<SaleListReply>('/getSaleList', { query: { pageNo }, signal });
         setInvoices(r.salesList.some((row) => row.invoice_no));
@@ -37,6 +44,7 @@ function SalesListPage() {
           render: (r) => formatINR(r['Total Amount'] as number),
         },
         { key: 'Paid', header: 'Paid', align: 'right', render: (r) => formatINR(r.Paid as number) },
+        { key: 'status', header: 'Status', render: (r) => <ReturnStatusBadge status={r.status as string | undefined} testId={`sale-status-${String(r.id)}`} /> },
       ]}
     />
   );
@@ -47,6 +55,7 @@ export default function SalesListArea() {
   return (
     <Routes>
       <Route index element={<SalesListPage />} />
+      <Route path="creditNotes" element={<CreditNotesPage />} />
       <Route path="bill/:prints/:id" element={<BillPage />} />
       <Route path="bill/:prints/:id/delivery" element={<DeliveryPage />} />
       <Route

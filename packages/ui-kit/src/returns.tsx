@@ -1,0 +1,294 @@
+// Returns: the dialog that sends goods back on a bill (credit note) or a purchase (debit note),
+// the badge of a bill's return state and the link to a note's PDF. Both remotes use these.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { ReturnLineInput } from '@bahi/contracts';
+import { ApiError, errorMessage } from './api';
+import { Button, Field, TextAreaField } from './controls';
+import { Modal } from './Modal';
+import { openDocument } from './documents';
+import { formatINR } from './format';
+import { newIdempotencyKey } from './idempotency';
+import { useAlert } from './alert';
+
+export type NoteKind = 'credit-note' | 'debit-note';
+
+/** Where the documents service serves a note's PDF. */
+export const notePdf = (kind: NoteKind, id: number | string) => `/documents/${kind}/${id}`;
+
+/** A note's number that opens its PDF in a new tab (ledger rows, bill and purchase views, lists). */
+export function NotePdfLink({ kind, id, children, testId }: { kind: NoteKind; id: number | string; children: ReactNode; testId?: string }) {
+  const alert = useAlert();
+  return (
+    <button
+      type="button"
+      className="bk-linkbtn"
+      data-testid={testId}
+      onClick={(e) => {
+        // Inside a clickable table row the row must not open as well.
+        e.stopPropagation();
+        openDocument(notePdf(kind, id), { newTab: true }).catch(() => alert.error('Unable to open the note, please try again later.'));
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** A bill's return state ('' shows nothing). */
+export function ReturnStatusBadge({ status, testId }: { status: string | null | undefined; testId?: string }) {
+  if (!status) return null;
+  const tone = status === 'Cancelled' ? ' bk-badge--danger' : status === 'Returned' ? ' bk-badge--warning' : ' bk-badge--info';
+  return (
+    <span className={`bk-badge${tone}`} data-testid={testId}>
+      {status}
+    </span>
+  );
+}
+
+/** One line that can go back. */
+export interface ReturnDialogLine {
+  sl_no: number;
+  name: string;
+  /** How a pack reads: "2 × 6 pcs". */
+  packLabel?: string;
+  sold: number;
+  returned: number;
+  returnable: number;
+}
+
+/** What the server answered for the note. */
+export interface ReturnDone {
+  id: number;
+  no: string;
+  amount: number;
+  refund: number;
+  warnings: string[];
+}
+
+export interface ReturnRequestBody {
+  lines: ReturnLineInput[];
+  refund: string;
+  reason?: string;
+  idempotencyKey: string;
+}
+
+export interface ReturnDialogProps {
+  open: boolean;
+  onClose(): void;
+  title: string;
+  kind: NoteKind;
+  /** "Credit note" / "Debit note". */
+  noteLabel: string;
+  /** "Refund in cash" / "Refund from the distributor". */
+  refundLabel: string;
+  lines: ReturnDialogLine[];
+  /** The note's value for these packs per line, to the paisa (the server's rule, for display). */
+  valueOf(quantities: Map<number, number>): number;
+  /** The refund the box starts at for a value (the walk-in takes it all back in cash). */
+  defaultRefund(value: number): number;
+  submit(body: ReturnRequestBody): Promise<ReturnDone>;
+  /** After a note was made (the page reloads its figures). */
+  onDone(done: ReturnDone): void;
+  testId?: string;
+}
+
+const QTY = /^(\d+(\.\d*)?|\.\d+)$/;
+const fmtQty = (n: number) => n.toLocaleString('en-IN', { maximumFractionDigits: 3 });
+const paise = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Pick lines and packs (0 .. returnable), see the note's value, set the refund and a reason,
+ * confirm. One idempotency key per opened dialog: a double click or a retry after a lost answer
+ * makes one note; a refusal (4xx, nothing changed) takes a fresh key for the corrected request.
+ */
+export function ReturnDialog(props: ReturnDialogProps) {
+  const { open, onClose, title, kind, noteLabel, refundLabel, lines, valueOf, defaultRefund, submit, onDone, testId = 'return-dialog' } = props;
+  const alert = useAlert();
+  const [qty, setQty] = useState<Record<number, string>>({});
+  const [refund, setRefund] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<ReturnDone | null>(null);
+  const key = useRef('');
+
+  useEffect(() => {
+    if (!open) return;
+    key.current = newIdempotencyKey();
+    setQty({});
+    setRefund(null);
+    setReason('');
+    setError(null);
+    setDone(null);
+  }, [open]);
+
+  const lineErrors = useMemo(() => {
+    const errs = new Map<number, string>();
+    for (const l of lines) {
+      const t = (qty[l.sl_no] ?? '').trim();
+      if (!t) continue;
+      if (!QTY.test(t)) errs.set(l.sl_no, 'Enter a number');
+      else if (Number(t) > l.returnable) errs.set(l.sl_no, `At most ${fmtQty(l.returnable)}`);
+    }
+    return errs;
+  }, [qty, lines]);
+
+  const picked = useMemo(() => {
+    const m = new Map<number, number>();
+    for (const l of lines) {
+      const t = (qty[l.sl_no] ?? '').trim();
+      if (t && QTY.test(t) && Number(t) > 0 && !lineErrors.has(l.sl_no)) m.set(l.sl_no, Number(t));
+    }
+    return m;
+  }, [qty, lines, lineErrors]);
+
+  const value = picked.size ? paise(valueOf(picked)) : 0;
+  const refundText = refund ?? String(paise(defaultRefund(value)));
+  const refundNum = Number(refundText);
+  const refundError =
+    refundText.trim() === '' || !QTY.test(refundText.trim())
+      ? 'Enter the refund (0 if none)'
+      : refundNum > value + 1e-9
+        ? `At most ${formatINR(value)}`
+        : null;
+  const canConfirm = picked.size > 0 && lineErrors.size === 0 && !refundError && !pending;
+
+  const confirm = async () => {
+    if (!canConfirm) return;
+    setPending(true);
+    setError(null);
+    try {
+      const r = await submit({
+        lines: [...picked].map(([sl_no, quantity]) => ({ sl_no, quantity: String(quantity) })),
+        refund: refundText.trim(),
+        reason: reason.trim() || undefined,
+        idempotencyKey: key.current,
+      });
+      setDone(r);
+      onDone(r);
+      if (r.warnings?.length) alert.show(r.warnings.join(' '), 'warning');
+    } catch (err) {
+      // A refusal changed nothing: the corrected request is a new one.
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500) key.current = newIdempotencyKey();
+      setError(errorMessage(err));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const footer = done ? (
+    <>
+      <NotePdfLink kind={kind} id={done.id} testId="return-note-pdf">
+        Open {noteLabel.toLowerCase()} PDF
+      </NotePdfLink>
+      <Button onClick={onClose} data-testid="return-close">
+        Close
+      </Button>
+    </>
+  ) : (
+    <>
+      <Button variant="ghost" onClick={onClose} disabled={pending}>
+        Cancel
+      </Button>
+      <Button onClick={() => void confirm()} disabled={!canConfirm} busy={pending} data-testid="return-confirm">
+        Confirm return
+      </Button>
+    </>
+  );
+
+  return (
+    <Modal open={open} title={title} onClose={pending ? () => {} : onClose} width={760} footer={footer}>
+      <div data-testid={testId}>
+        {done ? (
+          <div className="bk-return__done" data-testid="return-done">
+            <p>
+              {noteLabel} <b data-testid="return-note-no">{done.no}</b> made for <b data-testid="return-note-amount">{formatINR(done.amount)}</b>
+              {done.refund > 0 && (
+                <>
+                  {' '}
+                  · refund <b>{formatINR(done.refund)}</b>
+                </>
+              )}
+              .
+            </p>
+          </div>
+        ) : (
+          <>
+            <div className="bk-table-wrap">
+              <table className="bk-table bk-return__table">
+                <thead>
+                  <tr>
+                    <th>#</th>
+                    <th>Product</th>
+                    <th style={{ textAlign: 'right' }}>Sold</th>
+                    <th style={{ textAlign: 'right' }}>Returned</th>
+                    <th style={{ textAlign: 'right' }}>Return now</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {lines.map((l, i) => {
+                    const err = lineErrors.get(l.sl_no);
+                    return (
+                      <tr key={l.sl_no} data-testid={`return-line-${l.sl_no}`}>
+                        <td>{i + 1}</td>
+                        <td>
+                          {l.name}
+                          {l.packLabel && <div className="bk-muted bk-return__pack">{l.packLabel}</div>}
+                        </td>
+                        <td style={{ textAlign: 'right' }}>{fmtQty(l.sold)}</td>
+                        <td style={{ textAlign: 'right' }}>{l.returned ? fmtQty(l.returned) : '—'}</td>
+                        <td style={{ textAlign: 'right' }}>
+                          <input
+                            className={`bk-return__qty${err ? ' bk-return__qty--bad' : ''}`}
+                            inputMode="decimal"
+                            aria-label={`Return quantity of ${l.name}`}
+                            placeholder="0"
+                            disabled={l.returnable <= 0 || pending}
+                            value={qty[l.sl_no] ?? ''}
+                            onChange={(e) => setQty({ ...qty, [l.sl_no]: e.target.value })}
+                            data-testid={`return-qty-${l.sl_no}`}
+                          />
+                          <div className={err ? 'bk-return__err' : 'bk-muted bk-return__max'}>{err ?? `max ${fmtQty(l.returnable)}`}</div>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+            <div className="bk-return__foot">
+              <div className="bk-return__value">
+                <span className="bk-muted">{noteLabel} value</span>
+                <b data-testid="return-value">{formatINR(value)}</b>
+              </div>
+              <Field
+                label={refundLabel}
+                inputMode="decimal"
+                value={refundText}
+                disabled={pending}
+                onChange={(e) => setRefund(e.target.value)}
+                hint={refundError ?? `0 to ${formatINR(value)}`}
+                data-testid="return-refund"
+              />
+              <TextAreaField
+                label="Reason"
+                rows={2}
+                maxLength={200}
+                placeholder="Damaged, wrong size…"
+                value={reason}
+                disabled={pending}
+                onChange={(e) => setReason(e.target.value)}
+                data-testid="return-reason"
+              />
+            </div>
+            {error && (
+              <p className="bk-return__error" role="alert" data-testid="return-error">
+                {error}
+              </p>
+            )}
+          </>
+        )}
+      </div>
+    </Modal>
+  );
+}
