@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
 import type { DistributorListRow, HistoryRow } from '@bahi/contracts';
-import { Button, Card, Modal, PagedTable, PartyHistoryTable, Spinner, StatCards, api, formatINR, usePartyDetails, type Column } from '@bahi/ui-kit';
+import { Button, Card, Modal, NotePdfLink, PagedTable, PartyHistoryTable, Spinner, StatCards, api, formatINR, usePartyDetails, type Column } from '@bahi/ui-kit';
 import type { Distributor } from './distributor';
 import { DistributorForm } from './DistributorForm';
 import { NotFound } from './NotFound';
@@ -54,7 +54,16 @@ export function AddDistributorPage() {
   );
 }
 
-const refLink = (r: HistoryRow) => (r.hide_link === 'purchase' ? <Link className="pu-link" to={`/purchase/${r.ref}`}>Purchase #{r.ref}</Link> : null);
+function refLink(r: HistoryRow) {
+  if (r.hide_link === 'purchase') return <Link className="pu-link" to={`/purchase/${r.ref}`}>Purchase #{r.ref}</Link>;
+  if (r.hide_link === 'debit-note')
+    return (
+      <NotePdfLink kind="debit-note" id={r.ref!} testId={`ledger-debit-note-${r.ref}`}>
+        {r.doc_no ?? `Debit note #${r.ref}`}
+      </NotePdfLink>
+    );
+  return null;
+}
 
 /** /distributor/transaction/{id}: the distributor's account, with its details (read/edit) in a modal. */
 export function DistributorLedgerPage() {

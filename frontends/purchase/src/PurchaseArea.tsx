@@ -1,21 +1,26 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Spinner, StatCards, api, errorMessage, formatINR, openDocument, useAlert } from '@bahi/ui-kit';
 import { labelPages, packetsQuery } from './distributor';
 import { purchaseGstView } from './gst';
 import { NotFound } from './NotFound';
+import { PurchaseDebitNotes, ReturnToDistributor } from './PurchaseReturn';
 import './purchase.css';
 import type { GetPurchaseDetailsReply, GetPurchaseLabelDetailsReply } from '@bahi/contracts';
 
 type Details = GetPurchaseDetailsReply;
 
-/** Loads one purchase reply; null while loading, 'missing' when it failed. */
-function usePurchase<T>(path: string, id: string | undefined): T | null | 'missing' {
+/** Loads one purchase reply; null while loading, 'missing' when it failed. A new `version` reads it again, keeping the old one on screen. */
+function usePurchase<T>(path: string, id: string | undefined, version = 0): T | null | 'missing' {
   const alert = useAlert();
   const [data, setData] = useState<T | null | 'missing'>(null);
+  const shown = useRef(id);
   useEffect(() => {
     const ctl = new AbortController();
-    setData(null);
+    if (shown.current !== id) {
+      shown.current = id;
+      setData(null);
+    }
     api
       .get<T>(path, { query: { purchaseId: id }, signal: ctl.signal })
       .then(setData)
@@ -25,7 +30,7 @@ function usePurchase<T>(path: string, id: string | undefined): T | null | 'missi
         alert.error(errorMessage(err));
       });
     return () => ctl.abort();
-  }, [path, id, alert]);
+  }, [path, id, alert, version]);
   return data;
 }
 
@@ -35,7 +40,9 @@ const qty = (n: number) => n.toLocaleString('en-IN', { maximumFractionDigits: 3 
 export function PurchaseDetailPage() {
   const { id } = useParams();
   const navigate = useNavigate();
-  const p = usePurchase<Details>('/getPurchaseDetails', id);
+  // Bumped after a return to the distributor: the purchase is read again.
+  const [version, setVersion] = useState(0);
+  const p = usePurchase<Details>('/getPurchaseDetails', id, version);
   if (p === 'missing') return <NotFound title="Purchase not found" back="/purchaseList" backLabel="Back to Purchase Account" />;
   if (!p) return <Spinner label="Loading purchase…" />;
   const g = purchaseGstView(p);
@@ -52,9 +59,11 @@ export function PurchaseDetailPage() {
           <Button variant="secondary" onClick={() => navigate('/purchaseList')}>
             Purchase Account
           </Button>
+          <ReturnToDistributor purchase={p} onReturned={() => setVersion((v) => v + 1)} />
           <Button onClick={() => navigate(`/purchase/${p.id}/printLabel`)}>Configure Label</Button>
         </div>
       </div>
+      <PurchaseDebitNotes purchase={p} />
       <StatCards
         stats={[
           {

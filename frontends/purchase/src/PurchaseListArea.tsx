@@ -1,5 +1,6 @@
-import { Route, Routes } from 'react-router-dom';
-import { PagedTable, api, formatINR, type Column } from '@bahi/ui-kit';
+import { Route, Routes, useNavigate } from 'react-router-dom';
+import { Button, PagedTable, api, formatINR, type Column } from '@bahi/ui-kit';
+import { DebitNotesPage } from './DebitNotesPage';
 import { NotFound } from './NotFound';
 import './purchase.css';
 
@@ -21,10 +22,14 @@ const COLUMNS: Column<Row>[] = [
 
 /** /purchaseList: Purchase Account, one row per purchase, newest first; a row opens /purchase/{id}. */
 export function PurchaseListPage() {
+  const navigate = useNavigate();
   return (
     <>
       <div className="bk-page-title">
         <h1>Purchase Account</h1>
+        <Button variant="secondary" onClick={() => navigate('/purchaseList/debitNotes')} data-testid="open-debit-notes">
+          Debit Notes
+        </Button>
       </div>
       <PagedTable<Row>
         title="Purchase List"
@@ -46,6 +51,7 @@ export default function PurchaseListArea() {
   return (
     <Routes>
       <Route index element={<PurchaseListPage />} />
+      <Route path="debitNotes" element={<DebitNotesPage />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   );
