@@ -88,7 +88,12 @@ export interface CompanyDetails {
   share_templates?: ShareTemplates;
 }
 
-export type BillFormat = 'a5' | 'thermal-80' | 'thermal-58';
+export const BillFormats = ['a5', 'thermal-80', 'thermal-58'] as const;
+export type BillFormat = (typeof BillFormats)[number];
+/** The placeholders a share template may use; anything else in braces is refused. */
+export const SharePlaceholders = ['name', 'amount', 'due_date', 'link', 'company', 'document'] as const;
+/** Longest share template (characters). */
+export const SHARE_TEMPLATE_MAX = 1000;
 export interface ShareTemplates {
   document: { en: string; hi: string };
   reminder: { en: string; hi: string };

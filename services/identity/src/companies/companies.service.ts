@@ -2,7 +2,7 @@ import { BadRequestException, Injectable, NotFoundException } from '@nestjs/comm
 import { GstError, validateCompanyGst } from '@bahi/gst';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import type { CompanyDetails } from '@bahi/contracts';
+import { DEFAULT_SHARE_EXPIRY_DAYS, DEFAULT_SHARE_TEMPLATES, SHARE_TEMPLATE_MAX, SharePlaceholders, type CompanyDetails, type ShareTemplates } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { PLATFORM } from '../users/users.service';
 import { Company, type CompanyDocument } from './company.schema';
@@ -22,7 +22,56 @@ export function companyDetails(c: Company): CompanyDetails {
     gstin: c.gstin ?? null,
     state_code: c.gstin ? c.gstin.slice(0, 2) : null,
     invoice_prefix: c.invoice_prefix ?? defaultInvoicePrefix(c.name),
+    bill_format: c.bill_format ?? 'a5',
+    share_expiry_days: c.share_expiry_days ?? DEFAULT_SHARE_EXPIRY_DAYS,
+    share_templates: shareTemplates(c.share_templates),
   };
+}
+
+type StoredTemplates = Company['share_templates'];
+const TEMPLATE_KINDS = ['document', 'reminder'] as const;
+const LANGS = ['en', 'hi'] as const;
+
+/** The company's templates: what it edited over the shipped defaults. */
+export function shareTemplates(stored: StoredTemplates): ShareTemplates {
+  const pick = (k: (typeof TEMPLATE_KINDS)[number], l: (typeof LANGS)[number]) => stored?.[k]?.[l] || DEFAULT_SHARE_TEMPLATES[k][l];
+  return {
+    document: { en: pick('document', 'en'), hi: pick('document', 'hi') },
+    reminder: { en: pick('reminder', 'en'), hi: pick('reminder', 'hi') },
+  };
+}
+
+/**
+ * The edited templates a setCompanyDetails body leads to, merged over the stored ones: a template
+ * left out is kept, '' goes back to the default. 400 naming the template for an unknown key, a
+ * template over SHARE_TEMPLATE_MAX characters or an unknown {placeholder}.
+ */
+export function mergeShareTemplates(stored: StoredTemplates, body: Record<string, unknown>): StoredTemplates {
+  const out: Record<string, Record<string, string>> = {};
+  for (const k of TEMPLATE_KINDS) out[k] = { ...(stored?.[k] ?? {}) } as Record<string, string>;
+  for (const [k, langs] of Object.entries(body)) {
+    if (!(TEMPLATE_KINDS as readonly string[]).includes(k)) throw new BadRequestException(`share_templates may hold only document and reminder, not '${k}'.`);
+    if (langs === undefined) continue;
+    if (!langs || typeof langs !== 'object' || Array.isArray(langs)) throw new BadRequestException(`share_templates.${k} must be an object: {en, hi}.`);
+    for (const [l, text] of Object.entries(langs as Record<string, unknown>)) {
+      const field = `share_templates.${k}.${l}`;
+      if (!(LANGS as readonly string[]).includes(l)) throw new BadRequestException(`share_templates.${k} may hold only en and hi, not '${l}'.`);
+      if (text === undefined) continue;
+      if (typeof text !== 'string') throw new BadRequestException(`${field} must be text.`);
+      const t = text.trim();
+      if (t.length > SHARE_TEMPLATE_MAX) throw new BadRequestException(`${field} has ${t.length} characters; at most ${SHARE_TEMPLATE_MAX} are allowed.`);
+      for (const m of t.matchAll(/\{([^{}]*)\}/g)) {
+        if (!(SharePlaceholders as readonly string[]).includes(m[1]!)) {
+          throw new BadRequestException(`${field} has an unknown placeholder {${m[1]}}; use ${SharePlaceholders.map((p) => `{${p}}`).join(' ')}.`);
+        }
+      }
+      // '' (or the default itself) is stored as no edit, so a later change of the defaults reaches it.
+      if (t === '' || t === DEFAULT_SHARE_TEMPLATES[k as 'document'][l as 'en']) delete out[k]![l];
+      else out[k]![l] = t;
+    }
+  }
+  const kept = Object.entries(out).filter(([, v]) => Object.keys(v).length > 0);
+  return kept.length ? (Object.fromEntries(kept) as StoredTemplates) : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument, Types } from 'mongoose';
-import type { CompanyTaxMode } from '@bahi/contracts';
+import type { BillFormat, CompanyTaxMode } from '@bahi/contracts';
 
 /** A customer company of the platform. `id` is platform-wide sequential and never reused. */
 @Schema({ collection: 'companies', timestamps: { createdAt: true, updatedAt: true } })
@@ -21,6 +21,12 @@ export class Company {
   @Prop({ type: String, default: null }) gstin!: string | null;
   /** null until set or until the company leaves simple mode: then the default prefix is stored so its series never moves. */
   @Prop({ type: String, default: null }) invoice_prefix!: string | null;
+  /** The bill's default print format (README "Bills and sharing"). */
+  @Prop({ type: String, default: 'a5' }) bill_format!: BillFormat;
+  /** Days a share link lives. */
+  @Prop({ type: Number, default: 30 }) share_expiry_days!: number;
+  /** Only the templates the company edited ({document:{en}} ...); the rest read as the shipped defaults. */
+  @Prop({ type: Object, default: null }) share_templates!: Partial<Record<'document' | 'reminder', Partial<Record<'en' | 'hi', string>>>> | null;
   createdAt!: Date;
 }
 

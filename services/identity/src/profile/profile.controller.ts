@@ -17,7 +17,7 @@ import type { Response } from 'express';
 import { Subjects, type CompanyDetails, type DoneReply, type SuccessMessageReply, type TokenClaims, type UploadImageReply } from '@bahi/contracts';
 import type { NatsConnection } from 'nats';
 import { AllowedBeforePasswordChange, CurrentUser, intParam, NATS_CONNECTION, NatsClient, Positions, Public, Tenant } from '@bahi/service-kit';
-import { companyDetails, CompaniesService } from '../companies/companies.service';
+import { companyDetails, CompaniesService, mergeShareTemplates } from '../companies/companies.service';
 import { PasswordsService } from '../auth/passwords.service';
 import { MIN_PASSWORD, tenDigits } from '../common';
 import { UsersService } from '../users/users.service';
@@ -59,6 +59,8 @@ export class ProfileController {
     if (dto.id !== companyId) throw new ForbiddenException('You can only edit your own company.');
     const current = await this.companies.get(companyId);
     const gst = this.companies.gstSettings(current, dto);
+    // null resets every template to the shipped default.
+    const templates = dto.share_templates === undefined ? {} : { share_templates: dto.share_templates === null ? null : mergeShareTemplates(current.share_templates, dto.share_templates) };
     await this.companies.model.updateOne(
       { id: companyId },
       {
@@ -71,6 +73,9 @@ export class ProfileController {
           email: dto.email ?? '',
           ...(dto.upiId !== undefined ? { upiId: dto.upiId || null } : {}),
           ...gst,
+          ...(dto.bill_format !== undefined ? { bill_format: dto.bill_format } : {}),
+          ...(dto.share_expiry_days !== undefined ? { share_expiry_days: dto.share_expiry_days } : {}),
+          ...templates,
         },
       },
     );

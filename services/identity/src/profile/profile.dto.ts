@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { BillFormats } from '@bahi/contracts';
 import { Limits } from '@bahi/service-kit';
 import { IsMobile, LowerTrim, NormalizeMobile, Trim } from '../common';
 
@@ -19,6 +20,14 @@ export class SetCompanyDetailsDto {
   @IsOptional() @IsString({ message: 'tax_mode must be one of simple, gst, composition.' }) @MaxLength(40, { message: 'tax_mode must be one of simple, gst, composition.' }) tax_mode?: string;
   @IsOptional() @IsString({ message: 'gstin must be text: 15 letters and digits.' }) @MaxLength(40, { message: 'A GSTIN has 15 characters.' }) gstin?: string | null;
   @IsOptional() @IsString({ message: 'invoice_prefix must be 1 to 6 letters or digits.' }) @MaxLength(40, { message: 'invoice_prefix must be 1 to 6 letters or digits.' }) invoice_prefix?: string | null;
+  /** Bills and sharing: each left out is kept; the templates are checked in CompaniesService.shareTemplates. */
+  @IsOptional() @IsIn(BillFormats, { message: `bill_format must be one of ${BillFormats.join(', ')}.` }) bill_format?: string;
+  @IsOptional()
+  @IsInt({ message: 'share_expiry_days must be a whole number of days from 1 to 365.' })
+  @Min(1, { message: 'share_expiry_days must be a whole number of days from 1 to 365.' })
+  @Max(365, { message: 'share_expiry_days must be a whole number of days from 1 to 365.' })
+  share_expiry_days?: number;
+  @IsOptional() @IsObject({ message: 'share_templates must be an object: {document: {en, hi}, reminder: {en, hi}}.' }) share_templates?: Record<string, unknown>;
 }
 
 export class UpdatePasswordDto {
