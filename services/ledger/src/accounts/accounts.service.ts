@@ -191,7 +191,12 @@ export class AccountsService {
         // Through the driver: every sale posts here, and mongoose's document building cost more
         // than the writes. The entry is still cast by the schema, with its defaults and createdAt.
         const seen = await this.sources.collection.findOneAndUpdate(key, { $setOnInsert: { reversed: false, at: new Date() } }, { upsert: true, session, returnDocument: 'before' });
-        if (seen) return false;
+        if (seen) {
+          // A repeat that brings the number the first post could not know yet (a note is numbered
+          // only after its entry is posted): written once onto the entry.
+          if (input.docNo) await this.model.collection.updateOne({ ...key, entryKind: kind, docNo: { $exists: false } }, { $set: { docNo: input.docNo } }, { session });
+          return false;
+        }
         let partyVersion: number | undefined;
         if (input.guard) {
           partyVersion = await this.touchParty(input.companyId, input.party, session);
