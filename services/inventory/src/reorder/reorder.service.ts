@@ -31,7 +31,7 @@ export function suggestedPieces(stockM: number, minM: number, defM: number, ppqM
   return Math.max(1, whole * per < short ? whole + 1 : whole);
 }
 
-/** The reorder list: one indexed product query and one aggregation of purchases, whatever the catalogue's size. */
+/** The reorder list: one indexed product query and one newest-first walk of purchases, whatever the catalogue's size. */
 @Injectable()
 export class ReorderService implements OnModuleInit {
   constructor(
@@ -46,10 +46,12 @@ export class ReorderService implements OnModuleInit {
 
   async list(companyId: number): Promise<GetReorderListReply> {
     // min_stock 0 means no minimum was set: such a product is never listed, even with stock below 0.
-    const rows = (await this.products
-      .find({ companyId, level: 0, active: 1, min_m: { $gt: 0 } })
-      .select({ _id: 0, product_id: 1, product_name: 1, brand_name: 1, unit: 1, ppq_m: 1, stock_m: 1, min_m: 1, def_m: 1, cp_p: 1 })
-      .lean()) as ProductRow[];
+    const rows = (await this.products.collection
+      .find(
+        { companyId, level: 0, active: 1, min_m: { $gt: 0 } },
+        { projection: { _id: 0, product_id: 1, product_name: 1, brand_name: 1, unit: 1, ppq_m: 1, stock_m: 1, min_m: 1, def_m: 1, cp_p: 1 } },
+      )
+      .toArray()) as unknown as ProductRow[];
     const low = rows.filter((p) => p.stock_m <= p.min_m);
     const last = await this.lastBuys(companyId, low.map((p) => p.product_id));
     const groups = new Map<number, ReorderGroup & { newest: string }>();
@@ -68,27 +70,34 @@ export class ReorderService implements OnModuleInit {
     return { groups: sorted, count: low.length };
   }
 
-  /** The latest completed purchase line of each product (by purchase date, then purchase number). */
+  /**
+   * The latest completed purchase line of each product (by purchase date, then purchase number):
+   * complete purchases newest first on the {companyId, status, date} index, stopping as soon as
+   * every product is found and no purchase of the same date is left to outrank one.
+   */
   private async lastBuys(companyId: number, ids: number[]): Promise<Map<number, LastBuy>> {
-    if (!ids.length) return new Map();
-    const rows = await this.purchases.aggregate<LastBuy>([
-      { $match: { companyId, status: 'complete', 'lines.product_id': { $in: ids } } },
-      { $project: { _id: 0, distributorId: 1, distributorName: 1, date: 1, purchaseId: 1, 'lines.product_id': 1, 'lines.rate': 1 } },
-      { $unwind: '$lines' },
-      { $match: { 'lines.product_id': { $in: ids } } },
-      { $sort: { 'lines.product_id': 1, date: -1, purchaseId: -1 } },
-      {
-        $group: {
-          _id: '$lines.product_id',
-          distributorId: { $first: '$distributorId' },
-          distributorName: { $first: '$distributorName' },
-          rate: { $first: '$lines.rate' },
-          date: { $first: '$date' },
-          purchaseId: { $first: '$purchaseId' },
-        },
-      },
-    ]);
-    return new Map(rows.map((r) => [r._id, r]));
+    const out = new Map<number, LastBuy>();
+    if (!ids.length) return out;
+    const wanted = new Set(ids);
+    const cursor = this.purchases.collection.find(
+      { companyId, status: 'complete' },
+      { projection: { _id: 0, distributorId: 1, distributorName: 1, date: 1, purchaseId: 1, 'lines.product_id': 1, 'lines.rate': 1 }, sort: { date: -1 }, batchSize: 2000 },
+    );
+    let completeAt: string | null = null;
+    for await (const raw of cursor) {
+      const p = raw as unknown as Pick<PurchaseDoc, 'distributorId' | 'distributorName' | 'date' | 'purchaseId'> & { lines: { product_id: number; rate: string }[] };
+      if (completeAt !== null && p.date < completeAt) break;
+      for (const l of p.lines ?? []) {
+        if (!wanted.has(l.product_id)) continue;
+        const seen = out.get(l.product_id);
+        // Same date: the later purchase wins (the index orders by date only).
+        if (seen && (seen.date > p.date || seen.purchaseId > p.purchaseId)) continue;
+        out.set(l.product_id, { _id: l.product_id, distributorId: p.distributorId, distributorName: p.distributorName, rate: l.rate, date: p.date, purchaseId: p.purchaseId });
+      }
+      if (completeAt === null && out.size === wanted.size) completeAt = p.date;
+    }
+    await cursor.close();
+    return out;
   }
 }
 
