@@ -10,6 +10,7 @@ import { collectHealth, sharedHealth } from './health';
 import { DEFAULT_LOGIN_LIMIT, LoginLimiter, type LoginLimitOptions } from './login-limit';
 import { RouteTable, type CompiledRoute, type PrefixDef, type RouteDef } from './route-table';
 import { applySecurityHeaders, helmetOptions, securityHeaders } from './security-headers';
+import { DEFAULT_SHARE_LIMIT, mountShareRoute } from './share-route';
 
 export interface GatewayOptions {
   routes: readonly RouteDef[];
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   proxyTimeoutMs?: number;
   /** Failed logins allowed per client address in a window. */
   loginLimit?: LoginLimitOptions;
+  /** Public share page views allowed per client address a minute. */
+  shareLimit?: LoginLimitOptions;
   /**
    * Express `trust proxy`: the proxies whose X-Forwarded-For names the client (default loopback).
    * Behind the shell's nginx it must include that hop, or every login counts against nginx's address.
@@ -160,7 +163,7 @@ export function createApp(opts: GatewayOptions): Gateway {
       if (!forwards.has(route.service)) {
         return sendError(res, 501, `${route.service} service is not available yet: ${route.method} /api${route.path}`);
       }
-      const problem = bodyProblem(req, limits);
+      const problem = bodyProblem(req, withUpload(limits, route.maxUpload));
       if (problem) {
         if (problem.status === 413) res.setHeader('Connection', 'close');
         return sendError(res, problem.status, problem.message);
@@ -185,6 +188,9 @@ export function createApp(opts: GatewayOptions): Gateway {
   });
   app.use('/api', api);
 
+  // Public share links (/s/<token>): served by documents without a token.
+  mountShareRoute(app, opts.shareLimit ?? DEFAULT_SHARE_LIMIT, forwards.has('documents') ? (req, res) => proxy('documents', req, res) : null);
+
   mountFrontend(app, { shellDir: opts.shellDir, remotesDir: opts.remotesDir, remoteUrls });
 
   app.use((req: Request, res: Response) => {
@@ -207,7 +213,7 @@ export function createApp(opts: GatewayOptions): Gateway {
     if (UNUSUAL_PATH.test(pathname) || /^\/health\/?$/i.test(pathname)) return false;
     const found = table.match(req.method!, pathname);
     if (found.kind !== 'route' || isLogin(found.route) || isLogout(found.route)) return false;
-    if (!forwards.has(found.route.service) || bodyProblem(req, limits)) return false;
+    if (!forwards.has(found.route.service) || bodyProblem(req, withUpload(limits, found.route.maxUpload))) return false;
     if (found.route.public !== true) {
       const checked = checkBearer(auth, req.headers.authorization, `${found.route.method} ${found.route.path}`);
       if (!('claims' in checked)) return false;
@@ -258,6 +264,11 @@ export function createApp(opts: GatewayOptions): Gateway {
   }) as Gateway;
   gateway.express = app;
   return gateway;
+}
+
+/** The limits for one route: an import's upload may be larger than an image's. */
+function withUpload(lim: { json: number; multipart: number }, maxUpload: number | undefined) {
+  return maxUpload ? { ...lim, multipart: maxUpload } : lim;
 }
 
 /** Why a request body may not be forwarded (by its headers), or null. */

@@ -8,6 +8,7 @@ import { createApp } from './app';
 import type { TokenChecker } from './auth';
 import { loadConfig } from './config';
 import { loginLimitFromEnv } from './login-limit';
+import { shareLimitFromEnv } from './share-route';
 
 async function main(): Promise<void> {
   // Relative SHELL_DIR/REMOTES_DIR are taken from the gateway folder, wherever it is started.
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
     remoteUrls: config.remoteUrls,
     logger,
     loginLimit: loginLimitFromEnv(process.env),
+    shareLimit: shareLimitFromEnv(process.env),
     trustProxy: config.trustProxy,
   });
 
