@@ -125,7 +125,7 @@ export const CreditNoteSchema = new Schema<CreditNoteDoc>(
     saleVersion: { type: Number, default: 0 },
     createdBy: { type: Number, default: 0 },
   },
-  { collection: 'creditnotes', timestamps: true },
+  { collection: 'credit_notes', timestamps: true },
 );
 indexOutbox(CreditNoteSchema, 'creditNoteId');
 // The list (newest first) and a sale's notes.
@@ -175,6 +175,8 @@ export interface SaleCancelDoc extends OutboxRecord {
   date: string;
   reason: string;
   createdBy: number;
+  /** The invoice number the sale keeps (GST mode), for the answer. */
+  invoice_no?: string | null;
   /** Whether the ledger refused (409) the cancel entry: then there is nothing to reverse there. */
   ledgerRefused?: boolean;
   ledgerTried?: boolean;
@@ -188,10 +190,11 @@ export const SaleCancelSchema = new Schema<SaleCancelDoc>(
     date: { type: String, required: true },
     reason: { type: String, required: true },
     createdBy: { type: Number, default: 0 },
+    invoice_no: { type: String, default: null },
     ledgerRefused: { type: Boolean, default: false },
     ledgerTried: { type: Boolean, default: false },
   },
-  { collection: 'salecancels', timestamps: true },
+  { collection: 'sale_cancels', timestamps: true },
 );
 indexOutbox(SaleCancelSchema, 'cancelId');
 
