@@ -17,6 +17,7 @@ export function CompanyListPage() {
         <Button onClick={() => navigate('/admin/createCompany')}>Add Company</Button>
       </div>
       <PagedTable<CompanyRow>
+        pageBase={0}
         title={
           <form
             className="ad-search"

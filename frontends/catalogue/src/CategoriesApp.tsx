@@ -20,6 +20,7 @@ function CategoryList() {
       </div>
       <PagedTable<CatRow>
         title="Categories"
+        pageBase={0}
         rowUrl="/productsCatagory"
         load={async (pageNo, signal) => {
           const r = await api.get<{ categoryList: CatRow[]; noOfPages: number }>('/getCategoryList', { query: { pageNo }, signal });

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ApiError, Button, Card, Field, FormActions, FormGrid, SelectField, Spinner, api, errorMessage, useAlert, useConfirm } from '@bahi/ui-kit';
+import { ApiError, Button, Card, Field, FormActions, FormGrid, Pager, SelectField, Spinner, api, errorMessage, useAlert, useConfirm } from '@bahi/ui-kit';
 import { LevelBadge, money, type Named, type Spec } from './shared';
 import { TaxFields, taxFieldOf, type TaxErrors, type TaxForm } from './TaxFields';
 
@@ -334,19 +334,7 @@ export function ProductEditPage() {
               </tbody>
             </table>
           </div>
-          {history.noOfPages > 1 && (
-            <div className="bk-pager">
-              <Button variant="secondary" disabled={history.page === 0} onClick={() => loadHistory(history.page - 1)}>
-                Prev
-              </Button>
-              <span className="bk-muted" style={{ padding: "0 12px" }}>
-                {history.page + 1} / {history.noOfPages}
-              </span>
-              <Button variant="secondary" disabled={history.page + 1 >= history.noOfPages} onClick={() => loadHistory(history.page + 1)}>
-                Next
-              </Button>
-            </div>
-          )}
+          {history.noOfPages > 1 && <Pager pageNo={history.page} noOfPages={history.noOfPages} onPage={(p) => void loadHistory(p)} base={0} />}
         </Card>
       </div>
     </>

@@ -107,6 +107,7 @@ export function ProductListPage() {
       </div>
       <PagedTable<ProductRow>
         title="Products"
+        pageBase={0}
         deps={[applied]}
         rowUrl="/productItem"
         load={async (pageNo, signal) => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { Button, Field, SelectField, Spinner, api, useAlert } from '@bahi/ui-kit';
+import { Button, Field, Pager, SelectField, Spinner, api, useAlert } from '@bahi/ui-kit';
 import { LevelBadge, STOCK_LEVELS, money, type Named, type ProductRow } from './shared';
 import './catalogue.css';
 
@@ -104,17 +104,7 @@ function ProductGrid() {
           ))}
         </div>
       )}
-      <div className="bk-pager" style={{ marginTop: 16 }}>
-        <Button variant="secondary" disabled={page === 0} onClick={() => go(page - 1)}>
-          Prev
-        </Button>
-        <span className="bk-muted" style={{ padding: "0 12px" }}>
-          Page {page + 1} of {data.pageCount}
-        </span>
-        <Button variant="secondary" disabled={page + 1 >= data.pageCount} onClick={() => go(page + 1)}>
-          Next
-        </Button>
-      </div>
+      {data.pageCount > 1 && <Pager className="ct-grid-pager" pageNo={page} noOfPages={data.pageCount} onPage={go} base={0} />}
     </>
   );
 }

@@ -27,6 +27,7 @@ export function DistributorListPage() {
       <PagedTable<ListRow>
         title="Distributor List"
         testId="distributor-table"
+        pageBase={0}
         columns={LIST_COLUMNS}
         rowUrl="/distributor/transaction"
         load={async (pageNo, signal) => {
@@ -100,7 +101,7 @@ export function DistributorLedgerPage() {
           { label: 'Officers', value: details.officers?.map((o) => o.name).join(', ') || '—', small: true },
         ]}
       />
-      <PartyHistoryTable key={version} path="/distributorsHistory" id={id} testId="distributor-history" refLink={refLink} />
+      <PartyHistoryTable key={version} path="/distributorsHistory" id={id} testId="distributor-history" refLink={refLink} pageBase={0} />
       <Modal open={showDetails} title="Distributor Details" onClose={() => setShowDetails(false)} width={680}>
         <DistributorForm
           testId="distributor-details-form"

@@ -34,6 +34,7 @@ export function PurchaseListPage() {
       <PagedTable<Row>
         title="Purchase List"
         testId="purchase-table"
+        pageBase={0}
         columns={COLUMNS}
         rowUrl="/purchase"
         load={async (pageNo, signal) => {

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAlert } from './alert';
-import { Button, Spinner } from './controls';
-import { PAGE_NOT_VALID, footerVisible, pageFromInput, pageFromQuery, rowTarget, visibleKeys } from './paging';
+import { Spinner } from './controls';
+import { Pager } from './Pager';
+import { footerVisible, pageFromQuery, rowTarget, visibleKeys, type PageBase } from './paging';
 
 export type Row = Record<string, unknown>;
 
@@ -33,6 +34,8 @@ export interface PagedTableProps<R extends Row = Row> {
   actions?: ReactNode;
   emptyText?: ReactNode;
   testId?: string;
+  /** How the pager numbers pages: 0 for back-office lists (spec 001), 1 (default) for the sales side's table (spec 000). */
+  pageBase?: PageBase;
 }
 
 const label = (key: string) => key.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
@@ -48,13 +51,13 @@ export function PagedTable<R extends Row = Row>({
   actions,
   emptyText = 'No records found.',
   testId = 'paged-table',
+  pageBase = 1,
 }: PagedTableProps<R>) {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const alert = useAlert();
   const pageNo = pageFromQuery(params.get('pageNo'));
   const [state, setState] = useState<{ loading: boolean; rows: R[]; noOfPages: number }>({ loading: true, rows: [], noOfPages: 0 });
-  const [jump, setJump] = useState('');
   const depKey = JSON.stringify(deps);
 
   const goTo = (p: number) =>
@@ -95,15 +98,6 @@ export function PagedTable<R extends Row = Row>({
 
   const cols: Column<R>[] = columns ?? visibleKeys(state.rows[0]).map((key) => ({ key, header: label(key) }));
   const { rows, noOfPages, loading } = state;
-
-  const onGo = () => {
-    const p = pageFromInput(jump, noOfPages);
-    if (p === null) alert.error(PAGE_NOT_VALID);
-    else {
-      setJump('');
-      goTo(p);
-    }
-  };
 
   return (
     <section className="bk-card bk-table-card" data-testid={testId}>
@@ -157,44 +151,7 @@ export function PagedTable<R extends Row = Row>({
           </table>
         )}
       </div>
-      {!loading && footerVisible(noOfPages, rows.length) && (
-        <footer className="bk-pager" aria-label="Pages">
-          <Button variant="secondary" disabled={pageNo <= 0} onClick={() => goTo(pageNo - 1)}>
-            Prev
-          </Button>
-          {pageNo > 0 && (
-            <Button variant="ghost" onClick={() => goTo(pageNo - 1)}>
-              {pageNo}
-            </Button>
-          )}
-          <span className="bk-pager__current" aria-current="page">
-            {pageNo + 1}
-          </span>
-          {pageNo + 1 < noOfPages && (
-            <Button variant="ghost" onClick={() => goTo(pageNo + 1)}>
-              {pageNo + 2}
-            </Button>
-          )}
-          <Button variant="secondary" disabled={pageNo + 1 >= noOfPages} onClick={() => goTo(pageNo + 1)}>
-            Next
-          </Button>
-          <span className="bk-pager__spacer" />
-          <input
-            className="bk-pager__input"
-            type="number"
-            min={1}
-            placeholder="Page Number"
-            aria-label="Page Number"
-            value={jump}
-            onChange={(e) => setJump(e.target.value)}
-            onKeyDown={(e) => e.key === 'Enter' && onGo()}
-          />
-          <Button variant="secondary" onClick={onGo}>
-            Go
-          </Button>
-          <span className="bk-pager__info">of {noOfPages}</span>
-        </footer>
-      )}
+      {!loading && footerVisible(noOfPages, rows.length) && <Pager pageNo={pageNo} noOfPages={noOfPages} onPage={goTo} base={pageBase} />}
     </section>
   );
 }

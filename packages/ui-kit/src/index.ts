@@ -12,6 +12,7 @@ export * from './confirm';
 export * from './Modal';
 export * from './controls';
 export * from './PagedTable';
+export * from './Pager';
 export * from './RemoteBoundary';
 export * from './pageHeader';
 export * from './SuggestInput';

@@ -1,14 +1,22 @@
-// Page arithmetic for the shared paged table: pageNo in the URL is zero-based, the page box
-// shows and accepts 1-based numbers (minimum 1).
+// Page arithmetic for the paged lists: pageNo in the URL is always zero-based. What the pager
+// shows and its go-to box accept depend on the list (spec 000 §5, 001 §5): back-office lists are
+// zero-based (0 <= page < number of pages), the sales side's table starts at 1 (1 <= page <= pages).
 
 export const PAGE_NOT_VALID = 'Page Number Not Valid';
 
-/** The zero-based page for a typed 1-based page number, or null when out of range. */
-export function pageFromInput(input: string, noOfPages: number): number | null {
+/** 0: back-office lists (catalogue, purchases, distributors, admin); 1: the sales side's table. */
+export type PageBase = 0 | 1;
+
+/** The zero-based page for what was typed in the go-to box of a list numbered from `base`, or null when out of range. */
+export function pageFromInput(input: string, noOfPages: number, base: PageBase = 1): number | null {
+  if (input.trim() === '') return null;
   const n = Number(input);
-  if (!Number.isInteger(n) || n < 1 || n > noOfPages) return null;
-  return n - 1;
+  if (!Number.isInteger(n) || n < base || n >= noOfPages + base) return null;
+  return n - base;
 }
+
+/** The number a page is shown as: the zero-based page itself in a back-office list, one more on the sales side. */
+export const pageLabel = (pageNo: number, base: PageBase = 1): number => pageNo + base;
 
 /** Zero-based pageNo from the query string; anything invalid is page 0. */
 export function pageFromQuery(raw: string | null): number {

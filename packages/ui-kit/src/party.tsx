@@ -6,6 +6,7 @@ import { api, errorMessage } from './api';
 import { useAlert } from './alert';
 import { formatINR } from './format';
 import { PagedTable, type Column } from './PagedTable';
+import type { PageBase } from './paging';
 
 export interface Stat {
   label: string;
@@ -59,10 +60,12 @@ export interface PartyHistoryProps {
   testId: string;
   /** The reference as a link where the row leads somewhere (hide_link); null shows `#ref`. */
   refLink(row: HistoryRow): ReactNode | null;
+  /** Page numbering (PagedTable pageBase): 0 for a distributor (back office), 1 for a customer (sales side). */
+  pageBase?: PageBase;
 }
 
 /** The party's transactions, newest first, paged. */
-export function PartyHistoryTable({ path, id, testId, refLink }: PartyHistoryProps) {
+export function PartyHistoryTable({ path, id, testId, refLink, pageBase }: PartyHistoryProps) {
   const columns = useMemo<Column<LedgerRow>[]>(
     () => [
       { key: 'date', header: 'Date' },
@@ -85,6 +88,7 @@ export function PartyHistoryTable({ path, id, testId, refLink }: PartyHistoryPro
         return { rows: r.list as LedgerRow[], noOfPages: r.noOfPages };
       }}
       emptyText="No transactions yet."
+      pageBase={pageBase}
     />
   );
 }
