@@ -4,7 +4,7 @@ import {
   api,
   Button,
   formatINR,
-  gstShare,
+  gstTaxables,
   isManager,
   NotePdfLink,
   noteValue,
@@ -19,8 +19,9 @@ import {
 export function purchaseReturnable(p: GetPurchaseDetailsReply): { lines: ReturnDialogLine[]; value: NoteValueBill } {
   const byLine = new Map((p.returns ?? []).map((r) => [r.sl_no, r]));
   const gstLines = new Map((p.gst?.lines ?? []).map((l) => [l.sl_no, l]));
-  const shares = simpleShares(p.lines, p.subTotal, p.total, p.shipping);
-  const rows = p.lines.map((l) => {
+  const amounts = p.lines.map((l) => l.amount);
+  const shares = p.gst ? gstTaxables(amounts, p.summery_discount) : simpleShares(amounts, p.summery_discount, p.tax === 1 ? p.taxAmount : 0);
+  const rows = p.lines.map((l, i) => {
     const r = byLine.get(l.sl_no) ?? { sold: l.quantity, returned: 0, returnable: l.quantity };
     const g = gstLines.get(l.sl_no);
     return {
@@ -30,7 +31,8 @@ export function purchaseReturnable(p: GetPurchaseDetailsReply): { lines: ReturnD
       sold: r.sold,
       returned: r.returned,
       returnable: r.returnable,
-      share: p.gst ? gstShare(l.amount, p.subTotal, p.summery_discount, Number(g?.gst_rate ?? 0)) : shares.get(l)!,
+      share: shares[i]!,
+      ...(p.gst ? { ratePercent: Number(g?.gst_rate ?? 0), interState: p.gst.inter_state } : {}),
     };
   });
   const credited = (p.debitNotes ?? []).reduce((sum, n) => sum + n.amount, 0);

@@ -1,24 +1,21 @@
-import { gstShare, noteValue, simpleShares } from './noteValue';
+import { apportionPaise, gstTaxables, noteValue, simpleShares } from './noteValue';
 
 describe('noteValue', () => {
   // A simple-mode bill: line 1 = 5 packs at 100 (amount 500), line 2 = 2 at 250 (amount 500),
   // subtotal 1000, tax 18 % = 180, shipping 40, discount 30 -> amount 1000 + 180 + 40 - 30 = 1190.
-  // Without shipping 1150: each line's share = 500 x 1150 / 1000 = 575.
-  const lines = [
-    { sl_no: 1, amount: 500 },
-    { sl_no: 2, amount: 500 },
-  ];
-  const shares = simpleShares(lines, 1000, 1190, 40);
-  const bill = (returned: [number, number]) => ({
+  // Each line: 500 - 15 (discount share) + 90 (tax share) = 575.
+  const [s1, s2] = simpleShares([500, 500], 30, 180);
+  const bill = (returned: [number, number], credited = 0) => ({
     total: 1190,
-    credited: 0,
+    credited,
     lines: [
-      { sl_no: 1, share: shares.get(lines[0]!)!, sold: 5, returned: returned[0], returnable: 5 - returned[0] },
-      { sl_no: 2, share: shares.get(lines[1]!)!, sold: 2, returned: returned[1], returnable: 2 - returned[1] },
+      { sl_no: 1, share: s1!, sold: 5, returned: returned[0], returnable: 5 - returned[0] },
+      { sl_no: 2, share: s2!, sold: 2, returned: returned[1], returnable: 2 - returned[1] },
     ],
   });
 
   it('values a partial return by the line share x returned / sold', () => {
+    expect([s1, s2]).toEqual([575, 575]);
     // 575 x 2 / 5 = 230
     expect(noteValue(bill([0, 0]), new Map([[1, 2]]))).toBe(230);
     // 575 x 1 / 5 + 575 x 1 / 2 = 115 + 287.5 = 402.5
@@ -34,7 +31,7 @@ describe('noteValue', () => {
     // everything at once: the sale's amount 1190
     expect(noteValue(bill([0, 0]), new Map([[1, 5], [2, 2]]))).toBe(1190);
     // after a first note of 230: 1190 - 230 = 960
-    expect(noteValue({ ...bill([2, 0]), credited: 230 }, new Map([[1, 3], [2, 2]]))).toBe(960);
+    expect(noteValue(bill([2, 0], 230), new Map([[1, 3], [2, 2]]))).toBe(960);
   });
 
   it('rounds each line to the paisa', () => {
@@ -43,8 +40,28 @@ describe('noteValue', () => {
     expect(noteValue(b, new Map([[1, 1]]))).toBe(33.33);
   });
 
-  it('shares a GST line after its part of the summary discount, with its tax', () => {
-    // amount 600 of subtotal 1000, discount 50 -> 600 - 30 = 570, at 12 %: 570 x 1.12 = 638.4
-    expect(gstShare(600, 1000, 50, 12)).toBeCloseTo(638.4, 9);
+  it('spreads a discount to the paisa, the largest line taking the rest', () => {
+    // 100 over 1 : 1 : 1 -> 33.33 each, the first largest takes 0.01
+    expect(apportionPaise(100, [1, 1, 1])).toEqual([33.34, 33.33, 33.33]);
+    // 270 over 1040, 1450, 1250, 1350, 1180 (6270): 44.78, 62.44, 53.83, 58.13, 50.81 (sum 269.99) -> 18 mm line 62.45
+    expect(apportionPaise(270, [1040, 1450, 1250, 1350, 1180])).toEqual([44.78, 62.45, 53.83, 58.13, 50.81]);
+  });
+
+  it('adds GST per head to the paisa on the returned taxable value', () => {
+    // amount 600 + 400, discount 50 -> taxables 570 and 380. 1 of 3 packs of line 1 at 12 %
+    // intra-state: taxable 190.00, CGST = SGST = 190 x 6 % = 11.40 -> 212.80
+    const [t1, t2] = gstTaxables([600, 400], 50);
+    expect([t1, t2]).toEqual([570, 380]);
+    const b = {
+      total: 2000,
+      credited: 0,
+      lines: [
+        { sl_no: 1, share: t1!, ratePercent: 12, sold: 3, returned: 0, returnable: 3 },
+        { sl_no: 2, share: t2!, ratePercent: 18, interState: false, sold: 1, returned: 0, returnable: 1 },
+      ],
+    };
+    expect(noteValue(b, new Map([[1, 1]]))).toBe(212.8);
+    // 1 of 7 packs taxable 33.333 -> 33.33 at 5 % inter-state: IGST 1.6665 -> 1.67 -> 35.00
+    expect(noteValue({ total: 999, credited: 0, lines: [{ sl_no: 1, share: 233.33, ratePercent: 5, interState: true, sold: 7, returned: 0, returnable: 7 }, b.lines[1]!] }, new Map([[1, 1]]))).toBe(35);
   });
 });

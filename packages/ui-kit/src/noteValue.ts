@@ -1,14 +1,20 @@
-// What a return is worth, for the return dialog's live figure. The server computes the note
-// (exact decimals, remainders); this follows its rule so the figure shown is the one it books:
-// a line's share of the bill (after its discount, its share of the summary discount and its
-// tax) x returned / sold, to the paisa; the return completing a line takes that line's
-// remainder, and the return that brings the whole bill back takes what the earlier notes left
-// of the bill's value (shipping included).
+// What a return is worth, for the return dialog's live figure. The server computes the note in
+// exact decimals and books it; this follows its rule in whole paise so the figure shown is the
+// one booked: a line's share of the bill (after its discount, its share of the summary
+// discount and its tax) x returned / sold, to the paisa; the return completing a line takes the
+// line's remainder, and the return that brings the whole bill back takes what the earlier notes
+// left of the bill's value (shipping included).
 
 export interface NoteValueLine {
   sl_no: number;
-  /** The whole line's value on the bill without shipping. */
+  /**
+   * Simple mode: the whole line's value without shipping (amount - its discount share + its tax).
+   * GST mode: the line's taxable value without its shipping share (tax is added at `ratePercent`).
+   */
   share: number;
+  /** GST mode: the line's rate; the tax of each head is rounded to the paisa as on the invoice. */
+  ratePercent?: number;
+  interState?: boolean;
   sold: number;
   returned: number;
   returnable: number;
@@ -24,6 +30,20 @@ export interface NoteValueBill {
 
 const cents = (n: number) => Math.round(n * 100);
 
+/** GST of a taxable value in paise: per head to the paisa (CGST + SGST halves, or IGST). */
+function taxPaise(taxable: number, rate: number, interState: boolean): number {
+  return interState ? Math.round((taxable * rate) / 100) : 2 * Math.round((taxable * rate) / 200);
+}
+
+/** A line's value in paise for `q` packs. */
+function lineValue(l: NoteValueLine, q: number): number {
+  const taxable = (packs: number) => cents((l.share * packs) / l.sold);
+  const value = (t: number) => (l.ratePercent === undefined ? t : t + taxPaise(t, l.ratePercent, !!l.interState));
+  // The return completing the line takes what the earlier ones left of it.
+  if (q === l.returnable) return value(cents(l.share)) - value(taxable(l.returned));
+  return value(taxable(q));
+}
+
 /** The note's value in rupees for `picked` (sl_no -> packs). */
 export function noteValue(bill: NoteValueBill, picked: Map<number, number>): number {
   const open = bill.lines.filter((l) => l.returnable > 0);
@@ -32,26 +52,33 @@ export function noteValue(bill: NoteValueBill, picked: Map<number, number>): num
   let sum = 0;
   for (const l of bill.lines) {
     const q = picked.get(l.sl_no);
-    if (!q || l.sold <= 0) continue;
-    sum +=
-      q === l.returnable
-        ? cents(l.share) - cents((l.share * l.returned) / l.sold)
-        : cents((l.share * q) / l.sold);
+    if (q && l.sold > 0) sum += lineValue(l, q);
   }
   return sum / 100;
 }
 
-/**
- * Each line's share of a simple-mode bill: its amount's part of the bill without shipping (the
- * 18 % tax is on the subtotal, the summary discount shared by amount).
- */
-export function simpleShares<L extends { amount: number }>(lines: L[], subtotal: number, total: number, shipping: number): Map<L, number> {
-  const base = total - shipping;
-  return new Map(lines.map((l) => [l, subtotal > 0 ? (l.amount * base) / subtotal : 0]));
+/** Spreads `total` over `weights` to the paisa; the largest weight takes what rounding left (as the server does). */
+export function apportionPaise(total: number, weights: number[]): number[] {
+  const t = cents(total);
+  const sum = weights.reduce((s, w) => s + w, 0);
+  const shares = weights.map((w) => (sum === 0 ? 0 : Math.round((t * w) / sum)));
+  let largest = 0;
+  weights.forEach((w, i) => {
+    if (w > weights[largest]!) largest = i;
+  });
+  if (shares.length) shares[largest] = shares[largest]! + t - shares.reduce((s, x) => s + x, 0);
+  return shares.map((p) => p / 100);
 }
 
-/** A GST line's share: its amount less its part of the summary discount, with tax at its rate. */
-export function gstShare(amount: number, subtotal: number, discount: number, ratePercent: number): number {
-  const disc = subtotal > 0 ? (discount * amount) / subtotal : 0;
-  return (amount - disc) * (1 + ratePercent / 100);
+/** Simple mode: each line's amount less its share of the summary discount plus its share of the 18 % tax. */
+export function simpleShares(amounts: number[], discount: number, taxAmount: number): number[] {
+  const D = apportionPaise(discount, amounts);
+  const T = apportionPaise(taxAmount, amounts);
+  return amounts.map((a, i) => (cents(a) - cents(D[i]!) + cents(T[i]!)) / 100);
+}
+
+/** GST mode: each line's taxable value without shipping (its amount less its share of the summary discount). */
+export function gstTaxables(amounts: number[], discount: number): number[] {
+  const D = apportionPaise(discount, amounts);
+  return amounts.map((a, i) => (cents(a) - cents(D[i]!)) / 100);
 }

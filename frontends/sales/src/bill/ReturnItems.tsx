@@ -1,14 +1,15 @@
 import { useMemo, useState } from 'react';
 import type { BillDetailsReply, SalesReturnReply, SalesReturnRequest } from '@bahi/contracts';
-import { api, Button, gstShare, isManager, noteValue, ReturnDialog, simpleShares, useUser, type NoteValueBill, type ReturnDialogLine } from '@bahi/ui-kit';
+import { api, Button, gstTaxables, isManager, noteValue, ReturnDialog, simpleShares, useUser, type NoteValueBill, type ReturnDialogLine } from '@bahi/ui-kit';
 
 /** The bill's lines with what can still come back, and each line's share of the bill for the live value. */
 export function returnableOf(bill: BillDetailsReply): { lines: ReturnDialogLine[]; value: NoteValueBill } {
   const s = bill.saleDetails;
   const gst = !!s.tax_mode && s.tax_mode !== 'simple' && !!s.invoice_no;
   const byLine = new Map((bill.returns ?? []).map((r) => [r.sl_no, r]));
-  const shares = simpleShares(bill.soldProducts, bill.subtotal, s.amount, s.shipping);
-  const rows = bill.soldProducts.map((p) => {
+  const amounts = bill.soldProducts.map((p) => p.amount);
+  const shares = gst ? gstTaxables(amounts, s.summery_discount) : simpleShares(amounts, s.summery_discount, s.tax === 1 ? s.taxAmount : 0);
+  const rows = bill.soldProducts.map((p, i) => {
     const r = byLine.get(p.sl_no) ?? { sold: p.quantity, returned: 0, returnable: p.quantity };
     return {
       line: {
@@ -19,7 +20,9 @@ export function returnableOf(bill: BillDetailsReply): { lines: ReturnDialogLine[
         returned: r.returned,
         returnable: r.returnable,
       },
-      share: gst ? gstShare(p.amount, bill.subtotal, s.summery_discount, Number(p.gst_rate ?? 0)) : shares.get(p)!,
+      share: shares[i]!,
+      // A bill of supply carries no tax.
+      gst: gst ? { ratePercent: s.document === 'bill-of-supply' ? 0 : Number(p.gst_rate ?? 0), interState: !!s.inter_state } : {},
     };
   });
   const credited = (bill.creditNotes ?? []).reduce((sum, n) => sum + n.amount, 0);
@@ -28,7 +31,7 @@ export function returnableOf(bill: BillDetailsReply): { lines: ReturnDialogLine[
     value: {
       total: gst ? Number(s.invoice_value ?? s.amount) : s.amount,
       credited,
-      lines: rows.map((r) => ({ ...r.line, share: r.share })),
+      lines: rows.map((r) => ({ ...r.line, share: r.share, ...r.gst })),
     },
   };
 }
