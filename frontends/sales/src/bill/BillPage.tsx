@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, Button, formatINR, openDocument, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
 import { fmt1 } from '../cart/lines';
@@ -175,8 +175,11 @@ export default function BillPage() {
       .catch(() => setFailed(true));
   }, [id, version]);
 
+  // Printed once per bill: reading it again after a return or a cancel must not print again.
+  const printed = useRef('');
   useEffect(() => {
-    if (bill && prints === 'print') {
+    if (bill && prints === 'print' && printed.current !== id) {
+      printed.current = id;
       openDocument(invoicePdf(id), { print: true }).catch(() => alert.error('Unable to print the bill, please try again later.'));
     }
   }, [bill, prints]);
