@@ -18,6 +18,10 @@ import { Customers } from './sales/customers';
 import { InvoiceNumbers } from './sales/invoice-numbers';
 import { SalesController } from './sales/sales.controller';
 import { SalesService } from './sales/sales.service';
+import { CancelService } from './returns/cancel.service';
+import { ReturnsController } from './returns/returns.controller';
+import { ReturnsService } from './returns/returns.service';
+import { CreditNoteSchema, ReturnModels, SaleCancelSchema } from './returns/schema';
 import { FillCartController } from './reorder/fill-cart.controller';
 
 @Module({
@@ -28,10 +32,12 @@ import { FillCartController } from './reorder/fill-cart.controller';
       { name: Models.Estimate, schema: EstimateSchema },
       { name: Models.Sale, schema: SaleSchema },
       { name: Models.Delivery, schema: DeliverySchema },
+      { name: ReturnModels.CreditNote, schema: CreditNoteSchema },
+      { name: ReturnModels.SaleCancel, schema: SaleCancelSchema },
     ]),
     GstReturnsModule,
   ],
-  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController],
-  providers: [Products, Customers, Companies, InvoiceNumbers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService],
+  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController, ReturnsController],
+  providers: [Products, Customers, Companies, InvoiceNumbers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService, ReturnsService, CancelService],
 })
 export class AppModule {}

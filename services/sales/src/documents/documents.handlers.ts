@@ -4,6 +4,8 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { Model } from 'mongoose';
 import {
   Subjects,
+  type CreditNoteDetails,
+  type CreditNoteDocumentRequest,
   type EstimateDocument,
   type EstimateDocumentRequest,
   type SaleDocument,
@@ -14,12 +16,17 @@ import { CompanyMsg, money, round2, RpcId, sub } from '@bahi/service-kit';
 import { type DeliveryDoc, type EstimateDoc, Models, type SaleDoc } from '../common/schemas';
 import { lineAmount, totals, type StoredLine } from '../common/totals';
 import { Customers, toCustomer } from '../sales/customers';
+import { noteDetails } from '../returns/returns.service';
+import { type CreditNoteDoc, ReturnModels, type ReturnableSale } from '../returns/schema';
 
 class SaleDocumentMsg extends CompanyMsg implements SaleDocumentRequest {
   @RpcId() saleId!: number;
 }
 class EstimateDocumentMsg extends CompanyMsg implements EstimateDocumentRequest {
   @RpcId() estimateId!: number;
+}
+class CreditNoteDocumentMsg extends CompanyMsg implements CreditNoteDocumentRequest {
+  @RpcId() creditNoteId!: number;
 }
 
 /** Decimal strings without float round trips. */
@@ -48,6 +55,7 @@ export class DocumentsHandlers {
     @InjectModel(Models.Sale) private readonly sales: Model<SaleDoc>,
     @InjectModel(Models.Estimate) private readonly estimates: Model<EstimateDoc>,
     @InjectModel(Models.Delivery) private readonly deliveries: Model<DeliveryDoc>,
+    @InjectModel(ReturnModels.CreditNote) private readonly creditNotes: Model<CreditNoteDoc>,
     private readonly customers: Customers,
   ) {}
 
@@ -55,7 +63,7 @@ export class DocumentsHandlers {
   @MessagePattern(Subjects.documents.saleDocument)
   async sale(@Payload() msg: SaleDocumentMsg): Promise<SaleDocument | null> {
     const { companyId, saleId } = msg;
-    const s = (await this.sales.findOne({ companyId, saleId, status: 'complete' }).lean()) as SaleDoc | null;
+    const s = (await this.sales.findOne({ companyId, saleId, status: 'complete' }).lean()) as ReturnableSale | null;
     if (!s) return null;
     const d = (await this.deliveries.findOne({ companyId, sale_id: saleId }).lean()) as DeliveryDoc | null;
     const c = s.customer;
@@ -87,7 +95,16 @@ export class DocumentsHandlers {
         : null,
       // GST mode: the frozen tax invoice (or bill of supply); simple-mode bills print as before.
       gst: s.gst && s.gst.serial > 0 ? s.gst : null,
+      // A cancelled bill prints with a CANCELLED watermark, the date and the reason.
+      cancelled: s.cancelled ? { date: s.cancelled.date, reason: s.cancelled.reason } : null,
     };
+  }
+
+  /** A complete credit note for the credit-note PDF; null when unknown (or another company's). */
+  @MessagePattern(Subjects.documents.creditNoteDocument)
+  async creditNote(@Payload() msg: CreditNoteDocumentMsg): Promise<CreditNoteDetails | null> {
+    const n = (await this.creditNotes.findOne({ companyId: msg.companyId, creditNoteId: msg.creditNoteId, status: 'complete' }).lean()) as CreditNoteDoc | null;
+    return n ? noteDetails(n) : null;
   }
 
   /** An estimate at today's figures; previous_due is the customer's due now. */

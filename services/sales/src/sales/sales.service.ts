@@ -10,6 +10,9 @@ import { type CartDoc, Models, type SaleDoc } from '../common/schemas';
 import { invoiceTotal, lineAmount, num, type StoredLine } from '../common/totals';
 import type { Who } from '../common/who';
 import { toCustomer } from './customers';
+import { cancelBlocker } from '../returns/cancel.service';
+import { returnStatus, returnableLines } from '../returns/status';
+import type { ReturnableSale } from '../returns/schema';
 
 export const SALES_PAGE_SIZE = 10;
 
@@ -75,13 +78,14 @@ export class SalesService {
       this.model.find(filter).sort({ saleId: -1 }).skip(pageNo * SALES_PAGE_SIZE).limit(SALES_PAGE_SIZE).lean(),
     ]);
     return {
-      salesList: (rows as SaleDoc[]).map((s) => ({
+      salesList: (rows as ReturnableSale[]).map((s) => ({
         id: s.saleId,
         Date: s.date,
         'Clients Name': s.customer.walkIn ? 'Unknown' : s.customer.name,
         'Total Amount': num(s.amount),
         Paid: num(s.paid),
         invoice_no: s.gst?.invoice_no || null,
+        status: returnStatus(s),
       })),
       noOfPages: Math.max(1, Math.ceil(count / SALES_PAGE_SIZE)),
     };
@@ -98,7 +102,8 @@ export class SalesService {
   }
 
   async bill(companyId: number, saleId: number): Promise<BillDetailsReply> {
-    const s = await this.get(companyId, saleId);
+    const s: ReturnableSale = await this.get(companyId, saleId);
+    const blocked = cancelBlocker(s);
     const walkIn = s.customer.walkIn;
     const previousDue = walkIn ? new Decimal(0) : money(s.previousDue);
     const total = invoiceTotal(s.amount, previousDue, walkIn);
@@ -125,6 +130,12 @@ export class SalesService {
       previousDue: num(previousDue),
       soldProducts: s.lines.map((l) => soldProduct(l, s.gst?.lines.find((g) => g.sl_no === l.sl_no) ?? null)),
       companyDetails: await this.company(companyId),
+      status: returnStatus(s),
+      cancelled: s.cancelled ? { date: s.cancelled.date, reason: s.cancelled.reason } : null,
+      returns: returnableLines(s),
+      creditNotes: (s.creditNotes ?? []).map((n) => ({ creditNoteId: n.creditNoteId, credit_note_no: n.credit_note_no, date: n.date, amount: num(n.amount), refund: num(n.refund) })),
+      // A payment after the sale is checked by the ledger when the cancel is asked for.
+      cancellable: { ok: !blocked, reason: blocked },
     };
   }
 

@@ -1,0 +1,161 @@
+import { ConflictException, HttpException, Inject, Injectable, NotFoundException, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import type { Logger } from 'pino';
+import { Subjects, type CancelSaleReply } from '@bahi/contracts';
+import { LOGGER, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
+import { Models, type SaleDoc } from '../common/schemas';
+import { unitQuantity } from '../common/totals';
+import type { Who } from '../common/who';
+import { freeFor, RETURN_LEASE_MS } from './returns.service';
+import { type ReturnableSale, ReturnModels, type SaleCancelDoc } from './schema';
+
+/** Why a sale cannot be cancelled now (a sentence), or null. The ledger still refuses one paid for after the sale. */
+export function cancelBlocker(s: ReturnableSale): string | null {
+  if (s.cancelled) return `Bill ${s.saleId} is already cancelled.`;
+  if ((s.creditNotes ?? []).length) return `Bill ${s.saleId} has credit notes (goods were returned against it); it cannot be cancelled.`;
+  if (s.busy) return `A ${s.busy.kind === 'cancel' ? 'cancellation' : 'return'} of bill ${s.saleId} is in progress; try again in a moment.`;
+  return null;
+}
+
+/**
+ * Cancelling a bill, all-or-nothing through the kit's Outbox (one record per attempt, keyed
+ * `cancel:<saleId>` so a double click cancels once): reserve the sale (no return in progress or
+ * done), the ledger reverses the sale's due unless the customer paid after the sale (the
+ * refusable step, first), stock comes back in, then the sale is marked cancelled. It keeps its
+ * invoice number (GSTR-1 counts it as cancelled in doc_issue) and leaves every total.
+ */
+@Injectable()
+export class CancelService implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly outbox: Outbox<SaleCancelDoc, CancelSaleReply>;
+
+  constructor(
+    @InjectModel(ReturnModels.SaleCancel) readonly records: Model<SaleCancelDoc>,
+    @InjectModel(Models.Sale) private readonly sales: Model<SaleDoc>,
+    private readonly nats: NatsClient,
+    private readonly seq: SequenceService,
+    @Inject(LOGGER) log: Logger,
+  ) {
+    this.outbox = new Outbox<SaleCancelDoc, CancelSaleReply>({
+      model: records,
+      idField: 'cancelId',
+      noun: 'cancellation',
+      leaseMs: RETURN_LEASE_MS,
+      log,
+      apply: (c) => this.apply(c),
+      finish: (c) => this.finish(c),
+      undo: (c) => this.undo(c),
+      answer: (c) => ({ success: true, saleId: c.saleId, invoice_no: c.invoice_no || null }),
+      undoneTail: 'The bill is unchanged.',
+      laterTail: 'What was applied will be undone automatically; the bill stays as it was.',
+    });
+  }
+
+  onApplicationBootstrap() {
+    this.outbox.start();
+  }
+
+  onApplicationShutdown() {
+    this.outbox.stop();
+  }
+
+  private async sale(companyId: number, saleId: number): Promise<ReturnableSale> {
+    const s = (await this.sales.collection.findOne({ companyId, saleId, status: 'complete' })) as ReturnableSale | null;
+    if (!s) throw new NotFoundException(`Sale ${saleId} not found.`);
+    return s;
+  }
+
+  async cancel(who: Who, saleId: number, reason: string): Promise<CancelSaleReply> {
+    const key = `cancel:${saleId}`;
+    const s = await this.sale(who.companyId, saleId);
+    // A cancel asked again once done is refused; one asked twice at once (a double click) waits
+    // for the first and gets its answer (the shared key).
+    if (s.cancelled) throw new ConflictException(cancelBlocker(s)!);
+    const earlier = await this.outbox.replay(who.companyId, key);
+    if (earlier) return earlier;
+    const blocked = cancelBlocker(s);
+    if (blocked) throw new ConflictException(blocked);
+    const cancelId = await this.seq.next(who.companyId, 'saleCancel');
+    return this.outbox.run({
+      companyId: who.companyId,
+      cancelId,
+      status: 'pending',
+      idempotencyKey: key,
+      lockedUntil: this.outbox.lease(),
+      saleId,
+      date: today(),
+      reason,
+      createdBy: who.userId,
+      stockApplied: false,
+      ledgerPosted: false,
+      ledgerTried: false,
+      ledgerRefused: false,
+      invoice_no: s.gst?.invoice_no || null,
+      warnings: [],
+    });
+  }
+
+  private async apply(c: SaleCancelDoc): Promise<void> {
+    if (c.ledgerPosted) return;
+    const reserved = await this.sales.collection.updateOne(
+      { companyId: c.companyId, saleId: c.saleId, status: 'complete', cancelled: null, returnsVersion: { $in: [0, null] }, ...freeFor('cancel', c.cancelId) } as never,
+      { $set: { busy: { kind: 'cancel', id: c.cancelId }, updatedAt: new Date() } } as never,
+    );
+    const s = await this.sale(c.companyId, c.saleId);
+    if (reserved.matchedCount !== 1) throw new ConflictException(cancelBlocker(s) ?? `Bill ${c.saleId} changed meanwhile; try again.`);
+    const source = { kind: 'sale-cancel' as const, id: c.saleId };
+    // Reversals leave a mark that makes a later post of the same source a no-op, so only what
+    // was tried is reversed: a refused (or never sent) cancel must not block a later one.
+    await this.outbox.mark(c, { ledgerTried: true });
+    try {
+      await this.nats.send(Subjects.ledger.entryPost, {
+        companyId: c.companyId,
+        party: { kind: 'customer', id: s.customer.client_id },
+        source,
+        amount: s.amount,
+        paid: s.paid,
+        date: c.date,
+        dueDate: c.date,
+        docNo: s.gst?.invoice_no || null,
+        guard: { noPaymentAfter: { kind: 'sale', id: c.saleId } },
+      });
+    } catch (err) {
+      if (err instanceof HttpException && err.getStatus() === 409) {
+        await this.outbox.mark(c, { ledgerRefused: true });
+        throw new ConflictException(`Bill ${c.saleId} cannot be cancelled: ${err.message}`);
+      }
+      throw err;
+    }
+    await this.outbox.mark(c, { stockApplied: true });
+    await this.nats.send(Subjects.inventory.stockApply, {
+      companyId: c.companyId,
+      source,
+      date: c.date,
+      lines: s.lines.map((l) => ({ product_id: l.product_id, quantity: unitQuantity(l).toFixed(), rate: sub(l.mrp, l.discount).toFixed() })),
+    });
+    await this.outbox.mark(c, { ledgerPosted: true });
+  }
+
+  /** Marks the sale cancelled and frees it (once: only while it holds our reservation). */
+  private async finish(c: SaleCancelDoc): Promise<void> {
+    await this.sales.collection.updateOne(
+      { companyId: c.companyId, saleId: c.saleId, 'busy.kind': 'cancel', 'busy.id': c.cancelId } as never,
+      { $set: { cancelled: { date: c.date, reason: c.reason, by: c.createdBy }, busy: null, updatedAt: new Date() } } as never,
+    );
+  }
+
+  private async undo(c: SaleCancelDoc): Promise<void> {
+    const source = { kind: 'sale-cancel' as const, id: c.saleId };
+    // stockApplied is set before the stock message is sent: here it means "tried".
+    if (c.stockApplied) await this.nats.send(Subjects.inventory.stockReverse, { companyId: c.companyId, source });
+    if (c.ledgerTried && !c.ledgerRefused) await this.nats.send(Subjects.ledger.entryReverse, { companyId: c.companyId, source });
+    await this.sales.collection.updateOne(
+      { companyId: c.companyId, saleId: c.saleId, 'busy.kind': 'cancel', 'busy.id': c.cancelId } as never,
+      { $set: { busy: null, updatedAt: new Date() } } as never,
+    );
+  }
+
+  redrive(): Promise<number> {
+    return this.outbox.redrive();
+  }
+}
