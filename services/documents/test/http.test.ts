@@ -11,7 +11,7 @@ let stack: DocStack;
 const staff = `Bearer ${tokenFor(F.COMPANY_ID)}`;
 const manager = `Bearer ${tokenFor(F.COMPANY_ID, 'manager')}`;
 /** Purchase labels and the stock book are the manager's (limits.test.ts checks staff get 403). */
-const authFor = (path: string) => (/stockbook|purchase-labels/.test(path) ? manager : staff);
+const authFor = (path: string) => (/stockbook|purchase-labels|debit-note/.test(path) ? manager : staff);
 const other = `Bearer ${tokenFor(F.OTHER_COMPANY_ID)}`;
 
 beforeAll(async () => {
@@ -97,6 +97,9 @@ describe('GET /documents/{kind}/{id}', () => {
       ['/documents/labels/12?mode=stockbook&count=24&qty=2', 'labels-12.pdf', 2, { w: 210, h: 297 }],
       ['/documents/labels/12?mode=packet&count=30', 'labels-12.pdf', 1, { w: 210, h: 297 }],
       ['/documents/purchase-labels/9?packets=12:41', 'purchase-labels-9.pdf', 2, { w: 210, h: 297 }],
+      ['/documents/credit-note/31', 'credit-note-31.pdf', 1, { w: 210, h: 148 }],
+      ['/documents/credit-note/32', 'credit-note-32.pdf', 1, { w: 210, h: 297 }],
+      ['/documents/debit-note/51', 'debit-note-51.pdf', 1, { w: 210, h: 297 }],
     ];
     for (const [path, file, pages, size] of expected) {
       const res = await get(path, authFor(path));

@@ -125,7 +125,7 @@ describe('counts are bounded before anything is allocated', () => {
 
 describe('positions of the data owners', () => {
   it('gives staff 403 on purchase labels and the stock book (manager-only at their owner), and the manager gets them', async () => {
-    for (const p of ['/documents/purchase-labels/9', '/documents/stockbook?category=4', '/documents/stockbook?category=4&cost=1']) {
+    for (const p of ['/documents/purchase-labels/9', '/documents/stockbook?category=4', '/documents/stockbook?category=4&cost=1', '/documents/debit-note/51']) {
       const res = await request(stack.url).get(p).set('Authorization', staff);
       expect([p, res.status, res.body.message]).toEqual([p, 403, 'Only a manager can do this.']);
     }
@@ -141,7 +141,7 @@ describe('positions of the data owners', () => {
   });
 
   it('serves bills, estimates, challans, receipts, statements and product labels to staff', async () => {
-    for (const p of ['/documents/bill/7', '/documents/estimate/3', '/documents/challan/7', '/documents/receipt/41', '/documents/statement/5', '/documents/labels/12?count=1']) {
+    for (const p of ['/documents/bill/7', '/documents/estimate/3', '/documents/challan/7', '/documents/receipt/41', '/documents/statement/5', '/documents/labels/12?count=1', '/documents/credit-note/31']) {
       const res = await get(stack.url, p, staff);
       expect([p, res.status]).toEqual([p, 200]);
     }
@@ -150,11 +150,11 @@ describe('positions of the data owners', () => {
 
 describe('tenancy', () => {
   it("answers 404 to company B for company A's ids on every kind, and prints none of A's data", async () => {
-    const kinds = ['/documents/bill/7', '/documents/estimate/3', '/documents/challan/7', '/documents/receipt/41', '/documents/statement/5', '/documents/stockbook?category=4', '/documents/labels/12', '/documents/purchase-labels/9'];
+    const kinds = ['/documents/bill/7', '/documents/estimate/3', '/documents/challan/7', '/documents/receipt/41', '/documents/statement/5', '/documents/stockbook?category=4', '/documents/labels/12', '/documents/purchase-labels/9', '/documents/credit-note/32', '/documents/debit-note/51'];
     for (const who of [otherManager, otherStaff]) {
       for (const p of kinds) {
         const res = await get(stack.url, p, who);
-        const expected = who === otherStaff && /stockbook|purchase-labels/.test(p) ? 403 : 404;
+        const expected = who === otherStaff && /stockbook|purchase-labels|debit-note/.test(p) ? 403 : 404;
         expect([p, res.status]).toEqual([p, expected]);
         const body = res.body.toString('utf8');
         for (const secret of [F.companyDetails.name, F.customer.name, 'Basmati', 'Grains']) expect(body).not.toContain(secret);

@@ -31,6 +31,11 @@ export function pdfText(pdf: Buffer): string {
   return withTemp(pdf, (_dir, file) => execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
 }
 
+/** Text in content order (pdftotext -raw): rotated text, such as a watermark, comes out whole. */
+export function pdfRawText(pdf: Buffer): string {
+  return withTemp(pdf, (_dir, file) => execFileSync('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
+}
+
 /** The fonts embedded in the PDF (poppler's pdffonts). */
 export function pdfFonts(pdf: Buffer): string {
   return withTemp(pdf, (_dir, file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }));

@@ -4,6 +4,7 @@ import { MessagePattern, Payload, RpcException, Transport } from '@nestjs/micros
 import { DocumentSubjects as D, Subjects } from '@bahi/contracts';
 import * as F from './fixtures';
 import { interB2b } from './gst-fixtures';
+import { CREDIT_NOTES, DEBIT_NOTES } from './note-fixtures';
 
 /** Per-company fixture data; other companies see nothing (null -> 404), as the owners scope by companyId. */
 export const state = { statementRows: 40, logo: true, saleLines: 1200, statementMaxRows: undefined as number | undefined };
@@ -61,6 +62,14 @@ class FixtureResponders {
   @MessagePattern(D.labelDetails)
   label(@Payload() p: { companyId: number; productId: number }) {
     return mine(p) && p.productId < 100 ? F.labelDetails(p.productId) : null;
+  }
+  @MessagePattern(D.creditNoteDocument)
+  creditNote(@Payload() p: { companyId: number; creditNoteId: number }) {
+    return mine(p) ? (CREDIT_NOTES[p.creditNoteId] ?? null) : null;
+  }
+  @MessagePattern(D.debitNoteDocument)
+  debitNote(@Payload() p: { companyId: number; debitNoteId: number }) {
+    return mine(p) ? (DEBIT_NOTES[p.debitNoteId] ?? null) : null;
   }
   @MessagePattern(D.purchaseLabels)
   purchase(@Payload() p: { companyId: number; purchaseId: number }) {

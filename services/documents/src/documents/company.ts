@@ -21,7 +21,7 @@ export class CompanyHeaders {
   async get(companyId: number): Promise<CompanyView> {
     const d = await this.details(companyId);
     const logo = d.logo ? await this.logo(companyId) : null;
-    return { id: d.id, name: d.name, add1: d.add1, add2: d.add2, mob1: d.mob1, mob2: d.mob2, email: d.email, upiId: d.upiId ?? null, logo };
+    return { id: d.id, name: d.name, add1: d.add1, add2: d.add2, mob1: d.mob1, mob2: d.mob2, email: d.email, upiId: d.upiId ?? null, billFormat: d.bill_format ?? 'a5', logo, gstin: d.gstin ?? null, stateCode: d.state_code ?? null };
   }
 
   private async logo(companyId: number): Promise<string | null> {

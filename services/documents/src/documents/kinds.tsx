@@ -1,6 +1,6 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import type { ReactElement } from 'react';
-import { DocumentSubjects as S, type DocumentKind, type PayloadOf, type Position, type ReplyOf, type Subject } from '@bahi/contracts';
+import { BillFormats, DocumentSubjects as S, type BillFormat, type DocumentKind, type PayloadOf, type Position, type ReplyOf, type SaleDocument, type Subject } from '@bahi/contracts';
 import { Money } from '@bahi/service-kit';
 import { barcodeSvg, qrSvg, upiUri, type Code } from '../render/codes';
 import { ReceiptTemplate, StatementTemplate, statementRowsPerPage } from '../templates/account-docs';
@@ -10,6 +10,8 @@ import { billFigures, BillTemplate, ChallanTemplate, EstimateTemplate } from '..
 import { gstAccount, TaxInvoiceTemplate } from '../templates/tax-invoice';
 import { arrangeRows, labelsPerPage, LabelsTemplate, StockBookTemplate, type LabelView } from '../templates/stock-docs';
 import { reorderKind } from '../templates/reorder-doc';
+import { THERMAL_ROLLS, ThermalBillTemplate, thermalSize, ThermalTaxInvoiceTemplate, type ThermalFormat } from '../templates/thermal';
+import { creditNoteView, debitNoteView, NoteTemplate, noteSize } from '../templates/note-docs';
 
 /** Asks the owning service (NATS request-reply in production). */
 export type Ask = <T extends Subject>(subject: T, payload: PayloadOf<T>) => Promise<ReplyOf<T>>;
@@ -35,6 +37,8 @@ export interface PreparedDocument {
   element: ReactElement;
   size: PageSize;
   fileName: string;
+  /** Thermal rolls: the page height is measured from the content (size.heightMm is only the layout's start). */
+  fitHeight?: boolean;
 }
 
 export interface DocumentKindDef {
@@ -61,6 +65,8 @@ export const LIMITS = {
   stockBookRows: 2000,
   /** Lines of a bill, challan or estimate. */
   billLines: 1000,
+  /** Lines of a bill on a thermal roll (one page of about 2 m of paper). */
+  thermalLines: 300,
 } as const;
 const MAX_LABELS = LIMITS.labels;
 
@@ -94,14 +100,41 @@ async function upiQr(company: CompanyView, amount: string, note: string): Promis
   return qrSvg(upiUri({ upiId: company.upiId, payeeName: company.name, amount: am, note }));
 }
 
+/** `format=` of the bill: a5 (A4 tax invoice in GST mode), thermal-80 or thermal-58; absent: the company's bill_format. */
+function billFormat(raw: string | undefined): BillFormat | null {
+  if (raw === undefined || raw === '') return null;
+  if (!(BillFormats as readonly string[]).includes(raw)) throw new BadRequestException(`format must be one of ${BillFormats.join(', ')}.`);
+  return raw as BillFormat;
+}
+
+/** A bill on a 58 or 80 mm roll, one page whose height is fitted to the content. */
+async function thermalBill(format: ThermalFormat, company: CompanyView, sale: SaleDocument): Promise<PreparedDocument> {
+  const saleId = sale.sale_id;
+  if (sale.soldProducts.length > LIMITS.thermalLines) {
+    throw new BadRequestException(`Bill ${saleId} has ${sale.soldProducts.length} lines; at most ${LIMITS.thermalLines} fit one thermal receipt. Print it with format=a5.`);
+  }
+  const fileName = `bill-${saleId}-${THERMAL_ROLLS[format].suffix}.pdf`;
+  if (sale.gst) {
+    const account = gstAccount(sale, sale.gst);
+    const upi = await upiQr(company, account.dueRounded, `Invoice ${sale.gst.invoice_no}`);
+    return { element: <ThermalTaxInvoiceTemplate format={format} company={company} sale={sale} gst={sale.gst} account={account} upi={upi} />, size: thermalSize(format), fileName, fitHeight: true };
+  }
+  const figures = billFigures(sale);
+  const upi = await upiQr(company, figures.dueRounded, `Bill ${saleId}`);
+  return { element: <ThermalBillTemplate format={format} company={company} sale={sale} figures={figures} upi={upi} />, size: thermalSize(format), fileName, fitHeight: true };
+}
+
 const bill: DocumentKindDef = {
   kind: 'bill',
   needsId: true,
   async prepare(req, src) {
     const saleId = positiveId(req.id, 'The bill number');
+    const asked = billFormat(req.query.format);
     const [company, sale] = await Promise.all([src.company(req.companyId), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
     if (!sale) notFound(`Bill ${saleId}`);
     boundLines(`Bill ${saleId}`, sale.soldProducts);
+    const format = asked ?? company.billFormat ?? 'a5';
+    if (format !== 'a5') return thermalBill(format, company, sale);
     if (sale.gst) {
       // GST mode: the frozen tax invoice (or bill of supply) on A4; the previous due stays outside the invoice value.
       const account = gstAccount(sale, sale.gst);
@@ -277,6 +310,34 @@ const purchaseLabels: DocumentKindDef = {
   },
 };
 
+const creditNote: DocumentKindDef = {
+  kind: 'credit-note',
+  needsId: true,
+  async prepare(req, src) {
+    const creditNoteId = positiveId(req.id, 'The credit note id');
+    const [company, note] = await Promise.all([src.company(req.companyId), src.ask(S.creditNoteDocument, { companyId: req.companyId, creditNoteId })]);
+    if (!note) notFound(`Credit note ${creditNoteId}`);
+    boundLines(`Credit note ${creditNoteId}`, note.lines);
+    const view = creditNoteView(note);
+    return { element: <NoteTemplate company={company} view={view} />, size: noteSize(view), fileName: `credit-note-${creditNoteId}.pdf` };
+  },
+};
+
+const debitNote: DocumentKindDef = {
+  kind: 'debit-note',
+  needsId: true,
+  // Purchases and their returns are the manager's (inventory).
+  positions: ['manager'],
+  async prepare(req, src) {
+    const debitNoteId = positiveId(req.id, 'The debit note id');
+    const [company, note] = await Promise.all([src.company(req.companyId), src.ask(S.debitNoteDocument, { companyId: req.companyId, debitNoteId })]);
+    if (!note) notFound(`Debit note ${debitNoteId}`);
+    boundLines(`Debit note ${debitNoteId}`, note.lines);
+    const view = debitNoteView(note);
+    return { element: <NoteTemplate company={company} view={view} />, size: noteSize(view), fileName: `debit-note-${debitNoteId}.pdf` };
+  },
+};
+
 export const DOCUMENT_KINDS: Record<DocumentKind, DocumentKindDef> = {
   bill,
   estimate,
@@ -287,4 +348,6 @@ export const DOCUMENT_KINDS: Record<DocumentKind, DocumentKindDef> = {
   labels,
   'purchase-labels': purchaseLabels,
   reorder: reorderKind,
+  'credit-note': creditNote,
+  'debit-note': debitNote,
 };

@@ -1,3 +1,5 @@
+import type { BillFormat } from '@bahi/contracts';
+
 /** The company as printed on every document header. */
 export interface CompanyView {
   id: number;
@@ -10,6 +12,11 @@ export interface CompanyView {
   /** The logo as a data: URI (pages load nothing else), or null. */
   logo: string | null;
   upiId: string | null;
+  /** The company's default bill print format (identity's bill_format; 'a5' when absent). */
+  billFormat?: BillFormat;
+  /** GST mode: the company's GSTIN and its state code (printed on credit and debit notes); absent in simple mode. */
+  gstin?: string | null;
+  stateCode?: string | null;
 }
 
 /** A page size in millimetres; the template's @page rule and page.pdf() both use it. */

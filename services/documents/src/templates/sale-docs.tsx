@@ -55,7 +55,7 @@ export function billFigures(s: {
   };
 }
 
-const SALE_CSS = `
+export const SALE_CSS = `
 .parties { display: flex; gap: 4mm; margin: 2mm 0; }
 .parties > div { flex: 1; }
 .label { font-size: 7.5pt; color: #555; text-transform: uppercase; letter-spacing: 0.3pt; }
@@ -71,7 +71,7 @@ const SALE_CSS = `
 .sign { margin-top: 8mm; text-align: right; font-size: 8pt; }
 `;
 
-function CustomerBlock(props: { customer: Customer | null; title: string }) {
+export function CustomerBlock(props: { customer: Customer | null; title: string }) {
   const c = props.customer;
   if (isWalkIn(c) || !c) return null;
   const place = [c.city_or_district, c.state, c.postal_code].filter(Boolean).join(', ');
@@ -83,6 +83,30 @@ function CustomerBlock(props: { customer: Customer | null; title: string }) {
       <div>{place}</div>
       <div>Mob: {c.mobile_no}</div>
     </div>
+  );
+}
+
+/**
+ * A cancelled bill keeps its number and prints CANCELLED across every page (position: fixed
+ * repeats on each printed page) with the date and reason. Bold 700 only: the bills already embed
+ * that weight, so the watermark adds no font subset to the render.
+ */
+export const CANCELLED_CSS = `
+.cancelled-mark { position: fixed; top: 50%; left: 50%; transform: translate(-50%, -50%) rotate(-28deg); font-size: 76pt; font-weight: 700;
+  letter-spacing: 4pt; color: rgba(200, 0, 0, 0.16); border: 2.5mm solid rgba(200, 0, 0, 0.16); padding: 0 5mm; z-index: 10; white-space: nowrap; pointer-events: none; }
+.cancelled-line { margin: 1.5mm 0; padding: 1mm 2mm; border: 0.3mm solid #b00; color: #b00; font-weight: 700; }
+`;
+
+export function CancelledMark(props: { cancelled?: { date: string; reason: string } | null }) {
+  const c = props.cancelled;
+  if (!c) return null;
+  return (
+    <>
+      <div className="cancelled-mark">CANCELLED</div>
+      <div className="cancelled-line">
+        Cancelled on {date(c.date)}: {c.reason}
+      </div>
+    </>
   );
 }
 
@@ -172,7 +196,7 @@ export function BillTemplate(props: { company: CompanyView; sale: SaleDocument; 
   const { company, sale, figures: f } = props;
   const walkIn = isWalkIn(sale.customer);
   return (
-    <Html title={`Bill ${sale.sale_id}`} size={BILL_SIZE} css={SALE_CSS}>
+    <Html title={`Bill ${sale.sale_id}`} size={BILL_SIZE} css={SALE_CSS + (sale.cancelled ? CANCELLED_CSS : '')}>
       <CompanyHeader
         company={company}
         right={
@@ -183,6 +207,7 @@ export function BillTemplate(props: { company: CompanyView; sale: SaleDocument; 
           </>
         }
       />
+      <CancelledMark cancelled={sale.cancelled} />
       <div className="parties">
         <CustomerBlock customer={sale.customer} title="Bill to" />
       </div>

@@ -5,7 +5,7 @@ import type { Code } from '../render/codes';
 import { amount, date, fixed, rupees, signed, unitQty } from '../render/format';
 import { Html } from './layout';
 import { A4, type CompanyView } from './model';
-import { billFigures, isWalkIn, QtyCell, Row, UpiBlock } from './sale-docs';
+import { billFigures, CANCELLED_CSS, CancelledMark, isWalkIn, QtyCell, Row, UpiBlock } from './sale-docs';
 
 const { add, money } = Money;
 
@@ -72,7 +72,7 @@ const pct = (rate: string) => `${money(rate).toFixed()}%`;
 
 // A4 portrait, 10 mm margins; the invoice number and page count in the bottom margin of every page.
 // One bold weight (700) only: each weight is a font subset Chromium embeds, about 10 ms of page.pdf() each.
-const CSS = `
+export const TAX_INVOICE_CSS = `
 body { font-size: 8.5pt; }
 th { font-weight: 700; }
 .top { display: flex; gap: 4mm; align-items: flex-start; border-bottom: 0.4mm solid #222; padding-bottom: 2mm; }
@@ -124,17 +124,17 @@ table.hsn tfoot td { font-weight: 700; border-top: 0.3mm solid #444; border-bott
 `;
 
 /** @page margin boxes: printed by Chromium on every page; the invoice number is plain letters, digits, / and -. */
-function pageCss(invoiceNo: string): string {
+export function pageCss(invoiceNo: string, label = 'Invoice'): string {
   const safe = invoiceNo.replace(/[^A-Za-z0-9/-]/g, '');
-  return `@page { @bottom-right { content: "Invoice ${safe} · Page " counter(page) " of " counter(pages); font-family: 'Noto Sans', sans-serif; font-size: 7pt; color: #555; } }`;
+  return `@page { @bottom-right { content: "${label} ${safe} · Page " counter(page) " of " counter(pages); font-family: 'Noto Sans', sans-serif; font-size: 7pt; color: #555; } }`;
 }
 
-function stateLine(p: { state_code: string | null; state_name: string | null }): string | null {
+export function stateLine(p: { state_code: string | null; state_name: string | null }): string | null {
   if (!p.state_code) return null;
   return `${p.state_name ?? ''} (${p.state_code})`.trim();
 }
 
-function PartyBox(props: { title: string; party: GstParty; shipTo?: string }) {
+export function PartyBox(props: { title: string; party: GstParty; shipTo?: string }) {
   const p = props.party;
   const state = stateLine(p);
   return (
@@ -162,7 +162,7 @@ function PartyBox(props: { title: string; party: GstParty; shipTo?: string }) {
   );
 }
 
-type Heads = { cgst: boolean; sgst: boolean; igst: boolean };
+export type Heads = { cgst: boolean; sgst: boolean; igst: boolean };
 
 function headsOf(gst: SaleGst): Heads {
   if (gst.document === 'bill-of-supply') return { cgst: false, sgst: false, igst: false };
@@ -311,7 +311,7 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
   const inclusive = taxed && gst.lines.some((l) => l.price_includes_tax);
   const shipTo = sale.delivery?.address && sale.delivery.address !== gst.recipient.address.join(', ') ? sale.delivery.address : undefined;
   return (
-    <Html title={`${title} ${gst.invoice_no}`} size={A4} margin="10mm 10mm 12mm" css={pageCss(gst.invoice_no) + CSS}>
+    <Html title={`${title} ${gst.invoice_no}`} size={A4} margin="10mm 10mm 12mm" css={pageCss(gst.invoice_no) + TAX_INVOICE_CSS + (sale.cancelled ? CANCELLED_CSS : '')}>
       <div className="top">
         {company.logo ? <img className="logo" src={company.logo} alt="" /> : null}
         <div className="who">
@@ -338,6 +338,7 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
         </div>
       </div>
       {taxed ? null : <div className="composition">{COMPOSITION_LINE}</div>}
+      <CancelledMark cancelled={sale.cancelled} />
       <div className="parties">
         <PartyBox title={gst.b2b ? 'Bill to (registered)' : 'Bill to'} party={gst.recipient} shipTo={shipTo} />
         <div className="box meta">
