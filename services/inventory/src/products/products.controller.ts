@@ -18,6 +18,12 @@ const HISTORY_TYPE: Record<string, string> = {
   'sale-reversal': 'Sell return',
   'purchase-reversal': 'Buy return',
   adjustment: 'Adjustment',
+  'sale-return': 'Sale return',
+  'sale-cancel': 'Sale cancelled',
+  'purchase-return': 'Purchase return',
+  'sale-return-reversal': 'Sale return undone',
+  'sale-cancel-reversal': 'Sale cancellation undone',
+  'purchase-return-reversal': 'Purchase return undone',
 };
 
 /** The category's label specs (priority 1-3) in print order. */

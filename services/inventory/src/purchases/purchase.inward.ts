@@ -1,6 +1,9 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
 import type { GstInwardReply } from '@bahi/contracts';
 import { Decimal, isRealDate } from '@bahi/service-kit';
+import { DEBIT_NOTE_MODEL, type DebitNoteDoc } from './debit-note.schema';
 import { PurchasesService } from './purchases.service';
 
 const fixed2 = (x: Decimal) => (x.isZero() ? '0.00' : x.toFixed(2));
@@ -10,10 +13,16 @@ const fixed2 = (x: Decimal) => (x.isZero() ? '0.00' : x.toFixed(2));
  * ITC only from purchases whose distributor had a GSTIN frozen on them (CGST Act s.16(2)(a):
  * credit needs the supplier's tax invoice, which only a registered supplier issues) and never
  * for a composition dealer (s.10(4)). Read as a cursor over the date index, a month at a time.
+ * Debit notes (purchase returns) dated in the range take their input tax back off, under the same
+ * rules (CGST Act s.34: the note reduces the tax of the original supply, so the credit taken on
+ * it is reversed), so the totals and the ITC are net.
  */
 @Injectable()
 export class PurchaseInwardService {
-  constructor(private readonly purchases: PurchasesService) {}
+  constructor(
+    private readonly purchases: PurchasesService,
+    @InjectModel(DEBIT_NOTE_MODEL) private readonly notes: Model<DebitNoteDoc>,
+  ) {}
 
   async totals(companyId: number, from: string, to: string): Promise<GstInwardReply> {
     if (!isRealDate(from) || !isRealDate(to)) throw new BadRequestException('from and to must be real dates written YYYY-MM-DD.');
@@ -36,6 +45,20 @@ export class PurchaseInwardService {
         h.igst = h.igst.plus(g.igst_total);
         h.cgst = h.cgst.plus(g.cgst_total);
         h.sgst = h.sgst.plus(g.sgst_total);
+      }
+    }
+    const notes = this.notes
+      .find({ companyId, status: 'complete', date: { $gte: from, $lte: to }, gst: { $ne: null } }, { gst: 1, taxMode: 1, taxable: 1, igst: 1, cgst: 1, sgst: 1 })
+      .lean()
+      .cursor();
+    for await (const n of notes) {
+      if (!n.gst) continue;
+      const heads = [all, ...(n.gst.distributor_gstin && n.taxMode === 'gst' ? [itc] : [])];
+      for (const h of heads) {
+        h.taxable = h.taxable.minus(n.taxable);
+        h.igst = h.igst.minus(n.igst);
+        h.cgst = h.cgst.minus(n.cgst);
+        h.sgst = h.sgst.minus(n.sgst);
       }
     }
     return {

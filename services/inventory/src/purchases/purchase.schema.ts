@@ -1,6 +1,7 @@
 import { Schema } from 'mongoose';
 import type { PurchaseGst } from '@bahi/contracts';
 import { billSummaryFields, indexOutbox, outboxFields, type BillSummary, type OutboxRecord } from '@bahi/service-kit';
+import type { ReturnHold } from './debit-note.figures';
 import type { PurchaseTaxMode } from './purchase-gst';
 
 export const PURCHASE_MODEL = 'Purchase';
@@ -41,6 +42,10 @@ export interface PurchaseDoc extends OutboxRecord, BillSummary {
   taxMode?: PurchaseTaxMode;
   /** GST mode: the distributor's GSTIN/state frozen and the input tax; null otherwise. */
   gst?: PurchaseGst | null;
+  /** Returns holding quantities of its lines (pending or complete debit notes); a failed one is pulled. */
+  returnHolds?: ReturnHold[];
+  /** Bumped by every change of returnHolds: a reservation is a conditional update on it. */
+  returnsVersion?: number;
 }
 
 export const PurchaseSchema = new Schema<PurchaseDoc>(
@@ -58,6 +63,8 @@ export const PurchaseSchema = new Schema<PurchaseDoc>(
     total: { type: String, required: true },
     taxMode: { type: String, default: 'simple' },
     gst: { type: Object, default: null },
+    returnHolds: { type: [Object], default: undefined },
+    returnsVersion: { type: Number, default: 0 },
   },
   { collection: 'purchases', timestamps: true },
 );

@@ -10,6 +10,7 @@ import { Subjects, type TokenClaims } from '@bahi/contracts';
 import { add, CurrentUser, NatsClient, Positions, sub, Tenant } from '@bahi/service-kit';
 import { intParam, pageNo, pages, PAGE_SIZE } from '../common';
 import { cartNo, estimateId, parsePurchase } from './purchase-input';
+import { DebitNotesService, returnableLines } from './debit-notes.service';
 import { PurchaseLabelsService } from './purchase.labels';
 import { PurchasesService } from './purchases.service';
 
@@ -23,6 +24,7 @@ export class PurchasesController {
     private readonly purchases: PurchasesService,
     private readonly nats: NatsClient,
     private readonly labelData: PurchaseLabelsService,
+    private readonly debitNotes: DebitNotesService,
   ) {}
 
   @Get('checkOutPurchase')
@@ -62,6 +64,7 @@ export class PurchasesController {
   @Get('getPurchaseDetails')
   async details(@Tenant() companyId: number, @Query('purchaseId') idRaw?: string): Promise<GetPurchaseDetailsReply> {
     const p = await this.purchases.get(companyId, intParam('purchaseId', idRaw));
+    const notes = await this.debitNotes.ofPurchase(companyId, p.purchaseId);
     return {
       id: p.purchaseId,
       purchase_id: p.purchaseId,
@@ -93,6 +96,8 @@ export class PurchasesController {
         units: num(l.units),
       })),
       gst: p.gst ?? null,
+      returns: returnableLines(p),
+      debitNotes: notes.map((d) => ({ debitNoteId: d.debitNoteId, debit_note_no: d.debit_note_no, date: d.date, amount: num(d.amount), refund: num(d.refund) })),
     };
   }
 

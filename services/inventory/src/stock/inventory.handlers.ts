@@ -22,7 +22,8 @@ import { StockService } from './stock.service';
 
 /** Lines of one document (a sale, a purchase) and products asked for at once. */
 const MAX_LINES = 1000;
-const SOURCE_KINDS: StockSourceKind[] = ['sale', 'purchase', 'sale-reversal', 'purchase-reversal', 'adjustment'];
+// What other services apply and reverse (the *-reversal kinds only a reverse writes, but old callers sent them).
+const SOURCE_KINDS: StockSourceKind[] = ['sale', 'purchase', 'sale-reversal', 'purchase-reversal', 'adjustment', 'sale-return', 'purchase-return', 'sale-cancel'];
 
 class ProductLookupMsg extends CompanyMsg implements ProductLookupRequest {
   @RpcText(100) code!: string;

@@ -24,8 +24,20 @@ const DIRECTION: Record<StockSourceKind, 1 | -1 | 0> = {
   'sale-reversal': 1,
   'purchase-reversal': -1,
   adjustment: 0,
+  'sale-return': 1,
+  'sale-cancel': 1,
+  'purchase-return': -1,
+  'sale-return-reversal': -1,
+  'sale-cancel-reversal': -1,
+  'purchase-return-reversal': 1,
 };
-const REVERSAL_OF: Partial<Record<StockSourceKind, StockSourceKind>> = { sale: 'sale-reversal', purchase: 'purchase-reversal' };
+const REVERSAL_OF: Partial<Record<StockSourceKind, StockSourceKind>> = {
+  sale: 'sale-reversal',
+  purchase: 'purchase-reversal',
+  'sale-return': 'sale-return-reversal',
+  'sale-cancel': 'sale-cancel-reversal',
+  'purchase-return': 'purchase-return-reversal',
+};
 export const SOURCE_KINDS = Object.keys(DIRECTION) as StockSourceKind[];
 
 export interface LineInput {
@@ -112,11 +124,11 @@ export class StockService implements OnModuleInit {
     }
   }
 
-  /** Undoes an applied sale or purchase with opposite movements, exactly once. */
+  /** Undoes an applied sale, purchase, return or cancellation with opposite movements, exactly once. */
   async reverse(companyId: number, sourceIn: StockSource): Promise<{ reversed: boolean }> {
     const source = this.checkSource(sourceIn);
     const kind = REVERSAL_OF[source.kind];
-    if (!kind) throw new BadRequestException('Only a sale or a purchase can be reversed.');
+    if (!kind) throw new BadRequestException('Only a sale, a purchase, a return or a cancellation can be reversed.');
     const done = await this.gated(async (session) => {
       const src = await this.sources.findOneAndUpdate(
         { companyId, kind: source.kind, id: source.id, reversed: false },
