@@ -14,6 +14,7 @@ const MANAGER_SIDEBAR = [
   'Customer Details',
   'Receive Payment',
   'Reports',
+  'Reorder List',
 ];
 const STAFF_SIDEBAR = ['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment'];
 

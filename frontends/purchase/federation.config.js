@@ -1,6 +1,6 @@
 // Federation settings of the purchase remote. The shell mounts './PurchaseList' at /purchaseList/*,
-// './Purchase' at /purchase/*, './PurchaseProducts' at /purchaseProducts/* and './Distributors'
-// at /distributor/* (shell/src/remoteAreas.ts).
+// './Purchase' at /purchase/*, './PurchaseProducts' at /purchaseProducts/*, './Distributors'
+// at /distributor/* and './Reorder' at /reorderList/* (shell/src/remoteAreas.ts).
 module.exports = {
   name: 'purchase',
   exposes: {
@@ -8,5 +8,6 @@ module.exports = {
     './Purchase': './src/PurchaseArea.tsx',
     './PurchaseProducts': './src/PurchaseProductsArea.tsx',
     './Distributors': './src/DistributorsArea.tsx',
+    './Reorder': './src/reorder/ReorderArea.tsx',
   },
 };

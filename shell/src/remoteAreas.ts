@@ -21,6 +21,7 @@ export const REMOTE_AREAS: RemoteArea[] = [
   { path: 'purchase', remote: 'purchase', module: './Purchase', title: 'Purchase', managerOnly: true },
   { path: 'purchaseProducts', remote: 'purchase', module: './PurchaseProducts', title: 'Purchase', managerOnly: true },
   { path: 'distributor', remote: 'purchase', module: './Distributors', title: 'Distributors', managerOnly: true },
+  { path: 'reorderList', remote: 'purchase', module: './Reorder', title: 'Reorder List', managerOnly: true },
   { path: 'payments/givePayment', remote: 'payments', module: './GivePayment', title: 'Give Payment', managerOnly: true },
   { path: 'payments/receivePayment', remote: 'payments', module: './ReceivePayment', title: 'Receive Payment' },
   { path: 'reports', remote: 'reports', module: './Reports', title: 'Reports', managerOnly: true },
@@ -34,7 +35,7 @@ export interface NavEntry {
 }
 
 // Sidebar (spec 000 §2): the first seven only for managers, the next four for everyone; then
-// Reports (GST returns), for managers.
+// Reports (GST returns) and the Reorder List (purchase area), for managers.
 export const NAV: NavEntry[] = [
   { to: '/', label: 'Cart', icon: 'cart', managerOnly: true },
   { to: '/product/null', label: 'View Products', icon: 'grid', managerOnly: true },
@@ -48,6 +49,7 @@ export const NAV: NavEntry[] = [
   { to: '/clientList', label: 'Customer Details', icon: 'person', managerOnly: false },
   { to: '/payments/receivePayment', label: 'Receive Payment', icon: 'arrowDown', managerOnly: false },
   { to: '/reports/gst', label: 'Reports', icon: 'chart', managerOnly: true },
+  { to: '/reorderList', label: 'Reorder List', icon: 'box', managerOnly: true },
 ];
 
 export function navFor(position: string | undefined): NavEntry[] {

@@ -18,6 +18,7 @@ describe('sidebar entries by position (spec 000 §2)', () => {
       'Customer Details',
       'Receive Payment',
       'Reports',
+      'Reorder List',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { api, ApiError, Button, errorMessage, isManager, useAlert, useConfirm, usePageHeader, useUser } from '@bahi/ui-kit';
 import type { Customer } from '../clients/customer';
 import type { PurchaseValues, SellValues } from './CheckoutPanels';
@@ -102,6 +102,16 @@ export default function CartPage() {
     void load();
     entryRef.current?.focus();
   }, [load]);
+
+  // From the reorder list (/?purchase=1&distributor=N): the purchase panel opens once, on the filled cart.
+  const [params] = useSearchParams();
+  const purchaseOpened = useRef(false);
+  useEffect(() => {
+    if (purchaseOpened.current || params.get('purchase') !== '1' || !lines.length || !isManager(user)) return;
+    purchaseOpened.current = true;
+    checkout.proceed(3);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [params, lines.length, user]);
 
   const add = async (text: string) => {
     const seq = ++sent.current;

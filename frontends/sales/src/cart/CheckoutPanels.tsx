@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { CounterGstSummary, PreviewSaleReply } from '@bahi/contracts';
 import { api, Button, Field, formatINR, SelectField } from '@bahi/ui-kit';
 
@@ -172,9 +173,11 @@ export function PurchasePanel({
   onError(msg: string): void;
   hideOfficer?: boolean;
 }) {
+  // The reorder list preselects the distributor its lines were last bought from (?distributor=N).
+  const [params] = useSearchParams();
   const [v, setV] = useState<PurchaseValues>({
     bill_no: '',
-    distributor: '',
+    distributor: params.get('distributor') ?? '',
     officer: '',
     paid: '0',
     due_date: todayISO(),
