@@ -19,7 +19,7 @@ export interface DebitNoteLineDoc extends NoteLineFigures {
 }
 
 /**
- * A purchase return (debit note, CGST Act s.34): an Outbox record like a purchase. Figures are
+ * A purchase return (debit note; for GST the goods returned of CGST Act s.34(1)): an Outbox record like a purchase. Figures are
  * exact decimal strings frozen when the returned quantities were reserved on the purchase;
  * `serial`/`debit_note_no` are 0/'' until the point of no return (numbered with `ledgerPosted`).
  */

@@ -14,8 +14,8 @@ const fixed2 = (x: Decimal) => (x.isZero() ? '0.00' : x.toFixed(2));
  * credit needs the supplier's tax invoice, which only a registered supplier issues) and never
  * for a composition dealer (s.10(4)). Read as a cursor over the date index, a month at a time.
  * Debit notes (purchase returns) dated in the range take their input tax back off, under the same
- * rules (CGST Act s.34: the note reduces the tax of the original supply, so the credit taken on
- * it is reversed), so the totals and the ITC are net.
+ * rules (CGST Act s.34(1): goods returned reduce the original invoice's taxable value and tax, so
+ * the credit taken on them goes too): the totals and the ITC are net.
  */
 @Injectable()
 export class PurchaseInwardService {
