@@ -33,7 +33,14 @@ export interface PdfOptions {
   /** Printed page size, e.g. '210mm 148mm'; the template's @page rule repeats it. */
   width: string;
   height: string;
+  /**
+   * Thermal rolls: `width` in mm is the page width and the height is measured from the laid-out
+   * content (one page, no blank tail); `height` is then ignored.
+   */
+  fitHeight?: boolean;
 }
+
+const PX_PER_MM = 96 / 25.4;
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -216,14 +223,33 @@ export class BrowserPool {
   private async renderOn(page: Page, html: string, pdf: PdfOptions): Promise<Buffer> {
     await page.setContent(withCsp(html), { waitUntil: 'load' });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    const height = pdf.fitHeight ? `${await this.fitHeight(page, parseFloat(pdf.width))}mm` : pdf.height;
     const out = await page.pdf({
       width: pdf.width,
-      height: pdf.height,
+      height,
       printBackground: true,
       preferCSSPageSize: true,
       margin: { top: '0', right: '0', bottom: '0', left: '0' },
     });
     return Buffer.from(out);
+  }
+
+  /**
+   * Lays the page out at the roll's width with print media, measures it and sets the @page height
+   * to it (rounded up to 0.1 mm plus 0.5 mm, so a rounding difference of the print layout never
+   * spills a line onto a second page).
+   */
+  private async fitHeight(page: Page, widthMm: number): Promise<number> {
+    await page.emulateMediaType('print');
+    await page.setViewport({ width: Math.ceil(widthMm * PX_PER_MM), height: 100 });
+    const px = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
+    const mm = Math.ceil((px / PX_PER_MM + 0.5) * 10) / 10;
+    await page.evaluate((css: string) => {
+      const style = document.createElement('style');
+      style.textContent = css;
+      document.head.appendChild(style);
+    }, `@page { size: ${widthMm}mm ${mm}mm; margin: 0; }`);
+    return mm;
   }
 
   private getBrowser(): Promise<Browser> {
