@@ -4,6 +4,8 @@ export interface RouteDef {
   path: string;
   service: string;
   public?: boolean;
+  /** This route's own multipart limit (bytes), above the gateway's default. */
+  maxUpload?: number;
 }
 
 /** A whole subtree owned by one service (e.g. `/pdf/` for documents), any method. */

@@ -8,6 +8,7 @@ export * from './purchases';
 export * from './documents';
 export * from './gst';
 export * from './returns';
+export * from './imports';
 export * from './reorder';
 export * from './share';
 export * from './subjects';

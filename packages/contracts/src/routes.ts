@@ -14,6 +14,8 @@ export interface RouteDef {
   public?: boolean;
   /** Where it comes from: a spec (000/001, section 7) or a Bahi addition. */
   source: '000' | '001' | 'bahi';
+  /** A larger upload limit (bytes) than the gateway's default for multipart bodies. */
+  maxUpload?: number;
 }
 
 const r = (
@@ -21,7 +23,7 @@ const r = (
   path: string,
   service: ServiceName,
   source: RouteDef['source'],
-  extra: { public?: boolean } = {},
+  extra: { public?: boolean; maxUpload?: number } = {},
 ): RouteDef => ({ method, path, service, source, ...extra });
 
 /** Every call of both specs plus Bahi's additions, with the service that answers it. */
@@ -160,6 +162,20 @@ export const Routes: readonly RouteDef[] = [
   // --- inventory: the reorder list (bahi; reorder.ts); sales fills the cart from it (it owns carts)
   r('GET', '/reorderList', 'inventory', 'bahi'),
   r('POST', '/reorderList/fillCart', 'sales', 'bahi'),
+  // --- imports from CSV/XLSX and list exports (bahi; imports.ts): products in inventory, customers and distributors in ledger
+  ...(['products', 'customers', 'distributors'] as const).flatMap((kind) => {
+    const svc: ServiceName = kind === 'products' ? 'inventory' : 'ledger';
+    return [
+      r('POST', `/imports/${kind}`, svc, 'bahi', { maxUpload: 20 * 1024 * 1024 }),
+      r('GET', `/imports/${kind}/:id`, svc, 'bahi'),
+      r('POST', `/imports/${kind}/:id/validate`, svc, 'bahi'),
+      r('POST', `/imports/${kind}/:id/run`, svc, 'bahi'),
+    ];
+  }),
+  r('GET', '/export/products', 'inventory', 'bahi'),
+  r('GET', '/export/stockBook', 'inventory', 'bahi'),
+  r('GET', '/export/customers', 'ledger', 'bahi'),
+  r('GET', '/export/distributors', 'ledger', 'bahi'),
   // --- inventory: Bahi addition (product image download, like a storage host by stored name)
   r('GET', '/productImage/:fileName', 'inventory', 'bahi', { public: true }),
 ];

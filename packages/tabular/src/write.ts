@@ -150,3 +150,32 @@ export function exportFileName(base: string, format: TableFormat, now = new Date
   const d = new Date(now.getTime() + IST_MS).toISOString().slice(0, 10);
   return `${base}-${d}.${format}`;
 }
+
+/** An HTTP response (Node's or Express's): headers, then a body written as a stream. */
+export interface DownloadResponse extends Writable {
+  setHeader(name: string, value: string): unknown;
+  statusCode: number;
+}
+
+/**
+ * Streams a table as a download: headers first, then one row at a time from `rows` (a database
+ * cursor), so the file is never built in memory. An error after the first byte ends the response
+ * abruptly (the browser shows a failed download rather than a short file).
+ */
+export async function sendTable<T>(res: DownloadResponse, format: TableFormat, baseName: string, columns: Column<T>[], rows: AsyncIterable<T>, sheetName?: string): Promise<void> {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', CONTENT_TYPES[format]);
+  res.setHeader('Content-Disposition', `attachment; filename="${exportFileName(baseName, format)}"`);
+  res.setHeader('Cache-Control', 'no-store');
+  const w = tableWriter(format, res, columns, sheetName);
+  try {
+    for await (const r of rows) {
+      if (res.destroyed) return;
+      await w.add(r);
+    }
+    await w.end();
+  } catch (err) {
+    res.destroy(err as Error);
+    throw err;
+  }
+}

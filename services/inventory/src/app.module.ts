@@ -5,6 +5,7 @@ import { CategoriesController } from './categories/categories.controller';
 import { DocumentsHandlers } from './documents/documents.handlers';
 import { ImagesController } from './images/images.controller';
 import { ImagesService } from './images/images.service';
+import { importControllers } from './imports';
 import { ProductsController } from './products/products.controller';
 import { ProductsService } from './products/products.service';
 import { purchaseControllers, purchaseModels, purchaseProviders } from './purchases';
@@ -27,7 +28,7 @@ import { StockService } from './stock/stock.service';
       ...purchaseModels,
     ]),
   ],
-  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, DocumentsHandlers, ...purchaseControllers, ReorderController],
+  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, DocumentsHandlers, ...purchaseControllers, ReorderController, ...importControllers],
   providers: [ProductsService, StockService, ImagesService, DemoSeedService, ...purchaseProviders, ReorderService],
 })
 export class AppModule {}

@@ -1,0 +1,162 @@
+import { BadRequestException, Body, ConflictException, Controller, Get, HttpCode, HttpException, Inject, NotFoundException, type OnModuleInit, Param, Post, Query, Res, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { AnyFilesInterceptor } from '@nestjs/platform-express';
+import type { Connection } from 'mongoose';
+import type { Response } from 'express';
+import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, Subjects } from '@bahi/contracts';
+import { LOGGER, NatsClient, Positions, Tenant } from '@bahi/service-kit';
+import { ImportError, ImportSessions, exportFormat, sendTable, type Column } from '@bahi/tabular';
+import { milliStr, paiseStr, taxPercent } from '../common';
+import type { TaxMode } from '../products/gst-rules';
+import { labelSpecs, parseFilters, ProductsService } from '../products/products.service';
+import { includesTax, type Product } from '../schemas';
+import { StockService } from '../stock/stock.service';
+import { productImportHandler } from './products.import';
+
+/** An import's failure as the HTTP answer the user reads. */
+export function importHttp(err: unknown): never {
+  if (err instanceof ImportError) {
+    if (err.status === 404) throw new NotFoundException(err.message);
+    if (err.status === 409) throw new ConflictException(err.message);
+    throw new BadRequestException(err.message);
+  }
+  if (err instanceof HttpException) throw err;
+  throw err;
+}
+
+type Upload = { fieldname: string; originalname: string; buffer: Buffer };
+
+/** Products from CSV or XLSX (upload, validate, run, progress), managers only. */
+@Controller()
+@Positions('manager')
+export class ProductImportsController implements OnModuleInit {
+  readonly sessions: ImportSessions;
+  private readonly handler;
+
+  constructor(
+    @InjectConnection() conn: Connection,
+    private readonly products: ProductsService,
+    stock: StockService,
+    private readonly nats: NatsClient,
+    @Inject(LOGGER) logger: { error: (o: unknown, m?: string) => void },
+  ) {
+    this.sessions = new ImportSessions(conn.db as never, {
+      inTransaction: (fn) => stock.inTransaction(fn as never),
+      maxRows: ImportMaxRows,
+      ttlMs: ImportSessionTtlHours * 3600_000,
+      log: (msg, err) => logger.error({ err }, msg),
+    });
+    this.handler = productImportHandler(products, stock, async (companyId) => {
+      const c = (await this.nats.send(Subjects.identity.companyDetails, { companyId })) as { tax_mode?: TaxMode };
+      return c.tax_mode ?? 'simple';
+    });
+  }
+
+  async onModuleInit() {
+    await this.sessions.init();
+  }
+
+  @Post('imports/products')
+  @HttpCode(200)
+  @UseInterceptors(AnyFilesInterceptor({ limits: { fileSize: ImportMaxBytes, files: 1, fields: 5 } }))
+  async upload(@Tenant() companyId: number, @UploadedFiles() files: Upload[] | undefined) {
+    const file = files?.find((f) => f.fieldname === 'file');
+    if (!file) throw new BadRequestException('Choose a CSV or XLSX file to upload (form field "file").');
+    return this.sessions.upload(companyId, this.handler as never, file.originalname, file.buffer).catch(importHttp);
+  }
+
+  @Get('imports/products/:id')
+  async status(@Tenant() companyId: number, @Param('id') id: string) {
+    return this.sessions.status(companyId, 'products', id).catch(importHttp);
+  }
+
+  @Post('imports/products/:id/validate')
+  @HttpCode(200)
+  async validate(@Tenant() companyId: number, @Param('id') id: string, @Body() body: Record<string, unknown>) {
+    return this.sessions.validate(companyId, this.handler, id, body?.mapping).catch(importHttp);
+  }
+
+  @Post('imports/products/:id/run')
+  @HttpCode(202)
+  async run(@Tenant() companyId: number, @Param('id') id: string, @Body() body: Record<string, unknown>) {
+    return this.sessions.run(companyId, this.handler, id, body?.mapping, body?.mode).catch(importHttp);
+  }
+}
+
+/** Parses ?format=; a 400 with the sentence otherwise. */
+export function formatParam(v: unknown) {
+  try {
+    return exportFormat(v);
+  } catch (err) {
+    throw new BadRequestException((err as Error).message);
+  }
+}
+
+/**
+ * GET /export/{list}?format=csv|xlsx plus the list's own filters: the whole filtered list as a
+ * download, streamed from a cursor. The product list shows cost prices to every position, so its
+ * export does too; the stock book is managers' only, as its list is.
+ */
+@Controller()
+export class InventoryExportsController {
+  constructor(private readonly products: ProductsService) {}
+
+  private async names(companyId: number) {
+    return new Map((await this.products.categoryList(companyId)).map((c) => [c.id, c.name]));
+  }
+
+  /** The product list's filters (category, brand, stock, active, text), every page. */
+  @Get('export/products')
+  async productList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    const filter = this.products.filterQuery(companyId, parseFilters(q));
+    const names = await this.names(companyId);
+    const cursor = this.products.model.find(filter).sort({ product_id: 1 }).lean().cursor();
+    await sendTable(res, format, 'products', productColumns(names), cursor as AsyncIterable<Product>, 'Products');
+  }
+
+  /** The stock book's filters (a category is required, as the list asks) and its spec columns. */
+  @Get('export/stockBook')
+  @Positions('manager')
+  async stockBook(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    const f = parseFilters(q);
+    if (f.category === undefined) throw new BadRequestException('Please Select A Category.');
+    const cat = await this.products.category(companyId, f.category);
+    if (!cat) throw new BadRequestException(`Category ${f.category} does not exist.`);
+    const specs = labelSpecs(cat);
+    const columns: Column<Product>[] = [
+      { header: 'Product ID', type: 'number', width: 11, value: (p) => p.product_id },
+      { header: 'Product name', width: 32, value: (p) => p.product_name },
+      { header: 'Brand', width: 16, value: (p) => p.brand_name },
+      { header: 'Unit', width: 8, value: (p) => p.unit },
+      { header: 'MRP', type: 'number', numFmt: '0.00', value: (p) => paiseStr(p.mrp_p) },
+      { header: 'Cost price', type: 'number', numFmt: '0.00', value: (p) => paiseStr(p.cp_p) },
+      { header: 'Stock', type: 'number', value: (p) => milliStr(p.stock_m) },
+      ...specs.map((s) => ({ header: s.alias || s.field_name, value: (p: Product) => p.specs?.[s.field_name] ?? '' })),
+    ];
+    const cursor = this.products.model.find(this.products.filterQuery(companyId, f)).sort({ product_id: 1 }).lean().cursor();
+    await sendTable(res, format, `stock-book-${cat.name.replace(/[^A-Za-z0-9]+/g, '-')}`, columns, cursor as AsyncIterable<Product>, 'Stock book');
+  }
+}
+
+export function productColumns(names: Map<number, string>): Column<Product>[] {
+  return [
+    { header: 'Product ID', type: 'number', width: 11, value: (p) => p.product_id },
+    { header: 'Product name', width: 32, value: (p) => p.product_name },
+    { header: 'Brand', width: 16, value: (p) => p.brand_name },
+    { header: 'Category', width: 16, value: (p) => (p.category === null ? '' : (names.get(p.category) ?? '')) },
+    { header: 'Unit', width: 8, value: (p) => p.unit },
+    { header: 'Quantity per piece', type: 'number', value: (p) => milliStr(p.ppq_m) },
+    { header: 'MRP', type: 'number', numFmt: '0.00', value: (p) => paiseStr(p.mrp_p) },
+    { header: 'Cost price', type: 'number', numFmt: '0.00', value: (p) => paiseStr(p.cp_p) },
+    { header: 'Opening stock', type: 'number', value: (p) => milliStr(p.stock_m) },
+    { header: 'Min stock', type: 'number', value: (p) => milliStr(p.min_m) },
+    { header: 'Default stock', type: 'number', value: (p) => milliStr(p.def_m) },
+    { header: 'GST %', type: 'number', value: (p) => taxPercent(p.tax) },
+    { header: 'Price includes tax', value: (p) => (includesTax(p) ? 'Yes' : 'No') },
+    { header: 'HSN code', value: (p) => p.hsn_code ?? '' },
+    { header: 'Barcode', width: 16, value: (p) => p.barcode ?? '' },
+    { header: 'Active', value: (p) => (p.active ? 'Yes' : 'No') },
+  ];
+}

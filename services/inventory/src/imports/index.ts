@@ -1,0 +1,4 @@
+import { InventoryExportsController, ProductImportsController } from './imports.controller';
+
+/** Product imports from CSV/XLSX and the inventory lists' exports. */
+export const importControllers = [ProductImportsController, InventoryExportsController];
