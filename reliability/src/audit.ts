@@ -11,7 +11,9 @@ export interface AuditReport {
   parties: number;
   sales: number;
   purchases: number;
-  /** Sales and purchases still pending/compensating (a re-driver will finish them). */
+  /** Credit notes, debit notes and bill cancellations (any status). */
+  notes: number;
+  /** Sales, purchases, notes and cancellations still pending/compensating (a re-driver will finish them). */
   inFlight: string[];
   violations: string[];
   /** The same violations, each with its kind and the record it is about. */
@@ -24,9 +26,15 @@ export interface AuditReport {
  * stock movements / its ledger entry (or with wrong ones); half-applied: a failed one whose stock
  * or due was not undone; cross-company: a record pointing at another company's product, party or
  * document; orphan: one pointing at nothing; invoice-series: a company's GST invoice serials of a
- * financial year are not 1..N (a gap or a number given twice), or a complete GST sale has none.
+ * financial year are not 1..N (a gap or a number given twice), or a complete GST sale has none;
+ * note-series: the same for credit notes (CN) and debit notes (DN), whatever the mode;
+ * over-returned: a bill's or purchase's line returned beyond what it sold or bought, a return on
+ * a cancelled bill, or the returned counts a sale keeps differing from its complete credit notes.
+ * Credit notes, debit notes and bill cancellations are checked as sales are: complete ones have
+ * their movements (sale-return in, purchase-return out, sale-cancel in) and their entry, failed
+ * ones net to nothing.
  */
-export type ViolationKind = 'stock' | 'due' | 'document-stock' | 'document-entry' | 'half-applied' | 'cross-company' | 'orphan' | 'invoice-series';
+export type ViolationKind = 'stock' | 'due' | 'document-stock' | 'document-entry' | 'half-applied' | 'cross-company' | 'orphan' | 'invoice-series' | 'note-series' | 'over-returned';
 
 export interface Finding {
   kind: ViolationKind;
@@ -41,6 +49,9 @@ export interface AuditOptions {
   /** Only these companies. */
   companies?: number[];
 }
+
+/** Where the services keep notes and cancellations (sales: credit notes and cancels; inventory: debit notes). */
+export const COLLECTIONS = { creditNotes: 'credit_notes', saleCancels: 'sale_cancels', debitNotes: 'debit_notes' } as const;
 
 /** Decimal string -> integer in 1/scale units (exact for the 2 and 3 decimals the services store). */
 function toUnits(v: string | number, scale: number): bigint {
@@ -75,7 +86,7 @@ export async function audit(mongoUri: string, opts: AuditOptions = {}): Promise<
 async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<AuditReport> {
   // Everything is read whole: a reference into another company is only told apart from a
   // dangling one by looking at every company.
-  const [allProducts, allMovements, allSources, allEntries, allCustomers, allDistributors, allSales, allPurchases] = await Promise.all([
+  const [allProducts, allMovements, allSources, allEntries, allCustomers, allDistributors, allSales, allPurchases, allCreditNotes, allCancels, allDebitNotes] = await Promise.all([
     inv.collection('products').find().toArray(),
     inv.collection('movements').find().toArray(),
     inv.collection('stock_sources').find().toArray(),
@@ -84,12 +95,16 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
     led.collection('distributors').find().toArray(),
     sal.collection('sales').find().toArray(),
     inv.collection('purchases').find().toArray(),
+    sal.collection(COLLECTIONS.creditNotes).find().toArray(),
+    sal.collection(COLLECTIONS.saleCancels).find().toArray(),
+    inv.collection(COLLECTIONS.debitNotes).find().toArray(),
   ]);
   type Doc = Record<string, any>;
   const mine = (docs: Doc[]) => (only ? docs.filter((d) => only.includes(d.companyId as number)) : docs);
-  const [products, movements, sources, entries, customers, distributors, sales, purchases] = [
+  const [products, movements, sources, entries, customers, distributors, sales, purchases, creditNotes, cancels, debitNotes] = [
     mine(allProducts), mine(allMovements), mine(allSources), mine(allEntries),
     mine(allCustomers), mine(allDistributors), mine(allSales), mine(allPurchases),
+    mine(allCreditNotes), mine(allCancels), mine(allDebitNotes),
   ];
   const findings: Finding[] = [];
   const found = (kind: ViolationKind, record: string, message: string) => findings.push({ kind, record, message: `${record}: ${message}` });
@@ -172,7 +187,8 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
     if (d.seqs.length) found('due', party, `due ${fmtPaise(d.due)} but its documents add up to ${fmtPaise(d.want)} (entries ${d.seqs.join(', ')} disagree with their amounts)`);
   }
 
-  // 3. Sales and purchases: complete ones have their movements and entry, failed ones net to nothing.
+  // 3. Sales, purchases, notes and cancellations: complete ones have their movements and entry,
+  // failed ones net to nothing.
   const movesBy = new Map<string, typeof movements>();
   for (const m of movements) {
     const k = `${m.companyId}:${m.kind}:${m.source_id}`;
@@ -181,14 +197,30 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
   const sourceBy = new Map(sources.map((s) => [`${s.companyId}:${s.kind}:${s.id}`, s]));
   const seen = new Set<string>();
 
-  const check = (kind: 'sale' | 'purchase', doc: Record<string, any>, id: number, total: string, party: { kind: string; id: unknown }) => {
+  /**
+   * A document kind as the other stores know it: `kind` is both its stock source kind and its
+   * entries' sourceKind; `entryKind` what its entry is called; `stock` the direction its lines
+   * move (-1 out); `due` the sign of amount - paid on the party's due.
+   */
+  interface DocKind { kind: 'sale' | 'purchase' | 'credit-note' | 'debit-note' | 'sale-cancel'; entryKind: string; stock: 1 | -1; due: 1 | -1 }
+  const SALE: DocKind = { kind: 'sale', entryKind: 'sale', stock: -1, due: 1 };
+  const PURCHASE: DocKind = { kind: 'purchase', entryKind: 'purchase', stock: 1, due: 1 };
+  const CREDIT_NOTE: DocKind = { kind: 'credit-note', entryKind: 'credit_note', stock: 1, due: -1 };
+  const DEBIT_NOTE: DocKind = { kind: 'debit-note', entryKind: 'debit_note', stock: -1, due: -1 };
+  const SALE_CANCEL: DocKind = { kind: 'sale-cancel', entryKind: 'cancellation', stock: 1, due: -1 };
+  /** Movements of a credit note are kind sale-return, of a debit note purchase-return. */
+  const stockKindOf = (k: DocKind['kind']) => (k === 'credit-note' ? 'sale-return' : k === 'debit-note' ? 'purchase-return' : k);
+
+  const check = (dk: DocKind, doc: Doc, id: number, money: { total: string; paid: string }, party: { kind: string; id: unknown }, lines: Doc[]) => {
     const c = doc.companyId as number;
+    const kind = dk.kind;
+    const stockKind = stockKindOf(kind);
     const name = `company ${c} ${kind} ${id}`;
     seen.add(`${c}:${kind}:${id}`);
-    const out = movesBy.get(`${c}:${kind}:${id}`) ?? [];
-    const back = movesBy.get(`${c}:${kind}-reversal:${id}`) ?? [];
+    const out = movesBy.get(`${c}:${stockKind}:${id}`) ?? [];
+    const back = movesBy.get(`${c}:${stockKind}-reversal:${id}`) ?? [];
     const ents = entriesBy.get(`${c}:${kind}:${id}`) ?? [];
-    const src = sourceBy.get(`${c}:${kind}:${id}`);
+    const src = sourceBy.get(`${c}:${stockKind}:${id}`);
     const net = new Map<number, bigint>();
     for (const m of [...out, ...back]) net.set(m.product_id, (net.get(m.product_id) ?? 0n) + BigInt(m.qty_m));
     const entryNet = ents.reduce((a, e) => a + paise(e.delta), 0n);
@@ -198,7 +230,7 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
       const other = owners(party.kind === 'customer' ? allCustomers : allDistributors, party.kind === 'customer' ? 'client_id' : 'distributor_id', party.id, c);
       found(other.length ? 'cross-company' : 'orphan', name, `for ${party.kind} ${String(party.id)}${elsewhere(other)}`);
     }
-    for (const l of doc.lines ?? []) {
+    for (const l of lines) {
       if (productKeys.has(`${c}:${l.product_id}`)) continue;
       const other = owners(allProducts, 'product_id', l.product_id, c);
       found(other.length ? 'cross-company' : 'orphan', name, `line of product ${l.product_id}${elsewhere(other)}`);
@@ -211,67 +243,143 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
       return;
     }
     if (doc.status === 'complete') {
-      if (!src || src.reversed) found('document-stock', name, `complete but its stock is ${src ? 'reversed' : 'not applied'}`);
-      if (back.length) found('document-stock', name, 'complete but has reversal movements');
       const want = new Map<number, bigint>();
-      for (const l of doc.lines ?? []) {
-        const u = kind === 'sale' ? -units(l.quantity, l.per_peice_quantity ?? '1') : units(l.quantity, l.per_peice_quantity ?? '1');
-        want.set(l.product_id, (want.get(l.product_id) ?? 0n) + u);
+      for (const l of lines) {
+        const u = units(l.quantity, l.per_peice_quantity ?? '1');
+        if (u !== 0n) want.set(l.product_id, (want.get(l.product_id) ?? 0n) + BigInt(dk.stock) * u);
       }
+      // A note crediting only shipping moves no stock.
+      if (want.size && (!src || src.reversed)) found('document-stock', name, `complete but its stock is ${src ? 'reversed' : 'not applied'}`);
+      if (back.length) found('document-stock', name, 'complete but has reversal movements');
       for (const [pid, q] of want) if ((net.get(pid) ?? 0n) !== q) found('document-stock', name, `product ${pid} moved ${net.get(pid) ?? 0n} but the document says ${q} (thousandths)`);
       for (const pid of net.keys()) if (!want.has(pid)) found('document-stock', name, `moved product ${pid} that is not on it`);
-      const posted = ents.filter((e) => e.entryKind === kind);
-      if (posted.length !== 1) found('document-entry', name, `complete with ${posted.length} ${kind} entries (want 1)`);
+      const posted = ents.filter((e) => e.entryKind === dk.entryKind);
+      if (posted.length !== 1) found('document-entry', name, `complete with ${posted.length} ${dk.entryKind} entries (want 1)`);
       if (ents.some((e) => e.entryKind === 'reversal')) found('document-entry', name, 'complete but its entry is reversed');
-      if (posted[0] && paise(posted[0].amount) !== paise(total)) found('document-entry', name, `entry amount ${posted[0].amount} but total ${total}`);
-      if (posted[0] && entryNet !== paise(total) - paise(doc.paid ?? '0')) found('document-entry', name, `entry delta ${posted[0].delta} but total - paid = ${total} - ${doc.paid}`);
+      if (posted[0] && paise(posted[0].amount) !== paise(money.total)) found('document-entry', name, `entry amount ${posted[0].amount} but total ${money.total}`);
+      if (posted[0] && entryNet !== BigInt(dk.due) * (paise(money.total) - paise(money.paid))) found('document-entry', name, `entry delta ${posted[0].delta} but ${dk.due < 0 ? '-' : ''}(total - paid) = ${dk.due < 0 ? '-' : ''}(${money.total} - ${money.paid})`);
     } else {
       // Failed: whatever was applied must have been undone; anything left is half applied.
       for (const [pid, q] of net) if (q !== 0n) found('half-applied', name, `${doc.status} but product ${pid} is left moved by ${q}`);
       if (entryNet !== 0n) found('half-applied', name, `${doc.status} but its entries leave ${fmtPaise(entryNet)} due`);
     }
   };
-  for (const s of sales) check('sale', s, s.saleId, s.amount, { kind: 'customer', id: s.customer?.client_id ?? s.clientId });
-  for (const p of purchases) check('purchase', p, p.purchaseId, p.total, { kind: 'distributor', id: p.distributorId });
+  const customerOf = (s: Doc) => ({ kind: 'customer', id: s.customer?.client_id ?? s.clientId });
+  const saleOf = new Map(sales.map((s) => [`${s.companyId}:${s.saleId}`, s]));
+  const purchaseOf = new Map(purchases.map((p) => [`${p.companyId}:${p.purchaseId}`, p]));
+  for (const s of sales) check(SALE, s, s.saleId, { total: s.amount, paid: s.paid ?? '0' }, customerOf(s), s.lines ?? []);
+  for (const p of purchases) check(PURCHASE, p, p.purchaseId, { total: p.total, paid: p.paid ?? '0' }, { kind: 'distributor', id: p.distributorId }, p.lines ?? []);
+  for (const n of creditNotes) check(CREDIT_NOTE, n, n.creditNoteId, { total: n.amount, paid: n.refund ?? '0' }, customerOf(n), n.lines ?? []);
+  for (const n of debitNotes) check(DEBIT_NOTE, n, n.debitNoteId, { total: n.amount, paid: n.refund ?? '0' }, { kind: 'distributor', id: n.distributorId }, n.lines ?? []);
+  for (const x of cancels) {
+    const sale = saleOf.get(`${x.companyId}:${x.saleId}`);
+    if (!sale) {
+      found('orphan', `company ${x.companyId} sale-cancel ${x.saleId}`, `cancels sale ${x.saleId}, which does not exist`);
+      continue;
+    }
+    check(SALE_CANCEL, x, x.saleId, { total: sale.amount, paid: sale.paid ?? '0' }, customerOf(sale), sale.lines ?? []);
+    const cancelled = !!sale.cancelled;
+    if (x.status === 'complete' && !cancelled) found('document-entry', `company ${x.companyId} sale ${x.saleId}`, 'its cancellation is complete but the sale is not marked cancelled');
+    if (x.status === 'failed' && cancelled) found('half-applied', `company ${x.companyId} sale ${x.saleId}`, 'marked cancelled but its cancellation failed');
+  }
 
-  // Stock or entries for a sale/purchase that does not exist (or is another company's).
-  const docsOf = { sale: [allSales, 'saleId'], purchase: [allPurchases, 'purchaseId'] } as const;
+  // Returns never exceed what was sold or bought, and a cancelled bill has none.
+  const returned = (notes: Doc[], docId: (n: Doc) => string) => {
+    const by = new Map<string, Map<number, bigint>>();
+    for (const n of notes) {
+      if (n.status !== 'complete') continue;
+      const perLine = by.get(docId(n)) ?? by.set(docId(n), new Map()).get(docId(n))!;
+      for (const l of n.lines ?? []) perLine.set(l.sl_no, (perLine.get(l.sl_no) ?? 0n) + toUnits(l.quantity, 1000));
+    }
+    return by;
+  };
+  const overReturned = (record: string, lines: Doc[], back: Map<number, bigint> | undefined, what: string) => {
+    if (!back) return;
+    const sold = new Map<number, bigint>(lines.map((l) => [l.sl_no as number, toUnits(l.quantity, 1000)]));
+    for (const [sl, q] of back) {
+      if (!sold.has(sl)) found('over-returned', record, `returned line ${sl}, which is not on it`);
+      else if (q > sold.get(sl)!) found('over-returned', record, `line ${sl} returned ${q} but ${what} ${sold.get(sl)} (thousandths of packs)`);
+    }
+  };
+  const creditBySale = returned(creditNotes, (n) => `${n.companyId}:${n.saleId}`);
+  for (const [k, back] of creditBySale) {
+    const sale = saleOf.get(k);
+    const [c, id] = k.split(':');
+    const record = `company ${c} sale ${id}`;
+    if (!sale) {
+      found('orphan', record, 'credit notes of a sale that does not exist');
+      continue;
+    }
+    overReturned(record, sale.lines ?? [], back, 'sold');
+    if (sale.cancelled) found('over-returned', record, 'cancelled, yet it has complete credit notes');
+    // The per-line counts the sale keeps (its reservation check) agree with its notes.
+    for (const r of (sale.returned ?? []) as Doc[]) {
+      if (toUnits(r.quantity, 1000) !== (back.get(r.sl_no) ?? 0n)) found('over-returned', record, `keeps line ${r.sl_no} returned ${r.quantity} but its credit notes return ${back.get(r.sl_no) ?? 0n} thousandths`);
+    }
+  }
+  for (const [k, back] of returned(debitNotes, (n) => `${n.companyId}:${n.purchaseId}`)) {
+    const [c, id] = k.split(':');
+    const p = purchaseOf.get(k);
+    if (!p) found('orphan', `company ${c} purchase ${id}`, 'debit notes of a purchase that does not exist');
+    else overReturned(`company ${c} purchase ${id}`, p.lines ?? [], back, 'bought');
+  }
+
+  // Stock or entries for a document that does not exist (or is another company's).
+  const docsOf: Record<DocKind['kind'], [Doc[], string]> = {
+    sale: [allSales, 'saleId'],
+    purchase: [allPurchases, 'purchaseId'],
+    'credit-note': [allCreditNotes, 'creditNoteId'],
+    'debit-note': [allDebitNotes, 'debitNoteId'],
+    'sale-cancel': [allCancels, 'saleId'],
+  };
+  const kindOfStock: Record<string, DocKind['kind']> = { sale: 'sale', purchase: 'purchase', 'sale-return': 'credit-note', 'purchase-return': 'debit-note', 'sale-cancel': 'sale-cancel' };
   for (const m of movements) {
-    const base = String(m.kind).replace('-reversal', '');
-    if ((base === 'sale' || base === 'purchase') && !seen.has(`${m.companyId}:${base}:${m.source_id}`)) {
+    const base = kindOfStock[String(m.kind).replace('-reversal', '')];
+    if (base && !seen.has(`${m.companyId}:${base}:${m.source_id}`)) {
       const other = owners(docsOf[base][0], docsOf[base][1], m.source_id, m.companyId);
       found(other.length ? 'cross-company' : 'orphan', `company ${m.companyId} ${base} ${m.source_id}`, `movement of ${m.kind} ${m.source_id} (product ${m.product_id})${elsewhere(other)}`);
     }
   }
   for (const e of entries) {
-    if ((e.sourceKind === 'sale' || e.sourceKind === 'purchase') && !seen.has(`${e.companyId}:${e.sourceKind}:${e.sourceId}`)) {
-      const base = e.sourceKind as 'sale' | 'purchase';
+    const base = e.sourceKind as DocKind['kind'];
+    if (docsOf[base] && !seen.has(`${e.companyId}:${base}:${e.sourceId}`)) {
       const other = owners(docsOf[base][0], docsOf[base][1], e.sourceId, e.companyId);
       found(other.length ? 'cross-company' : 'orphan', `company ${e.companyId} ${base} ${e.sourceId}`, `entry ${e.seq} for ${base} ${e.sourceId}${elsewhere(other)}`);
     }
   }
 
-  // GST invoice numbers: per company and financial year, serials 1..N with no gap and none given
-  // twice. A numbered sale that failed later keeps its number (a cancelled invoice) and counts.
-  const series = new Map<string, Map<number, number[]>>();
+  // Number series: per company and financial year, serials 1..N with no gap and none given
+  // twice. A GST sale that failed after taking its number keeps it (a cancelled invoice) and
+  // counts; notes take theirs only when they complete.
+  const gapless = (kind: 'invoice-series' | 'note-series', what: string, docs: Doc[], serialOf: (d: Doc) => { fy: string; serial: number } | null, idOf: (d: Doc) => number) => {
+    const series = new Map<string, Map<number, number[]>>();
+    for (const d of docs) {
+      const n = serialOf(d);
+      if (!n || !(n.serial > 0)) continue;
+      const k = `company ${d.companyId} ${what} ${n.fy}`;
+      const bySerial = series.get(k) ?? series.set(k, new Map()).get(k)!;
+      bySerial.set(n.serial, [...(bySerial.get(n.serial) ?? []), idOf(d)]);
+    }
+    for (const [record, bySerial] of series) {
+      const top = Math.max(...bySerial.keys());
+      const missing: number[] = [];
+      for (let n = 1; n <= top; n++) if (!bySerial.has(n)) missing.push(n);
+      if (missing.length) found(kind, record, `serials ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''} missing below ${top}`);
+      for (const [n, ids] of bySerial) if (ids.length > 1) found(kind, record, `serial ${n} given to ${ids.join(', ')}`);
+    }
+  };
   for (const sale of sales) {
     const g = sale.gst as Doc | null | undefined;
-    if (!g) continue;
-    if (!(Number(g.serial) > 0)) {
-      if (sale.status === 'complete') found('invoice-series', `company ${sale.companyId} sale ${sale.saleId}`, 'a complete GST sale without an invoice number');
-      continue;
-    }
-    const k = `company ${sale.companyId} invoices ${g.fy}`;
-    const bySerial = series.get(k) ?? new Map<number, number[]>();
-    series.set(k, bySerial);
-    bySerial.set(Number(g.serial), [...(bySerial.get(Number(g.serial)) ?? []), sale.saleId as number]);
+    if (g && !(Number(g.serial) > 0) && sale.status === 'complete') found('invoice-series', `company ${sale.companyId} sale ${sale.saleId}`, 'a complete GST sale without an invoice number');
   }
-  for (const [record, bySerial] of series) {
-    const top = Math.max(...bySerial.keys());
-    const missing: number[] = [];
-    for (let n = 1; n <= top; n++) if (!bySerial.has(n)) missing.push(n);
-    if (missing.length) found('invoice-series', record, `serials ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''} missing below ${top}`);
-    for (const [n, ids] of bySerial) if (ids.length > 1) found('invoice-series', record, `serial ${n} given to sales ${ids.join(', ')}`);
+  gapless('invoice-series', 'invoices', sales, (s) => (s.gst ? { fy: s.gst.fy, serial: Number(s.gst.serial) } : null), (s) => s.saleId);
+  const noteSerial = (n: Doc) => ({ fy: n.fy as string, serial: Number(n.serial) });
+  for (const [notes, label, idOf] of [[creditNotes, 'credit notes', (n: Doc) => n.creditNoteId], [debitNotes, 'debit notes', (n: Doc) => n.debitNoteId]] as const) {
+    for (const n of notes) {
+      if (n.status === 'complete' && !(Number(n.serial) > 0)) found('note-series', `company ${n.companyId} ${label === 'credit notes' ? 'credit-note' : 'debit-note'} ${idOf(n)}`, 'complete without a number');
+      if (n.status === 'failed' && Number(n.serial) > 0) found('note-series', `company ${n.companyId} ${label === 'credit notes' ? 'credit-note' : 'debit-note'} ${idOf(n)}`, `failed but took number ${n.serial}`);
+    }
+    gapless('note-series', label, notes, noteSerial, idOf);
   }
 
   const unique = [...new Map(findings.map((f) => [f.message, f])).values()];
@@ -283,6 +391,7 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
     parties: parties.size,
     sales: sales.length,
     purchases: purchases.length,
+    notes: creditNotes.length + debitNotes.length + cancels.length,
     inFlight,
     violations: unique.map((f) => f.message),
     findings: unique,

@@ -16,6 +16,9 @@ interface Data {
   customers: Doc[];
   distributors: Doc[];
   sales: Doc[];
+  credit_notes: Doc[];
+  sale_cancels: Doc[];
+  debit_notes: Doc[];
 }
 
 const day = '2026-11-20';
@@ -27,7 +30,7 @@ const at = new Date('2026-11-20T10:00:00Z');
  * was undone (stock back, entry reversed). Everything agrees.
  */
 function consistent(): Data {
-  const d: Data = { products: [], movements: [], stock_sources: [], purchases: [], entries: [], entry_sources: [], customers: [], distributors: [], sales: [] };
+  const d: Data = { products: [], movements: [], stock_sources: [], purchases: [], entries: [], entry_sources: [], customers: [], distributors: [], sales: [], credit_notes: [], sale_cancels: [], debit_notes: [] };
   for (const [c, base] of [[1, 0], [2, 100]] as const) {
     // Ids differ between companies, so a reference into the other company is told apart from none.
     const p1 = base + 1;
@@ -76,6 +79,32 @@ function consistent(): Data {
 
     entry({ partyKind: 'customer', partyId: cust, entryKind: 'payment_received', sourceKind: 'payment', sourceId: 1, amount: '7.25', delta: '-7.25' });
 
+    // Credit note 1: 1 of the 2 x p1 of sale 1 comes back, 50.00, 20.00 refunded.
+    one(d.sales, { companyId: c, saleId: 1 }).returned = [{ sl_no: 1, quantity: '1' }];
+    d.credit_notes.push({ companyId: c, creditNoteId: 1, status: 'complete', saleId: 1, clientId: cust, customer: { client_id: cust, walkIn: false }, fy: '26-27', serial: 1, credit_note_no: 'CN/26-27/0001',
+      lines: [{ sl_no: 1, product_id: p1, quantity: '1', per_peice_quantity: '1', value: '50.00' }], amount: '50.00', refund: '20.00', date: day });
+    move('sale-return', 1, 1, p1, 1000);
+    d.stock_sources.push({ companyId: c, kind: 'sale-return', id: 1, reversed: false, at });
+    entry({ partyKind: 'customer', partyId: cust, entryKind: 'credit_note', sourceKind: 'credit-note', sourceId: 1, amount: '50.00', paid: '20.00', delta: '-30.00' });
+
+    // Debit note 1: 2 of the 10 x p1 of purchase 1 go back, 60.00, nothing refunded yet.
+    d.debit_notes.push({ companyId: c, debitNoteId: 1, status: 'complete', purchaseId: 1, distributorId: dist, fy: '26-27', serial: 1, debit_note_no: 'DN/26-27/0001',
+      lines: [{ sl_no: 1, product_id: p1, quantity: '2', per_peice_quantity: '1', value: '60.00' }], amount: '60.00', refund: '0', date: day });
+    move('purchase-return', 1, 1, p1, -2000);
+    d.stock_sources.push({ companyId: c, kind: 'purchase-return', id: 1, reversed: false, at });
+    entry({ partyKind: 'distributor', partyId: dist, entryKind: 'debit_note', sourceKind: 'debit-note', sourceId: 1, amount: '60.00', paid: '0.00', delta: '-60.00' });
+
+    // Sale 4 to the named customer, 100.00 with 40.00 paid, then cancelled: stock back, due undone.
+    d.sales.push({ companyId: c, saleId: 4, status: 'complete', clientId: cust, customer: { client_id: cust, walkIn: false },
+      lines: [{ sl_no: 1, product_id: p2, quantity: '1', per_peice_quantity: '2', mrp: '50.00', discount: '0' }], amount: '100.00', paid: '40.00', date: day, cancelled: { date: day, reason: 'Wrong customer', by: 1 } });
+    move('sale', 4, 1, p2, -2000);
+    d.stock_sources.push({ companyId: c, kind: 'sale', id: 4, reversed: false, at });
+    entry({ partyKind: 'customer', partyId: cust, entryKind: 'sale', sourceKind: 'sale', sourceId: 4, amount: '100.00', paid: '40.00', delta: '60.00' });
+    d.sale_cancels.push({ companyId: c, cancelId: 1, saleId: 4, status: 'complete', reason: 'Wrong customer', date: day });
+    move('sale-cancel', 4, 1, p2, 2000);
+    d.stock_sources.push({ companyId: c, kind: 'sale-cancel', id: 4, reversed: false, at });
+    entry({ partyKind: 'customer', partyId: cust, entryKind: 'cancellation', sourceKind: 'sale-cancel', sourceId: 4, amount: '100.00', paid: '40.00', delta: '-60.00' });
+
     if (c === 1) {
       // Sale 2 failed after both steps: stock put back, entry reversed.
       sale(2, 'failed', walkIn, [{ sl_no: 1, product_id: p1, quantity: '1', per_peice_quantity: '1', mrp: '50.00', discount: '0' }], '50.00', '50.00');
@@ -98,6 +127,16 @@ const one = <T extends Doc>(docs: T[], match: Doc): T => {
   if (hits.length !== 1) throw new Error(`test data: ${hits.length} records match ${JSON.stringify(match)}`);
   return hits[0]!;
 };
+/** Running stock after movements were added or dropped: each movement's stock and each product's, in order. */
+const resettle = (d: Data) => {
+  const stock = new Map<string, number>();
+  for (const m of [...d.movements].sort((a, b) => a.companyId - b.companyId || a.seq - b.seq)) {
+    const k = `${m.companyId}:${m.product_id}`;
+    m.stock_m = (stock.get(k) ?? 0) + m.qty_m;
+    stock.set(k, m.stock_m);
+  }
+  for (const p of d.products) p.stock_m = stock.get(`${p.companyId}:${p.product_id}`) ?? 0;
+};
 const drop = (docs: Doc[], match: Doc) => {
   const keep = docs.filter((x) => !Object.entries(match).every(([k, v]) => x[k] === v));
   if (keep.length === docs.length) throw new Error(`test data: nothing matches ${JSON.stringify(match)}`);
@@ -115,6 +154,7 @@ async function auditOf(data: Data) {
   const where: Record<keyof Data, string> = {
     products: db.inventory, movements: db.inventory, stock_sources: db.inventory, purchases: db.inventory,
     entries: db.ledger, entry_sources: db.ledger, customers: db.ledger, distributors: db.ledger, sales: db.sales,
+    credit_notes: db.sales, sale_cancels: db.sales, debit_notes: db.inventory,
   };
   for (const [coll, docs] of Object.entries(data) as [keyof Data, Doc[]][]) {
     if (docs.length) await client.db(where[coll]).collection(coll).insertMany(docs.map((x) => ({ ...x })));
@@ -136,7 +176,7 @@ it('a consistent data set has no violations', async () => {
   const r = await auditOf(consistent());
   expect(r.violations).toEqual([]);
   expect(r.inFlight).toEqual([]);
-  expect([r.companies, r.products, r.sales, r.purchases, r.parties]).toEqual([2, 4, 3, 2, 6]);
+  expect([r.companies, r.products, r.sales, r.purchases, r.parties, r.notes]).toEqual([2, 4, 5, 2, 6, 6]);
 });
 
 it('a sale still pending is in flight, not a violation', async () => {
@@ -177,8 +217,7 @@ const plants: [string, (d: Data) => void, [ViolationKind, string][]][] = [
     (d) => {
       drop(d.movements, { companyId: 2, kind: 'sale', source_id: 1 });
       drop(d.stock_sources, { companyId: 2, kind: 'sale', id: 1 });
-      one(d.products, { companyId: 2, product_id: 101 }).stock_m += 2000;
-      one(d.products, { companyId: 2, product_id: 102 }).stock_m += 2000;
+      resettle(d);
     },
     [['document-stock', 'company 2 sale 1']],
   ],
@@ -209,16 +248,16 @@ const plants: [string, (d: Data) => void, [ViolationKind, string][]][] = [
   [
     "a cross-company reference: company 2's stock moved for company 1's sale 2",
     (d) => {
-      d.movements.push({ ...one(d.movements, { companyId: 1, kind: 'sale', source_id: 2 }), companyId: 2, product_id: 101, seq: 99, stock_m: 7000, qty_m: -1000 });
-      one(d.products, { companyId: 2, product_id: 101 }).stock_m = 7000;
+      d.movements.push({ ...one(d.movements, { companyId: 1, kind: 'sale', source_id: 2 }), companyId: 2, product_id: 101, seq: 99, qty_m: -1000 });
+      resettle(d);
     },
     [['cross-company', 'company 2 sale 2']],
   ],
   [
     'a movement of a sale that exists nowhere',
     (d) => {
-      d.movements.push({ ...one(d.movements, { companyId: 1, kind: 'sale', source_id: 1, line: 1 }), source_id: 9, seq: 99, stock_m: 6000 });
-      one(d.products, { companyId: 1, product_id: 1 }).stock_m = 6000;
+      d.movements.push({ ...one(d.movements, { companyId: 1, kind: 'sale', source_id: 1, line: 1 }), source_id: 9, seq: 99 });
+      resettle(d);
     },
     [['orphan', 'company 1 sale 9']],
   ],
@@ -242,6 +281,71 @@ const plants: [string, (d: Data) => void, [ViolationKind, string][]][] = [
       Object.assign(one(d.sales, { companyId: 2, saleId: 1 }).gst, { serial: 0, invoice_no: '' });
     },
     [['invoice-series', 'company 2 sale 1']],
+  ],
+  [
+    'a line returned beyond what was sold (a second credit note for the other unit and one more)',
+    (d) => {
+      const n = one(d.credit_notes, { companyId: 1, creditNoteId: 1 });
+      d.credit_notes.push({ ...n, creditNoteId: 2, serial: 2, credit_note_no: 'CN/26-27/0002', lines: [{ ...n.lines[0], quantity: '2' }], amount: '100.00', refund: '0' });
+      d.movements.push({ companyId: 1, product_id: 1, kind: 'sale-return', source_id: 2, line: 1, qty_m: 2000, rate_p: 5000, date: at, seq: 99 });
+      resettle(d);
+      d.stock_sources.push({ companyId: 1, kind: 'sale-return', id: 2, reversed: false, at });
+      d.entries.push({ companyId: 1, seq: 99, partyKind: 'customer', partyId: 2, entryKind: 'credit_note', sourceKind: 'credit-note', sourceId: 2, amount: '100.00', paid: '0', delta: '-100.00', date: day });
+      one(d.sales, { companyId: 1, saleId: 1 }).returned = [{ sl_no: 1, quantity: '3' }];
+    },
+    [['over-returned', 'company 1 sale 1']],
+  ],
+  [
+    'returned counts kept on a sale that disagree with its credit notes',
+    (d) => {
+      one(d.sales, { companyId: 2, saleId: 1 }).returned = [{ sl_no: 1, quantity: '0' }];
+    },
+    [['over-returned', 'company 2 sale 1']],
+  ],
+  [
+    'a complete credit note without its ledger entry',
+    (d) => {
+      drop(d.entries, { companyId: 2, sourceKind: 'credit-note', sourceId: 1 });
+    },
+    [['document-entry', 'company 2 credit-note 1']],
+  ],
+  [
+    'a failed debit note whose stock never came back',
+    (d) => {
+      const n = one(d.debit_notes, { companyId: 1, debitNoteId: 1 });
+      Object.assign(n, { status: 'failed', serial: 0, debit_note_no: '' });
+      drop(d.entries, { companyId: 1, sourceKind: 'debit-note', sourceId: 1 });
+    },
+    [['half-applied', 'company 1 debit-note 1']],
+  ],
+  [
+    'a cancelled bill whose stock never came back',
+    (d) => {
+      drop(d.movements, { companyId: 2, kind: 'sale-cancel', source_id: 4 });
+      resettle(d);
+    },
+    [['document-stock', 'company 2 sale-cancel 4']],
+  ],
+  [
+    'a complete cancellation of a sale not marked cancelled',
+    (d) => {
+      one(d.sales, { companyId: 1, saleId: 4 }).cancelled = null;
+    },
+    [['document-entry', 'company 1 sale 4']],
+  ],
+  [
+    "a gap in a year's credit note numbers",
+    (d) => {
+      Object.assign(one(d.credit_notes, { companyId: 2, creditNoteId: 1 }), { serial: 2, credit_note_no: 'CN/26-27/0002' });
+    },
+    [['note-series', 'company 2 credit notes 26-27']],
+  ],
+  [
+    'a complete debit note without a number',
+    (d) => {
+      Object.assign(one(d.debit_notes, { companyId: 2, debitNoteId: 1 }), { serial: 0, debit_note_no: '' });
+    },
+    [['note-series', 'company 2 debit-note 1']],
   ],
 ];
 
