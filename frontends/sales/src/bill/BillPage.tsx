@@ -7,6 +7,7 @@ import type { BillDetailsReply } from '@bahi/contracts';
 import { BillReturns } from './BillReturns';
 import { CancelBill } from './CancelBill';
 import { ReturnItems } from './ReturnItems';
+import { PrintMenu } from './PrintMenu';
 
 type Bill = BillDetailsReply;
 
@@ -230,14 +231,7 @@ export default function BillPage() {
         <Button variant="secondary" onClick={() => navigate('delivery')}>
           Delivery Details
         </Button>
-        <Button
-          data-testid="print-bill"
-          onClick={() =>
-            openDocument(invoicePdf(id), { print: true }).catch(() => alert.error('Unable to print the bill, please try again later.'))
-          }
-        >
-          Print
-        </Button>
+        <PrintMenu saleId={id} defaultFormat={c?.bill_format} gst={gst} />
         <Button variant="secondary" onClick={() => void moveToCart()} data-testid="move-to-cart">
           Move to Cart
         </Button>

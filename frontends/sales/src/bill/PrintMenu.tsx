@@ -1,0 +1,75 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button, openDocument, useAlert } from '@bahi/ui-kit';
+import type { BillFormat } from '@bahi/contracts';
+import './print-menu.css';
+
+const FORMATS: readonly BillFormat[] = ['a5', 'thermal-80', 'thermal-58'];
+
+/** What a format prints as: a GST sale's 'a5' is the A4 tax invoice. */
+export function formatLabel(format: BillFormat, gst: boolean): string {
+  if (format === 'thermal-80') return '80 mm receipt';
+  if (format === 'thermal-58') return '58 mm receipt';
+  return gst ? 'A4 tax invoice' : 'A5 bill';
+}
+
+const PRINT_FAILED = 'Unable to print the bill, please try again later.';
+
+/**
+ * The bill view's Print: the button prints the company's default format (the documents service
+ * applies it when no format is given); the arrow opens the other formats.
+ */
+export function PrintMenu({ saleId, defaultFormat, gst }: { saleId: string | number; defaultFormat: BillFormat | undefined; gst: boolean }) {
+  const [open, setOpen] = useState(false);
+  const alert = useAlert();
+  const box = useRef<HTMLDivElement>(null);
+  const current = defaultFormat ?? 'a5';
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent | KeyboardEvent) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !box.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [open]);
+
+  const print = (format?: BillFormat) => {
+    setOpen(false);
+    const path = `/documents/bill/${saleId}${format ? `?format=${format}` : ''}`;
+    openDocument(path, { print: true }).catch(() => alert.error(PRINT_FAILED));
+  };
+
+  return (
+    <div className="sl-print" ref={box}>
+      <Button data-testid="print-bill" className="sl-print__main" onClick={() => print()} title={`Print the ${formatLabel(current, gst)}`}>
+        Print
+      </Button>
+      <Button
+        data-testid="print-menu"
+        className="sl-print__toggle"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label="Print in another format"
+        onClick={() => setOpen((o) => !o)}
+      >
+        ▾
+      </Button>
+      {open && (
+        <ul className="sl-print__menu" role="menu">
+          {FORMATS.map((f) => (
+            <li key={f} role="none">
+              <button type="button" role="menuitem" data-testid={`print-format-${f}`} onClick={() => print(f)}>
+                {formatLabel(f, gst)}
+                {f === current && <span className="sl-print__default">default</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
