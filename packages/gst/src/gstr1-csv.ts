@@ -3,7 +3,7 @@ import { stateByCode } from './states';
 
 /**
  * The GSTR-1 offline tool's CSV import (one file per section): its column headers, as in the
- * tool's templates (b2b, b2cl, b2cs, hsn, docs).
+ * tool's templates (b2b, b2cl, b2cs, hsn, docs, cdnr, cdnur).
  */
 export const GSTR1_CSV_HEADERS = {
   b2b: ['GSTIN/UIN of Recipient', 'Receiver Name', 'Invoice Number', 'Invoice date', 'Invoice Value', 'Place Of Supply', 'Reverse Charge', 'Applicable % of Tax Rate', 'Invoice Type', 'E-Commerce GSTIN', 'Rate', 'Taxable Value', 'Cess Amount'],
@@ -11,6 +11,9 @@ export const GSTR1_CSV_HEADERS = {
   b2cs: ['Type', 'Place Of Supply', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount', 'E-Commerce GSTIN'],
   hsn: ['HSN', 'Description', 'UQC', 'Total Quantity', 'Total Value', 'Rate', 'Taxable Value', 'Integrated Tax Amount', 'Central Tax Amount', 'State/UT Tax Amount', 'Cess Amount'],
   docs: ['Nature of Document', 'Sr. No. From', 'Sr. No. To', 'Total Number', 'Cancelled'],
+  // Credit and debit notes, registered (Table 9B) and unregistered (large inter-state B2C invoices' notes).
+  cdnr: ['GSTIN/UIN of Recipient', 'Receiver Name', 'Note Number', 'Note Date', 'Note Type', 'Place Of Supply', 'Reverse Charge', 'Note Supply Type', 'Note Value', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount'],
+  cdnur: ['UR Type', 'Note Number', 'Note Date', 'Note Type', 'Place Of Supply', 'Note Value', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount'],
 } as const;
 
 export type Gstr1CsvSection = keyof typeof GSTR1_CSV_HEADERS;
@@ -18,6 +21,8 @@ export const GSTR1_CSV_SECTIONS = Object.keys(GSTR1_CSV_HEADERS) as Gstr1CsvSect
 
 /** The offline tool's name for doc_issue's document nature 1. */
 export const DOC_NATURE_INVOICES = 'Invoices for outward supply';
+/** The offline tool's name for doc_issue's document nature 5. */
+export const DOC_NATURE_CREDIT_NOTES = 'Credit Note';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

@@ -28,5 +28,5 @@ export { TAX_MODES, validateCompanyGst } from './company';
 export type { CompanyGst, CompanyGstInput } from './company';
 export { setOffItc } from './gstr3b';
 export type { SetOffResult, TaxHeads } from './gstr3b';
-export { csvLine, DOC_NATURE_INVOICES, GSTR1_CSV_HEADERS, GSTR1_CSV_SECTIONS, gstr1CsvDate, gstr1CsvPos, gstr1CsvUqc } from './gstr1-csv';
+export { csvLine, DOC_NATURE_CREDIT_NOTES, DOC_NATURE_INVOICES, GSTR1_CSV_HEADERS, GSTR1_CSV_SECTIONS, gstr1CsvDate, gstr1CsvPos, gstr1CsvUqc } from './gstr1-csv';
 export type { Gstr1CsvSection } from './gstr1-csv';

@@ -10,6 +10,7 @@ import type { GstLine, SaleGst } from '@bahi/contracts';
 import { computeInvoice, formatInvoiceNo, stateName } from '@bahi/gst';
 import { today } from '@bahi/service-kit';
 import { Models, type SaleDoc } from '../src/common/schemas';
+import { ReturnModels, type CreditNoteDoc } from '../src/returns/schema';
 import { as, auth, category, product, startSales, tokenFor, type Stack } from './helpers';
 
 const GSTIN_MH = '27AAPFU0939F1ZV'; // the company (Maharashtra)
@@ -32,6 +33,7 @@ let s: Stack;
 let mgr: string;
 let M: ReturnType<typeof as>;
 let sales: Model<SaleDoc>;
+let notes: Model<CreditNoteDoc>;
 let saleId = 70_000;
 
 interface SeedLine {
@@ -103,6 +105,7 @@ beforeAll(async () => {
   mgr = tokenFor(s.companyId, 'manager');
   M = as(s.url, mgr);
   sales = s.sales.app.get<Model<SaleDoc>>(getModelToken(Models.Sale));
+  notes = s.sales.app.get<Model<CreditNoteDoc>>(getModelToken(ReturnModels.CreditNote));
 }, 120_000);
 afterAll(() => s?.stop());
 
@@ -215,7 +218,7 @@ describe('GSTR-1 of a hand-computed April 2026 (company in Maharashtra, 27)', ()
   it('a month without sales is an empty, valid return', async () => {
     const g = JSON.parse((await M.get('/gst/gstr1?period=2026-06').expect(200)).text);
     expectValid(g);
-    expect(g).toEqual({ gstin: GSTIN_MH, fp: '062026', b2b: [], b2cs: [], hsn: { data: [] }, doc_issue: { doc_det: [] }, b2cl: [] });
+    expect(g).toEqual({ gstin: GSTIN_MH, fp: '062026', b2b: [], b2cs: [], hsn: { data: [] }, doc_issue: { doc_det: [] }, cdnr: [], cdnur: [], b2cl: [] });
   });
 
   it('the CSV per section has the offline tool headers and rows', async () => {
@@ -263,6 +266,172 @@ describe('GSTR-3B', () => {
       // No purchases in April: no credit, everything in cash.
       itc: { iamt: 0, camt: 0, samt: 0, csamt: 0 },
       net_payable: { iamt: 18297.8, camt: 155.4, samt: 155.4, csamt: 0 },
+      itc_carried: { iamt: 0, camt: 0, samt: 0 },
+    });
+  });
+});
+
+/** A complete GST credit note as sales stores it (returns/schema.ts CreditNoteDoc), against a seeded sale. */
+let noteId = 90_000;
+interface NoteSeedLine {
+  name: string;
+  hsn: string;
+  qty: string;
+  rate: string;
+  taxable: string;
+  igst?: string;
+  cgst?: string;
+}
+async function seedNote(x: { serial: number; date: string; saleId: number; sale: SaleGst; lines: NoteSeedLine[]; amount: string }): Promise<void> {
+  const g = x.sale;
+  const lines = x.lines.map((l, i) => ({
+    sl_no: i + 1, product_id: i + 1, product_name: l.name, hsn_code: l.hsn, unit: 'pcs', mrp: '0', discount: '0', quantity: l.qty, per_peice_quantity: '1',
+    amount: l.taxable, summary_discount: '0', tax: '0', value: '0',
+    gst: { gst_rate: l.rate, taxable_value: l.taxable, igst: l.igst ?? '0.00', cgst: l.cgst ?? '0.00', sgst: l.cgst ?? '0.00' },
+  }));
+  const sum = (k: 'taxable_value' | 'igst' | 'cgst' | 'sgst') => lines.reduce((a, l) => a + Number(l.gst[k]), 0).toFixed(2);
+  const id = ++noteId;
+  await notes.collection.insertOne({
+    companyId: s.companyId, creditNoteId: id, status: 'complete', idempotencyKey: `note-${id}`, saleId: x.saleId, fy: '26-27', serial: x.serial,
+    credit_note_no: formatInvoiceNo('CN', '26-27', x.serial), date: x.date, sale_date: g.invoice_date, reason: '', clientId: 0, customer: {}, lines,
+    subtotal: sum('taxable_value'), discount: '0', tax: '0', shipping: '0', amount: x.amount, refund: '0', completesBill: false, tax_mode: 'gst',
+    gst: {
+      tax_mode: 'gst', invoice_no: g.invoice_no, invoice_date: g.invoice_date, gstin: g.recipient.gstin, recipient_name: g.recipient.name,
+      place_of_supply: g.place_of_supply, place_of_supply_name: g.place_of_supply_name, inter_state: g.inter_state, state_tax_name: g.state_tax_name,
+      taxable_total: sum('taxable_value'), igst_total: sum('igst'), cgst_total: sum('cgst'), sgst_total: sum('sgst'), tax_total: '0', round_off: '0.00',
+    },
+  } as never);
+}
+
+describe('GSTR-1 and GSTR-3B of a hand-computed May 2026 with credit notes and a cancelled invoice', () => {
+  const pune = { name: 'Pune Traders', gstin: GSTIN_MH_BUYER };
+  const mysore = { name: 'Mysore Stores', state: '29' };
+  beforeAll(async () => {
+    // Invoices (series SG/26-27, serials 11-16):
+    // 11 B2B inter-state to Surat: 3 bottles 590 incl. 18 % = 1500.00 + IGST 270.00; 2 notebooks (100 - 5) excl. 12 % = 190.00 + IGST 22.80.
+    const i11 = await seed({ serial: 11, date: '2026-05-04', buyer: surat, lines: [bottle('3'), notebook('2')] });
+    const s11 = saleId;
+    // 12 B2B intra-state to Pune: 2 bottles = 1000.00 + CGST 90 + SGST 90; 1 notebook = 95.00 + CGST 5.70 + SGST 5.70.
+    const i12 = await seed({ serial: 12, date: '2026-05-05', buyer: pune, lines: [bottle('2'), notebook('1')] });
+    const s12 = saleId;
+    // 13 B2C inter-state to Karnataka above Rs 1,00,000: 200 bottles = 118000.00 incl. = 100000.00 + IGST 18000.00 (b2cl).
+    const i13 = await seed({ serial: 13, date: '2026-05-06', buyer: mysore, lines: [bottle('200')] });
+    const s13 = saleId;
+    // 14 walk-in (intra): 5 bottles = 2500.00 + 225 + 225; 10 notebooks = 950.00 + 57 + 57.
+    const i14 = await seed({ serial: 14, date: '2026-05-07', lines: [bottle('5'), notebook('10')] });
+    const s14 = saleId;
+    // 15 walk-in, cancelled: 1 bottle.
+    await seed({ serial: 15, date: '2026-05-08', lines: [bottle('1')], cancelled: true });
+    // 16 B2C inter-state small to Karnataka: 3 notebooks = 285.00 + IGST 34.20 (value 319.20 -> 319, b2cs).
+    const i16 = await seed({ serial: 16, date: '2026-05-09', buyer: mysore, lines: [notebook('3')] });
+    const s16 = saleId;
+    // Credit notes CN/26-27/0001-0005, a note on each side of the two rates where both were sold:
+    // CN1 on 11 (Surat): 1 bottle 500.00 + IGST 90.00 and 1 notebook 95.00 + IGST 11.40 = 696.40.
+    await seedNote({ serial: 1, date: '2026-05-20', saleId: s11, sale: i11, amount: '696.40', lines: [{ name: 'Steel Bottle', hsn: '7323', qty: '1', rate: '18', taxable: '500.00', igst: '90.00' }, { name: 'Notebook', hsn: '4820', qty: '1', rate: '12', taxable: '95.00', igst: '11.40' }] });
+    // CN2 on 12 (Pune): 1 bottle 500.00 + CGST 45 + SGST 45 = 590.00.
+    await seedNote({ serial: 2, date: '2026-05-21', saleId: s12, sale: i12, amount: '590.00', lines: [{ name: 'Steel Bottle', hsn: '7323', qty: '1', rate: '18', taxable: '500.00', cgst: '45.00' }] });
+    // CN3 on 13 (the b2cl invoice): 10 bottles 5000.00 + IGST 900.00 = 5900.00 -> cdnur B2CL.
+    await seedNote({ serial: 3, date: '2026-05-22', saleId: s13, sale: i13, amount: '5900.00', lines: [{ name: 'Steel Bottle', hsn: '7323', qty: '10', rate: '18', taxable: '5000.00', igst: '900.00' }] });
+    // CN4 on 14 (walk-in): 2 bottles 1000.00 + 90 + 90; 4 notebooks 380.00 + 22.80 + 22.80 = 1605.60 -> nets b2cs INTRA 27.
+    await seedNote({ serial: 4, date: '2026-05-23', saleId: s14, sale: i14, amount: '1605.60', lines: [{ name: 'Steel Bottle', hsn: '7323', qty: '2', rate: '18', taxable: '1000.00', cgst: '90.00' }, { name: 'Notebook', hsn: '4820', qty: '4', rate: '12', taxable: '380.00', cgst: '22.80' }] });
+    // CN5 on 16 (small inter-state B2C): 1 notebook 95.00 + IGST 11.40 = 106.40 -> nets b2cs INTER 29.
+    await seedNote({ serial: 5, date: '2026-05-24', saleId: s16, sale: i16, amount: '106.40', lines: [{ name: 'Notebook', hsn: '4820', qty: '1', rate: '12', taxable: '95.00', igst: '11.40' }] });
+  });
+
+  it('GSTR-1 JSON: b2b and b2cl as invoiced, cdnr and cdnur, b2cs and HSN net of the notes, cancelled and credit note series in doc_issue', async () => {
+    const g = JSON.parse((await M.get('/gst/gstr1?period=2026-05').expect(200)).text);
+    expectValid(g);
+    // Invoices stay as issued; the notes are reported on their own.
+    expect(g.b2b.map((c: { ctin: string; inv: { inum: string; val: number }[] }) => [c.ctin, c.inv.map((i) => [i.inum, i.val])])).toEqual([
+      [GSTIN_GJ, [['SG/26-27/0011', 1983]]],
+      // 1095.00 + 95.70 + 95.70 = 1286.40 -> 1286
+      [GSTIN_MH_BUYER, [['SG/26-27/0012', 1286]]],
+    ]);
+    expect(g.b2cl).toEqual([{ pos: '29', inv: [{ inum: 'SG/26-27/0013', idt: '06-05-2026', val: 118000, itms: [{ num: 1, itm_det: { txval: 100000, rt: 18, iamt: 18000, csamt: 0 } }] }] }]);
+    expect(g.cdnr).toEqual([
+      {
+        ctin: GSTIN_GJ,
+        nt: [
+          {
+            ntty: 'C', nt_num: 'CN/26-27/0001', nt_dt: '20-05-2026', pos: '24', rchrg: 'N', inv_typ: 'R', val: 696.4,
+            itms: [{ num: 1, itm_det: { txval: 95, rt: 12, iamt: 11.4, csamt: 0 } }, { num: 2, itm_det: { txval: 500, rt: 18, iamt: 90, csamt: 0 } }],
+          },
+        ],
+      },
+      { ctin: GSTIN_MH_BUYER, nt: [{ ntty: 'C', nt_num: 'CN/26-27/0002', nt_dt: '21-05-2026', pos: '27', rchrg: 'N', inv_typ: 'R', val: 590, itms: [{ num: 1, itm_det: { txval: 500, rt: 18, camt: 45, samt: 45, csamt: 0 } }] }] },
+    ]);
+    // The original invoice 0013 was 118000.00 > 1,00,000 inter-state unregistered: Table 9B unregistered, typ B2CL.
+    expect(g.cdnur).toEqual([{ typ: 'B2CL', ntty: 'C', nt_num: 'CN/26-27/0003', nt_dt: '22-05-2026', pos: '29', val: 5900, itms: [{ num: 1, itm_det: { txval: 5000, rt: 18, iamt: 900, csamt: 0 } }] }]);
+    // b2cs net of CN4 and CN5 (0015 cancelled is left out):
+    // INTER 29 12 %: 285.00 - 95.00 = 190.00, IGST 34.20 - 11.40 = 22.80
+    // INTRA 27 12 %: 950.00 - 380.00 = 570.00, CGST 57.00 - 22.80 = 34.20 (SGST the same)
+    // INTRA 27 18 %: 2500.00 - 1000.00 = 1500.00, CGST 225.00 - 90.00 = 135.00
+    expect(g.b2cs).toEqual([
+      { sply_ty: 'INTER', pos: '29', typ: 'OE', rt: 12, txval: 190, iamt: 22.8, csamt: 0 },
+      { sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 12, txval: 570, camt: 34.2, samt: 34.2, csamt: 0 },
+      { sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 18, txval: 1500, camt: 135, samt: 135, csamt: 0 },
+    ]);
+    // HSN net of every note:
+    // 4820: invoices 2 + 1 + 10 + 3 = 16 pcs, 190 + 95 + 950 + 285 = 1520.00, IGST 22.80 + 34.20 = 57.00, CGST 5.70 + 57.00 = 62.70;
+    //   notes 1 + 4 + 1 = 6 pcs, 95 + 380 + 95 = 570.00, IGST 11.40 + 11.40 = 22.80, CGST 22.80
+    //   net 10 pcs, 950.00, IGST 34.20, CGST 39.90, SGST 39.90
+    // 7323: invoices 3 + 2 + 200 + 5 = 210 pcs, 1500 + 1000 + 100000 + 2500 = 105000.00, IGST 270 + 18000 = 18270.00, CGST 90 + 225 = 315.00;
+    //   notes 1 + 1 + 10 + 2 = 14 pcs, 500 + 500 + 5000 + 1000 = 7000.00, IGST 90 + 900 = 990.00, CGST 45 + 90 = 135.00
+    //   net 196 pcs, 98000.00, IGST 17280.00, CGST 180.00, SGST 180.00
+    expect(g.hsn.data).toEqual([
+      { num: 1, hsn_sc: '4820', desc: 'Notebook', uqc: 'PCS', qty: 10, rt: 12, txval: 950, iamt: 34.2, camt: 39.9, samt: 39.9, csamt: 0 },
+      { num: 2, hsn_sc: '7323', desc: 'Steel Bottle', uqc: 'PCS', qty: 196, rt: 18, txval: 98000, iamt: 17280, camt: 180, samt: 180, csamt: 0 },
+    ]);
+    // Invoices 0011-0016: six, 0015 cancelled; credit notes 0001-0005 (nature 5).
+    expect(g.doc_issue).toEqual({
+      doc_det: [
+        { doc_num: 1, docs: [{ num: 1, from: 'SG/26-27/0011', to: 'SG/26-27/0016', totnum: 6, cancel: 1, net_issue: 5 }] },
+        { doc_num: 5, docs: [{ num: 1, from: 'CN/26-27/0001', to: 'CN/26-27/0005', totnum: 5, cancel: 0, net_issue: 5 }] },
+      ],
+    });
+  });
+
+  it('GSTR-1 CSV: cdnr, cdnur and the credit note series in docs, in the offline tool templates', async () => {
+    const cdnr = await M.get('/gst/gstr1?period=2026-05&format=csv&section=cdnr').expect(200);
+    expect(cdnr.headers['content-disposition']).toBe('attachment; filename="GSTR1_cdnr_052026.csv"');
+    expect(cdnr.text.split('\r\n')).toEqual([
+      'GSTIN/UIN of Recipient,Receiver Name,Note Number,Note Date,Note Type,Place Of Supply,Reverse Charge,Note Supply Type,Note Value,Applicable % of Tax Rate,Rate,Taxable Value,Cess Amount',
+      '24AAGCS5678K1ZT,Surat Traders,CN/26-27/0001,20-May-2026,C,24-Gujarat,N,Regular B2B,696.40,,12,95.00,',
+      '24AAGCS5678K1ZT,Surat Traders,CN/26-27/0001,20-May-2026,C,24-Gujarat,N,Regular B2B,696.40,,18,500.00,',
+      '27AAACB1234C1ZF,Pune Traders,CN/26-27/0002,21-May-2026,C,27-Maharashtra,N,Regular B2B,590.00,,18,500.00,',
+      '',
+    ]);
+    const cdnur = (await M.get('/gst/gstr1?period=2026-05&format=csv&section=cdnur').expect(200)).text.split('\r\n');
+    expect(cdnur).toEqual([
+      'UR Type,Note Number,Note Date,Note Type,Place Of Supply,Note Value,Applicable % of Tax Rate,Rate,Taxable Value,Cess Amount',
+      'B2CL,CN/26-27/0003,22-May-2026,C,29-Karnataka,5900.00,,18,5000.00,',
+      '',
+    ]);
+    const b2cs = (await M.get('/gst/gstr1?period=2026-05&format=csv&section=b2cs').expect(200)).text.split('\r\n');
+    expect(b2cs).toEqual(['Type,Place Of Supply,Applicable % of Tax Rate,Rate,Taxable Value,Cess Amount,E-Commerce GSTIN', 'OE,29-Karnataka,,12,190.00,,', 'OE,27-Maharashtra,,12,570.00,,', 'OE,27-Maharashtra,,18,1500.00,,', '']);
+    const hsn = (await M.get('/gst/gstr1?period=2026-05&format=csv&section=hsn').expect(200)).text.split('\r\n');
+    // 4820: 950.00 + 34.20 + 39.90 + 39.90 = 1064.00
+    expect(hsn[1]).toBe('4820,Notebook,PCS-PIECES,10.00,1064.00,12,950.00,34.20,39.90,39.90,');
+    const docs = (await M.get('/gst/gstr1?period=2026-05&format=csv&section=docs').expect(200)).text.split('\r\n');
+    expect(docs).toEqual(['Nature of Document,Sr. No. From,Sr. No. To,Total Number,Cancelled', 'Invoices for outward supply,SG/26-27/0011,SG/26-27/0016,6,1', 'Credit Note,CN/26-27/0001,CN/26-27/0005,5,0', '']);
+  });
+
+  it('GSTR-3B: 3.1(a) and 3.2 net of the credit notes, the cancelled invoice out', async () => {
+    const r = (await M.get('/gst/gstr3b?period=2026-05').expect(200)).body;
+    // Invoices (0015 cancelled): taxable 1690 + 1095 + 100000 + 3450 + 285 = 106520.00;
+    //   IGST 292.80 + 18000.00 + 34.20 = 18327.00; CGST 95.70 + 282.00 = 377.70 (SGST the same)
+    // Notes: taxable 595 + 500 + 5000 + 1380 + 95 = 7570.00; IGST 101.40 + 900.00 + 11.40 = 1012.80; CGST 45.00 + 112.80 = 157.80
+    // Net: 98950.00; IGST 17314.20; CGST 219.90; SGST 219.90 (= the HSN summary's totals)
+    // 3.2 Karnataka: 100000 + 285 - 5000 - 95 = 95190.00; IGST 18000 + 34.20 - 900 - 11.40 = 17122.80
+    expect(r).toEqual({
+      gstin: GSTIN_MH,
+      ret_period: '052026',
+      outward: { txval: 98950, iamt: 17314.2, camt: 219.9, samt: 219.9, csamt: 0 },
+      nil_exempt: { txval: 0 },
+      inter_state_unreg: [{ pos: '29', txval: 95190, iamt: 17122.8 }],
+      // No purchases in May: no credit, everything in cash.
+      itc: { iamt: 0, camt: 0, samt: 0, csamt: 0 },
+      net_payable: { iamt: 17314.2, camt: 219.9, samt: 219.9, csamt: 0 },
       itc_carried: { iamt: 0, camt: 0, samt: 0 },
     });
   });
