@@ -1,5 +1,5 @@
 import type { Express, Request, Response } from 'express';
-import { SHARE_VIEWS_PER_MINUTE } from '@bahi/contracts';
+import { SHARE_VIEWS_PER_MINUTE, SharePagePrefix } from '@bahi/contracts';
 import { LoginLimiter, type LoginLimitOptions } from './login-limit';
 
 /** Views of public share pages allowed per client address in a sliding window. */
@@ -21,7 +21,8 @@ const TOO_MANY = `<!doctype html><html lang="en"><head><meta charset="utf-8"><me
 export function mountShareRoute(app: Express, limit: LoginLimitOptions, forward: ((req: Request, res: Response) => void) | null): void {
   // The login limiter's sliding window; a view takes a slot and never gives it back.
   const views = new LoginLimiter(limit);
-  app.get(/^\/s\/[^/]+(?:\/pdf)?\/?$/, (req: Request, res: Response) => {
+  const path = new RegExp(`^${SharePagePrefix}[^/]+(?:/pdf)?/?$`);
+  app.get(path, (req: Request, res: Response) => {
     res.setHeader('X-Robots-Tag', 'noindex, nofollow');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('Cache-Control', 'no-store');

@@ -1,5 +1,5 @@
 /**
- * Documents: every printable PDF (services/documents). documents stores nothing; it asks the
+ * Documents: every printable PDF (services/documents). documents stores no document (only share links); it asks the
  * owning services for a document's data with the requests below and renders it. Money travels
  * as decimal strings; documents computes the printed totals exactly from them.
  */

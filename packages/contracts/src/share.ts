@@ -52,6 +52,9 @@ export interface RevokeShareReply {
   done: boolean;
 }
 
+/** The public page's path outside /api (`/s/<token>`, `/s/<token>/pdf`): the gateway forwards it to documents without login. */
+export const SharePagePrefix = '/s/';
+
 /** Views of one IP allowed per minute on /s/<token> (the gateway answers 429 past it). */
 export const SHARE_VIEWS_PER_MINUTE = 60;
 

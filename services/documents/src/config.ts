@@ -8,6 +8,8 @@ export interface DocumentsConfig {
   queueLimit: number;
   renderTimeoutMs: number;
   restartAfter: number;
+  /** The shop's public address for share links (`BAHI_PUBLIC_URL`, e.g. https://bahi.example.in); empty: the gateway's Host of the request. */
+  publicUrl: string;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -27,5 +29,6 @@ export function loadDocumentsConfig(env: NodeJS.ProcessEnv = process.env): Docum
     queueLimit: positiveInt(env, 'DOCUMENTS_QUEUE_LIMIT', 20),
     renderTimeoutMs: positiveInt(env, 'DOCUMENTS_RENDER_TIMEOUT_MS', 15_000),
     restartAfter: positiveInt(env, 'DOCUMENTS_RESTART_AFTER', 200),
+    publicUrl: (env.BAHI_PUBLIC_URL || '').replace(/\/+$/, ''),
   };
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, Global, Inject, Injectable, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, MongooseHealthIndicator } from '@nestjs/terminus';
 import type { Logger } from 'pino';
 import { appInfo, BahiServiceModule, LOGGER, NatsHealthIndicator, Public } from '@bahi/service-kit';
 import { loadDocumentsConfig, DOCUMENTS_CONFIG, type DocumentsConfig } from './config';
@@ -37,11 +37,12 @@ class BrowserHealthIndicator {
   }
 }
 
-/** GET /health: NATS ping and the browser pool's numbers; documents has no database. */
+/** GET /health: MongoDB (share links) and NATS pings and the browser pool's numbers. */
 @Controller('health')
 class DocumentsHealthController {
   constructor(
     private readonly health: HealthCheckService,
+    private readonly mongo: MongooseHealthIndicator,
     private readonly nats: NatsHealthIndicator,
     private readonly browser: BrowserHealthIndicator,
   ) {}
@@ -50,13 +51,14 @@ class DocumentsHealthController {
   @Public()
   @HealthCheck()
   check() {
-    return this.health.check([() => this.nats.pingCheck('nats'), () => this.browser.check('browser'), this.app]);
+    return this.health.check([() => this.mongo.pingCheck('mongodb', { timeout: 1500 }), () => this.nats.pingCheck('nats'), () => this.browser.check('browser'), this.app]);
   }
 }
 
 /**
- * The service-kit wiring without a database (documents stores nothing), plus the browser pool
- * and a /health that reports it.
+ * The service-kit wiring with documents' own database (`bahi_documents`: share links and their
+ * views; the documents themselves stay with their owners), plus the browser pool and a /health
+ * that reports it.
  */
 @Global()
 @Module({})
@@ -64,7 +66,7 @@ export class DocumentsCoreModule {
   static forRoot(): DynamicModule {
     return {
       module: DocumentsCoreModule,
-      imports: [BahiServiceModule.forRoot({ service: 'documents', database: false, health: false })],
+      imports: [BahiServiceModule.forRoot({ service: 'documents', health: false })],
       controllers: [DocumentsHealthController],
       providers: [{ provide: DOCUMENTS_CONFIG, useFactory: () => loadDocumentsConfig() }, Printer, BrowserHealthIndicator],
       exports: [DOCUMENTS_CONFIG, Printer],

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { INestMicroservice } from '@nestjs/common';
 import { PNG } from 'pngjs';
 import { signToken } from '@bahi/auth';
-import { startNats, type NatsHandle } from '@bahi/devstack';
+import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '@bahi/service-kit/testing';
 import type { TestingModuleBuilder } from '@nestjs/testing';
 import { AppModule } from '../src/app.module';
@@ -38,6 +38,7 @@ export async function startLogoServer(): Promise<{ url: string; hits: () => numb
 
 export interface DocStack {
   nats: NatsHandle;
+  mongo: MongoHandle;
   responders: INestMicroservice;
   logo: Awaited<ReturnType<typeof startLogoServer>>;
   svc: TestService;
@@ -47,13 +48,14 @@ export interface DocStack {
 
 /** nats-server, the fixture responders, a logo server and documents on a free port. */
 export async function startDocuments(override?: (b: TestingModuleBuilder) => TestingModuleBuilder): Promise<DocStack> {
-  const nats = await startNats();
+  const [nats, mongo] = await Promise.all([startNats(), startMongo()]);
   const [responders, logo] = await Promise.all([startResponders(nats.url), startLogoServer()]);
   process.env.IDENTITY_URL = logo.url;
-  // documents has no database: the URI is never used.
-  const svc = await startTestService(AppModule, { service: 'documents', mongoUri: 'mongodb://unused.invalid', natsUrl: nats.url, jwtSecret: SECRET, override });
+  // documents' own database holds share links.
+  const svc = await startTestService(AppModule, { service: 'documents', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: SECRET, override });
   return {
     nats,
+    mongo,
     responders,
     logo,
     svc,
@@ -63,6 +65,7 @@ export async function startDocuments(override?: (b: TestingModuleBuilder) => Tes
       await responders.close();
       await logo.close();
       await nats.stop();
+      await mongo.stop();
     },
   };
 }

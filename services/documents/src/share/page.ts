@@ -1,0 +1,78 @@
+import { rupees, date as ddmmyyyy } from '../render/format';
+import type { ShareSummary } from './summary';
+
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** Phone first; no script, no external file (the gateway's CSP allows inline styles and data: images). */
+const CSS = `
+*{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans',sans-serif;background:#f3f5f7;color:#1d2430;line-height:1.4}
+main{max-width:480px;margin:0 auto;padding:16px}
+.card{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.12);padding:18px;margin-bottom:14px}
+.company{font-size:1.15rem;font-weight:700;margin:0 0 2px}.muted{color:#5b6574;font-size:.9rem}
+h1{font-size:1.05rem;margin:14px 0 4px;font-weight:600}
+dl{display:grid;grid-template-columns:auto 1fr;gap:6px 12px;margin:12px 0 0}dt{color:#5b6574}dd{margin:0;text-align:right;font-variant-numeric:tabular-nums}
+.due{font-size:1.6rem;font-weight:700;text-align:center;margin:6px 0 2px}.due-label{text-align:center;color:#5b6574;font-size:.9rem}
+.btn{display:block;text-align:center;text-decoration:none;border-radius:10px;padding:13px;font-weight:600;font-size:1rem;margin-top:10px}
+.pay{background:#1a7f37;color:#fff}.pdf{background:#fff;color:#0b57d0;border:1.5px solid #0b57d0}
+.qr{display:block;margin:10px auto 4px;width:200px;height:200px;image-rendering:pixelated}
+.note{background:#fff4e5;border-radius:8px;padding:8px 10px;margin-top:12px;color:#8a4b00;font-size:.9rem}
+.center{text-align:center}footer{text-align:center;color:#8a93a0;font-size:.8rem;margin-top:8px}
+`;
+
+function shell(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main>${body}</main></body></html>`;
+}
+
+export interface PageCompany {
+  name: string;
+  add1: string;
+  mob1: string;
+}
+
+export interface PagePay {
+  /** upi://pay?... */
+  uri: string;
+  /** data:image/png;base64,... */
+  qrDataUrl: string;
+  amount: string;
+}
+
+/** The public page of a live link. */
+export function sharePage(p: { company: PageCompany; doc: ShareSummary; pdfHref: string; pay: PagePay | null; expiresAt: Date }): string {
+  const { company, doc } = p;
+  const rows: [string, string][] = [
+    [doc.kind === 'statement' ? 'Customer no.' : 'Number', doc.number],
+    ['Date', ddmmyyyy(doc.date)],
+    ...(doc.customerName ? ([['Customer', doc.customerName]] as [string, string][]) : []),
+    [doc.kind === 'statement' ? 'Total due' : doc.kind === 'receipt' ? 'Amount received' : 'Amount', rupees(doc.amount)],
+    ...(doc.due !== null && doc.kind !== 'statement' ? ([['Amount due', rupees(doc.due)]] as [string, string][]) : []),
+    ...(doc.dueDate && doc.due !== null && Number(doc.due) > 0 ? ([['Due date', ddmmyyyy(doc.dueDate)]] as [string, string][]) : []),
+  ];
+  const headline =
+    doc.due !== null
+      ? `<div class="due" data-testid="due">${escapeHtml(rupees(doc.due))}</div><div class="due-label">amount due</div>`
+      : `<div class="due" data-testid="due">${escapeHtml(rupees(doc.amount))}</div><div class="due-label">${doc.kind === 'credit-note' ? 'credited to your account' : 'total'}</div>`;
+  const pay = p.pay
+    ? `<section class="card center"><img class="qr" alt="UPI QR code to pay ${escapeHtml(rupees(p.pay.amount))}" src="${p.pay.qrDataUrl}"><div class="muted">Scan with any UPI app, or</div><a class="btn pay" href="${escapeHtml(p.pay.uri)}">Pay ${escapeHtml(rupees(p.pay.amount))}</a></section>`
+    : '';
+  const body = `<section class="card"><p class="company">${escapeHtml(company.name)}</p><div class="muted">${escapeHtml([company.add1, company.mob1].filter(Boolean).join(' · '))}</div>
+<h1>${escapeHtml(doc.title)} ${doc.kind === 'statement' ? '' : escapeHtml(doc.number)}</h1>${headline}
+<dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
+${doc.note ? `<div class="note">${escapeHtml(doc.note)}</div>` : ''}
+<a class="btn pdf" href="${escapeHtml(p.pdfHref)}">Download PDF</a></section>${pay}
+<footer>This link is valid until ${escapeHtml(ddmmyyyy(p.expiresAt.toISOString().slice(0, 10)))}.</footer>`;
+  return shell(`${doc.title} ${doc.number} - ${company.name}`, body);
+}
+
+/** The friendly page of an unknown (404), expired or revoked (410) link. */
+export function problemPage(status: 404 | 410 | 429, reason: 'unknown' | 'expired' | 'revoked' | 'busy'): string {
+  const text = {
+    unknown: ['Link not found', 'This link does not exist. Please check it, or ask the shop to send it again.'],
+    expired: ['Link expired', 'This link has expired. Please ask the shop to send a new one.'],
+    revoked: ['Link withdrawn', 'The shop has withdrawn this link. Please ask them to send a new one.'],
+    busy: ['Too many requests', 'Too many pages were opened from this address. Please try again in a minute.'],
+  }[reason];
+  return shell(text[0]!, `<section class="card center"><h1 data-status="${status}">${escapeHtml(text[0]!)}</h1><p class="muted">${escapeHtml(text[1]!)}</p></section>`);
+}
