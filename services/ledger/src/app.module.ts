@@ -13,6 +13,7 @@ import { DistributorDoc, DistributorSchema } from './distributors/distributor.sc
 import { DistributorsController } from './distributors/distributors.controller';
 import { DistributorsService } from './distributors/distributors.service';
 import { DocumentsHandlers } from './documents/documents.handlers';
+import { importControllers } from './imports';
 import { LedgerHandlers } from './ledger.handlers';
 import { DemoSeed } from './seed/demo.seed';
 import { RemindersController } from './reminders/reminders.controller';
@@ -29,7 +30,7 @@ import { RemindersService } from './reminders/reminders.service';
       { name: PartyAccountDoc.name, schema: PartyAccountSchema },
     ]),
   ],
-  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers, RemindersController],
+  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers, RemindersController, ...importControllers],
   providers: [CustomersService, DistributorsService, AccountsService, DemoSeed, RemindersService],
 })
 export class AppModule {}

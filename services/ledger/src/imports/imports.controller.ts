@@ -1,0 +1,169 @@
+import { BadRequestException, Body, ConflictException, Controller, Get, HttpCode, HttpException, Inject, NotFoundException, type OnModuleInit, Param, Post, Query, Res, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { InjectConnection, InjectModel } from '@nestjs/mongoose';
+import { AnyFilesInterceptor } from '@nestjs/platform-express';
+import type { Connection, Model } from 'mongoose';
+import type { Response } from 'express';
+import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, type ImportKind } from '@bahi/contracts';
+import { inTransaction, LOGGER, Positions, SequenceService, Tenant } from '@bahi/service-kit';
+import { exportFormat, ImportError, ImportSessions, sendTable, type Column, type ImportHandler } from '@bahi/tabular';
+import { AccountsService } from '../accounts/accounts.service';
+import { EntryDoc } from '../accounts/entry.schema';
+import { CustomerDoc } from '../customers/customer.schema';
+import { DistributorDoc } from '../distributors/distributor.schema';
+import { partyGst } from '../gst-party';
+import { customerImportHandler, distributorImportHandler } from './parties.import';
+
+function importHttp(err: unknown): never {
+  if (err instanceof ImportError) {
+    if (err.status === 404) throw new NotFoundException(err.message);
+    if (err.status === 409) throw new ConflictException(err.message);
+    throw new BadRequestException(err.message);
+  }
+  if (err instanceof HttpException) throw err;
+  throw err;
+}
+
+type Upload = { fieldname: string; originalname: string; buffer: Buffer };
+
+/** Customers and distributors from CSV or XLSX (upload, validate, run, progress); managers only, like every import. */
+@Controller()
+@Positions('manager')
+export class PartyImportsController implements OnModuleInit {
+  private readonly sessions: ImportSessions;
+  private readonly handlers: Record<Exclude<ImportKind, 'products'>, ImportHandler<never, never>>;
+
+  constructor(
+    @InjectConnection() conn: Connection,
+    @InjectModel(CustomerDoc.name) customers: Model<CustomerDoc>,
+    @InjectModel(DistributorDoc.name) distributors: Model<DistributorDoc>,
+    @InjectModel(EntryDoc.name) entries: Model<EntryDoc>,
+    seq: SequenceService,
+    @Inject(LOGGER) logger: { error: (o: unknown, m?: string) => void },
+  ) {
+    this.sessions = new ImportSessions(conn.db as never, {
+      inTransaction: (fn) => inTransaction(conn, fn as never),
+      maxRows: ImportMaxRows,
+      ttlMs: ImportSessionTtlHours * 3600_000,
+      log: (msg, err) => logger.error({ err }, msg),
+    });
+    const models = { customers, distributors, entries, seq };
+    this.handlers = { customers: customerImportHandler(models) as never, distributors: distributorImportHandler(models) as never };
+  }
+
+  async onModuleInit() {
+    await this.sessions.init();
+  }
+
+  private handler(kind: string) {
+    if (kind !== 'customers' && kind !== 'distributors') throw new NotFoundException(`Nothing imports as ${kind}.`);
+    return this.handlers[kind];
+  }
+
+  @Post('imports/:kind')
+  @HttpCode(200)
+  @UseInterceptors(AnyFilesInterceptor({ limits: { fileSize: ImportMaxBytes, files: 1, fields: 5 } }))
+  async upload(@Tenant() companyId: number, @Param('kind') kind: string, @UploadedFiles() files: Upload[] | undefined) {
+    const h = this.handler(kind);
+    const file = files?.find((f) => f.fieldname === 'file');
+    if (!file) throw new BadRequestException('Choose a CSV or XLSX file to upload (form field "file").');
+    return this.sessions.upload(companyId, h, file.originalname, file.buffer).catch(importHttp);
+  }
+
+  @Get('imports/:kind/:id')
+  async status(@Tenant() companyId: number, @Param('kind') kind: string, @Param('id') id: string) {
+    return this.sessions.status(companyId, this.handler(kind).kind, id).catch(importHttp);
+  }
+
+  @Post('imports/:kind/:id/validate')
+  @HttpCode(200)
+  async validate(@Tenant() companyId: number, @Param('kind') kind: string, @Param('id') id: string, @Body() body: Record<string, unknown>) {
+    return this.sessions.validate(companyId, this.handler(kind), id, body?.mapping).catch(importHttp);
+  }
+
+  @Post('imports/:kind/:id/run')
+  @HttpCode(202)
+  async run(@Tenant() companyId: number, @Param('kind') kind: string, @Param('id') id: string, @Body() body: Record<string, unknown>) {
+    return this.sessions.run(companyId, this.handler(kind), id, body?.mapping, body?.mode).catch(importHttp);
+  }
+}
+
+function formatParam(v: unknown) {
+  try {
+    return exportFormat(v);
+  } catch (err) {
+    throw new BadRequestException((err as Error).message);
+  }
+}
+
+interface WithDue<T> {
+  doc: T;
+  due: string;
+}
+
+const ADDRESS_COLUMNS = <T extends { due: string; doc: { address_line_1: string; address_line_2: string; city_or_district: string; state: string; gstin: string | null; country: string; postal_code: string } }>(): Column<T>[] => [
+  { header: 'Address line 1', width: 28, value: (r) => r.doc.address_line_1 },
+  { header: 'Address line 2', width: 20, value: (r) => r.doc.address_line_2 },
+  { header: 'City or district', width: 16, value: (r) => r.doc.city_or_district },
+  { header: 'State', width: 16, value: (r) => partyGst(r.doc).state },
+  { header: 'PIN code', value: (r) => r.doc.postal_code },
+  { header: 'Country', value: (r) => r.doc.country },
+  { header: 'GSTIN', width: 17, value: (r) => r.doc.gstin ?? '' },
+  { header: 'Due', type: 'number', numFmt: '0.00', value: (r) => r.due },
+];
+
+/**
+ * GET /export/customers and /export/distributors ?format=csv|xlsx: every row of the list (its
+ * order: newest first), each with its due, read in batches from a cursor. Customers: every
+ * position, as the list; distributors: managers, as the list.
+ */
+@Controller()
+export class PartyExportsController {
+  constructor(
+    @InjectModel(CustomerDoc.name) private readonly customers: Model<CustomerDoc>,
+    @InjectModel(DistributorDoc.name) private readonly distributors: Model<DistributorDoc>,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  /** Rows of a cursor with their dues, 500 at a time (one dues query a batch). */
+  private async *withDues<T>(cursor: AsyncIterable<T>, kind: 'customer' | 'distributor', companyId: number, idOf: (d: T) => number): AsyncGenerator<WithDue<T>> {
+    let batch: T[] = [];
+    const flush = async function* (this: PartyExportsController) {
+      const dues = await this.accounts.duesOf(companyId, kind, batch.map(idOf));
+      for (const d of batch) yield { doc: d, due: (dues.get(idOf(d)) ?? 0).toFixed(2) };
+      batch = [];
+    }.bind(this);
+    for await (const d of cursor) {
+      batch.push(d);
+      if (batch.length >= 500) yield* flush();
+    }
+    if (batch.length) yield* flush();
+  }
+
+  @Get('export/customers')
+  async customerList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    if (q.overdue !== undefined && q.overdue !== '0') throw new BadRequestException('The overdue list does not export yet; export the whole customer list.');
+    const cursor = this.customers.find({ companyId, walkIn: false }).sort({ client_id: -1 }).lean().cursor() as AsyncIterable<CustomerDoc>;
+    const columns: Column<WithDue<CustomerDoc>>[] = [
+      { header: 'Customer ID', type: 'number', value: (r) => r.doc.client_id },
+      { header: 'Name', width: 24, value: (r) => r.doc.name },
+      { header: 'Mobile', width: 12, value: (r) => r.doc.mobile_no },
+      ...ADDRESS_COLUMNS<WithDue<CustomerDoc>>(),
+    ];
+    await sendTable(res, format, 'customers', columns, this.withDues(cursor, 'customer', companyId, (d) => d.client_id), 'Customers');
+  }
+
+  @Get('export/distributors')
+  @Positions('manager')
+  async distributorList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    const cursor = this.distributors.find({ companyId }).sort({ distributor_id: -1 }).lean().cursor() as AsyncIterable<DistributorDoc>;
+    const columns: Column<WithDue<DistributorDoc>>[] = [
+      { header: 'Distributor ID', type: 'number', value: (r) => r.doc.distributor_id },
+      { header: 'Name', width: 24, value: (r) => r.doc.name },
+      ...ADDRESS_COLUMNS<WithDue<DistributorDoc>>(),
+      { header: 'Officers', width: 24, value: (r) => (r.doc.officers ?? []).map((o) => (o.mobile ? `${o.name} (${o.mobile})` : o.name)).join('; ') },
+    ];
+    await sendTable(res, format, 'distributors', columns, this.withDues(cursor, 'distributor', companyId, (d) => d.distributor_id), 'Distributors');
+  }
+}
