@@ -449,6 +449,65 @@ describe('all or nothing', () => {
     expect(again.body.debit_note_no).toBe(`DN/${FY}/${String(lastNumber + 1).padStart(4, '0')}`);
   }, 60_000);
 
+  /** Runs a return whose process "dies" at `step`: nothing is undone then, as after a kill; the lease then runs out. */
+  async function crashedReturn(purchaseId: number, lines: [number, number][], step: 'ledger' | 'after-number'): Promise<number> {
+    const svc = inv.app.get(DebitNotesService) as unknown as {
+      outbox: { compensate: unknown };
+      nats: { send: (s: string, d: unknown) => Promise<unknown> };
+      finish: unknown;
+    };
+    const { compensate } = svc.outbox;
+    const send = svc.nats.send;
+    const finish = svc.finish;
+    svc.outbox.compensate = async () => false;
+    if (step === 'ledger') svc.nats.send = (subject, data) => (subject === Subjects.ledger.entryPost ? Promise.reject(new Error('killed')) : send.call(svc.nats, subject, data));
+    else svc.finish = () => Promise.reject(new Error('killed'));
+    try {
+      const r = await giveBack(M, purchaseId, lines);
+      expect(r.status).toBe(500);
+    } finally {
+      Object.assign(svc.outbox, { compensate });
+      Object.assign(svc, { finish });
+      svc.nats.send = send;
+    }
+    const left = (await notes.findOne({ companyId: SIMPLE, purchaseId, status: 'pending' }).lean())!;
+    await notes.updateOne({ companyId: SIMPLE, debitNoteId: left.debitNoteId }, { $set: { lockedUntil: new Date(0) } });
+    // Twice: a background round already running would not have seen the expired lease.
+    await inv.app.get(DebitNotesService).redrive();
+    await inv.app.get(DebitNotesService).redrive();
+    return left.debitNoteId;
+  }
+
+  it('killed after the stock went out, before the ledger: the re-driver undoes it (stock back, packs free, no number)', async () => {
+    await fill(M, [[3, p.oil]]);
+    const id = await buy(M, d.gupta);
+    const [oil] = await slNos(M, id);
+    const stock = await stockOf(SIMPLE, p.oil);
+    const due = await dueOf(SIMPLE, d.gupta);
+    const noteId = await crashedReturn(id, [[oil, 2]], 'ledger');
+    expect(await notes.findOne({ companyId: SIMPLE, debitNoteId: noteId }).lean()).toMatchObject({ status: 'failed', serial: 0, stockApplied: false });
+    expect(await stockOf(SIMPLE, p.oil)).toBe(stock);
+    expect(await dueOf(SIMPLE, d.gupta)).toBe(due);
+    expect((await details(M, id)).returns).toEqual([{ sl_no: oil, sold: 3, returned: 0, returnable: 3 }]);
+  });
+
+  it('killed after the point of no return: the re-driver finishes it (numbered, on the account with its number)', async () => {
+    await fill(M, [[3, p.oil]]);
+    const id = await buy(M, d.gupta);
+    const [oil] = await slNos(M, id);
+    const stock = await stockOf(SIMPLE, p.oil);
+    const due = await dueOf(SIMPLE, d.gupta);
+    const noteId = await crashedReturn(id, [[oil, 2]], 'after-number');
+    const done = (await notes.findOne({ companyId: SIMPLE, debitNoteId: noteId }).lean())!;
+    expect(done).toMatchObject({ status: 'complete', ledgerPosted: true, amount: '300.00' });
+    expect(done.debit_note_no).toMatch(new RegExp(`^DN/${FY}/\\d{4}$`));
+    // 2 x 150.00 = 300.00 off the due; 2 packs out.
+    expect(Number(due) - Number(await dueOf(SIMPLE, d.gupta))).toBe(300);
+    expect(Number(stock) - Number(await stockOf(SIMPLE, p.oil))).toBe(2);
+    const hist = (await request(ledger.url).get(`/distributorsHistory?pageNo=0&id=${d.gupta}`).set(auth(M)).expect(200)).body as HistoryReply;
+    expect(hist.list[0]).toMatchObject({ type: 'Debit Note', ref: noteId, doc_no: done.debit_note_no });
+  });
+
   it('stock may go below zero: the note warns', async () => {
     await fill(M, [[1, p.oil]]);
     const id = await buy(M, d.gupta);
