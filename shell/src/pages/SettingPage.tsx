@@ -20,6 +20,7 @@ import {
 import { financialYear } from '@bahi/gst/dist/financial-year';
 import { formatInvoiceNo } from '@bahi/gst/dist/invoice-number';
 import { stateByCode } from '@bahi/gst/dist/states';
+import { billsSharingBody, billsSharingError, billsSharingOf, BillsSharingSection, type BillsSharing, type BillsSharingErrors } from './BillsSharingSection';
 
 interface Company {
   id: number;
@@ -149,6 +150,8 @@ function CompanyProfile() {
   const [company, setCompany] = useState<Company | null>(null);
   const [loadedPrefix, setLoadedPrefix] = useState('');
   const [gstErrors, setGstErrors] = useState<{ gstin?: string; prefix?: string }>({});
+  const [sharing, setSharing] = useState<BillsSharing | null>(null);
+  const [sharingErrors, setSharingErrors] = useState<BillsSharingErrors>({});
   const [busy, setBusy] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [logoVersion, setLogoVersion] = useState(0);
@@ -159,12 +162,13 @@ function CompanyProfile() {
       (c) => {
         setCompany({ ...EMPTY, ...c, upiId: c.upiId ?? '', gstin: c.gstin ?? '', tax_mode: c.tax_mode ?? 'simple', invoice_prefix: c.invoice_prefix ?? '' });
         setLoadedPrefix(c.invoice_prefix ?? '');
+        setSharing(billsSharingOf(c));
       },
       () => alert.error('unable to connet to server'),
     );
   }, [alert]);
 
-  if (!company) return <Spinner label="Loading company profile…" />;
+  if (!company || !sharing) return <Spinner label="Loading company profile…" />;
   const set = (k: keyof Company) => (e: React.ChangeEvent<HTMLInputElement>) => setCompany({ ...company, [k]: e.target.value });
 
   const save = async (e: FormEvent) => {
@@ -174,10 +178,12 @@ function CompanyProfile() {
       const { id, name, add1, add2, mob1, mob2, email, upiId, tax_mode, gstin, invoice_prefix } = company;
       // The prefix shown may be the default; it is sent only when changed, so the default follows the name until GST starts.
       const prefix = invoice_prefix !== loadedPrefix ? { invoice_prefix } : {};
-      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix });
+      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix, ...billsSharingBody(sharing) });
       if (reply?.done) {
         setGstErrors({});
+        setSharingErrors({});
         const fresh = await api.get<Company>('/getCompanyDetails');
+        setSharing(billsSharingOf(fresh));
         setCompany({ ...company, state_code: fresh.state_code, gstin: fresh.gstin ?? '', invoice_prefix: fresh.invoice_prefix });
         setLoadedPrefix(fresh.invoice_prefix);
         alert.success('Profile Updated.');
@@ -187,6 +193,7 @@ function CompanyProfile() {
       if (err instanceof ApiError && err.status === 400 && err.message) {
         // The server's sentence, under the GST field it names (and in the banner).
         setGstErrors({ gstin: /GSTIN/.test(err.message) ? err.message : undefined, prefix: /prefix/i.test(err.message) ? err.message : undefined });
+        setSharingErrors(billsSharingError(err.message));
         alert.error(err.message);
       } else alert.error('Internal server error, cannot update the details.');
     } finally {
@@ -244,6 +251,14 @@ function CompanyProfile() {
               setCompany({ ...company, ...patch });
               if ('gstin' in patch) setGstErrors((e) => ({ ...e, gstin: undefined }));
               if ('invoice_prefix' in patch) setGstErrors((e) => ({ ...e, prefix: undefined }));
+            }}
+          />
+          <BillsSharingSection
+            value={sharing}
+            errors={sharingErrors}
+            onChange={(next) => {
+              setSharing(next);
+              setSharingErrors({});
             }}
           />
           <FormActions>
