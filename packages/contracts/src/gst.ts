@@ -141,7 +141,7 @@ export interface PurchaseGst {
   tax_total: string;
 }
 
-/** inventory.gst.inward: input tax of a company's completed purchases dated in [from, to] (YYYY-MM-DD). */
+/** inventory.gst.inward: input tax of a company's completed purchases dated in [from, to] (YYYY-MM-DD), less that of its debit notes (purchase returns) dated in the range. */
 export interface GstInwardRequest {
   companyId: number;
   from: string;
