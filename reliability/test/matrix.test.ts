@@ -157,11 +157,12 @@ const DOCS: { kind: string; path: (id: string) => string; managerOnly: boolean; 
   { kind: 'stockbook', path: (id) => `/documents/stockbook?category=${id}`, managerOnly: true, options: true },
   { kind: 'labels', path: (id) => `/documents/labels/${id}`, managerOnly: false, options: true },
   { kind: 'purchase-labels', path: (id) => `/documents/purchase-labels/${id}`, managerOnly: true, options: true },
+  { kind: 'reorder', path: (id) => `/documents/reorder/${id}`, managerOnly: true, options: true },
 ];
 /** The options documents reads (the stock book's category is in its path), every one set to the bad value at once. */
-const DOC_OPTIONS = ['mode', 'count', 'qty', 'packets', 'order', 'cost', 'download', 'brand', 'stock', 'active', 'pageNo', 'id'];
-/** A's record of each kind (id 1 names A's first sale, estimate, category, product and purchase). */
-const idOfA = (kind: string) => String(kind === 'statement' ? clientA : kind === 'receipt' ? paymentA : 1);
+const DOC_OPTIONS = ['mode', 'count', 'qty', 'packets', 'order', 'cost', 'download', 'brand', 'stock', 'active', 'pageNo', 'id', 'products'];
+/** A's record of each kind (id 1 names A's first sale, estimate, category, product and purchase; reorder 0 the demo's low products never bought). */
+const idOfA = (kind: string) => String(kind === 'statement' ? clientA : kind === 'receipt' ? paymentA : kind === 'reorder' ? 0 : 1);
 /**
  * One of A's names (company, customers, distributors, products) in an answer or a PDF's text; a
  * label cuts a long name with an ellipsis, so a PDF is searched for each name's first 12 characters.
@@ -286,6 +287,8 @@ const MANAGER_ONLY = [
   'POST /purchaseDuePaymentReact',
   'GET /gst/gstr1',
   'GET /gst/gstr3b',
+  'GET /reorderList',
+  'POST /reorderList/fillCart',
 ];
 
 describe('positions', () => {
