@@ -502,3 +502,38 @@ describe('GSTR-3B with input tax from a real purchase (this month)', () => {
     expect(r.itc_carried).toEqual({ iamt: 180, camt: 0, samt: 0 });
   });
 });
+
+describe('a real sales return and a real cancel (this month)', () => {
+  it('POST /salesReturn puts its credit note in cdnr and POST /cancelSale counts the invoice as cancelled in doc_issue', async () => {
+    const cat = await category(s.inventory.url, mgr, 'Kitchen');
+    const b = await product(s.inventory.url, mgr, cat, { name: 'Steel Bottle', mrp: '590', tax: '18', hsn_code: '7323', unit: 'pcs', stock: '50' });
+    const c = await request(s.ledger.url).post('/clients/addClient').set(auth(mgr)).send({
+      mobile_no: '9876500077', name: 'Surat Traders', address_line_1: '9 Ring Road', address_line_2: '', city_or_district: 'Surat', state: 'GJ', country: 'India', postal_code: '395003', gstin: GSTIN_GJ,
+    });
+    expect(c.status).toBe(200);
+    const sell = async (clientId: number) => {
+      await M.del('/clearCart/1').expect(200);
+      await M.get(`/addProductIntoCart/${encodeURIComponent(`3*${b}`)}?cart_no=1`).expect(200);
+      return (await M.post('/MAKE_SALE', { clientId, paid: '0' }).expect(200)).body as { saleId: number; invoice_no: string };
+    };
+    const before = JSON.parse((await M.get(`/gst/gstr1?period=${today().slice(0, 7)}`).expect(200)).text);
+    const issuedBefore = before.doc_issue.doc_det.find((d: { doc_num: number }) => d.doc_num === 1)?.docs[0]?.totnum ?? 0;
+    const b2b = await sell(c.body.id);
+    const walkIn = await sell(0);
+    const stored = await sales.findOne({ saleId: b2b.saleId }).lean();
+    // 1 of 3 bottles at 590.00 incl. 18 %: 500.00 + IGST 90.00 = 590.00.
+    const ret = await M.post('/salesReturn', { saleId: b2b.saleId, lines: [{ sl_no: stored!.lines[0]!.sl_no, quantity: 1 }], refund: 0, idempotencyKey: `gst-ret-${b2b.saleId}` }).expect(200);
+    await M.post('/cancelSale', { saleId: walkIn.saleId, reason: 'Billed twice' }).expect(200);
+    const g = JSON.parse((await M.get(`/gst/gstr1?period=${today().slice(0, 7)}`).expect(200)).text);
+    expectValid(g);
+    const mine = g.cdnr.find((x: { ctin: string }) => x.ctin === GSTIN_GJ);
+    expect(mine.nt).toEqual([
+      { ntty: 'C', nt_num: ret.body.credit_note_no, nt_dt: `${today().slice(8, 10)}-${today().slice(5, 7)}-${today().slice(0, 4)}`, pos: '24', rchrg: 'N', inv_typ: 'R', val: 590, itms: [{ num: 1, itm_det: { txval: 500, rt: 18, iamt: 90, csamt: 0 } }] },
+    ]);
+    const invoices = g.doc_issue.doc_det.find((d: { doc_num: number }) => d.doc_num === 1).docs[0];
+    expect(invoices).toEqual(expect.objectContaining({ totnum: issuedBefore + 2, cancel: 1 }));
+    expect(g.doc_issue.doc_det.find((d: { doc_num: number }) => d.doc_num === 5).docs).toEqual([{ num: 1, from: ret.body.credit_note_no, to: ret.body.credit_note_no, totnum: 1, cancel: 0, net_issue: 1 }]);
+    // The cancelled walk-in invoice leaves b2cs as it was before the two sales.
+    expect(g.b2cs).toEqual(before.b2cs);
+  });
+});
