@@ -537,3 +537,36 @@ describe('a real sales return and a real cancel (this month)', () => {
     expect(g.b2cs).toEqual(before.b2cs);
   });
 });
+
+describe('GSTR-3B input tax net of a real purchase return (this month)', () => {
+  it('a debit note for 1 of 2 fans takes 180.00 of IGST credit back, through inventory.gst.inward', async () => {
+    const cat = await category(s.inventory.url, mgr, 'Coolers');
+    const fan = await product(s.inventory.url, mgr, cat, { name: 'Desk Fan', mrp: '1180', cp: '1000', tax: '18', hsn_code: '8414', unit: 'pcs', stock: '0' });
+    const dist = await request(s.ledger.url).post('/addDistributor').set(auth(mgr)).send({
+      name: 'Surat Coolers', address_line_1: '2 Market Road', address_line_2: '', city_or_district: 'Surat', country: 'India', postal_code: '395003', officers: [], state: 'GJ', gstin: GSTIN_GJ,
+    });
+    expect(dist.status).toBe(200);
+    const before = (await M.get(`/gst/gstr3b?period=${today().slice(0, 7)}`).expect(200)).body;
+    // 2 fans at cp 1000.00 from Gujarat: IGST 2 x 1000 x 18 % = 360.00 more credit.
+    await M.del('/clearCart/1').expect(200);
+    await M.get(`/addProductIntoCart/${encodeURIComponent(`2*${fan}`)}?cart_no=1`).expect(200);
+    const due = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const bought = await request(s.inventory.url).post('/checkOutPurchase').set(auth(mgr)).send({ bill_no: 'SC-9', distributor: dist.body.id, officer: '', paid: '0', due_date: due, cart_no: 1 });
+    expect(bought.status).toBe(200);
+    const purchaseId = bought.body[0].purchaseId as number;
+    const details = await request(s.inventory.url).get(`/getPurchaseDetails?purchaseId=${purchaseId}`).set(auth(mgr));
+    const mid = (await M.get(`/gst/gstr3b?period=${today().slice(0, 7)}`).expect(200)).body;
+    // 1000 x 18 % x 2 = 360.00 (exact paise: compare in paise).
+    expect(Math.round(mid.itc.iamt * 100) - Math.round(before.itc.iamt * 100)).toBe(36_000);
+    // Return 1 fan: the debit note reverses 1000.00 x 18 % = 180.00 of IGST.
+    const ret = await request(s.inventory.url)
+      .post('/purchaseReturn')
+      .set(auth(mgr))
+      .send({ purchaseId, lines: [{ sl_no: details.body.lines[0].sl_no, quantity: 1 }], refund: 0, idempotencyKey: `gst-dn-${purchaseId}` });
+    expect([ret.status, ret.body.debit_note_no]).toEqual([200, expect.stringMatching(/^DN\/\d\d-\d\d\/\d{4}$/)]);
+    const after = (await M.get(`/gst/gstr3b?period=${today().slice(0, 7)}`).expect(200)).body;
+    expect(Math.round(mid.itc.iamt * 100) - Math.round(after.itc.iamt * 100)).toBe(18_000);
+    expect(after.itc.camt).toBe(mid.itc.camt);
+    expect(after.outward).toEqual(mid.outward);
+  });
+});
