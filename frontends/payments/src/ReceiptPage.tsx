@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { Button, Spinner, errorMessage, formatINR, api, openDocument, useAlert } from '@bahi/ui-kit';
+import { Button, ShareButton, Spinner, errorMessage, formatINR, api, openDocument, useAlert } from '@bahi/ui-kit';
 import type { CompanyDetails, Receipt } from '@bahi/contracts';
 
 type Company = CompanyDetails;
@@ -52,6 +52,7 @@ export function ReceiptPage() {
         <Button variant="secondary" onClick={pdf}>
           Open PDF
         </Button>
+        <ShareButton kind="receipt" id={id ?? ''} />
         <Link className="bk-btn bk-btn--secondary" to={`/clientList/transaction/${r.client_id}`}>
           Customer Ledger
         </Link>

@@ -20,3 +20,4 @@ export * from './party';
 export * from './returns';
 export * from './noteValue';
 export * from './gstFields';
+export * from './ShareButton';

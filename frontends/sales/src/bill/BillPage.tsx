@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { api, Button, formatINR, openDocument, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
+import { api, Button, formatINR, openDocument, ShareButton, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
 import { fmt1 } from '../cart/lines';
 import '../cart/sales.css';
 import type { BillDetailsReply } from '@bahi/contracts';
@@ -232,6 +232,7 @@ export default function BillPage() {
           Delivery Details
         </Button>
         <PrintMenu saleId={id} defaultFormat={c?.bill_format} gst={gst} />
+        <ShareButton kind="bill" id={id} />
         <Button variant="secondary" onClick={() => void moveToCart()} data-testid="move-to-cart">
           Move to Cart
         </Button>

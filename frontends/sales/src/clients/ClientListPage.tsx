@@ -1,6 +1,7 @@
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, PagedTable, api, formatINR, type Column } from '@bahi/ui-kit';
 import { CustomerSearch } from './CustomerSearch';
+import { OverdueClients } from './OverdueClients';
 
 interface Row extends Record<string, unknown> {
   id: number;
@@ -18,9 +19,12 @@ const COLUMNS: Column<Row>[] = [
   { key: 'due', header: 'Due', align: 'right', render: (r) => formatINR(r.due) },
 ];
 
-/** /clientList: Customer Details — search with suggestions, Add Client, the paged list. */
+/** /clientList: Customer Details — search with suggestions, Add Client, the paged list (all, or ?overdue=1 the Overdue filter). */
 export function ClientListPage() {
   const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const overdue = params.get('overdue') === '1';
+  const show = (o: boolean) => setParams(o ? { overdue: '1' } : {});
   return (
     <>
       <div className="bk-page-title">
@@ -29,18 +33,33 @@ export function ClientListPage() {
       </div>
       <div className="cl-toolbar">
         <CustomerSearch onChoose={(c) => navigate(`/clientList/transaction/${c.client_id}`)} />
+        <div className="cl-filter" role="group" aria-label="Show">
+          <button type="button" aria-pressed={!overdue} onClick={() => show(false)} data-testid="filter-all">
+            All
+          </button>
+          <button type="button" aria-pressed={overdue} onClick={() => show(true)} data-testid="filter-overdue">
+            Overdue
+          </button>
+        </div>
       </div>
-      <PagedTable<Row>
-        title="Customers"
-        testId="clients-table"
-        columns={COLUMNS}
-        rowUrl="/clientList/transaction"
-        load={async (pageNo, signal) => {
-          const r = await api.get<{ clientsList: Row[]; noOfPages: number }>('/getClientsList', { query: { pageNo }, signal });
-          return { rows: r.clientsList, noOfPages: r.noOfPages };
-        }}
-        emptyText="No customers yet. Add one with Add Client."
-      />
+      {overdue ? (
+        <OverdueClients />
+      ) : (
+        <PagedTable<Row>
+          title="Customers"
+          testId="clients-table"
+          columns={COLUMNS}
+          rowUrl="/clientList/transaction"
+          load={async (pageNo, signal) => {
+            const r = await api.get<{ clientsList: Row[]; noOfPages: number }>('/getClientsList', {
+              query: { pageNo },
+              signal,
+            });
+            return { rows: r.clientsList, noOfPages: r.noOfPages };
+          }}
+          emptyText="No customers yet. Add one with Add Client."
+        />
+      )}
     </>
   );
 }

@@ -8,6 +8,7 @@ import {
   isManager,
   openDocument,
   PagedTable,
+  ShareButton,
   Spinner,
   useAlert,
   useConfirm,
@@ -178,6 +179,7 @@ function EstimateEditor() {
           >
             Print
           </Button>
+          <ShareButton kind="estimate" id={id} />
           <Button variant="secondary" onClick={() => alert.success('Estimate saved.')}>
             Save
           </Button>

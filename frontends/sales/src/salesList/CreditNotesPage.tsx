@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import type { CreditNoteListRow } from '@bahi/contracts';
-import { api, Button, formatINR, NotePdfLink, PagedTable, usePageHeader, type Column } from '@bahi/ui-kit';
+import { api, Button, formatINR, NotePdfLink, PagedTable, ShareButton, usePageHeader, type Column } from '@bahi/ui-kit';
 
 type Row = CreditNoteListRow & Record<string, unknown>;
 
@@ -19,6 +19,16 @@ const COLUMNS: Column<Row>[] = [
   { key: 'Clients Name', header: 'Clients Name' },
   { key: 'Amount', header: 'Amount', align: 'right', render: (r) => formatINR(r.Amount) },
   { key: 'Refund', header: 'Refund', align: 'right', render: (r) => (r.Refund ? formatINR(r.Refund) : '—') },
+  // The row opens its bill: the share button's clicks stay here.
+  {
+    key: 'share',
+    header: '',
+    render: (r) => (
+      <span onClick={(e) => e.stopPropagation()}>
+        <ShareButton kind="credit-note" id={r.id} label="Share" />
+      </span>
+    ),
+  },
 ];
 
 /** /salesList/creditNotes: the company's credit notes, newest first; a row opens its bill, the number its PDF. */

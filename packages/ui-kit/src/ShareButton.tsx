@@ -1,0 +1,176 @@
+import { useCallback, useState } from 'react';
+import type { CreateShareReply, ListSharesReply, ShareKind, ShareLang, ShareLinkRow } from '@bahi/contracts';
+import { api, errorMessage } from './api';
+import { useAlert } from './alert';
+import { Button } from './controls';
+import { Modal } from './Modal';
+import './share.css';
+
+/** DD-MM-YYYY HH:MM in the browser's time (the shop's). */
+function when(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getDate())}-${p(d.getMonth() + 1)}-${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** Opens a URL in a new tab; the tab is opened before any await so popup blockers let it through. */
+export function openTab(): { go(url: string): void; close(): void } {
+  const tab = typeof window !== 'undefined' ? window.open('', '_blank') : null;
+  if (tab) tab.opener = null;
+  return {
+    go: (url) => {
+      if (tab) tab.location.href = url;
+      else window.open(url, '_blank', 'noopener');
+    },
+    close: () => tab?.close(),
+  };
+}
+
+export interface ShareButtonProps {
+  kind: ShareKind;
+  id: number | string;
+  /** Button text; default "Share on WhatsApp". */
+  label?: string;
+}
+
+/**
+ * "Share on WhatsApp" for one document: makes a share link (POST /share), opens WhatsApp with the
+ * company's message, then shows the link with Copy, its expiry, the document's other live links
+ * and Revoke.
+ */
+export function ShareButton({ kind, id, label = 'Share on WhatsApp' }: ShareButtonProps) {
+  const alert = useAlert();
+  const [lang, setLang] = useState<ShareLang>('en');
+  const [busy, setBusy] = useState(false);
+  const [made, setMade] = useState<CreateShareReply | null>(null);
+  const [open, setOpen] = useState(false);
+  const [links, setLinks] = useState<ShareLinkRow[]>([]);
+
+  const refresh = useCallback(async () => {
+    try {
+      setLinks((await api.get<ListSharesReply>('/share', { query: { kind, id } })).links);
+    } catch (err) {
+      alert.error(errorMessage(err));
+    }
+  }, [kind, id, alert]);
+
+  const share = async () => {
+    const tab = openTab();
+    setBusy(true);
+    try {
+      const reply = await api.post<CreateShareReply>('/share', { kind, id: Number(id), lang });
+      tab.go(reply.waUrl);
+      setMade(reply);
+      setOpen(true);
+      await refresh();
+    } catch (err) {
+      tab.close();
+      alert.error(errorMessage(err, 'Unable to share the document, please try again later.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const copy = async (text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      alert.success('Link copied.');
+    } catch {
+      alert.error('Copying is not allowed here; select the link and copy it.');
+    }
+  };
+
+  const revoke = async (token: string) => {
+    try {
+      await api.post('/share/revoke', { token });
+      alert.success('The link no longer opens.');
+      if (made?.token === token) setMade(null);
+      await refresh();
+    } catch (err) {
+      alert.error(errorMessage(err));
+    }
+  };
+
+  return (
+    <span className="bk-share">
+      <Button variant="secondary" busy={busy} onClick={() => void share()} data-testid={`share-${kind}`}>
+        <span className="bk-share__wa" aria-hidden="true" />
+        {label}
+      </Button>
+      <select
+        className="bk-share__lang"
+        aria-label="Message language"
+        value={lang}
+        onChange={(e) => setLang(e.target.value as ShareLang)}
+        data-testid={`share-lang-${kind}`}
+      >
+        <option value="en">English</option>
+        <option value="hi">हिन्दी</option>
+      </select>
+      <Modal open={open} title="Shared link" onClose={() => setOpen(false)} width={560}>
+        {made && (
+          <div className="bk-share__made" data-testid="share-made">
+            <p className="bk-share__hint">
+              WhatsApp opened in a new tab with this message. Anyone with the link can see this document until it
+              expires.
+            </p>
+            <div className="bk-share__row">
+              <input
+                className="bk-share__url"
+                readOnly
+                value={made.url}
+                aria-label="Share link"
+                data-testid="share-url"
+                onFocus={(e) => e.currentTarget.select()}
+              />
+              <Button variant="secondary" onClick={() => void copy(made.url)}>
+                Copy
+              </Button>
+            </div>
+            <div className="bk-share__meta">Expires {when(made.expiresAt)}</div>
+            <div className="bk-share__message" data-testid="share-message">
+              {made.message}
+            </div>
+            <div className="bk-share__row">
+              <a className="bk-btn bk-btn--primary" href={made.waUrl} target="_blank" rel="noreferrer noopener">
+                Open WhatsApp again
+              </a>
+              <Button variant="secondary" onClick={() => void copy(made.message)}>
+                Copy message
+              </Button>
+            </div>
+          </div>
+        )}
+        <h3 className="bk-share__title">Live links of this document</h3>
+        {links.length === 0 ? (
+          <p className="bk-share__hint">None.</p>
+        ) : (
+          <table className="bk-share__links" data-testid="share-links">
+            <thead>
+              <tr>
+                <th>Made</th>
+                <th>Expires</th>
+                <th>Views</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {links.map((l) => (
+                <tr key={l.token}>
+                  <td title={l.createdBy}>{when(l.createdAt)}</td>
+                  <td>{when(l.expiresAt)}</td>
+                  <td>{l.views}</td>
+                  <td className="r">
+                    <Button variant="danger" onClick={() => void revoke(l.token)} data-testid="share-revoke">
+                      Revoke
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Modal>
+    </span>
+  );
+}
