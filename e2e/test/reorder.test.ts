@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { GetReorderListReply } from '@bahi/contracts';
-import { ACCOUNTS, alertText, login, managerWithCatalogue, startE2E, type E2E } from '../src/harness';
+import { ACCOUNTS, alertText, login, managerWithCatalogue, SCREENSHOTS, startE2E, type E2E } from '../src/harness';
 
 // The reorder list in Chromium through the gateway: products at or below their minimum, grouped
 // by the distributor last bought from; Create purchase fills the counter cart and opens Proceed to
@@ -18,20 +18,22 @@ let soap: number;
 let oil: number;
 const DIST = 'Kapoor Distributors';
 
-const ok = async <T = any>(method: string, p: string, body?: unknown, token = manager): Promise<T> => {
+const ok = async <T = unknown>(method: string, p: string, body?: unknown, token = manager): Promise<T> => {
   const r = await e2e.api<T>(method, p, { token, body });
   if (r.status !== 200) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 };
 
 /** The PDF of GET /api/documents/..., read back with pdftotext. */
-async function pdfText(p: string, token = manager): Promise<{ status: number; text: string }> {
+async function pdfText(p: string, token = manager, picture?: string): Promise<{ status: number; text: string }> {
   const res = await fetch(`${e2e.baseUrl}/api${p}`, { headers: { Authorization: `Bearer ${token}` } });
   if (res.status !== 200) return { status: res.status, text: await res.text() };
   expect(res.headers.get('content-type')).toContain('application/pdf');
   const file = path.join(os.tmpdir(), `reorder-${process.pid}-${Date.now()}.pdf`);
   fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
   try {
+    // The first page as a picture beside the screenshots, to look at.
+    if (picture) execFileSync('pdftoppm', ['-png', '-r', '70', '-singlefile', file, path.join(SCREENSHOTS, picture)]);
     return { status: 200, text: execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }) };
   } finally {
     fs.rmSync(file, { force: true });
@@ -87,7 +89,7 @@ test('staff cannot read the reorder list or its PDF', async () => {
 });
 
 test("the distributor's PDF lists what to send: company, distributor, order quantities, units and a count", async () => {
-  const { status, text } = await pdfText(`/documents/reorder/${dist}`);
+  const { status, text } = await pdfText(`/documents/reorder/${dist}`, manager, 'reorder-pdf');
   expect(status).toBe(200);
   expect(text).toContain('PURCHASE ORDER');
   expect(text).toContain('Demo Traders');

@@ -3,7 +3,7 @@ import { getModelToken } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { nestRequest } from '@bahi/auth';
-import { DocumentSubjects, Subjects, type GetReorderListReply, type ReorderLine } from '@bahi/contracts';
+import { DocumentSubjects, Subjects, type GetReorderListReply, type ReorderDocument, type ReorderLine } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '@bahi/service-kit/testing';
 import { today } from '@bahi/service-kit';
@@ -27,7 +27,7 @@ let sales: TestService;
 let nc: NatsConnection;
 const tag = Math.random().toString(36).slice(2, 8);
 const opts = (service: 'inventory' | 'ledger' | 'sales') => ({ service, mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: SECRET, dbName: `bahi_${service}_${tag}` });
-const ask = <R = any>(subject: string, data: unknown) => nestRequest<R>(nc, subject, data) as Promise<R>;
+const ask = <R = unknown>(subject: string, data: unknown) => nestRequest<R>(nc, subject, data) as Promise<R>;
 
 const M = token(1, 'manager');
 const STAFF = token(1, 'staff');
@@ -218,11 +218,11 @@ describe('fill a cart from the reorder list', () => {
 
 describe('the printed list (documents request)', () => {
   it("answers one distributor's group, the selection only, null when empty or another company's", async () => {
-    const g = await ask(DocumentSubjects.reorderDocument, { companyId: 1, distributorId: sharma });
+    const g = await ask<ReorderDocument>(DocumentSubjects.reorderDocument, { companyId: 1, distributorId: sharma });
     expect(g).toMatchObject({ distributorId: sharma, distributorName: 'Sharma Traders', date: today() });
-    expect(g.lines.map((l: ReorderLine) => [l.product_name, l.suggested_quantity])).toEqual([['Oil', '2']]);
-    const none = await ask(DocumentSubjects.reorderDocument, { companyId: 1, distributorId: 0, productIds: [ids.Ghee, ids.Soap] });
-    expect(none.lines.map((l: ReorderLine) => l.product_name)).toEqual(['Ghee']);
+    expect(g.lines.map((l) => [l.product_name, l.suggested_quantity])).toEqual([['Oil', '2']]);
+    const none = await ask<ReorderDocument>(DocumentSubjects.reorderDocument, { companyId: 1, distributorId: 0, productIds: [ids.Ghee, ids.Soap] });
+    expect(none.lines.map((l) => l.product_name)).toEqual(['Ghee']);
     expect(await ask(DocumentSubjects.reorderDocument, { companyId: 2, distributorId: sharma })).toBeNull();
     expect(await ask(DocumentSubjects.reorderDocument, { companyId: 1, distributorId: gupta, productIds: [ids.Oil] })).toBeNull();
   });

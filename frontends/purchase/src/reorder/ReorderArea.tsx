@@ -61,7 +61,10 @@ export function ReorderPage() {
   const toggle = (ids: number[], on: boolean) =>
     setSelected((s) => {
       const next = new Set(s);
-      for (const id of ids) on ? next.add(id) : next.delete(id);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
       return next;
     });
   const lines = useMemo(() => (data ? selectedLines(data.groups, selected, typed) : []), [data, selected, typed]);
