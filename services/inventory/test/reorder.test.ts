@@ -255,7 +255,7 @@ describe('a large catalogue', () => {
     expect(list.groups).toHaveLength(10);
     // 12 - 1 = 11 pieces each.
     expect(list.groups[0]!.lines[0]!.suggested_quantity).toBe('11');
-    // Measured 1.2 s on the 2-core dev machine; the budget leaves room for a busy one.
-    expect(ms).toBeLessThan(5_000);
+    // Measured 1.2 s on an idle 2-core machine, 3.7 s with eight builds beside it (the reply is 20,000 lines, about 8 MB).
+    expect(ms).toBeLessThan(10_000);
   }, 180_000);
 });
