@@ -84,7 +84,7 @@ export function BillsSharingSection({ value, onChange, errors }: { value: BillsS
           className={errors.bill_format ? 'sh-field--invalid' : ''}
           hint={hint('bill_format', 'What Print and the after-sale print use; the bill view offers the others.')}
         >
-          <option value="a5">A5 (A4 tax invoice in GST mode)</option>
+          <option value="a5">A5 bill (A4 in GST mode)</option>
           <option value="thermal-80">Thermal receipt 80 mm</option>
           <option value="thermal-58">Thermal receipt 58 mm</option>
         </SelectField>
