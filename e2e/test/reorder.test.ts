@@ -171,6 +171,24 @@ test('the product grid has the full pager, numbered from 0', async () => {
   await e2e.shot(page, 'reorder-product-grid-pager');
 });
 
+test('product history has the full pager, numbered from 0', async () => {
+  const cat = (await ok<{ id: number }>('POST', '/catagory/add', { name: 'History Pager', belongs_to: null })).id;
+  const id = (await ok<{ id: number }>('POST', '/createNewProduct', { catagory: cat, brand_name: 'Reorder Co', name: 'History Item', mrp: '10', cp: '8', unit: 'pcs', per_peice_quantity: 1 })).id;
+  // Eleven typed stocks: eleven adjustments, two pages of ten.
+  for (let n = 1; n <= 11; n++) await edit(id, cat, 'History Item', { ppq: '1', stock: String(n), min: '0', def: '0' });
+  await page.goto(`/productItem/${id}`);
+  await page.getByTestId('history').locator('tbody tr').first().waitFor();
+  const pager = page.locator('.bk-card', { has: page.getByTestId('history') }).locator('.bk-pager');
+  await current(pager, '0');
+  await goToPage(pager, '2');
+  expect(await alertText(page)).toBe('Page Number Not Valid');
+  await current(pager, '0');
+  await goToPage(pager, '1');
+  await current(pager, '1');
+  expect(await page.getByTestId('history').locator('tbody tr').count()).toBe(1);
+  await e2e.shot(page, 'reorder-product-history-pager');
+});
+
 test("the sales side's table takes pages 1 to pages", async () => {
   // Eleven customers: at least two pages of ten.
   for (let i = 0; i < 11; i++) {
