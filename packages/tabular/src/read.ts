@@ -1,4 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 
@@ -34,6 +35,9 @@ export function sniffFormat(head: Buffer): TableFormat {
   if (head.subarray(0, 4096).includes(0)) throw new TabularError('This file is not a CSV or XLSX spreadsheet.');
   return 'csv';
 }
+
+/** Characters handed to the CSV parser at a time. */
+const PIECE = 16 * 1024;
 
 const isEmpty = (values: string[]) => values.every((v) => v === '');
 
@@ -101,8 +105,17 @@ async function* csvRows(input: Readable, head: Buffer): AsyncGenerator<TableRow>
     delimiter = sep[1]!;
     skip += Buffer.byteLength(sep[0]);
   }
-  const body = new PassThrough();
+  // Text goes to the parser in pieces of at most 16K characters, decoded here (a character split
+  // between two chunks stays whole): papaparse rescans each piece it gets, so one large chunk
+  // (a whole uploaded file) made a 20,000-row sheet take 20 s instead of 0.2 s.
+  const body = new PassThrough({ objectMode: true });
+  const decoder = new StringDecoder('utf8');
   let skipped = 0;
+  const feed = (text: string) => {
+    let ok = true;
+    for (let i = 0; i < text.length; i += PIECE) ok = body.write(text.slice(i, i + PIECE)) && ok;
+    return ok;
+  };
   input.on('error', (e) => body.destroy(e));
   input.on('data', (c: Buffer) => {
     let chunk = c;
@@ -111,12 +124,15 @@ async function* csvRows(input: Readable, head: Buffer): AsyncGenerator<TableRow>
       skipped += take;
       chunk = chunk.subarray(take);
     }
-    if (chunk.length && !body.write(chunk)) {
+    if (chunk.length && !feed(decoder.write(chunk))) {
       input.pause();
       body.once('drain', () => input.resume());
     }
   });
-  input.on('end', () => body.end());
+  input.on('end', () => {
+    feed(decoder.end());
+    body.end();
+  });
   const parser = Papa.parse(Papa.NODE_STREAM_INPUT, {
     delimiter,
     delimitersToGuess: [',', ';', '\t', '|'],
