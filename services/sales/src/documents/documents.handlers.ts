@@ -96,7 +96,7 @@ export class DocumentsHandlers {
       // GST mode: the frozen tax invoice (or bill of supply); simple-mode bills print as before.
       gst: s.gst && s.gst.serial > 0 ? s.gst : null,
       // A cancelled bill prints with a CANCELLED watermark, the date and the reason.
-      cancelled: s.cancelled ? { date: s.cancelled.date, reason: s.cancelled.reason } : null,
+      ...(s.cancelled ? { cancelled: { date: s.cancelled.date, reason: s.cancelled.reason } } : {}),
     };
   }
 

@@ -85,7 +85,8 @@ export class SalesService {
         'Total Amount': num(s.amount),
         Paid: num(s.paid),
         invoice_no: s.gst?.invoice_no || null,
-        status: returnStatus(s),
+        // Only a returned or cancelled bill carries a status (the spec's columns otherwise).
+        ...(returnStatus(s) ? { status: returnStatus(s) } : {}),
       })),
       noOfPages: Math.max(1, Math.ceil(count / SALES_PAGE_SIZE)),
     };
