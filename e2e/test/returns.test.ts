@@ -15,9 +15,9 @@ let customerId: number;
 const P = {
   ply4: { id: 10, mrp: 520, cp: 410, name: 'Commercial Plywood 4mm' },
   ply18: { id: 9, mrp: 1450, name: 'Commercial Plywood 18mm 7x4' },
-  walnut: { id: 17, mrp: 1250, name: 'Merino 1mm Walnut Suede Laminate' },
-  white: { id: 18, mrp: 1350, name: 'Merino 1mm Frosty White Gloss' },
-  teak: { id: 19, mrp: 1180, name: 'Greenlam 1mm Teak Matt' },
+  walnut: { id: 14, mrp: 1250, name: 'Merino 1mm Walnut Suede Laminate' },
+  white: { id: 15, mrp: 1350, name: 'Merino 1mm Frosty White Gloss' },
+  teak: { id: 16, mrp: 1180, name: 'Greenlam 1mm Teak Matt' },
 };
 const barcode = (id: number) => `89012${100000 + id}`;
 const today = () => new Date(Date.now() + 5.5 * 3600_000).toISOString().slice(0, 10);
@@ -28,12 +28,14 @@ const dueOf = async (id: number) => (await api<{ due: number }>('GET', `/getClie
 const stockOf = async (id: number) => Number((await api('GET', `/getProductDetails?id=${id}`)).body.product.stock);
 const distributorDue = async (id: number) => (await api('GET', `/getDistributorsDetails?id=${id}`)).body.data.due as number;
 
-/** Fills cart 1 with [product, quantity] lines and an optional summary discount, then sells it. */
-async function sale(lines: [number, number][], paid: string, discount?: string): Promise<number> {
+/** Fills cart 1 with [product, quantity] lines and optional summary discount, 18 % tax and shipping, then sells it. */
+async function sale(lines: [number, number][], paid: string, discount?: string, opts: { walkIn?: boolean; tax?: boolean; shipping?: string } = {}): Promise<number> {
   expect((await api('DELETE', '/clearCart/1')).status).toBe(200);
   for (const [id, q] of lines) expect((await api('GET', `/addProductIntoCart/${encodeURIComponent(`${q}*${barcode(id)}`)}`)).status).toBe(200);
   if (discount) expect((await api('POST', '/upSummeryDisc/', { cart_no: 1, discount })).status).toBe(200);
-  const r = await api('POST', '/MAKE_SALE', { clientId: customerId, cart_no: 1, paid, dueDate: '2030-12-31', date: today() });
+  if (opts.tax) expect((await api('POST', '/upTax/', { cart_no: 1, tax: 1 })).status).toBe(200);
+  if (opts.shipping) expect((await api('POST', '/upShip/', { cart_no: 1, shipping: opts.shipping })).status).toBe(200);
+  const r = await api('POST', '/MAKE_SALE', { clientId: opts.walkIn ? 0 : customerId, cart_no: 1, paid, dueDate: '2030-12-31', date: today() });
   expect(r.status).toBe(200);
   return r.body.saleId;
 }
@@ -44,7 +46,10 @@ async function opensPdf(page: Page, urlPart: string, click: () => Promise<unknow
   const [res] = await Promise.all([page.waitForResponse((r) => r.url().includes(`/api/documents/${urlPart}`), { timeout: 60_000 }), click()]);
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toMatch(/^application\/pdf/);
-  expect((await res.body()).subarray(0, 4).toString('latin1')).toBe('%PDF');
+  // The same document read directly is a PDF (the page's copy went into a blob).
+  const direct = await fetch(res.url(), { headers: { Authorization: `Bearer ${manager}` } });
+  expect(direct.status).toBe(200);
+  expect(Buffer.from(await direct.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('%PDF');
   expect(await res.request().headerValue('authorization')).toMatch(/^Bearer .+/);
   const opened = await tab;
   await opened.waitForURL(/^blob:/);
@@ -97,9 +102,11 @@ describe('returns from the bill view', () => {
     const dialog = page.getByTestId('sales-return-dialog');
     await dialog.waitFor();
     // Each line shows what can come back; nothing is picked yet.
-    expect((await dialog.getByTestId('return-line-1').textContent()) ?? '').toContain('max 2');
+    const qty = (p: { name: string }) => dialog.getByLabel(`Return quantity of ${p.name}`);
+    const lineRow = (p: { name: string }) => dialog.locator('tbody tr', { hasText: p.name });
+    expect((await lineRow(P.ply4).textContent()) ?? '').toContain('max 2');
     expect(await dialog.getByTestId('return-value').textContent()).toBe('₹0.00');
-    await dialog.getByTestId('return-qty-1').fill('3');
+    await qty(P.ply4).fill('3');
     await dialog.getByText('At most 2').waitFor();
     expect(await page.getByTestId('return-confirm').isDisabled()).toBe(true);
 
@@ -107,8 +114,8 @@ describe('returns from the bill view', () => {
     // by amount to the paisa: 1040 x 270 / 6270 = 44.78, 1450 x 270 / 6270 = 62.44 (+0.01 left
     // by rounding the five shares, 269.99, goes to the largest line) = 62.45. 4 mm: (1040 - 44.78)
     // x 1 / 2 = 497.61; 18 mm, the whole line: 1450 - 62.45 = 1387.55; together 1885.16.
-    await dialog.getByTestId('return-qty-1').fill('1');
-    await dialog.getByTestId('return-qty-2').fill('1');
+    await qty(P.ply4).fill('1');
+    await qty(P.ply18).fill('1');
     await dialog.getByTestId('return-value').filter({ hasText: '₹1,885.16' }).waitFor();
     // Not the walk-in: the credit lowers the due, no cash by default.
     expect(await dialog.getByLabel(/Refund in cash/).inputValue()).toBe('0');
@@ -139,8 +146,8 @@ describe('returns from the bill view', () => {
     expect(await dueOf(customerId)).toBeCloseTo(3114.84, 2);
     // The 18 mm line is all back: nothing more to return there.
     await page.getByTestId('return-items').click();
-    expect(await dialog.getByTestId('return-qty-2').isDisabled()).toBe(true);
-    expect((await dialog.getByTestId('return-line-1').textContent()) ?? '').toContain('max 1');
+    expect(await qty(P.ply18).isDisabled()).toBe(true);
+    expect((await lineRow(P.ply4).textContent()) ?? '').toContain('max 1');
     await page.keyboard.press('Escape');
     // A bill with a return can no longer be cancelled: the button says why.
     expect(await page.getByTestId('cancel-bill').isDisabled()).toBe(true);
@@ -164,6 +171,48 @@ describe('returns from the bill view', () => {
     await shot(page, 'ledger');
   }, 180_000);
 
+  it('the walk-in takes the money back in cash; the return that completes the bill credits the shipping too', async () => {
+    // 3 x 520 = 1560, tax 18 % = 280.80, shipping 50 -> 1890.80, all paid in cash.
+    const walkInSale = await sale([[P.ply4.id, 3]], '1890.8', undefined, { walkIn: true, tax: true, shipping: '50' });
+    const page = await managerPage();
+    await page.goto(`/salesList/bill/show/${walkInSale}`);
+    await page.getByTestId('bill-amount').filter({ hasText: '₹1,890.80' }).waitFor();
+    const dialog = page.getByTestId('sales-return-dialog');
+    const qty = dialog.getByLabel(`Return quantity of ${P.ply4.name}`);
+    const refund = dialog.getByLabel('Refund in cash');
+
+    // 1 of 3: the line's share without shipping (1560 + 280.80 = 1840.80) x 1 / 3 = 613.60,
+    // and the walk-in's refund starts at all of it.
+    await page.getByTestId('return-items').click();
+    await qty.fill('1');
+    await dialog.getByTestId('return-value').filter({ hasText: '₹613.60' }).waitFor();
+    expect(await refund.inputValue()).toBe('613.6');
+    // More than the value is refused before anything is sent.
+    await refund.fill('700');
+    await dialog.getByText('At most ₹613.60').waitFor();
+    expect(await page.getByTestId('return-confirm').isDisabled()).toBe(true);
+    await refund.fill('613.60');
+    await page.getByTestId('return-confirm').click();
+    await dialog.getByTestId('return-note-amount').filter({ hasText: '₹613.60' }).waitFor();
+    await page.getByTestId('return-close').click();
+    await page.getByTestId('bill-status').filter({ hasText: 'Partly returned' }).waitFor();
+
+    // The last 2 bring the whole bill back: 1890.80 - 613.60 = 1277.20, shipping included.
+    await page.getByTestId('return-items').click();
+    await qty.fill('2');
+    await dialog.getByTestId('return-value').filter({ hasText: '₹1,277.20' }).waitFor();
+    expect(await refund.inputValue()).toBe('1277.2');
+    await shot(page, 'walk-in-last');
+    await page.getByTestId('return-confirm').click();
+    await dialog.getByTestId('return-note-amount').filter({ hasText: '₹1,277.20' }).waitFor();
+    await page.getByTestId('return-close').click();
+    await page.getByTestId('bill-status').filter({ hasText: /^Returned$/ }).waitFor();
+    expect(await page.getByTestId('bill-credit-notes').locator('[data-testid^="bill-credit-note-"]').count()).toBe(2);
+    // Nothing is left to return.
+    expect(await page.getByTestId('return-items').count()).toBe(0);
+    await shot(page, 'walk-in-returned');
+  }, 120_000);
+
   it('staff see the bill but neither Return items nor Cancel bill', async () => {
     const page = await e2e.newPage();
     await login(page, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
@@ -175,7 +224,8 @@ describe('returns from the bill view', () => {
     await shot(page, 'staff-bill');
     // And the server refuses them as well.
     const staff = (await e2e.api<{ token: string }>('POST', '/loginReact', { body: ACCOUNTS.staff })).body.token;
-    const r = await api('POST', '/salesReturn', { saleId, lines: [{ sl_no: 3, quantity: 1 }], refund: 0, idempotencyKey: 'staff-try' }, staff);
+    const sl_no = (await api('GET', `/getBillDetails?id=${saleId}`)).body.soldProducts.find((l: { product_id: number }) => l.product_id === P.walnut.id).sl_no;
+    const r = await api('POST', '/salesReturn', { saleId, lines: [{ sl_no, quantity: 1 }], refund: 0, idempotencyKey: 'staff-try' }, staff);
     expect(r.status).toBe(403);
   }, 90_000);
 });
@@ -263,7 +313,7 @@ describe('return to distributor', () => {
     const dialog = page.getByTestId('purchase-return-dialog');
     await dialog.waitFor();
     // 1 of 3 sheets at 410, no tax or discount: 410.00; the refund starts at 0.
-    await dialog.getByTestId('return-qty-1').fill('1');
+    await dialog.getByLabel(`Return quantity of ${P.ply4.id} : ${P.ply4.name}`).fill('1');
     await dialog.getByTestId('return-value').filter({ hasText: '₹410.00' }).waitFor();
     expect(await dialog.getByLabel('Refund from the distributor').inputValue()).toBe('0');
     await dialog.getByLabel('Reason').fill('Cracked sheet');

@@ -214,7 +214,7 @@ export function ReturnDialog(props: ReturnDialogProps) {
           </div>
         ) : (
           <>
-            <div className="bk-table-wrap">
+            <div className="bk-table-wrap bk-return__lines">
               <table className="bk-table bk-return__table">
                 <thead>
                   <tr>

@@ -61,7 +61,7 @@ export function ReturnItems({ bill, onReturned }: { bill: BillDetailsReply; onRe
         title={`Return items of bill #${s.sale_id}`}
         kind="credit-note"
         noteLabel="Credit note"
-        refundLabel={s.walkIn ? 'Refund in cash' : 'Refund in cash (rest lowers the due)'}
+        refundLabel="Refund in cash"
         lines={lines}
         valueOf={(picked) => noteValue(value, picked)}
         // The walk-in has no account to credit: the money goes back in cash.
