@@ -58,8 +58,8 @@ const sources: DocumentSources = {
 };
 
 /** A bill: the simple A5 bill (sale 7) or the GST tax invoice of the same lines (sale 8). */
-async function bill(pool: BrowserPool, id = '7'): Promise<Buffer> {
-  const doc = await DOCUMENT_KINDS.bill.prepare({ companyId: 1, id, query: {} }, sources);
+async function bill(pool: BrowserPool, id = '7', format?: string): Promise<Buffer> {
+  const doc = await DOCUMENT_KINDS.bill.prepare({ companyId: 1, id, query: format ? { format } : {} }, sources);
   return renderPdf(pool, doc);
 }
 
@@ -131,6 +131,18 @@ async function main() {
     console.log(`warm simple bill (A5), 150 alternating: ${line(simple)}`);
     console.log(`warm GST tax invoice (A4), 150 alternating: ${line(taxInvoice)}`);
     console.log(`warm invoice PDF p50, GST/simple: ${(pct(taxInvoice, 50) / pct(simple, 50)).toFixed(2)}x (budget 1.10x)`);
+
+    // Thermal receipts beside the A5 bill (same sale), in turns: the fitted height costs a layout and a measure.
+    const formats = ['a5', 'thermal-80', 'thermal-58'] as const;
+    for (const f of formats) await bill(pool, '7', f); // warm-up
+    const byFormat: Record<string, number[]> = { a5: [], 'thermal-80': [], 'thermal-58': [] };
+    for (let i = 0; i < 150; i++) {
+      const f = formats[i % 3]!;
+      t = performance.now();
+      await bill(pool, '7', f);
+      byFormat[f]!.push(performance.now() - t);
+    }
+    for (const f of formats) console.log(`warm bill ${f}, 50 in turns: ${line(byFormat[f]!)}`);
 
     t = performance.now();
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => bill(pool)));
