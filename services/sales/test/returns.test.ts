@@ -4,9 +4,11 @@ import { getModelToken } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import request from 'supertest';
 import { Subjects } from '@bahi/contracts';
-import { financialYearOf, today } from '@bahi/service-kit';
+import { Decimal, financialYearOf, today } from '@bahi/service-kit';
 import { Models, type SaleDoc } from '../src/common/schemas';
+import { ReturnsService } from '../src/returns/returns.service';
 import { ReturnModels, type CreditNoteDoc, type ReturnableSale } from '../src/returns/schema';
+import { noteValue } from '../src/returns/value';
 import { as, auth, category, customer, product, startSales, tokenFor, type Stack } from './helpers';
 
 let s: Stack;
@@ -283,5 +285,53 @@ describe('cancelling a bill', () => {
     // A return still works on it; then the credit note blocks the cancel.
     await M.post('/salesReturn', { saleId, lines: [{ sl_no: lines[0], quantity: 1 }], refund: '0' }).expect(200);
     expect((await M.post('/cancelSale', { saleId, reason: 'x' }).expect(409)).body.message).toBe(`Bill ${saleId} has credit notes (goods were returned against it); it cannot be cancelled.`);
+  });
+});
+
+describe('the re-driver takes over a return a crash left behind', () => {
+  /** A pending note as a crashed attempt leaves it: reserved sale, stock back in, lease expired. */
+  async function crashed(saleId: number, sl_no: number, key: string) {
+    const sale = await saleOf(saleId);
+    const v = noteValue(sale, [{ sl_no, quantity: new Decimal(1) }]);
+    const creditNoteId = 900000 + Math.floor(Math.random() * 1000);
+    await notes.collection.insertOne({
+      companyId: s.companyId, creditNoteId, status: 'pending', idempotencyKey: key, lockedUntil: new Date(Date.now() - 1000), saleId, fy: FY, serial: 0, credit_note_no: '',
+      date: today(), sale_date: sale.date, reason: '', clientId: sale.customer.client_id, customer: sale.customer, ...v, refund: '0', tax_mode: 'simple', saleVersion: sale.returnsVersion ?? 0,
+      stockApplied: false, ledgerPosted: false, warnings: [], createdBy: 1,
+    } as never);
+    await sales.collection.updateOne({ companyId: s.companyId, saleId } as never, { $set: { busy: { kind: 'return', id: creditNoteId } } } as never);
+    await s.ask(Subjects.inventory.stockApply, { companyId: s.companyId, source: { kind: 'sale-return', id: creditNoteId }, lines: [{ product_id: rice, quantity: '1', rate: '120' }] });
+    return { creditNoteId, amount: v.amount };
+  }
+
+  it('undoes one short of the point of no return: stock out again, the bill freed, no number', async () => {
+    const { saleId, lines } = await sell([[rice, '2']], {});
+    const before = await stock(rice);
+    const { creditNoteId } = await crashed(saleId, lines[0]!, 'crash-early');
+    expect(await stock(rice)).toBe(before + 1);
+    await s.sales.app.get(ReturnsService).redrive();
+    expect(await stock(rice)).toBe(before);
+    expect(await notes.findOne({ companyId: s.companyId, creditNoteId }).lean()).toMatchObject({ status: 'failed', serial: 0 });
+    expect((await saleOf(saleId)).busy).toBeNull();
+    // The bill takes a return again at once.
+    await M.post('/salesReturn', { saleId, lines: [{ sl_no: lines[0], quantity: 2 }], refund: '0' }).expect(200);
+  });
+
+  it('finishes one past the point of no return: the note completes and the bill counts it', async () => {
+    const { saleId, lines } = await sell([[rice, '2']], {});
+    const { creditNoteId, amount } = await crashed(saleId, lines[0]!, 'crash-late');
+    // Rice 1 of 2 on a bill of 240.00: 120.00.
+    expect(amount).toBe('120.00');
+    await s.ask(Subjects.ledger.entryPost, { companyId: s.companyId, party: { kind: 'customer', id: asha }, source: { kind: 'credit-note', id: creditNoteId }, amount, paid: '0' });
+    const svc = s.sales.app.get(ReturnsService);
+    await svc.series.assign(s.companyId, FY, { creditNoteId }, { stockApplied: true, ledgerPosted: true });
+    await svc.redrive();
+    const n = await notes.findOne({ companyId: s.companyId, creditNoteId }).lean();
+    expect(n).toMatchObject({ status: 'complete', ledgerPosted: true });
+    expect(n!.serial).toBeGreaterThan(0);
+    const b = (await M.get(`/getBillDetails?id=${saleId}`).expect(200)).body;
+    expect(b.returns[0]).toEqual({ sl_no: lines[0], sold: 2, returned: 1, returnable: 1 });
+    expect(b.creditNotes).toEqual([expect.objectContaining({ creditNoteId, credit_note_no: n!.credit_note_no, amount: 120 })]);
+    expect((await saleOf(saleId)).busy).toBeNull();
   });
 });
