@@ -5,7 +5,8 @@
 //
 // The invoices are written straight into sales' database in batches, shaped as checkout freezes
 // them (the SaleGst of @bahi/gst computeInvoice): mostly walk-in (b2cs), some B2B across 200
-// buyers, some inter-state to unregistered buyers (b2cs, and b2cl above Rs 1,00,000).
+// buyers, some inter-state to unregistered buyers (b2cs, and b2cl above Rs 1,00,000); credit
+// notes on every 50th invoice and on each b2cl one (cdnr, cdnur, b2cs and HSN netting).
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -114,20 +115,53 @@ try {
   // 90 % walk-in, 8 % B2B (200 buyers, both states), 1.9 % unregistered inter-state, 0.1 % b2cl.
   const kindOf = (i) => (i % 1000 < 900 ? 'walkIn' : i % 1000 < 980 ? (i % 2 ? 'b2b27' : 'b2b24') : i % 1000 < 999 ? 'unregInter' : 'b2cl');
 
+  // Credit notes (sales returns) as sales stores them: one bottle back on every 50th invoice
+  // (walk-in and B2B) and the whole cooler of every b2cl invoice (cdnur), dated the same day.
+  let noteId = 7_000_000;
+  let noteSerial = 0;
+  function note(inv) {
+    const g = inv.gst;
+    const line = g.lines[0];
+    const whole = g.lines.length === 1;
+    const taxable = whole ? line.taxable_value : '500.00';
+    const tax = whole ? line.igst : '90.00';
+    const heads = g.inter_state ? { igst: tax, cgst: '0.00', sgst: '0.00' } : { igst: '0.00', cgst: (Number(tax) / 2).toFixed(2), sgst: (Number(tax) / 2).toFixed(2) };
+    const amount = (Number(taxable) + Number(tax)).toFixed(2);
+    const id = ++noteId;
+    noteSerial++;
+    return {
+      companyId: COMPANY, creditNoteId: id, status: 'complete', idempotencyKey: `bench-note-${id}`, saleId: inv.saleId, fy: '26-27', serial: noteSerial,
+      credit_note_no: formatInvoiceNo('CN', '26-27', noteSerial), date: g.invoice_date, sale_date: g.invoice_date, reason: '', clientId: inv.clientId, customer: inv.customer,
+      lines: [{ sl_no: 1, product_id: 1001, product_name: inv.lines[0].product_name, hsn_code: line.hsn_code, unit: 'pcs', mrp: inv.lines[0].mrp, discount: '0', quantity: '1', per_peice_quantity: '1', amount: taxable, summary_discount: '0', tax: '0', value: amount, gst: { gst_rate: line.gst_rate, taxable_value: taxable, ...heads } }],
+      subtotal: taxable, discount: '0', tax: '0', shipping: '0', amount, refund: '0', completesBill: false, tax_mode: 'gst',
+      gst: {
+        tax_mode: 'gst', invoice_no: g.invoice_no, invoice_date: g.invoice_date, gstin: g.recipient.gstin, recipient_name: g.recipient.name, place_of_supply: g.place_of_supply,
+        place_of_supply_name: g.place_of_supply_name, inter_state: g.inter_state, state_tax_name: g.state_tax_name, taxable_total: taxable, ...Object.fromEntries(Object.entries(heads).map(([k, v]) => [`${k}_total`, v])), tax_total: tax, round_off: '0.00',
+      },
+      createdAt: new Date(), updatedAt: new Date(),
+    };
+  }
+
   const client = await MongoClient.connect(stack.mongoUri);
   const col = client.db('bahi_sales').collection('sales');
+  const notesCol = client.db('bahi_sales').collection('credit_notes');
   async function seedMonth(month, n) {
     const t0 = performance.now();
+    let noted = 0;
     for (let start = 0; start < n; start += 1000) {
       const docs = [];
+      const notes = [];
       for (let i = start; i < Math.min(start + 1000, n); i++) {
         const kind = kindOf(i);
         const day = String(1 + Math.floor((i * 30) / n)).padStart(2, '0');
         docs.push(sale(kind, `${month}-${day}`, buyers[2 * ((i * 7) % 100) + (kind === 'b2b27' ? 1 : 0)]));
+        if (i % 50 === 0 || kind === 'b2cl') notes.push(note(docs[docs.length - 1]));
       }
       await col.insertMany(docs, { ordered: false });
+      if (notes.length) await notesCol.insertMany(notes, { ordered: false });
+      noted += notes.length;
     }
-    console.log(`seeded ${n} invoices in ${month} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(`seeded ${n} invoices and ${noted} credit notes in ${month} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   await seedMonth('2026-05', BIG);
   await seedMonth('2026-06', SMALL);
@@ -166,6 +200,7 @@ try {
   // Where the time goes: the b2b pass alone (its CSV) and the month pass alone (GSTR-3B).
   const parts = [
     await measure('2026-05', `${BIG} invoices, b2b CSV only (the sorted b2b pass)`, '/gst/gstr1?format=csv&section=b2b&period='),
+    await measure('2026-05', `${BIG} invoices, cdnr CSV only (the credit notes' pass, 1 in 50 invoices)`, '/gst/gstr1?format=csv&section=cdnr&period='),
     await measure('2026-05', `${BIG} invoices, GSTR-3B (one pass over the month)`, '/gst/gstr3b?period='),
   ];
   const worst = Math.max(...rows.filter((r) => r.period === '2026-05').map((r) => r.seconds));
