@@ -35,6 +35,7 @@ export function DebitNotesPage() {
       <PagedTable<Row>
         title="Debit Notes"
         testId="debit-note-list"
+        pageBase={0}
         columns={COLUMNS}
         rowUrl="/purchase"
         load={async (pageNo, signal) => {
