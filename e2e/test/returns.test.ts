@@ -167,8 +167,8 @@ describe('returns from the bill view', () => {
     const row = page.getByTestId('ledger-table').locator('tr', { hasText: 'Credit Note' });
     await row.waitFor();
     expect((await row.textContent()) ?? '').toContain('₹1,885.16');
-    await opensPdf(page, `credit-note/${noteId}`, () => row.getByTestId(`ledger-credit-note-${noteId}`).filter({ hasText: noteNo }).click());
     await shot(page, 'ledger');
+    await opensPdf(page, `credit-note/${noteId}`, () => row.getByTestId(`ledger-credit-note-${noteId}`).filter({ hasText: noteNo }).click());
   }, 180_000);
 
   it('the walk-in takes the money back in cash; the return that completes the bill credits the shipping too', async () => {
@@ -334,11 +334,12 @@ describe('return to distributor', () => {
 
     const list = (await api('GET', '/getDebitNoteList?pageNo=0')).body.list;
     const noteId: number = list.find((n: { debit_note_no: string }) => n.debit_note_no === noteNo).id;
-    // The distributor's ledger: a Debit Note row opening its PDF.
+    // The distributor's ledger: a Debit Note row with its number, opening its PDF.
     await page.goto(`/distributor/transaction/${dist.distributor_id}`);
     const row = page.getByTestId('distributor-history').locator('tr', { hasText: 'Debit Note' });
     await row.first().waitFor();
-    await opensPdf(page, `debit-note/${noteId}`, () => row.getByTestId(`ledger-debit-note-${noteId}`).click());
+    await shot(page, 'distributor-ledger');
+    await opensPdf(page, `debit-note/${noteId}`, () => row.getByTestId(`ledger-debit-note-${noteId}`).filter({ hasText: noteNo }).click());
     // Debit Notes list in the purchase area.
     await page.goto('/purchaseList');
     await page.getByTestId('open-debit-notes').click();
