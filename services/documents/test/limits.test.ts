@@ -29,7 +29,7 @@ async function spawnDocuments(heapMb: number): Promise<{ url: string; child: Chi
   const port = await freePort();
   const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, 'dist/main.js'], {
     cwd: path.resolve(__dirname, '..'),
-    env: { ...process.env, DOCUMENTS_PORT: String(port), NATS_URL: stack.nats.url, BAHI_JWT_SECRET: SECRET, IDENTITY_URL: stack.logo.url, LOG_LEVEL: 'warn' },
+    env: { ...process.env, DOCUMENTS_PORT: String(port), NATS_URL: stack.nats.url, MONGODB_URI: stack.mongo.uri, BAHI_JWT_SECRET: SECRET, IDENTITY_URL: stack.logo.url, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
