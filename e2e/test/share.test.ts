@@ -175,3 +175,46 @@ test('the Overdue filter lists customers past their due date, most days first; R
   for (const id of [asha, bhanu]) expect(listed.find((r) => r.id === id)?.last_reminded_at).toEqual(expect.any(String));
   await textUntil(page.getByTestId(`overdue-reminded-${bhanu}`), (t) => t !== 'Never' && t !== '', 'Bhanu reminded');
 });
+
+test('the statement, a money receipt and a credit note are shared from their own screens', async () => {
+  const company = (await api('GET', '/getCompanyDetails')).body.name as string;
+  const farhan = await customer('Farhan Share', '9812377071');
+  // 2 x 520 = 1,040.00, nothing paid.
+  const saleId = await sale(farhan, 2, '0', '2030-12-31');
+  // 40 received: 1,000.00 still due.
+  const paid = await api('POST', '/salesDuePayment', { client_id: farhan, amount: '40', nextDD: '2030-12-31' });
+  expect(paid.status).toBe(200);
+  const paymentId = paid.body.paymentId as number;
+
+  const page = await e2e.newPage();
+  await stubWhatsApp(page.context());
+  await login(page, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
+
+  await page.goto(`/clientList/transaction/${farhan}`);
+  await page.getByTestId('ledger-name').waitFor();
+  const statement = await whatsappOpenedBy(page, () => page.getByTestId('share-statement').click());
+  expect(statement.url.pathname).toBe('/919812377071');
+  expect(statement.text).toMatch(new RegExp(`^Dear Farhan Share, here is your statement from ${company} for Rs 1,000\\.00\\. View and download: http://[^ ]+/s/[A-Za-z0-9_-]{32}$`));
+  await page.getByTestId('share-made').waitFor();
+  await shot(page, 'statement-dialog');
+  await page.keyboard.press('Escape');
+
+  await page.goto(`/payments/receivePayment/${paymentId}`);
+  await page.getByTestId('print-receipt').waitFor();
+  const receipt = await whatsappOpenedBy(page, () => page.getByTestId('share-receipt').click());
+  expect(receipt.text).toMatch(new RegExp(`^Dear Farhan Share, here is your receipt ${paymentId} from ${company} for Rs 40\\.00\\. View and download: `));
+  await page.keyboard.press('Escape');
+
+  // One sheet back, nothing refunded: credit note of 520.00.
+  const bill = (await api('GET', `/getBillDetails?id=${saleId}`)).body;
+  const returned = await api('POST', '/salesReturn', { saleId, lines: [{ sl_no: bill.soldProducts[0].sl_no, quantity: 1 }], refund: 0, idempotencyKey: `share-return-${saleId}`, reason: 'Damaged' });
+  expect(returned.status).toBeLessThan(300);
+  await page.goto('/salesList/creditNotes');
+  const row = page.getByTestId('credit-note-list').locator('tbody tr').filter({ hasText: returned.body.credit_note_no });
+  await row.waitFor();
+  const note = await whatsappOpenedBy(page, () => row.getByTestId('share-credit-note').click());
+  expect(note.text).toMatch(new RegExp(`^Dear Farhan Share, here is your credit note ${returned.body.credit_note_no.replace(/\//g, '\\/')} from ${company} for Rs 520\\.00\\. View and download: `));
+  // The row's click opens its bill; sharing stays on the list.
+  expect(new URL(page.url()).pathname).toBe('/salesList/creditNotes');
+  await shot(page, 'credit-note-dialog');
+});

@@ -62,8 +62,8 @@ describe('POST /share', () => {
     expect(walkIn.body.message).toBe(`Dear Customer, here is your bill 8 from Sharma Kirana Stores for Rs 2,061.67. View and download: ${walkIn.body.url}`);
     expect(walkIn.body.waUrl).toBe(`https://wa.me/?text=${encodeURIComponent(walkIn.body.message)}`);
     const receipt = await share({ kind: 'receipt', id: 41 });
-    // Receipt 41: 750 received, 811.92 still due.
-    expect(receipt.body.message).toContain('here is your receipt 41 from Sharma Kirana Stores for Rs 811.92.');
+    // Receipt 41: the 750 received (811.92 is still due; the page shows both).
+    expect(receipt.body.message).toContain('here is your receipt 41 from Sharma Kirana Stores for Rs 750.00.');
     const estimate = await share({ kind: 'estimate', id: 3 });
     expect(estimate.body.message).toContain('here is your estimate 3 from Sharma Kirana Stores for Rs 1,731.50.');
   });

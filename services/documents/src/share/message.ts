@@ -24,8 +24,9 @@ export function templateOf(company: Pick<CompanyDetails, 'share_templates'>, whi
   return t && t.trim() ? t : DEFAULT_SHARE_TEMPLATES[which][lang];
 }
 
-/** The amount a message names: what is due when something is, else the document's amount. */
+/** The amount a message names: a receipt's amount received; else what is due when something is, else the document's amount. */
 export function messageAmount(s: ShareSummary): string {
+  if (s.kind === 'receipt') return s.amount;
   return s.due !== null && Number(s.due) > 0 ? s.due : s.amount;
 }
 
