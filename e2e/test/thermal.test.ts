@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { CompanyDetails } from '@bahi/contracts';
 import type { Page, Response } from 'playwright-core';
 import { ACCOUNTS, login, recordPrints, SCREENSHOTS, startE2E, type E2E } from '../src/harness';
 
@@ -85,7 +86,7 @@ test('the manager chooses 80 mm in Setting; a sale prints an 80 mm receipt; the 
   await page.getByTestId('error-reminder.hi').filter({ hasText: 'unknown placeholder {naam}' }).waitFor();
   await page.getByTestId('alert').getByRole('button', { name: 'Dismiss' }).click();
   await sectionShot('thermal-setting-bad-template');
-  expect((await e2e.api<any>('GET', '/getCompanyDetails', { token: manager })).body.bill_format).toBe('a5');
+  expect((await e2e.api<CompanyDetails>('GET', '/getCompanyDetails', { token: manager })).body.bill_format).toBe('a5');
 
   // Back to the default for that one, an own English message, 80 mm and 15 days.
   await page.getByTestId('reset-reminder.hi').click();
@@ -101,10 +102,10 @@ test('the manager chooses 80 mm in Setting; a sale prints an 80 mm receipt; the 
   await page.getByTestId('alert').getByRole('button', { name: 'Dismiss' }).click();
   await page.getByTestId('alert').waitFor({ state: 'detached' });
   await sectionShot('thermal-setting-bills-and-sharing');
-  const stored = (await e2e.api<any>('GET', '/getCompanyDetails', { token: manager })).body;
+  const stored = (await e2e.api<CompanyDetails>('GET', '/getCompanyDetails', { token: manager })).body;
   expect(stored).toMatchObject({ bill_format: 'thermal-80', share_expiry_days: 15 });
-  expect(stored.share_templates.document.en).toBe(mine);
-  expect(stored.share_templates.reminder.hi).toMatch(/[\u0900-\u097F]/);
+  expect(stored.share_templates?.document.en).toBe(mine);
+  expect(stored.share_templates?.reminder.hi).toMatch(/[\u0900-\u097F]/);
 
   // Sell one sheet of 520 to the walk-in customer, paid in full: the after-sale print is the 80 mm receipt.
   await page.goto('/');
