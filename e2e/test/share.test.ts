@@ -217,4 +217,25 @@ test('the statement, a money receipt and a credit note are shared from their own
   // The row's click opens its bill; sharing stays on the list.
   expect(new URL(page.url()).pathname).toBe('/salesList/creditNotes');
   await shot(page, 'credit-note-dialog');
+  await page.keyboard.press('Escape');
+
+  // The company's own Hindi template and a 7-day expiry are what the next link uses.
+  const c = (await api('GET', '/getCompanyDetails')).body;
+  const set = await api('POST', '/setCompanyDetails', {
+    id: c.id, name: c.name, add1: c.add1, add2: c.add2, mob1: c.mob1, mob2: c.mob2, email: c.email, upiId: c.upiId,
+    share_expiry_days: 7, share_templates: { document: { hi: '{name} जी, {document}: {amount}। {link}' } },
+  });
+  expect(set.status).toBeLessThan(300);
+  for (let i = 0; i < 50 && (await api('GET', `/getClientDue?custId=${farhan}`)).body.due !== 480; i++) await new Promise((r) => setTimeout(r, 200));
+  await page.goto(`/clientList/transaction/${farhan}`);
+  await page.getByTestId('ledger-name').waitFor();
+  await page.getByTestId('share-lang-statement').selectOption('hi');
+  const before = Date.now();
+  const hindi = await whatsappOpenedBy(page, () => page.getByTestId('share-statement').click());
+  // 1,040.00 - 40 paid - 520 credited = 480.00 due.
+  expect(hindi.text).toMatch(/^Farhan Share जी, खाता विवरण: Rs 480\.00। http:\/\/[^ ]+\/s\/[A-Za-z0-9_-]{32}$/);
+  const live = (await api('GET', `/share?kind=statement&id=${farhan}`)).body.links as { expiresAt: string }[];
+  const days = (Date.parse(live[0]!.expiresAt) - before) / 86_400_000;
+  expect(days).toBeGreaterThan(6.99);
+  expect(days).toBeLessThan(7.01);
 });
