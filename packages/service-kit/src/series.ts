@@ -66,13 +66,14 @@ export class DocumentSeries {
   /**
    * Numbers the document matched by `filter` (which must name the company and the document) in
    * year `fy`, unless it already has a number (a re-driven finish keeps it; `alsoSet` is still
-   * written). Returns the serial and the formatted number.
+   * written). Returns the serial and the formatted number. `format` overrides the series' own
+   * (e.g. an invoice prefix kept per document).
    */
-  assign(companyId: number, fy: string, filter: mongo.Document, alsoSet: mongo.Document = {}): Promise<{ serial: number; number: string }> {
+  assign(companyId: number, fy: string, filter: mongo.Document, alsoSet: mongo.Document = {}, format = this.opts.format): Promise<{ serial: number; number: string }> {
     const k = `${companyId}:${fy}`;
     const run = (this.queues.get(k) ?? Promise.resolve())
       .catch(() => undefined)
-      .then(() => this.assignNow(companyId, fy, filter, alsoSet));
+      .then(() => this.assignNow(companyId, fy, filter, alsoSet, format));
     this.queues.set(k, run);
     const done = () => {
       if (this.queues.get(k) === run) this.queues.delete(k);
@@ -81,16 +82,10 @@ export class DocumentSeries {
     return run;
   }
 
-  private async assignNow(companyId: number, fy: string, filter: mongo.Document, alsoSet: mongo.Document): Promise<{ serial: number; number: string }> {
-    const { collection, fyField, serialField, numberField, format } = this.opts;
+  private async assignNow(companyId: number, fy: string, filter: mongo.Document, alsoSet: mongo.Document, format: (fy: string, serial: number) => string): Promise<{ serial: number; number: string }> {
+    const { collection, fyField, serialField, numberField } = this.opts;
     const where = { ...filter, companyId };
-    const existing = await collection.findOne(where);
-    if (!existing) throw new Error('DocumentSeries.assign: no such document');
-    const had = Number(read(existing, serialField) ?? 0);
-    if (had > 0) {
-      if (Object.keys(alsoSet).length) await collection.updateOne(where, { $set: { ...alsoSet, updatedAt: new Date() } });
-      return { serial: had, number: String(read(existing, numberField)) };
-    }
+    // The first guess costs one command: the update is tried before anything is read.
     let guess = (await this.last(companyId, fy)) + 1;
     for (let i = 0; i < MAX_ATTEMPTS; i++) {
       const number = format(fy, guess);
@@ -103,8 +98,9 @@ export class DocumentSeries {
           this.note(companyId, fy, guess);
           return { serial: guess, number };
         }
-        // Another attempt numbered this document meanwhile: keep its number.
+        // Numbered already (a re-driven finish, another attempt meanwhile): keep its number.
         const now = await collection.findOne(where);
+        if (!now) throw new Error('DocumentSeries.assign: no such document');
         const serial = Number(read(now, serialField) ?? 0);
         if (serial > 0) {
           if (Object.keys(alsoSet).length) await collection.updateOne(where, { $set: { ...alsoSet, updatedAt: new Date() } });
