@@ -5,7 +5,7 @@
 //  3. scripts/bench/suite.mjs: HTTP floor, gateway vs direct, lists at 1,000 and 100,000 documents,
 //  4. scripts/bench/first-load.mjs: the cart screen's first load in headless Chromium,
 //  5. scripts/bench/report.mjs: writes docs/benchmarks.md from the figures of this run.
-// `npm run bench -- --only=suite,first-load` runs some steps (workspaces, counter, gst, suite, first-load);
+// `npm run bench -- --only=suite,first-load` runs some steps (workspaces, counter, gst, gstr1, imports, suite, first-load);
 // the report always uses the latest figures of every step under test-results/bench/.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -68,6 +68,11 @@ const gstr1Bench = path.join(ROOT, 'services', 'sales', 'bench', 'gstr1.bench.mj
 if (want('gstr1') && fs.existsSync(gstr1Bench)) {
   say('GSTR-1 of a month of 100,000 invoices…');
   await run(process.execPath, [gstr1Bench, path.join(OUT, 'gstr1.json')], 'gstr1.log');
+}
+const importBench = path.join(ROOT, 'services', 'inventory', 'bench', 'import.bench.mjs');
+if (want('imports') && fs.existsSync(importBench)) {
+  say('Import of 20,000 products from a CSV…');
+  await run(process.execPath, [importBench, path.join(OUT, 'imports.json')], 'imports.log');
 }
 if (want('suite')) {
   say('Gateway, floor and lists at scale…');

@@ -82,6 +82,15 @@ if (gstr1) {
   row('gstr1', `GSTR-1 of ${gstr1.invoices} invoices, slowest call`, `${gstr1.worst_s} s`, `< ${gstr1.budget_s} s`, gstr1.pass, loadOf('gstr1.log'));
 } else row('gstr1', 'services/sales/bench/gstr1.bench.mjs', 'not run');
 
+// 1d. Import of 20,000 products from one CSV through the gateway (services/inventory/bench/import.bench.mjs)
+const imports = json('imports.json');
+if (imports?.runs?.length) {
+  for (const r of imports.runs) {
+    row('imports', `${imports.rows} products, ${r.label}`, `upload ${r.upload_s} s + validate ${r.validate_s} s + run ${r.run_s} s = ${r.total_s} s; inventory RSS ${r.rss_before_mib} → peak ${r.rss_peak_mib} → ${r.rss_after_mib} MiB`, '—', null, loadOf('imports.log'));
+  }
+  row('imports', `Import of ${imports.rows} products, slowest (upload to done)`, `${imports.worst_s} s`, `< ${imports.budget_s} s`, imports.pass, loadOf('imports.log'));
+} else row('imports', 'services/inventory/bench/import.bench.mjs', 'not run');
+
 // 2. gateway, direct call and the floor; 3. lists at scale
 if (suite) {
   for (const f of suite.figures) {
@@ -194,6 +203,12 @@ npm run bench -- --only=suite,first-load   # some steps: workspaces, counter, su
   10,000 of another) written into sales' database as checkout freezes them, then
   \`GET /gst/gstr1\` through the gateway, timed to the last byte, while the sales process's
   resident memory is sampled (streamed: it should not follow the month's size).
+- **Imports**: \`services/inventory/bench/import.bench.mjs\`: one CSV of 20,000 products (12
+  categories, half new; unique barcodes; opening stock on 6 rows in 7) through the gateway as the
+  import screen sends it: upload, validate, run (valid rows), polling the status until done; then
+  the same file again, every row an update by barcode. Inventory's resident memory is sampled
+  every 50 ms; the rows are stored and written 1,000 a transaction, so it should not follow the
+  file's size.
 - **Gateway, floor, lists**: \`scripts/bench/suite.mjs\`. The floor is a bare \`node:http\` server
   answering a constant; gateway and direct figures call \`getProductDetails\` (an indexed read in
   inventory) through the gateway and straight at inventory's port with the same token. The load

@@ -43,6 +43,8 @@ export class ProductImportsController implements OnModuleInit {
     this.sessions = new ImportSessions(conn.db as never, {
       inTransaction: (fn) => stock.inTransaction(fn as never),
       maxRows: ImportMaxRows,
+      // 1,000 products a transaction: fewer commits; a batch's writes stay a few hundred KB.
+      batchSize: 1000,
       ttlMs: ImportSessionTtlHours * 3600_000,
       log: (msg, err) => logger.error({ err }, msg),
     });

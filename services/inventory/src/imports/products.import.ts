@@ -283,7 +283,8 @@ export function productImportHandler(products: ProductsService, stock: StockServ
             hsn_code: v.hsn_code ?? '',
             price_includes_tax: v.price_includes_tax ?? true,
           };
-          inserts.push(castForInsert(products.model as never, { ...p, createdAt: now, updatedAt: now }));
+          // Every field is set here with its stored type: no schema cast needed (it cost a tenth of the batch).
+          inserts.push({ ...p, createdAt: now, updatedAt: now });
           shifts.push({ before: null, after: p });
           if (p.stock_m !== 0) moves.push({ product_id: p.product_id, delta: p.stock_m, rate_p: p.cp_p, stock_m: p.stock_m });
           continue;
