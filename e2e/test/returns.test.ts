@@ -347,3 +347,51 @@ describe('return to distributor', () => {
     await shot(page, 'debit-notes');
   }, 180_000);
 });
+
+// Last: it turns the demo company to GST mode.
+describe('GST mode', () => {
+  it('a credit note reverses IGST at the bill line rates; the dialog shows the value the server books', async () => {
+    const company = (await api('GET', '/getCompanyDetails')).body;
+    expect((await api('POST', '/setCompanyDetails', { id: company.id, name: company.name, add1: company.add1 || 'Mumbai', mob1: company.mob1 || '9876543210', email: company.email || 'demo@demo.local', tax_mode: 'gst', gstin: '27AAPFU0939F1ZV', invoice_prefix: 'GT' })).status).toBe(200);
+    const { category } = (await api('GET', '/addProductPageDetails')).body;
+    const product = async (name: string, mrp: string, tax: string, hsn: string, includes: boolean) =>
+      (await api('POST', '/createNewProduct', { catagory: category[0].id, brand_name: 'Century', name, mrp, cp: '50', unit: 'pcs', per_peice_quantity: 1, tax, hsn_code: hsn, price_includes_tax: includes })).body.id as number;
+    const ply = await product('Century Club Prime 18mm', '590', '18', '4412', true);
+    const door = await product('Century Flush Door Fitting', '100', '12', '4418', false);
+    const buyer = (await api('POST', '/clients/addClient', {
+      mobile_no: '9825011224', name: 'Shah Interiors', address_line_1: '12 Ring Road', address_line_2: '', city_or_district: 'Surat', state: '24', country: 'India', postal_code: '395003', gstin: '24AAGCS5678K1ZT',
+    })).body.id as number;
+    // Inter-state B2B: 3 x 590 incl. 18 % (own taxable 1500) and 2 x (100 - 5) excl. 12 % (190);
+    // shipping 50 less discount 20 = 30 spread by them: 26.63 and 3.37 -> taxable 1526.63 and 193.37.
+    expect((await api('DELETE', '/clearCart/1')).status).toBe(200);
+    await api('GET', `/addProductIntoCart/${encodeURIComponent(`3*${ply}`)}`);
+    const [[doorLine]] = (await api('GET', `/addProductIntoCart/${encodeURIComponent(`2*${door}`)}`)).body;
+    expect((await api('POST', '/upDisc/', { sl_no: doorLine.sl_no, discount: '5' })).status).toBe(200);
+    expect((await api('POST', '/upShip/', { cart_no: 1, shipping: '50' })).status).toBe(200);
+    expect((await api('POST', '/upSummeryDisc/', { cart_no: 1, discount: '20' })).status).toBe(200);
+    const made = await api('POST', '/MAKE_SALE', { clientId: buyer, cart_no: 1, paid: '0', dueDate: '2030-12-31', date: today() });
+    expect(made.status).toBe(200);
+    const saleId: number = made.body.saleId;
+
+    const page = await managerPage();
+    await page.goto(`/salesList/bill/show/${saleId}`);
+    await page.getByTestId('bill-invoice-no').waitFor();
+    await page.getByTestId('return-items').click();
+    const dialog = page.getByTestId('sales-return-dialog');
+    // A partial return credits the discount share, not shipping: discount 20 by 1500 : 190 =
+    // 17.75 and 2.25 -> 1482.25 and 187.75. 1 of 3 boards: 494.08 + IGST 18 % 88.93 = 583.01;
+    // 1 of 2 fittings: 93.88 (93.875 up) + IGST 12 % 11.27 = 105.15; together 688.16.
+    await dialog.getByLabel('Return quantity of Century Club Prime 18mm').fill('1');
+    await dialog.getByLabel('Return quantity of Century Flush Door Fitting').fill('1');
+    await dialog.getByTestId('return-value').filter({ hasText: '₹688.16' }).waitFor();
+    await shot(page, 'gst-dialog');
+    await page.getByTestId('return-confirm').click();
+    await dialog.getByTestId('return-note-amount').filter({ hasText: '₹688.16' }).waitFor();
+    const noteNo = ((await dialog.getByTestId('return-note-no').textContent()) ?? '').trim();
+    const note = (await api('GET', '/getCreditNoteList?pageNo=0')).body.list.find((n: { credit_note_no: string }) => n.credit_note_no === noteNo);
+    const details = (await api('GET', `/getCreditNoteDetails?id=${note.id}`)).body;
+    expect(details.gst).toMatchObject({ inter_state: true, taxable_total: 587.96, igst_total: 100.2, invoice_no: made.body.invoice_no });
+    await page.getByTestId('return-close').click();
+    await page.getByTestId('bill-status').filter({ hasText: 'Partly returned' }).waitFor();
+  }, 120_000);
+});

@@ -20,7 +20,9 @@ export function purchaseReturnable(p: GetPurchaseDetailsReply): { lines: ReturnD
   const byLine = new Map((p.returns ?? []).map((r) => [r.sl_no, r]));
   const gstLines = new Map((p.gst?.lines ?? []).map((l) => [l.sl_no, l]));
   const amounts = p.lines.map((l) => l.amount);
-  const shares = p.gst ? gstTaxables(amounts, p.summery_discount) : simpleShares(amounts, p.summery_discount, p.tax === 1 ? p.taxAmount : 0);
+  const shares = p.gst
+    ? gstTaxables(p.lines.map((l) => Number(gstLines.get(l.sl_no)?.taxable_value ?? 0)), p.shipping, p.summery_discount)
+    : simpleShares(amounts, p.summery_discount, p.tax === 1 ? p.taxAmount : 0);
   const rows = p.lines.map((l, i) => {
     const r = byLine.get(l.sl_no) ?? { sold: l.quantity, returned: 0, returnable: l.quantity };
     const g = gstLines.get(l.sl_no);

@@ -47,10 +47,20 @@ describe('noteValue', () => {
     expect(apportionPaise(270, [1040, 1450, 1250, 1350, 1180])).toEqual([44.78, 62.45, 53.83, 58.13, 50.81]);
   });
 
+  it('takes the shipping share out of a GST line and keeps its share of the summary discount', () => {
+    // Own taxable values 1500 and 190, shipping 50, discount 20: 30 spread by them = 26.63 and
+    // 3.37, so the invoice says 1526.63 and 193.37. The discount alone, 20: 17.75 and 2.25 ->
+    // 1482.25 and 187.75.
+    expect(gstTaxables([1526.63, 193.37], 50, 20)).toEqual([1482.25, 187.75]);
+    // A discount above the shipping: 1000 and 500, shipping 10, discount 40 -> -30 spread:
+    // -20 and -10, invoice 980 and 490; discount 40: 26.67 and 13.33 -> 973.33 and 486.67.
+    expect(gstTaxables([980, 490], 10, 40)).toEqual([973.33, 486.67]);
+  });
+
   it('adds GST per head to the paisa on the returned taxable value', () => {
-    // amount 600 + 400, discount 50 -> taxables 570 and 380. 1 of 3 packs of line 1 at 12 %
-    // intra-state: taxable 190.00, CGST = SGST = 190 x 6 % = 11.40 -> 212.80
-    const [t1, t2] = gstTaxables([600, 400], 50);
+    // own 600 + 400, discount 50, no shipping -> invoice taxables 570 and 380, back to 570 and 380.
+    // 1 of 3 packs of line 1 at 12 % intra-state: taxable 190.00, CGST = SGST = 190 x 6 % = 11.40 -> 212.80
+    const [t1, t2] = gstTaxables([570, 380], 0, 50);
     expect([t1, t2]).toEqual([570, 380]);
     const b = {
       total: 2000,

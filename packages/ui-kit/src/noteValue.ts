@@ -28,7 +28,8 @@ export interface NoteValueBill {
   credited: number;
 }
 
-const cents = (n: number) => Math.round(n * 100);
+/** Rupees to whole paise, half away from zero (as the server's decimals round). */
+const cents = (n: number) => Math.sign(n) * Math.round(Math.abs(n * 100));
 
 /** GST of a taxable value in paise: per head to the paisa (CGST + SGST halves, or IGST). */
 function taxPaise(taxable: number, rate: number, interState: boolean): number {
@@ -61,7 +62,7 @@ export function noteValue(bill: NoteValueBill, picked: Map<number, number>): num
 export function apportionPaise(total: number, weights: number[]): number[] {
   const t = cents(total);
   const sum = weights.reduce((s, w) => s + w, 0);
-  const shares = weights.map((w) => (sum === 0 ? 0 : Math.round((t * w) / sum)));
+  const shares = weights.map((w) => (sum === 0 ? 0 : Math.sign(t) * Math.round(Math.abs((t * w) / sum))));
   let largest = 0;
   weights.forEach((w, i) => {
     if (w > weights[largest]!) largest = i;
@@ -77,8 +78,19 @@ export function simpleShares(amounts: number[], discount: number, taxAmount: num
   return amounts.map((a, i) => (cents(a) - cents(D[i]!) + cents(T[i]!)) / 100);
 }
 
-/** GST mode: each line's taxable value without shipping (its amount less its share of the summary discount). */
-export function gstTaxables(amounts: number[], discount: number): number[] {
-  const D = apportionPaise(discount, amounts);
-  return amounts.map((a, i) => (cents(a) - cents(D[i]!)) / 100);
+/**
+ * GST mode: each line's taxable value without its shipping share, from the invoice's taxable
+ * values (which carry a share of shipping less the summary discount, spread by the lines' own
+ * taxable values): the line's own value less its share of the summary discount.
+ */
+export function gstTaxables(taxables: number[], shipping: number, discount: number): number[] {
+  const extra = cents(shipping) - cents(discount);
+  const total = taxables.reduce((s, t) => s + cents(t), 0);
+  const own = total - extra;
+  // The lines' own values, then their exact shares of shipping less discount spread by them.
+  const guess = taxables.map((t) => (total === 0 ? 0 : Math.round((cents(t) * own) / total)));
+  const spread = apportionPaise(extra / 100, guess);
+  const lineTaxable = taxables.map((t, i) => cents(t) - cents(spread[i]!));
+  const D = apportionPaise(discount, lineTaxable);
+  return lineTaxable.map((lt, i) => (lt - cents(D[i]!)) / 100);
 }

@@ -8,7 +8,9 @@ export function returnableOf(bill: BillDetailsReply): { lines: ReturnDialogLine[
   const gst = !!s.tax_mode && s.tax_mode !== 'simple' && !!s.invoice_no;
   const byLine = new Map((bill.returns ?? []).map((r) => [r.sl_no, r]));
   const amounts = bill.soldProducts.map((p) => p.amount);
-  const shares = gst ? gstTaxables(amounts, s.summery_discount) : simpleShares(amounts, s.summery_discount, s.tax === 1 ? s.taxAmount : 0);
+  const shares = gst
+    ? gstTaxables(bill.soldProducts.map((p) => Number(p.taxable_value ?? 0)), s.shipping, s.summery_discount)
+    : simpleShares(amounts, s.summery_discount, s.tax === 1 ? s.taxAmount : 0);
   const rows = bill.soldProducts.map((p, i) => {
     const r = byLine.get(p.sl_no) ?? { sold: p.quantity, returned: 0, returnable: p.quantity };
     return {
