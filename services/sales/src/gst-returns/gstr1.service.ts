@@ -154,9 +154,11 @@ class MonthTotals {
     for (const l of n.lines) {
       if (!l.gst) continue;
       const rt = rateNum(l.gst.gst_rate);
+      // As computeInvoice froze the invoice's: the HSN trimmed, the unit as a UQC.
+      const hsn = l.hsn_code.trim();
       const uqc = toUqc(l.unit);
-      const hk = `${l.hsn_code}|${uqc}|${rt}`;
-      if (!this.hsn.has(hk)) this.hsn.set(hk, { hsn_sc: l.hsn_code, desc: l.product_name.slice(0, 30), uqc, rt, qty: D0(), h: heads() });
+      const hk = `${hsn}|${uqc}|${rt}`;
+      if (!this.hsn.has(hk)) this.hsn.set(hk, { hsn_sc: hsn, desc: l.product_name.slice(0, 30), uqc, rt, qty: D0(), h: heads() });
       const row = this.hsn.get(hk)!;
       row.qty = row.qty.minus(new Decimal(l.quantity).times(l.per_peice_quantity || '1'));
       subLine(row.h, l.gst);
