@@ -119,6 +119,9 @@ describe('a bill with line discounts, the 18 % tax, shipping and a summary disco
     ]);
     expect(b.creditNotes).toEqual([{ creditNoteId: r.body.creditNoteId, credit_note_no: cn(1), date: today(), amount: 106.08, refund: 50 }]);
     expect(b.cancellable).toEqual({ ok: false, reason: `Bill ${bill.saleId} has credit notes (goods were returned against it); it cannot be cancelled.` });
+    // The customer's account shows the note's row with its number (sent once the number was taken).
+    const st = await s.ask<{ rows: { ref: number | null; doc_no: string | null; amount: number; paid: number }[] }>(Subjects.documents.customerStatement, { companyId: s.companyId, clientId: asha });
+    expect(st.rows.find((row) => row.ref === r.body.creditNoteId && row.doc_no === cn(1))).toMatchObject({ amount: 106.08, paid: 50 });
   });
 
   it('a retried key applies once, whether sent again later or twice at once', async () => {

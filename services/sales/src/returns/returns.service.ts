@@ -54,7 +54,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
     @InjectModel(Models.Sale) private readonly sales: Model<SaleDoc>,
     private readonly nats: NatsClient,
     private readonly seq: SequenceService,
-    @Inject(LOGGER) log: Logger,
+    @Inject(LOGGER) private readonly log: Logger,
   ) {
     this.series = new DocumentSeries({
       collection: notes.collection as never,
@@ -169,7 +169,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
       paid: n.refund,
       date: n.date,
       dueDate: n.date,
-      // The number is taken only past the point of no return (after this post): the ledger links the note by its id.
+      // The number is taken only past the point of no return (after this post); finish sends it.
       docNo: null,
     });
     const negative = new Set(stock?.negativeStock ?? []);
@@ -179,8 +179,25 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
     Object.assign(n, progress, { credit_note_no: number, serial });
   }
 
+  /** The ledger entry again, now with the note's number (the ledger writes it onto the entry once). */
+  private postNumber(n: CreditNoteDoc) {
+    return this.nats.send(Subjects.ledger.entryPost, {
+      companyId: n.companyId,
+      party: { kind: 'customer', id: n.customer.client_id },
+      source: { kind: 'credit-note', id: n.creditNoteId },
+      amount: n.amount,
+      paid: n.refund,
+      date: n.date,
+      dueDate: n.date,
+      docNo: n.credit_note_no,
+    });
+  }
+
   /** Adds the note to the sale's returned totals and frees the sale (once: guarded by the note id). */
   private async finish(n: CreditNoteDoc): Promise<void> {
+    // Past the point of no return nothing may fail the note: without its number the ledger row
+    // still links the note by id.
+    await this.postNumber(n).catch((err: unknown) => this.log.warn({ err, creditNoteId: n.creditNoteId }, 'the credit note number did not reach the ledger'));
     const s = await this.sale(n.companyId, n.saleId);
     if (!(s.creditNotes ?? []).some((c) => c.creditNoteId === n.creditNoteId)) {
       await this.sales.collection.updateOne(
