@@ -271,6 +271,9 @@ describe('GSTR-3B', () => {
   });
 });
 
+/** May's walk-in invoice 14, which July's credit note returns to. */
+let walkInMay: { saleId: number; gst: SaleGst };
+
 /** A complete GST credit note as sales stores it (returns/schema.ts CreditNoteDoc), against a seeded sale. */
 let noteId = 90_000;
 interface NoteSeedLine {
@@ -320,6 +323,7 @@ describe('GSTR-1 and GSTR-3B of a hand-computed May 2026 with credit notes and a
     // 14 walk-in (intra): 5 bottles = 2500.00 + 225 + 225; 10 notebooks = 950.00 + 57 + 57.
     const i14 = await seed({ serial: 14, date: '2026-05-07', lines: [bottle('5'), notebook('10')] });
     const s14 = saleId;
+    walkInMay = { saleId: s14, gst: i14 };
     // 15 walk-in, cancelled: 1 bottle.
     await seed({ serial: 15, date: '2026-05-08', lines: [bottle('1')], cancelled: true });
     // 16 B2C inter-state small to Karnataka: 3 notebooks = 285.00 + IGST 34.20 (value 319.20 -> 319, b2cs).
@@ -500,6 +504,30 @@ describe('GSTR-3B with input tax from a real purchase (this month)', () => {
     // IGST credit first against IGST (0), then CGST 90 and SGST 90 (s.49(5)(a), Rule 88A): nothing in cash, 180.00 carried.
     expect(r.net_payable).toEqual({ iamt: 0, camt: 0, samt: 0, csamt: 0 });
     expect(r.itc_carried).toEqual({ iamt: 180, camt: 0, samt: 0 });
+  });
+});
+
+describe('a month whose credit notes exceed its B2C sales (July 2026)', () => {
+  it('leaves the b2cs and HSN rows out instead of negative, and GSTR-3B at zero', async () => {
+    // 21: walk-in, 1 bottle = 500.00 + CGST 45 + SGST 45.
+    await seed({ serial: 21, date: '2026-07-03', lines: [bottle('1')] });
+    // CN6 on May's walk-in invoice 14: 2 bottles = 1000.00 + 90 + 90 = 1180.00.
+    await seedNote({ serial: 6, date: '2026-07-10', saleId: walkInMay.saleId, sale: walkInMay.gst, amount: '1180.00', lines: [{ name: 'Steel Bottle', hsn: '7323', qty: '2', rate: '18', taxable: '1000.00', cgst: '90.00' }] });
+    const g = JSON.parse((await M.get('/gst/gstr1?period=2026-07').expect(200)).text);
+    expectValid(g);
+    // INTRA 27 18 %: 500.00 - 1000.00 < 0 and HSN 7323: 1 - 2 pcs, 500.00 - 1000.00 < 0: no row (the schema takes no negative amount).
+    expect(g.b2cs).toEqual([]);
+    expect(g.hsn.data).toEqual([]);
+    expect(g.cdnr).toEqual([]);
+    expect(g.cdnur).toEqual([]);
+    expect(g.doc_issue.doc_det).toEqual([
+      { doc_num: 1, docs: [{ num: 1, from: 'SG/26-27/0021', to: 'SG/26-27/0021', totnum: 1, cancel: 0, net_issue: 1 }] },
+      { doc_num: 5, docs: [{ num: 1, from: 'CN/26-27/0006', to: 'CN/26-27/0006', totnum: 1, cancel: 0, net_issue: 1 }] },
+    ]);
+    const r = (await M.get('/gst/gstr3b?period=2026-07').expect(200)).body;
+    // 500.00 - 1000.00 and 45.00 - 90.00 per head: Table 3.1 takes no negative value, so 0.
+    expect(r.outward).toEqual({ txval: 0, iamt: 0, camt: 0, samt: 0, csamt: 0 });
+    expect(r.net_payable).toEqual({ iamt: 0, camt: 0, samt: 0, csamt: 0 });
   });
 });
 
