@@ -274,6 +274,18 @@ describe('cancelling a bill', () => {
     expect(await stock(rice)).toBe(riceBefore + 2);
   });
 
+  it('is refused, changing nothing, when an earlier unanswered cancel of the bill was undone in the ledger', async () => {
+    const { saleId } = await sell([[rice, '1']], {});
+    // What the undo of a cancel whose post went unanswered leaves: the source reversed in the ledger.
+    await s.ask(Subjects.ledger.entryReverse, { companyId: s.companyId, source: { kind: 'sale-cancel', id: saleId } });
+    const [riceBefore, dueBefore] = [await stock(rice), await due(asha)];
+    const r = await M.post('/cancelSale', { saleId, reason: 'Wrong bill' }).expect(409);
+    expect(r.body.message).toMatch(/an earlier cancellation of it was undone in the ledger/);
+    expect(await stock(rice)).toBe(riceBefore);
+    expect(await due(asha)).toBeCloseTo(dueBefore, 2);
+    expect((await saleOf(saleId)).cancelled ?? null).toBeNull();
+  });
+
   it('is refused after the customer paid, and on a bill with a credit note; nothing changes', async () => {
     const { saleId, lines } = await sell([[rice, '1']], {});
     await request(s.ledger.url).post('/salesDuePayment').set(auth(mgr)).send({ client_id: asha, amount: '10', nextDD: '2030-01-01' }).expect(200);

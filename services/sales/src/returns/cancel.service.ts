@@ -106,9 +106,11 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     const source = { kind: 'sale-cancel' as const, id: c.saleId };
     // Reversals leave a mark that makes a later post of the same source a no-op, so only what
     // was tried is reversed: a refused (or never sent) cancel must not block a later one.
+    const triedBefore = c.ledgerTried === true;
     await this.outbox.mark(c, { ledgerTried: true });
+    let posted: boolean;
     try {
-      await this.nats.send(Subjects.ledger.entryPost, {
+      ({ posted } = await this.nats.send(Subjects.ledger.entryPost, {
         companyId: c.companyId,
         party: { kind: 'customer', id: s.customer.client_id },
         source,
@@ -118,13 +120,20 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
         dueDate: c.date,
         docNo: s.gst?.invoice_no || null,
         guard: { noPaymentAfter: { kind: 'sale', id: c.saleId } },
-      });
+      }));
     } catch (err) {
       if (err instanceof HttpException && err.getStatus() === 409) {
         await this.outbox.mark(c, { ledgerRefused: true });
         throw new ConflictException(`Bill ${c.saleId} cannot be cancelled: ${err.message}`);
       }
       throw err;
+    }
+    // Nothing posted on a first try: an earlier attempt's entry was reversed (an unanswered post
+    // undone), and the ledger posts a reversed source no more. Refused rather than a cancelled
+    // bill whose due was never reversed.
+    if (!posted && !triedBefore) {
+      await this.outbox.mark(c, { ledgerRefused: true });
+      throw new ConflictException(`Bill ${c.saleId} cannot be cancelled here: an earlier cancellation of it was undone in the ledger. Record a credit note for the goods instead.`);
     }
     await this.outbox.mark(c, { stockApplied: true });
     await this.nats.send(Subjects.inventory.stockApply, {
