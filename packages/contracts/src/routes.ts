@@ -176,6 +176,10 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/export/stockBook', 'inventory', 'bahi'),
   r('GET', '/export/customers', 'ledger', 'bahi'),
   r('GET', '/export/distributors', 'ledger', 'bahi'),
+  // --- reports: the read model fed by the domain events (bahi; managers only; `?format=csv|xlsx` exports)
+  ...(['daybook', 'sales-register', 'purchase-register', 'stock-summary', 'profit', 'ageing', 'dashboard'] as const).map((name) =>
+    r('GET', `/reports/${name}`, 'reports', 'bahi'),
+  ),
   // --- inventory: Bahi addition (product image download, like a storage host by stored name)
   r('GET', '/productImage/:fileName', 'inventory', 'bahi', { public: true }),
 ];

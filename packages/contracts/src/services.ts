@@ -1,5 +1,5 @@
 /** The NestJS services behind the gateway (ARCHITECTURE.md, "Who owns what"). */
-export const ServiceNames = ['identity', 'inventory', 'sales', 'ledger', 'documents'] as const;
+export const ServiceNames = ['identity', 'inventory', 'sales', 'ledger', 'documents', 'reports'] as const;
 export type ServiceName = (typeof ServiceNames)[number];
 
 /** Default HTTP ports (docs/design.md). Port 0 means "pick a free one" (tests). */
@@ -10,6 +10,7 @@ export const DefaultPorts = {
   sales: 3003,
   ledger: 3004,
   documents: 3005,
+  reports: 3006,
   mongo: 27017,
   nats: 4222,
 } as const;
