@@ -199,6 +199,17 @@ test('the statement, a money receipt and a credit note are shared from their own
   await shot(page, 'statement-dialog');
   await page.keyboard.press('Escape');
 
+  // An estimate of 3 x 520 = 1,560.00 for Farhan.
+  expect((await api('DELETE', '/clearCart/1')).status).toBe(200);
+  expect((await api('GET', `/addProductIntoCart/${encodeURIComponent(`3*${PLY4.code}`)}`)).status).toBe(200);
+  const est = (await api('GET', `/createEstimate?cart_no=1&clientId=${farhan}`)).body.estimateId as number;
+  await page.goto(`/estimateList/edit/${est}`);
+  await page.getByTestId('estimate-total').waitFor();
+  const estimate = await whatsappOpenedBy(page, () => page.getByTestId('share-estimate').click());
+  expect(estimate.text).toMatch(new RegExp(`^Dear Farhan Share, here is your estimate ${est} from ${company} for Rs 1,560\\.00\\. View and download: `));
+  await shot(page, 'estimate-dialog');
+  await page.keyboard.press('Escape');
+
   await page.goto(`/payments/receivePayment/${paymentId}`);
   await page.getByTestId('print-receipt').waitFor();
   const receipt = await whatsappOpenedBy(page, () => page.getByTestId('share-receipt').click());

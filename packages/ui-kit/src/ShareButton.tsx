@@ -31,6 +31,8 @@ export interface ShareButtonProps {
   id: number | string;
   /** Button text; default "Share on WhatsApp". */
   label?: string;
+  /** Full width, as in a column of full-width actions. */
+  block?: boolean;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface ShareButtonProps {
  * company's message, then shows the link with Copy, its expiry, the document's other live links
  * and Revoke.
  */
-export function ShareButton({ kind, id, label = 'Share on WhatsApp' }: ShareButtonProps) {
+export function ShareButton({ kind, id, label = 'Share on WhatsApp', block = false }: ShareButtonProps) {
   const alert = useAlert();
   const [lang, setLang] = useState<ShareLang>('en');
   const [busy, setBusy] = useState(false);
@@ -92,7 +94,7 @@ export function ShareButton({ kind, id, label = 'Share on WhatsApp' }: ShareButt
   };
 
   return (
-    <span className="bk-share">
+    <span className={block ? 'bk-share bk-share--block' : 'bk-share'}>
       <Button variant="secondary" busy={busy} onClick={() => void share()} data-testid={`share-${kind}`}>
         <span className="bk-share__wa" aria-hidden="true" />
         {label}

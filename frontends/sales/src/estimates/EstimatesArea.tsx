@@ -179,7 +179,7 @@ function EstimateEditor() {
           >
             Print
           </Button>
-          <ShareButton kind="estimate" id={id} />
+          <ShareButton kind="estimate" id={id} block />
           <Button variant="secondary" onClick={() => alert.success('Estimate saved.')}>
             Save
           </Button>

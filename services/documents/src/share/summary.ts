@@ -69,7 +69,9 @@ export async function summarize(ask: Ask, companyId: number, kind: ShareKind, id
       const e = await ask(S.estimateDocument, { companyId, estimateId: id });
       if (!e) return notFound(`Estimate ${id}`);
       const f = billFigures({ ...e, previousDue: e.previous_due, paid: '0' });
-      return { kind, title: 'Estimate', number: String(e.estimate_id), date: e.date, amount: f.total, due: null, dueDate: null, ...party(e.customer), note: null };
+      // The estimate's own value: the printed Total also carries the customer's previous due.
+      const amount = Money.sub(f.total, f.previousDue).toFixed();
+      return { kind, title: 'Estimate', number: String(e.estimate_id), date: e.date, amount, due: null, dueDate: null, ...party(e.customer), note: null };
     }
     case 'receipt': {
       const r = await ask(S.receiptDocument, { companyId, paymentId: id });
