@@ -92,6 +92,17 @@ describe('a bill with line discounts, the 18 % tax, shipping and a summary disco
     expect((await r({ lines: [{ sl_no: soapLine, quantity: 1 }], refund: '53.05' }).expect(400)).body.message).toBe("refund (53.05) is more than the credit note's value (53.04).");
     expect((await r({ lines: [{ sl_no: soapLine, quantity: 1 }], refund: '-1' }).expect(400)).body.message).toMatch(/refund must be a number not below 0/);
     expect((await M.post('/salesReturn', { saleId: 987654, lines: [{ sl_no: 1, quantity: 1 }], refund: '0' }).expect(404)).body.message).toBe('Sale 987654 not found.');
+    // Malformed bodies: a 4xx with a sentence, never a 5xx.
+    const odd: object[] = [
+      { lines: [null] }, { lines: [1] }, { lines: ['x'] }, { lines: 'x' }, { lines: { sl_no: 1 } }, { lines: [{ sl_no: { $gt: '' }, quantity: 1 }] },
+      { lines: [{ sl_no: soapLine, quantity: { $ne: null } }] }, { lines: [{ sl_no: 1e308, quantity: '1e999' }] }, { lines: [{ sl_no: soapLine, quantity: 'Infinity' }] },
+      { lines: [{ sl_no: soapLine, quantity: '9'.repeat(40) }] }, { lines: [{ sl_no: soapLine, quantity: 1 }], refund: 'NaN' }, { lines: [{ sl_no: soapLine, quantity: 1 }], reason: 12 },
+      { lines: [{ sl_no: soapLine, quantity: 1 }], idempotencyKey: { $ne: null } }, { saleId: 'abc', lines: [{ sl_no: soapLine, quantity: 1 }] },
+    ];
+    for (const body of odd) {
+      const res = await r(body);
+      expect([res.status, typeof res.body.message]).toEqual([400, 'string']);
+    }
     // Staff see notes but may not make them.
     await S.post('/salesReturn', { saleId: bill.saleId, lines: [{ sl_no: soapLine, quantity: 1 }], refund: '0' }).expect(403);
     expect(await stock(soap)).toBe(soapBefore);
