@@ -176,6 +176,15 @@ describe('thermal bills (format=thermal-80 / thermal-58)', () => {
     expect(text).toContain('Due ₹50,500');
   });
 
+  it('300 lines, the most a receipt takes, are still one page on 58 mm', async () => {
+    const most: SaleDocument = { ...F.longSale(300), sale_id: 12 };
+    const src: DocumentSources = { ...sources(), ask: async () => most as never };
+    const { info, text } = await bill(12, 'thermal-58', src);
+    expect(info.pages).toBe(1);
+    expect(text).toContain('300. Basmati Rice 5kg');
+    expect(text).toContain('Thank you!');
+  });
+
   it('wraps a long product name inside the 48 mm printable width', async () => {
     const name = 'Fortune Sunlite Refined Sunflower Oil Pouch 1 Litre Family Pack With Extra Vitamins';
     const long: SaleDocument = { ...F.walkInSale, sale_id: 11, soldProducts: [{ ...F.sale.soldProducts[0]!, product_name: name }] };
