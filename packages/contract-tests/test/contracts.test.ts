@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { composeNatsConfig, natsInboxPrefix, natsPasswordEnv, natsPermissions, NatsPrincipals, RoutePrefixes, Routes, SharePagePrefix, Subjects, ServiceNames, SubjectRoutes, type NatsPrincipal, type Subject } from '@bahi/contracts';
+import { composeNatsConfig, jetStreamGrants, natsInboxPrefix, natsPasswordEnv, natsPermissions, NatsPrincipals, RoutePrefixes, Routes, SharePagePrefix, Subjects, ServiceNames, SubjectRoutes, type NatsPrincipal, type Subject } from '@bahi/contracts';
 import { parse } from 'yaml';
 import { exists, read, sourceFiles } from './repo';
 
@@ -263,8 +263,10 @@ describe('NATS permissions (contracts SubjectRoutes -> natsPermissions)', () => 
       expect(p.allow_responses).toBe(true);
       expect(p.subscribe.allow).toContain(`${natsInboxPrefix(principal)}.>`);
       const all = [...p.publish.allow, ...p.subscribe.allow];
-      // No wildcard beyond its own inbox, no JetStream API, no other principal's inbox.
-      const extra = all.filter((x) => /[*>]/.test(x) && x !== `${natsInboxPrefix(principal)}.>`);
+      // No wildcard beyond its own inbox and its JetStream grants (events.ts), no other principal's inbox.
+      const js = jetStreamGrants(principal);
+      const extra = all.filter((x) => /[*>]/.test(x) && x !== `${natsInboxPrefix(principal)}.>` && !js.publish.includes(x));
+      if (all.some((x) => x.startsWith('$JS.') && !js.publish.includes(x))) wrong.push(`${principal}: JetStream API beyond its grants`);
       if (extra.length) wrong.push(`${principal}: wildcard grants ${extra.join(', ')}`);
       // A request subject is subscribed only by its owner.
       for (const x of p.subscribe.allow) {
@@ -275,6 +277,12 @@ describe('NATS permissions (contracts SubjectRoutes -> natsPermissions)', () => 
     expect(wrong).toEqual([]);
     expect(natsPermissions('documents').publish.allow).not.toContain(Subjects.inventory.stockApply);
     expect(natsPermissions('sales').publish.allow).toContain(Subjects.inventory.stockApply);
+    // JetStream: an owner manages only its own stream; only reports consumes; nobody else has any.
+    expect(natsPermissions('sales').publish.allow).toEqual(expect.arrayContaining(['events.sales.>', '$JS.API.STREAM.CREATE.BAHI_SALES']));
+    expect(natsPermissions('sales').publish.allow).not.toContain('$JS.API.STREAM.CREATE.BAHI_LEDGER');
+    expect(natsPermissions('reports').publish.allow).toEqual(expect.arrayContaining(['$JS.API.CONSUMER.MSG.NEXT.BAHI_SALES.>', '$JS.ACK.BAHI_LEDGER.>']));
+    expect(natsPermissions('reports').publish.allow.filter((x) => x.startsWith('events.') || x.includes('STREAM.CREATE'))).toEqual([]);
+    for (const p of ['identity', 'documents', 'gateway'] as const) expect(natsPermissions(p).publish.allow.filter((x) => x.startsWith('$JS') || x.startsWith('events.'))).toEqual([]);
     expect(natsPermissions('gateway')).toEqual({
       publish: { allow: [Subjects.identity.sessionRevocations] },
       subscribe: { allow: [natsInboxPrefix('gateway') + '.>', Subjects.identity.sessionRevoked].sort() },

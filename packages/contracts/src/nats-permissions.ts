@@ -1,5 +1,6 @@
 import { ServiceNames, type ServiceName } from './services';
 import { Subjects, type Subject } from './subjects';
+import { jetStreamGrants } from './events';
 
 /**
  * Who may say what on NATS. Every subject has one owner (the service answering the request or
@@ -8,9 +9,10 @@ import { Subjects, type Subject } from './subjects';
  * generated from this table: nats-server refuses anything else, so a process holding one
  * service's credentials cannot ask for another service's private subjects.
  *
- * JetStream (`$JS.API.>`) is not granted to anyone: nothing uses it yet. The reports service
- * (durable consumers on the event streams) will need its own `$JS.API.CONSUMER.*` and
- * `$JS.ACK.>` grants, added here when it exists.
+ * JetStream (events.ts `jetStreamGrants`): each owner may publish its own `events.<domain>.>`
+ * subjects and create, update and read its own stream; reports may read the streams' info,
+ * create and read its durable consumers, pull from them and ack (`$JS.API.CONSUMER.*.<STREAM>.>`,
+ * `$JS.API.CONSUMER.MSG.NEXT.<STREAM>.>`, `$JS.ACK.<STREAM>.>`); nobody else has any JetStream API.
  */
 export const NatsPrincipals = [...ServiceNames, 'gateway'] as const;
 export type NatsPrincipal = (typeof NatsPrincipals)[number];
@@ -48,10 +50,12 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [V.stockApply]: req('inventory', 'sales'),
   [V.stockReverse]: req('inventory', 'sales'),
   [V.gstInward]: req('inventory', 'sales'),
+  [V.historyPage]: req('inventory', 'reports'),
   [S.saleCreated]: evt('sales'),
   [S.cartGet]: req('sales', 'inventory'),
   [S.cartClear]: req('sales', 'inventory'),
   [S.estimateGet]: req('sales', 'inventory'),
+  [S.historyPage]: req('sales', 'reports'),
   [L.customerLookup]: req('ledger', 'sales'),
   [L.customerWalkIn]: req('ledger'),
   [L.partyDue]: req('ledger', 'sales', 'inventory'),
@@ -59,6 +63,7 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [L.entryReverse]: req('ledger', 'sales', 'inventory'),
   [L.distributorCheckout]: req('ledger', 'inventory'),
   [L.distributorLookup]: req('ledger', 'inventory'),
+  [L.historyPage]: req('ledger', 'reports'),
   [D.saleDocument]: req('sales', 'documents'),
   [D.estimateDocument]: req('sales', 'documents'),
   [D.receiptDocument]: req('ledger', 'documents'),
@@ -106,6 +111,9 @@ export function natsPermissions(principal: NatsPrincipal): NatsPermissions {
     }
   }
   subscribe.add(`${natsInboxPrefix(principal)}.>`);
+  const js = jetStreamGrants(principal);
+  js.publish.forEach((x) => publish.add(x));
+  js.subscribe.forEach((x) => subscribe.add(x));
   return { publish: { allow: [...publish].sort() }, subscribe: { allow: [...subscribe].sort() }, allow_responses: true };
 }
 

@@ -37,6 +37,8 @@ export const Subjects = {
     stockReverse: 'inventory.stock.reverse',
     /** Request: input tax of the company's purchases in a date range (GSTR-3B). */
     gstInward: 'inventory.gst.inward',
+    /** Request: a page of inventory's domain events from its records (rebuilds; events.ts). */
+    historyPage: 'inventory.history.page',
   },
   sales: {
     /** Event: a sale was stored. */
@@ -47,6 +49,8 @@ export const Subjects = {
     cartClear: 'sales.cart.clear',
     /** Request: an estimate's lines and summary; null when unknown. */
     estimateGet: 'sales.estimate.get',
+    /** Request: a page of sales' domain events from its records (rebuilds; events.ts). */
+    historyPage: 'sales.history.page',
   },
   ledger: {
     /** Request: a customer by client_id (0 or null -> the walk-in customer); null when unknown. */
@@ -63,6 +67,8 @@ export const Subjects = {
     distributorCheckout: 'ledger.distributor.checkout',
     /** Request: a distributor by distributor_id; null when unknown. */
     distributorLookup: 'ledger.distributor.lookup',
+    /** Request: a page of ledger's domain events from its records (rebuilds; events.ts). */
+    historyPage: 'ledger.history.page',
   },
   /** Requests the documents service makes of the owning services (payloads and replies in documents.ts). */
   documents: DocumentSubjects,
