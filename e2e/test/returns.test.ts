@@ -261,6 +261,13 @@ describe('cancelling a bill', () => {
     await page.goto('/salesList');
     await page.getByTestId(`sale-status-${saleId}`).filter({ hasText: 'Cancelled' }).waitFor();
     await shot(page, 'sales-list');
+    // The customer's ledger: a Sale Cancelled row leading to the bill.
+    await page.goto(`/clientList/transaction/${customerId}`);
+    const row = page.getByTestId('ledger-table').locator('tr', { hasText: 'Sale Cancelled' });
+    await row.waitFor();
+    expect((await row.textContent()) ?? '').toContain('₹3,540.00');
+    await row.getByRole('link', { name: `Sale #${saleId}` }).click();
+    await page.getByTestId('bill-cancelled').waitFor();
   }, 120_000);
 
   it('a bill the customer paid against afterwards cannot be cancelled: the screen says why', async () => {
