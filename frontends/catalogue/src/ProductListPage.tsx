@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Button, PagedTable, SelectField, api, useAlert } from '@bahi/ui-kit';
+import { Button, ExportButtons, PagedTable, SelectField, api, useAlert } from '@bahi/ui-kit';
 import { LevelBadge, STOCK_LEVELS, loadCategoryBrand, money, type Named, type ProductRow } from './shared';
 
 interface Filters {
@@ -37,6 +37,10 @@ export function ProductListPage() {
       <div className="bk-page-title">
         <h1>Product Details</h1>
         <div className="ct-row-actions">
+          <ExportButtons list="products" query={{ ...applied }} onError={(m) => alert.error(m)} />
+          <Button variant="secondary" onClick={() => navigate('/productItem/import')}>
+            Import
+          </Button>
           <Button variant="secondary" onClick={printStockBook}>
             Print Stock Book
           </Button>

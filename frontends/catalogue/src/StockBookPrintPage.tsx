@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Button, Card, Spinner, api, openDocument, useAlert } from '@bahi/ui-kit';
+import { Button, Card, ExportButtons, Spinner, api, openDocument, useAlert } from '@bahi/ui-kit';
 import { PRINT_FAILED, money, moveRow } from './shared';
 
 interface Row {
@@ -52,6 +52,11 @@ export function StockBookPrintPage() {
           <label className="ct-check">
             <input type="checkbox" checked={showCp} onChange={(e) => setShowCp(e.target.checked)} /> Show Cost Price
           </label>
+          <ExportButtons
+            list="stockBook"
+            query={Object.fromEntries(['category', 'brand', 'stock', 'active'].map((k) => [k, params.get(k) && params.get(k) !== 'all' ? params.get(k)! : undefined]))}
+            onError={(m) => alert.error(m)}
+          />
           <Button
             onClick={async () => {
               const q = new URLSearchParams();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
 import type { DistributorListRow, HistoryRow } from '@bahi/contracts';
-import { Button, Card, Modal, NotePdfLink, PagedTable, PartyHistoryTable, Spinner, StatCards, api, formatINR, usePartyDetails, type Column } from '@bahi/ui-kit';
+import { Button, Card, ExportButtons, ImportWizard, Modal, NotePdfLink, PagedTable, PartyHistoryTable, Spinner, StatCards, api, formatINR, useAlert, usePartyDetails, type Column } from '@bahi/ui-kit';
 import type { Distributor } from './distributor';
 import { DistributorForm } from './DistributorForm';
 import { NotFound } from './NotFound';
@@ -18,11 +18,18 @@ const LIST_COLUMNS: Column<ListRow>[] = [
 /** /distributor: the distributors with what we owe each. */
 export function DistributorListPage() {
   const navigate = useNavigate();
+  const alert = useAlert();
   return (
     <>
       <div className="bk-page-title">
         <h1>Distributors</h1>
-        <Button onClick={() => navigate('/distributor/add')}>Add Distributor</Button>
+        <div className="pu-title-actions">
+          <ExportButtons list="distributors" onError={(m) => alert.error(m)} />
+          <Button variant="secondary" onClick={() => navigate('/distributor/import')}>
+            Import
+          </Button>
+          <Button onClick={() => navigate('/distributor/add')}>Add Distributor</Button>
+        </div>
       </div>
       <PagedTable<ListRow>
         title="Distributor List"
@@ -38,6 +45,12 @@ export function DistributorListPage() {
       />
     </>
   );
+}
+
+/** /distributor/import: distributors (with opening balances) from a CSV or XLSX sheet. */
+function DistributorImportPage() {
+  const navigate = useNavigate();
+  return <ImportWizard kind="distributors" title="Import Distributors" doneLabel="See the distributors" onDone={() => navigate('/distributor')} />;
 }
 
 /** /distributor/add */
@@ -122,6 +135,7 @@ export default function DistributorsArea() {
     <Routes>
       <Route index element={<DistributorListPage />} />
       <Route path="add" element={<AddDistributorPage />} />
+      <Route path="import" element={<DistributorImportPage />} />
       <Route path="transaction/:id" element={<DistributorLedgerPage />} />
       <Route path="*" element={<NotFound />} />
     </Routes>

@@ -21,3 +21,4 @@ export * from './returns';
 export * from './noteValue';
 export * from './gstFields';
 export * from './ShareButton';
+export * from './ImportWizard';

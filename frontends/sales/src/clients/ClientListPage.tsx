@@ -1,5 +1,5 @@
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Button, PagedTable, api, formatINR, type Column } from '@bahi/ui-kit';
+import { Button, ExportButtons, PagedTable, api, formatINR, isManager, useAlert, useUser, type Column } from '@bahi/ui-kit';
 import { CustomerSearch } from './CustomerSearch';
 import { OverdueClients } from './OverdueClients';
 
@@ -25,11 +25,21 @@ export function ClientListPage() {
   const [params, setParams] = useSearchParams();
   const overdue = params.get('overdue') === '1';
   const show = (o: boolean) => setParams(o ? { overdue: '1' } : {});
+  const manager = isManager(useUser());
+  const alert = useAlert();
   return (
     <>
       <div className="bk-page-title">
         <h1>Customer Details</h1>
-        <Button onClick={() => navigate('/clientList/add-client')}>Add Client</Button>
+        <div className="cl-title-actions">
+          {!overdue && <ExportButtons list="customers" onError={(m) => alert.error(m)} />}
+          {manager && (
+            <Button variant="secondary" onClick={() => navigate('/clientList/import')}>
+              Import
+            </Button>
+          )}
+          <Button onClick={() => navigate('/clientList/add-client')}>Add Client</Button>
+        </div>
       </div>
       <div className="cl-toolbar">
         <CustomerSearch onChoose={(c) => navigate(`/clientList/transaction/${c.client_id}`)} />

@@ -1,8 +1,15 @@
-import { Route, Routes } from 'react-router-dom';
+import { Route, Routes, useNavigate } from 'react-router-dom';
+import { ImportWizard } from '@bahi/ui-kit';
 import { AddClientPage } from './AddClientPage';
 import { ClientLedgerPage } from './ClientLedgerPage';
 import { ClientListPage } from './ClientListPage';
 import './clients.css';
+
+/** /clientList/import: customers (with opening balances) from a CSV or XLSX sheet; managers. */
+function CustomerImportPage() {
+  const navigate = useNavigate();
+  return <ImportWizard kind="customers" title="Import Customers" doneLabel="See the customers" onDone={() => navigate('/clientList')} />;
+}
 
 /** Customer screens, mounted by the shell at /clientList/* (routes here are relative to it). */
 export default function ClientsArea() {
@@ -10,6 +17,7 @@ export default function ClientsArea() {
     <Routes>
       <Route index element={<ClientListPage />} />
       <Route path="add-client" element={<AddClientPage />} />
+      <Route path="import" element={<CustomerImportPage />} />
       <Route path="transaction/:id" element={<ClientLedgerPage />} />
       <Route
         path="*"
