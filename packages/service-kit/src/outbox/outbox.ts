@@ -2,6 +2,7 @@ import { ConflictException, HttpException, NotFoundException } from '@nestjs/com
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { castForInsert } from '../insert';
+import { EVENT_PENDING_FIELD, pendingEvent } from '../events/relay';
 import type { OutboxRecord, OutboxStatus } from './schema';
 
 /** How often records left by a crash are looked for. */
@@ -34,6 +35,11 @@ export interface OutboxOptions<D extends OutboxRecord, R> {
   answer(doc: D): R;
   /** After the record became complete (e.g. emit an event); must not throw. */
   completed?(doc: D): void;
+  /**
+   * The owner's EventRelay: the completing update also marks the record's domain event pending
+   * (`evt`, one write with the fact), and the relay is kicked after it; the answer never waits.
+   */
+  relay?: { kick(): void };
   /** Ends of the failure message: everything undone / the undo left to the re-driver. */
   undoneTail: string;
   laterTail: string;
@@ -159,8 +165,11 @@ export class Outbox<D extends OutboxRecord, R> {
 
   /** Marks a pending record complete; false when it was no longer pending. */
   private async complete(doc: D): Promise<boolean> {
-    if (!(await this.update(this.where(doc, { status: 'pending' }), { status: 'complete' }))) return false;
+    const fields: Record<string, unknown> = { status: 'complete' };
+    if (this.o.relay) fields[EVENT_PENDING_FIELD] = pendingEvent();
+    if (!(await this.update(this.where(doc, { status: 'pending' }), fields))) return false;
     this.o.completed?.(doc);
+    this.o.relay?.kick();
     return true;
   }
 

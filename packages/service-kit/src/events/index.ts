@@ -1,0 +1,2 @@
+export { EventRelay, EVENT_PENDING_FIELD, pendingEvent, eventSweepMs, type EventSource, type EventRelayOptions } from './relay';
+export { istDate, dec, decOrNull } from './payload';

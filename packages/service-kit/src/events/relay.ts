@@ -1,0 +1,170 @@
+import { BadRequestException } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { DiscardPolicy, JSONCodec, RetentionPolicy, StorageType, nanos, type JetStreamClient, type NatsConnection, type StreamConfig } from 'nats';
+import { Types, type mongo } from 'mongoose';
+import type { Logger } from 'pino';
+import type { EventStreamDef, HistoryEvent, HistoryPageReply, HistoryPageRequest } from '@bahi/contracts';
+
+/**
+ * The field marking a record whose event is not yet published: a fresh token, written in the
+ * same update (or transaction) as the fact. The relay clears it only if it still holds the token
+ * it published, so a later write (a reversal) is published too.
+ */
+export const EVENT_PENDING_FIELD = 'evt';
+
+/** A new pending-event token, to `$set: { evt: pendingEvent() }` with the fact. */
+export function pendingEvent(): string {
+  return `${Date.now().toString(36)}.${randomBytes(4).toString('hex')}`;
+}
+
+/** How often the relay looks for unpublished events (kicks publish at once; this catches crashes and NATS outages). */
+export function eventSweepMs(): number {
+  const v = Number(process.env.BAHI_EVENT_SWEEP_MS);
+  return v > 0 ? v : 3_000;
+}
+
+export interface EventSource<D = mongo.WithId<mongo.Document>> {
+  /** The history source name (contracts HistorySources), e.g. `sale`. */
+  name: string;
+  collection: mongo.Collection;
+  /** Records the history answers (complete ones), e.g. `{ status: 'complete' }`. */
+  complete: Record<string, unknown>;
+  /** The record's events, in order (e.g. completed, then cancelled). Must be deterministic. */
+  toEvents(doc: D): Promise<HistoryEvent[]> | HistoryEvent[];
+}
+
+export interface EventRelayOptions {
+  nc: NatsConnection;
+  stream: EventStreamDef;
+  sources: EventSource<never>[];
+  log: Logger;
+  sweepMs?: number;
+  /** Records per sweep round and source. */
+  batch?: number;
+}
+
+const codec = JSONCodec();
+
+/**
+ * Publishes an owner's domain events to its JetStream stream, at least once, after the owner's
+ * commit: records carry `evt` (EVENT_PENDING_FIELD) until published. `kick()` after a commit
+ * publishes within milliseconds, outside the request; a sweep every few seconds takes what a
+ * crash or a NATS outage left. Each message has `Nats-Msg-Id` = eventId, so a republish inside
+ * the stream's duplicate window is dropped by JetStream (and consumers count an eventId once).
+ */
+export class EventRelay {
+  private js: JetStreamClient | null = null;
+  private streamReady = false;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  /** Events published since start (tests, logs). */
+  published = 0;
+
+  constructor(private readonly o: EventRelayOptions) {}
+
+  /** Creates the pending-field indexes, ensures the stream and starts the sweep. Never throws for NATS. */
+  async start(): Promise<void> {
+    for (const s of this.o.sources) {
+      await s.collection.createIndex({ [EVENT_PENDING_FIELD]: 1 }, { name: 'evt_pending', partialFilterExpression: { [EVENT_PENDING_FIELD]: { $type: 'string' } } });
+    }
+    this.timer = setInterval(() => this.kick(), this.o.sweepMs ?? eventSweepMs());
+    this.timer.unref();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Publishes what is pending soon, off the caller's path; coalesces kicks during a round. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = new Promise<void>((r) => setImmediate(r))
+      .then(() => this.round())
+      .catch((err) => this.o.log.warn({ err: (err as Error).message }, 'event relay round failed; the sweep retries'))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Waits until nothing is pending or running (tests). */
+  async drain(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async ensureStream(): Promise<JetStreamClient> {
+    if (this.js && this.streamReady) return this.js;
+    const s = this.o.stream;
+    const jsm = await this.o.nc.jetstreamManager({ timeout: 5_000 });
+    const config: Partial<StreamConfig> = {
+      name: s.name,
+      subjects: [...s.subjects],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      discard: DiscardPolicy.Old,
+      max_age: nanos(s.maxAgeDays * 86_400_000),
+      max_bytes: s.maxBytes,
+      duplicate_window: nanos(s.duplicateWindowMs),
+    };
+    try {
+      const info = await jsm.streams.info(s.name);
+      const c = info.config;
+      if (c.max_age !== config.max_age || c.max_bytes !== config.max_bytes || c.duplicate_window !== config.duplicate_window || c.subjects.join() !== config.subjects!.join())
+        await jsm.streams.update(s.name, config);
+    } catch (err) {
+      if (!/stream not found/i.test((err as Error).message)) throw err;
+      await jsm.streams.add(config);
+    }
+    this.js = this.o.nc.jetstream({ timeout: 5_000 });
+    this.streamReady = true;
+    return this.js;
+  }
+
+  private async round(): Promise<void> {
+    if (this.o.nc.isClosed()) return;
+    const js = await this.ensureStream();
+    for (const s of this.o.sources) {
+      for (;;) {
+        const batch = await s.collection.find({ [EVENT_PENDING_FIELD]: { $type: 'string' } }).limit(this.o.batch ?? 200).toArray();
+        for (const doc of batch) {
+          for (const e of await s.toEvents(doc as never)) {
+            await js.publish(e.subject, codec.encode(e.event), { msgID: e.event.eventId });
+            this.published++;
+          }
+          await s.collection.updateOne({ _id: doc._id, [EVENT_PENDING_FIELD]: doc[EVENT_PENDING_FIELD] }, { $unset: { [EVENT_PENDING_FIELD]: 1 } });
+        }
+        if (batch.length < (this.o.batch ?? 200) || this.stopped) break;
+      }
+    }
+  }
+
+  /** A page of one source's complete records as their events, oldest first (the owner's `<domain>.history.page`). */
+  async history(req: HistoryPageRequest): Promise<HistoryPageReply> {
+    const s = this.o.sources.find((x) => x.name === req.source);
+    if (!s) throw new BadRequestException(`Unknown history source "${String(req.source)}"; one of: ${this.o.sources.map((x) => x.name).join(', ')}.`);
+    const limit = req.limit ?? 500;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new BadRequestException('limit must be a whole number from 1 to 1000.');
+    if (req.companyId != null && !(Number.isInteger(req.companyId) && req.companyId > 0)) throw new BadRequestException('companyId must be a positive whole number.');
+    if (req.after != null && !Types.ObjectId.isValid(req.after)) throw new BadRequestException('after must be the next cursor of an earlier page.');
+    const filter: Record<string, unknown> = { ...s.complete };
+    if (req.companyId != null) filter.companyId = req.companyId;
+    if (req.after != null) filter._id = { $gt: new Types.ObjectId(req.after) };
+    const rows = await s.collection.find(filter).sort({ _id: 1 }).limit(limit).toArray();
+    const events: HistoryEvent[] = [];
+    for (const r of rows) events.push(...(await s.toEvents(r as never)));
+    return { events, next: rows.length === limit ? String(rows[rows.length - 1]!._id) : null };
+  }
+}

@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mongoose from 'mongoose';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
+import pino from 'pino';
+import { natsInboxPrefix, type EventStreamDef, type HistoryEvent } from '@bahi/contracts';
+import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
+import { EventRelay, EVENT_PENDING_FIELD, pendingEvent } from '../src/events';
+
+const log = pino({ level: 'silent' });
+const codec = JSONCodec<{ eventId: string; companyId: number; amount: string }>();
+const users = [{ principal: 'sales' as const, password: 'relay-test-password' }, { principal: 'reports' as const, password: 'reports-test-password' }];
+const stream: EventStreamDef = { name: 'BAHI_SALES', subjects: ['events.sales.>'], owner: 'sales', maxAgeDays: 400, maxBytes: 1024 ** 3, duplicateWindowMs: 600_000 };
+
+/** A stored fact's event: the id comes from the record, so a republish is the same id. */
+const toEvents = (d: { companyId: number; factId: number; amount: string; cancelled?: boolean }): HistoryEvent[] => {
+  const base = { companyId: d.companyId, occurredAt: '2026-11-24T10:00:00.000Z', date: '2026-11-24', amount: d.amount };
+  const out = [{ subject: 'events.sales.sale.completed', event: { ...base, eventId: `fact:${d.companyId}:${d.factId}:completed` } }];
+  if (d.cancelled) out.push({ subject: 'events.sales.sale.cancelled', event: { ...base, eventId: `fact:${d.companyId}:${d.factId}:cancelled` } });
+  return out as never;
+};
+
+/** Every message of the stream, read as reports reads (an ordered consumer under its grants): subject, Nats-Msg-Id and payload. */
+async function streamMessages(reader: NatsConnection): Promise<{ subject: string; msgId: string | undefined; eventId: string; amount: string }[]> {
+  const js = reader.jetstream();
+  const info = await (await reader.jetstreamManager()).streams.info(stream.name);
+  const out: { subject: string; msgId: string | undefined; eventId: string; amount: string }[] = [];
+  if (info.state.messages === 0) return out;
+  const consumer = await js.consumers.get(stream.name);
+  const batch = await consumer.fetch({ max_messages: info.state.messages, expires: 2000 });
+  for await (const m of batch) {
+    const e = codec.decode(m.data);
+    out.push({ subject: m.subject, msgId: m.headers?.get('Nats-Msg-Id'), eventId: e.eventId, amount: e.amount });
+    if (out.length === info.state.messages) break;
+  }
+  await consumer.delete().catch(() => undefined);
+  return out;
+}
+
+async function until(what: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('EventRelay: domain events to JetStream after the owner commit, at least once', () => {
+  let mongo: MongoHandle;
+  let nats: NatsHandle;
+  let storeDir: string;
+  let conn: mongoose.Connection;
+  let nc: NatsConnection;
+  let reader: NatsConnection;
+  let facts: mongoose.mongo.Collection;
+  const relays: EventRelay[] = [];
+  const newRelay = (sweepMs = 60_000) => {
+    const r = new EventRelay({ nc, stream, sources: [{ name: 'fact', collection: facts, complete: { status: 'complete' }, toEvents: toEvents as never }], log, sweepMs });
+    relays.push(r);
+    return r;
+  };
+
+  beforeAll(async () => {
+    storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-relay-js-'));
+    const password = 'relay-test-password';
+    [mongo, nats] = await Promise.all([startMongo(), startNats({ storeDir, users })]);
+    conn = await mongoose.createConnection(mongo.uri, { dbName: 'relay_test' }).asPromise();
+    facts = conn.db!.collection('facts');
+    // As the sales service connects: its own user and inbox, so the grants are the contracts'.
+    nc = await connect({ servers: nats.url, user: 'sales', pass: password, inboxPrefix: natsInboxPrefix('sales'), maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    reader = await connect({ servers: nats.url, user: 'reports', pass: 'reports-test-password', inboxPrefix: natsInboxPrefix('reports'), maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+  });
+  afterAll(async () => {
+    for (const r of relays) await r.stop();
+    await nc?.close();
+    await reader?.close();
+    await conn?.close();
+    await nats?.stop();
+    await mongo?.stop();
+    fs.rmSync(storeDir, { recursive: true, force: true });
+  });
+
+  it('creates the stream with its retention and publishes a committed fact once, then clears the pending mark', async () => {
+    const relay = newRelay();
+    await relay.start();
+    await facts.insertOne({ companyId: 1, factId: 1, amount: '120.50', status: 'complete', [EVENT_PENDING_FIELD]: pendingEvent() });
+    relay.kick();
+    await until(async () => (await facts.countDocuments({ factId: 1, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0);
+    const info = await (await reader.jetstreamManager()).streams.info(stream.name);
+    expect(info.config.max_age).toBe(400 * 86_400 * 1e9);
+    expect(info.config.duplicate_window).toBe(600 * 1e9);
+    expect(await streamMessages(reader)).toEqual([{ subject: 'events.sales.sale.completed', msgId: 'fact:1:1:completed', eventId: 'fact:1:1:completed', amount: '120.50' }]);
+    // The pending index is partial: only unpublished records are in it.
+    const idx = (await facts.indexes()).find((i) => i.name === 'evt_pending');
+    expect(idx?.partialFilterExpression).toEqual({ [EVENT_PENDING_FIELD]: { $type: 'string' } });
+    await relay.stop();
+  });
+
+  it('a crash between publishing and marking republishes the same eventId, which the stream holds once', async () => {
+    const relay = newRelay();
+    await relay.start();
+    const token = pendingEvent();
+    await facts.insertOne({ companyId: 1, factId: 2, amount: '10', status: 'complete', [EVENT_PENDING_FIELD]: token });
+    relay.kick();
+    await until(async () => (await facts.countDocuments({ factId: 2, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0);
+    await relay.stop();
+    // The state a crash after the publish leaves: the record still pending with its token.
+    await facts.updateOne({ factId: 2 }, { $set: { [EVENT_PENDING_FIELD]: token } });
+    const restarted = newRelay();
+    await restarted.start();
+    await until(async () => (await facts.countDocuments({ factId: 2, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0);
+    expect(restarted.published).toBe(1);
+    const ids = (await streamMessages(reader)).map((m) => m.eventId);
+    expect(ids.filter((id) => id === 'fact:1:2:completed')).toHaveLength(1);
+    // A later fact on the same record (a cancellation) is published too, the first event still once.
+    await facts.updateOne({ factId: 2 }, { $set: { cancelled: true, [EVENT_PENDING_FIELD]: pendingEvent() } });
+    restarted.kick();
+    await until(async () => (await facts.countDocuments({ factId: 2, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0);
+    const after = (await streamMessages(reader)).map((m) => m.eventId);
+    expect(after.filter((id) => id.startsWith('fact:1:2:'))).toEqual(['fact:1:2:completed', 'fact:1:2:cancelled']);
+    await restarted.stop();
+  });
+
+  it('with NATS down the fact stays pending (nothing fails), and is published once NATS is back', async () => {
+    const relay = newRelay(200);
+    await relay.start();
+    await relay.drain();
+    const port = nats.port;
+    await nats.stop();
+    await facts.insertOne({ companyId: 2, factId: 3, amount: '99.99', status: 'complete', [EVENT_PENDING_FIELD]: pendingEvent() });
+    relay.kick();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await facts.countDocuments({ factId: 3, [EVENT_PENDING_FIELD]: { $type: 'string' } })).toBe(1);
+    nats = await startNats({ port, storeDir, users });
+    await until(async () => (await facts.countDocuments({ factId: 3, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0, 20_000);
+    const msgs = await streamMessages(reader);
+    expect(msgs.filter((m) => m.eventId === 'fact:2:3:completed')).toEqual([{ subject: 'events.sales.sale.completed', msgId: 'fact:2:3:completed', eventId: 'fact:2:3:completed', amount: '99.99' }]);
+    await relay.stop();
+  }, 40_000);
+
+  it('answers history pages of complete records, oldest first, per company or for all, with the same payloads', async () => {
+    const relay = newRelay();
+    await facts.insertOne({ companyId: 1, factId: 4, amount: '1', status: 'pending' });
+    const all = await relay.history({ source: 'fact', limit: 2 });
+    expect(all.events.map((e) => e.event.eventId)).toEqual(['fact:1:1:completed', 'fact:1:2:completed', 'fact:1:2:cancelled']);
+    const rest = await relay.history({ source: 'fact', limit: 2, after: all.next });
+    expect(rest).toEqual({ events: [expect.objectContaining({ event: expect.objectContaining({ eventId: 'fact:2:3:completed', amount: '99.99' }) })], next: null });
+    const one = await relay.history({ source: 'fact', companyId: 2 });
+    expect(one.events.map((e) => e.event.eventId)).toEqual(['fact:2:3:completed']);
+    await expect(relay.history({ source: 'nope' })).rejects.toThrow('Unknown history source');
+    await expect(relay.history({ source: 'fact', limit: 5000 })).rejects.toThrow('limit must be');
+    await expect(relay.history({ source: 'fact', after: 'x' })).rejects.toThrow('cursor');
+  });
+});
