@@ -84,7 +84,7 @@ async function main() {
     lines.push('Demo manager:    manager@demo.local / manager12345');
     lines.push('Demo staff:      staff@demo.local / staff12345');
   }
-  const missing = ['identity', 'inventory', 'sales', 'ledger', 'documents'].filter((s) => !stack.services[s]);
+  const missing = ['identity', 'inventory', 'sales', 'ledger', 'documents', 'reports'].filter((s) => !stack.services[s]);
   if (missing.length) lines.push('', `Not built yet (their calls answer 501): ${missing.join(', ')}`);
   if (stack.mongoCredentialsFile) lines.push('', `MongoDB users (root, one per service): ${path.relative(ROOT, stack.mongoCredentialsFile)}`);
   lines.push('', `Data: ${path.relative(ROOT, DATA) || '.'}/   Health: ${stack.gatewayUrl}/api/health`, 'Press Ctrl-C to stop.');

@@ -10,7 +10,9 @@ import { assertPortFree, freePort, nextFreePort } from './ports';
 import { ManagedProcess, waitHealthy, type LogMode } from './processes';
 
 /** The services behind the gateway and their default ports (docs/design.md). */
-export const StackServices = { identity: 3001, inventory: 3002, sales: 3003, ledger: 3004, documents: 3005 } as const;
+export const StackServices = { identity: 3001, inventory: 3002, sales: 3003, ledger: 3004, documents: 3005, reports: 3006 } as const;
+/** Started once the others are healthy: at start it may ask the owners for their history (rebuild). */
+const LateServices: readonly StackService[] = ['reports'];
 export type StackService = keyof typeof StackServices;
 
 export interface StackOptions {
@@ -231,9 +233,18 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       return url;
     };
     await Promise.all(
-      services.map(async (s) => {
-        urls[s] = await startService(s, ports[s]!, s);
-      }),
+      services
+        .filter((s) => !LateServices.includes(s))
+        .map(async (s) => {
+          urls[s] = await startService(s, ports[s]!, s);
+        }),
+    );
+    await Promise.all(
+      services
+        .filter((s) => LateServices.includes(s))
+        .map(async (s) => {
+          urls[s] = await startService(s, ports[s]!, s);
+        }),
     );
     // Further replicas once the first of each is up (it has seeded the demo data: they do not).
     // Same service name, so the same NATS queue group: NATS spreads requests over them.

@@ -1,0 +1,220 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { EventStreams, HistorySources, Subjects, type EventDomain, type HistoryPageReply } from '@bahi/contracts';
+import { LOGGER, NATS_CONNECTION, NatsClient } from '@bahi/service-kit';
+import { BadEvent, toFact } from './events';
+import { Projector } from './projector';
+import { C, ensureIndexes, wipe } from './store';
+
+/** The durable consumer of a stream: `reports-<stream>`. */
+export const durableOf = (stream: string) => `reports-${stream}`;
+const DOMAINS = Object.keys(EventStreams) as EventDomain[];
+const HISTORY = { sales: Subjects.sales.historyPage, inventory: Subjects.inventory.historyPage, ledger: Subjects.ledger.historyPage } as const;
+/** Marks a read model that has been built (absent: new or wiped, so it rebuilds at start). */
+const BUILT_ID = 'built';
+
+/**
+ * Reads the three event streams with durable pull consumers (explicit ack, after the
+ * projection's transaction committed: a crash before the ack redelivers, and the projection
+ * counts an event id once). A new or wiped read model rebuilds itself first: the owners' history
+ * over NATS, then the streams replayed from their first message.
+ */
+@Injectable()
+export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown {
+  private running = new Map<string, ConsumerMessages>();
+  private stopped = false;
+  private rebuilding: Promise<void> | null = null;
+  /** Events applied since start (status and tests). */
+  applied = 0;
+
+  constructor(
+    @InjectConnection() private readonly conn: Connection,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly nats: NatsClient,
+    private readonly projector: Projector,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  onApplicationBootstrap() {
+    if (process.env.REPORTS_CONSUME === '0') return;
+    // In the background: /health answers at once, the reports fill as events arrive.
+    void this.start().catch((err) => this.log.error({ err }, 'reports: consumers did not start'));
+  }
+
+  async onApplicationShutdown() {
+    this.stopped = true;
+    await this.stopConsumers();
+  }
+
+  private async start() {
+    await ensureIndexes(this.conn);
+    const built = await this.conn.db!.collection<{ _id: string }>('meta').findOne({ _id: BUILT_ID });
+    if (!built) await this.rebuild();
+    else await this.startConsumers();
+  }
+
+  /** Settles when a rebuild in progress is done. */
+  idle(): Promise<void> {
+    return this.rebuilding ?? Promise.resolve();
+  }
+
+  /**
+   * From zero: wipe the read model, drop the durable consumers, project the owners' history,
+   * then recreate the consumers delivering every message the streams still hold.
+   */
+  rebuild(): Promise<void> {
+    if (this.rebuilding) return this.rebuilding;
+    this.rebuilding = (async () => {
+      const t0 = Date.now();
+      await this.stopConsumers();
+      const jsm = await this.nc.jetstreamManager();
+      for (const d of DOMAINS) {
+        await jsm.consumers.delete(EventStreams[d].name, durableOf(EventStreams[d].name)).catch(() => false);
+      }
+      await wipe(this.conn);
+      await this.conn.db!.collection<{ _id: string }>('meta').deleteOne({ _id: BUILT_ID });
+      let fromHistory = 0;
+      for (const d of DOMAINS) fromHistory += await this.history(d);
+      await this.conn.db!.collection<{ _id: string; at?: Date }>('meta').updateOne({ _id: BUILT_ID }, { $set: { at: new Date() } }, { upsert: true });
+      await this.startConsumers();
+      this.log.info({ fromHistory, ms: Date.now() - t0 }, 'reports: read model rebuilt (history asked, streams replayed from the start)');
+    })().finally(() => {
+      this.rebuilding = null;
+    });
+    return this.rebuilding;
+  }
+
+  /** Every page of a domain's history; an owner that is down or does not answer is logged (the stream still replays). */
+  private async history(domain: EventDomain): Promise<number> {
+    let n = 0;
+    for (const source of HistorySources[domain]) {
+      let after: string | null = null;
+      try {
+        do {
+          const page: HistoryPageReply = await this.nats.send(HISTORY[domain], { companyId: null, source, after, limit: 500 }, { timeoutMs: 30_000 });
+          for (const h of page.events) if (await this.project(h.subject, h.event)) n++;
+          after = page.next;
+        } while (after && !this.stopped);
+      } catch (err) {
+        this.log.warn({ err, domain, source }, `reports: ${domain} history (${source}) not read: ${(err as Error).message}`);
+      }
+    }
+    return n;
+  }
+
+  private async project(subject: string, payload: unknown): Promise<boolean> {
+    let fact;
+    try {
+      fact = toFact(subject, payload);
+    } catch (err) {
+      if (err instanceof BadEvent) {
+        this.log.error({ subject, err: err.message }, 'reports: malformed event skipped');
+        return false;
+      }
+      throw err;
+    }
+    if (!fact) return false;
+    const done = await this.projector.apply(fact);
+    if (done) this.applied++;
+    return done;
+  }
+
+  private async startConsumers() {
+    await Promise.all(DOMAINS.map((d) => this.consume(EventStreams[d].name)));
+  }
+
+  private async stopConsumers() {
+    const all = [...this.running.values()];
+    this.running.clear();
+    for (const m of all) await m.close().catch(() => undefined);
+  }
+
+  /** Creates the durable consumer when missing (deliver all) and processes messages one by one; retries while the stream is absent. */
+  private async consume(stream: string): Promise<void> {
+    const durable = durableOf(stream);
+    while (!this.stopped) {
+      try {
+        const jsm = await this.nc.jetstreamManager();
+        await jsm.consumers.info(stream, durable).catch(async (err: Error) => {
+          if (!/consumer not found/i.test(err.message)) throw err;
+          await jsm.consumers.add(stream, {
+            durable_name: durable,
+            ack_policy: AckPolicy.Explicit,
+            deliver_policy: DeliverPolicy.All,
+            ack_wait: nanos(30_000),
+            max_ack_pending: 1000,
+          });
+        });
+        const consumer = await this.nc.jetstream().consumers.get(stream, durable);
+        const messages = await consumer.consume({ max_messages: 256 });
+        this.running.set(stream, messages);
+        void this.loop(stream, messages);
+        return;
+      } catch (err) {
+        this.log.warn({ stream, err: (err as Error).message }, 'reports: stream not ready, retrying');
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+    }
+  }
+
+  private async loop(stream: string, messages: ConsumerMessages) {
+    try {
+      for await (const m of messages) await this.handle(m);
+    } catch (err) {
+      // The consumer was deleted (a rebuild elsewhere) or NATS was gone too long: start over below.
+      this.log.warn({ stream, err: (err as Error).message }, 'reports: consumer stopped');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    // Closed by a rebuild or shutdown; otherwise (consumer deleted, NATS gone for long) start over.
+    if (!this.stopped && this.running.get(stream) === messages) {
+      this.running.delete(stream);
+      void this.consume(stream);
+    }
+  }
+
+  private async handle(m: JsMsg) {
+    let payload: unknown;
+    try {
+      payload = m.json();
+    } catch {
+      this.log.error({ subject: m.subject }, 'reports: event is not JSON, skipped');
+      m.term();
+      return;
+    }
+    try {
+      await this.project(m.subject, payload);
+      m.ack();
+    } catch (err) {
+      // The database is unreachable or a transaction failed: ask again later, nothing acked.
+      this.log.warn({ subject: m.subject, err: (err as Error).message }, 'reports: projection failed, redelivering');
+      m.nak(1000);
+    }
+  }
+
+  /** Waits until every stream's consumer has nothing pending (the rebuild command, tests). */
+  async caughtUp(timeoutMs = 600_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.idle();
+      const st = await this.status();
+      if (Object.values(st.streams).every((x) => x === null || (x.pending === 0 && x.ackPending === 0)) && this.running.size === DOMAINS.length) return;
+      if (Date.now() > deadline) throw new Error('The reports consumers did not catch up in time.');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  /** How far the consumers are: pending messages per stream. */
+  async status(): Promise<{ streams: Record<string, { pending: number; ackPending: number } | null>; seen: number }> {
+    const jsm = await this.nc.jetstreamManager();
+    const streams: Record<string, { pending: number; ackPending: number } | null> = {};
+    for (const d of DOMAINS) {
+      const name = EventStreams[d].name;
+      const info = await jsm.consumers.info(name, durableOf(name)).catch(() => null);
+      streams[name] = info ? { pending: info.num_pending, ackPending: info.num_ack_pending } : null;
+    }
+    return { streams, seen: await this.conn.db!.collection(C.seen).estimatedDocumentCount() };
+  }
+}

@@ -1,0 +1,198 @@
+import {
+  EventSubjects,
+  type LedgerEntryEvent,
+  type PaymentEvent,
+  type ProductChangedEvent,
+  type PurchaseCompletedEvent,
+  type PurchaseReturnedEvent,
+  type SaleCancelledEvent,
+  type SaleCompletedEvent,
+  type SaleReturnedEvent,
+  type StockMovedEvent,
+} from '@bahi/contracts';
+import { isRealDate, money, mul, toPaise } from '@bahi/service-kit';
+import type { Fact, FactLine } from './facts';
+
+/** An event that cannot be projected (malformed): logged and acknowledged, never retried forever. */
+export class BadEvent extends Error {}
+
+const paise = (v: unknown, what: string): number => {
+  if (typeof v !== 'string' && typeof v !== 'number') throw new BadEvent(`${what} is not an amount`);
+  try {
+    return toPaise(v);
+  } catch {
+    throw new BadEvent(`${what} is not an amount`);
+  }
+};
+const num = (v: unknown, what: string): number => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n)) throw new BadEvent(`${what} is not a number`);
+  return n;
+};
+const id = (v: unknown, what: string): number => {
+  if (!Number.isSafeInteger(v) || (v as number) < 0) throw new BadEvent(`${what} is not an id`);
+  return v as number;
+};
+/** Cost of `units` at a per-unit cp, to the paisa; null when the line has no frozen cost. */
+const costOf = (cp: string | null | undefined, units: string): number | null => (cp === null || cp === undefined ? null : toPaise(mul(money(cp), money(units))));
+
+function base(e: { eventId?: unknown; companyId?: unknown; date?: unknown }) {
+  if (typeof e.eventId !== 'string' || !e.eventId) throw new BadEvent('eventId is missing');
+  const companyId = id(e.companyId, 'companyId');
+  if (!isRealDate(e.date)) throw new BadEvent('date is not YYYY-MM-DD');
+  return { eventId: e.eventId, companyId, date: e.date };
+}
+
+const saleLines = (lines: SaleCompletedEvent['lines']): FactLine[] =>
+  (Array.isArray(lines) ? lines : []).map((l) => ({
+    productId: id(l.product_id, 'product_id'),
+    name: String(l.product_name ?? ''),
+    qty: num(l.units, 'units'),
+    value: paise(l.amount, 'line amount'),
+    cost: costOf(l.cp, l.units),
+  }));
+
+/** The fact of an event of `subject` (null: a subject the reports do not use). */
+export function toFact(subject: string, raw: unknown): Fact | null {
+  if (!raw || typeof raw !== 'object') throw new BadEvent('payload is not an object');
+  const S = EventSubjects;
+  switch (subject) {
+    case S.sales.saleCompleted: {
+      const e = raw as SaleCompletedEvent;
+      const customerId = e.walkIn || !e.clientId ? null : id(e.clientId, 'clientId');
+      return {
+        ...base(e),
+        kind: 'sale',
+        saleId: id(e.saleId, 'saleId'),
+        docNo: e.gst?.invoice_no ?? null,
+        customerId,
+        customerName: String(e.customerName ?? ''),
+        amount: paise(e.amount, 'amount'),
+        paid: paise(e.paid, 'paid'),
+        dueDate: isRealDate(e.dueDate) ? e.dueDate : null,
+        lines: saleLines(e.lines),
+      };
+    }
+    case S.sales.saleReturned: {
+      const e = raw as SaleReturnedEvent;
+      return {
+        ...base(e),
+        kind: 'sale-return',
+        noteId: id(e.creditNoteId, 'creditNoteId'),
+        docNo: e.credit_note_no ?? null,
+        saleId: id(e.saleId, 'saleId'),
+        customerId: e.clientId ? id(e.clientId, 'clientId') : null,
+        customerName: String(e.customerName ?? ''),
+        amount: paise(e.amount, 'amount'),
+        refund: paise(e.refund ?? '0', 'refund'),
+        lines: (Array.isArray(e.lines) ? e.lines : []).map((l) => ({
+          productId: id(l.product_id, 'product_id'),
+          name: String(l.product_name ?? ''),
+          qty: num(l.units, 'units'),
+          value: paise(l.amount, 'line amount'),
+          cost: costOf(l.cp, l.units),
+        })),
+      };
+    }
+    case S.sales.saleCancelled: {
+      const e = raw as SaleCancelledEvent;
+      const amount = paise(e.amount, 'amount');
+      return {
+        ...base(e),
+        kind: 'sale-cancel',
+        saleId: id(e.saleId, 'saleId'),
+        docNo: null,
+        customerId: e.clientId ? id(e.clientId, 'clientId') : null,
+        customerName: '',
+        amount,
+        due: amount - paise(e.paid, 'paid'),
+      };
+    }
+    case S.inventory.purchaseCompleted: {
+      const e = raw as PurchaseCompletedEvent;
+      return {
+        ...base(e),
+        kind: 'purchase',
+        purchaseId: id(e.purchaseId, 'purchaseId'),
+        docNo: e.gst?.invoice_no ?? null,
+        distributorId: e.distributorId ? id(e.distributorId, 'distributorId') : null,
+        distributorName: String(e.distributorName ?? ''),
+        amount: paise(e.amount, 'amount'),
+        paid: paise(e.paid, 'paid'),
+        dueDate: isRealDate(e.dueDate) ? e.dueDate : null,
+      };
+    }
+    case S.inventory.purchaseReturned: {
+      const e = raw as PurchaseReturnedEvent;
+      return {
+        ...base(e),
+        kind: 'purchase-return',
+        noteId: id(e.debitNoteId, 'debitNoteId'),
+        docNo: e.debit_note_no ?? null,
+        purchaseId: id(e.purchaseId, 'purchaseId'),
+        distributorId: e.distributorId ? id(e.distributorId, 'distributorId') : null,
+        distributorName: String(e.distributorName ?? ''),
+        amount: paise(e.amount, 'amount'),
+        refund: paise(e.refund ?? '0', 'refund'),
+      };
+    }
+    case S.inventory.stockMoved: {
+      const e = raw as StockMovedEvent;
+      return {
+        ...base(e),
+        kind: 'stock-moved',
+        movements: (Array.isArray(e.movements) ? e.movements : []).map((m) => ({ productId: id(m.product_id, 'product_id'), qty: num(m.quantity, 'quantity') })),
+      };
+    }
+    case S.inventory.productChanged: {
+      const e = raw as ProductChangedEvent;
+      const at = Date.parse(String(e.occurredAt));
+      if (!Number.isFinite(at)) throw new BadEvent('occurredAt is not a time');
+      return {
+        ...base(e),
+        kind: 'product-changed',
+        productId: id(e.product_id, 'product_id'),
+        version: at,
+        name: String(e.product_name ?? ''),
+        category: e.category?.name ?? '',
+        brand: String(e.brand_name ?? ''),
+        cp: paise(e.cp, 'cp'),
+        mrp: paise(e.mrp, 'mrp'),
+        minStock: num(e.min_stock, 'min_stock'),
+        active: e.active !== 0,
+      };
+    }
+    case S.ledger.paymentReceived:
+    case S.ledger.paymentGiven: {
+      const e = raw as PaymentEvent;
+      return {
+        ...base(e),
+        kind: subject === S.ledger.paymentReceived ? 'payment-received' : 'payment-given',
+        paymentId: id(e.paymentId, 'paymentId'),
+        partyId: id(e.party?.id, 'party.id'),
+        partyName: '',
+        amount: paise(e.amount, 'amount'),
+        entry: entryOf(e),
+      };
+    }
+    case S.ledger.entryPosted: {
+      const e = raw as LedgerEntryEvent;
+      return { ...base(e), kind: 'ledger-entry', entry: entryOf(e) };
+    }
+    default:
+      return null;
+  }
+}
+
+function entryOf(e: LedgerEntryEvent) {
+  const side = e.party?.kind === 'customer' ? ('r' as const) : e.party?.kind === 'distributor' ? ('p' as const) : null;
+  if (!side) throw new BadEvent('party.kind is not customer or distributor');
+  return {
+    side,
+    partyId: id(e.party.id, 'party.id'),
+    delta: paise(e.delta, 'delta'),
+    dueDate: isRealDate(e.dueDate) ? e.dueDate : null,
+    docNo: e.docNo ?? null,
+    key: `${e.source?.kind ?? e.entryKind}:${e.source?.id ?? e.seq}:${e.entryKind}`,
+  };
+}

@@ -1,0 +1,293 @@
+import { Injectable } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import type { ClientSession, Collection, Db } from 'mongodb';
+import type { Connection } from 'mongoose';
+import { inTransaction } from '@bahi/service-kit';
+import type { EntryPart, Fact, FactLine, ProductFact, SaleCancelFact, SaleFact, SaleReturnFact } from './facts';
+import { C } from './store';
+
+export interface Row {
+  _id: string;
+  // Read-model rows are loose documents: $inc needs numeric-typed fields, reads narrow themselves.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [k: string]: any;
+}
+
+export const coll = (db: Db, name: string): Collection<Row> => db.collection<Row>(name);
+
+/** Per-product effect on profit: quantity, value and frozen cost (paise). */
+interface ProfitDelta {
+  productId: number;
+  name: string;
+  qty: number;
+  value: number;
+  cost: number;
+  /** Value of lines whose cost is unknown (sold before costs were frozen): left out of margins. */
+  costless: number;
+}
+
+interface StoredLines {
+  _id: string;
+  lines: FactLine[];
+  /** What applied returns took back, per product. */
+  returned?: Record<string, { qty: number; value: number; cost: number; costless: number }>;
+  cancelled?: boolean;
+}
+
+/**
+ * Projects one fact into the read model, all in one transaction with its `seen_events` row:
+ * a fact already seen changes nothing (false). Money sums are $inc (commutative), bill rows
+ * are upserts keyed by the bill, so facts may arrive in any order; a return or cancel before its
+ * sale waits in `pending_profit` for the sale's frozen costs.
+ */
+@Injectable()
+export class Projector {
+  constructor(@InjectConnection() private readonly conn: Connection) {}
+
+  private get db(): Db {
+    return this.conn.db as unknown as Db;
+  }
+
+  async apply(fact: Fact): Promise<boolean> {
+    return inTransaction(this.conn, async (s) => {
+      const session = s as unknown as ClientSession;
+      try {
+        await coll(this.db, C.seen).insertOne({ _id: fact.eventId, kind: fact.kind, companyId: fact.companyId, at: new Date() }, { session });
+      } catch (err) {
+        if ((err as { code?: number }).code === 11000) return false;
+        throw err;
+      }
+      await this.project(fact, session);
+      return true;
+    });
+  }
+
+  private daily(f: Fact, inc: Record<string, number>, session: ClientSession) {
+    return coll(this.db, C.daily).updateOne(
+      { _id: `${f.companyId}:${f.date}` },
+      { $inc: inc, $setOnInsert: { companyId: f.companyId, date: f.date } },
+      { upsert: true, session },
+    );
+  }
+
+  private txn(f: Fact, row: Record<string, unknown>, session: ClientSession) {
+    // seq: ordering within a day (the event's arrival); the id keeps a replay idempotent.
+    return coll(this.db, C.txns).updateOne(
+      { _id: f.eventId },
+      { $set: { companyId: f.companyId, date: f.date, kind: f.kind, ...row }, $setOnInsert: { seq: Date.now() } },
+      { upsert: true, session },
+    );
+  }
+
+  /** A party's name, from the bills and purchases that name it (ledger entries carry ids only). */
+  private partyName(companyId: number, side: 'r' | 'p', partyId: number | null, name: string, session: ClientSession) {
+    if (partyId === null || !name) return Promise.resolve();
+    return coll(this.db, C.parties).updateOne(
+      { _id: `${companyId}:${side}:${partyId}` },
+      { $set: { name }, $setOnInsert: { companyId, side, partyId, balance: 0 } },
+      { upsert: true, session },
+    );
+  }
+
+  /** The ledger's entry: the party's balance is the sum of its deltas; a positive one is a due to age. */
+  private async entry(f: Fact & { entry: EntryPart }, session: ClientSession) {
+    const { side, partyId, delta, dueDate, docNo, key } = f.entry;
+    const c = f.companyId;
+    await coll(this.db, C.parties).updateOne(
+      { _id: `${c}:${side}:${partyId}` },
+      { $inc: { balance: delta }, $setOnInsert: { companyId: c, side, partyId } },
+      { upsert: true, session },
+    );
+    if (delta > 0) {
+      await coll(this.db, C.dues).updateOne(
+        { _id: `${c}:${side}:${key}` },
+        { $set: { companyId: c, side, partyId, date: f.date, dueDate, docNo, amount: delta } },
+        { upsert: true, session },
+      );
+    }
+  }
+
+  private async profit(companyId: number, date: string, deltas: ProfitDelta[], session: ClientSession) {
+    const month = date.slice(0, 7);
+    for (const d of deltas) {
+      const inc = { qty: d.qty, value: d.value, cost: d.cost, costless: d.costless };
+      await coll(this.db, C.profitDay).updateOne(
+        { _id: `${companyId}:${date}:${d.productId}` },
+        { $inc: inc, $set: { name: d.name }, $setOnInsert: { companyId, date, productId: d.productId } },
+        { upsert: true, session },
+      );
+      await coll(this.db, C.profitMonth).updateOne(
+        { _id: `${companyId}:${month}:${d.productId}` },
+        { $inc: inc, $set: { name: d.name }, $setOnInsert: { companyId, month, productId: d.productId } },
+        { upsert: true, session },
+      );
+    }
+  }
+
+  private async project(f: Fact, session: ClientSession): Promise<void> {
+    const c = f.companyId;
+    switch (f.kind) {
+      case 'sale': {
+        const due = f.amount - f.paid;
+        await this.daily(f, { sales: f.amount, salesCount: 1, collections: f.paid, newDues: due }, session);
+        await coll(this.db, C.invoices).updateOne(
+          { _id: `${c}:${f.saleId}` },
+          { $set: { companyId: c, saleId: f.saleId, date: f.date, docNo: f.docNo, customerId: f.customerId, customerName: f.customerName, amount: f.amount, paid: f.paid, dueDate: f.dueDate, sold: true } },
+          { upsert: true, session },
+        );
+        await this.txn(f, { ref: f.saleId, docNo: f.docNo, party: f.customerName, partyId: f.customerId, amount: f.amount, paid: f.paid }, session);
+        await this.partyName(c, 'r', f.customerId, f.customerName, session);
+        await coll(this.db, C.saleLines).updateOne({ _id: `${c}:${f.saleId}` }, { $set: { lines: f.lines } }, { upsert: true, session });
+        await this.profit(c, f.date, f.lines.map((l) => ({ productId: l.productId, name: l.name, qty: l.qty, value: l.value, cost: l.cost ?? 0, costless: l.cost === null ? l.value : 0 })), session);
+        // Returns and a cancel that came first: their profit now that the frozen costs are here.
+        const waiting = await coll(this.db, C.pending).find({ companyId: c, saleId: f.saleId }, { session }).toArray();
+        waiting.sort((a, b) => (a.fact as Fact).kind.localeCompare((b.fact as Fact).kind) * -1); // 'sale-return' before 'sale-cancel'
+        for (const w of waiting) {
+          const pf = w.fact as SaleReturnFact | SaleCancelFact;
+          await (pf.kind === 'sale-return' ? this.returnProfit(pf, session) : this.cancelProfit(pf, session));
+          await coll(this.db, C.pending).deleteOne({ _id: w._id }, { session });
+        }
+        return;
+      }
+      case 'sale-return': {
+        await this.daily(f, { returns: f.amount, paidOut: f.refund }, session);
+        await coll(this.db, C.invoices).updateOne({ _id: `${c}:${f.saleId}` }, { $inc: { returned: f.amount }, $setOnInsert: { companyId: c, saleId: f.saleId } }, { upsert: true, session });
+        await this.txn(f, { ref: f.noteId, saleId: f.saleId, docNo: f.docNo, party: f.customerName, partyId: f.customerId, amount: f.amount, paid: f.refund }, session);
+        await this.returnProfit(f, session);
+        return;
+      }
+      case 'sale-cancel': {
+        await this.daily(f, { cancelled: f.amount }, session);
+        await coll(this.db, C.invoices).updateOne(
+          { _id: `${c}:${f.saleId}` },
+          { $set: { cancelled: true, cancelledAmount: f.amount }, $setOnInsert: { companyId: c, saleId: f.saleId } },
+          { upsert: true, session },
+        );
+        await this.txn(f, { ref: f.saleId, docNo: f.docNo, party: f.customerName, partyId: f.customerId, amount: f.amount }, session);
+        await this.cancelProfit(f, session);
+        return;
+      }
+      case 'purchase': {
+        const due = f.amount - f.paid;
+        await this.daily(f, { purchases: f.amount, purchaseCount: 1, paidOut: f.paid, newPayables: due }, session);
+        await coll(this.db, C.purchases).updateOne(
+          { _id: `${c}:${f.purchaseId}` },
+          { $set: { companyId: c, purchaseId: f.purchaseId, date: f.date, docNo: f.docNo, distributorId: f.distributorId, distributorName: f.distributorName, amount: f.amount, paid: f.paid, bought: true } },
+          { upsert: true, session },
+        );
+        await this.txn(f, { ref: f.purchaseId, docNo: f.docNo, party: f.distributorName, partyId: f.distributorId, amount: f.amount, paid: f.paid }, session);
+        await this.partyName(c, 'p', f.distributorId, f.distributorName, session);
+        return;
+      }
+      case 'purchase-return': {
+        await this.daily(f, { purchaseReturns: f.amount, collections: f.refund }, session);
+        await coll(this.db, C.purchases).updateOne({ _id: `${c}:${f.purchaseId}` }, { $inc: { returned: f.amount }, $setOnInsert: { companyId: c, purchaseId: f.purchaseId } }, { upsert: true, session });
+        await this.txn(f, { ref: f.noteId, purchaseId: f.purchaseId, docNo: f.docNo, party: f.distributorName, partyId: f.distributorId, amount: f.amount, paid: f.refund }, session);
+        await this.partyName(c, 'p', f.distributorId, f.distributorName, session);
+        return;
+      }
+      case 'payment-received':
+      case 'payment-given': {
+        const received = f.kind === 'payment-received';
+        await this.daily(f, received ? { collections: f.amount } : { paidOut: f.amount }, session);
+        await this.txn(f, { ref: f.paymentId, docNo: null, party: f.partyName, partyId: f.partyId, amount: f.amount, paid: f.amount }, session);
+        await this.entry(f, session);
+        return;
+      }
+      case 'ledger-entry':
+        await this.entry(f, session);
+        return;
+      case 'stock-moved': {
+        for (const m of f.movements) {
+          const after = await coll(this.db, C.products).findOneAndUpdate(
+            { _id: `${c}:${m.productId}` },
+            { $inc: { stock: m.qty }, $setOnInsert: { companyId: c, productId: m.productId } },
+            { upsert: true, session, returnDocument: 'after' },
+          );
+          await this.markLow(after, session);
+        }
+        return;
+      }
+      case 'product-changed':
+        await this.productChanged(f, session);
+        return;
+    }
+  }
+
+  /** `low`: at or below the minimum stock (kept on the row so the dashboard counts by index). */
+  private async markLow(doc: Row | null, session: ClientSession) {
+    if (!doc) return;
+    const low = doc.minStock !== undefined && doc.active !== false && Number(doc.stock ?? 0) <= Number(doc.minStock);
+    if (doc.low !== low) await coll(this.db, C.products).updateOne({ _id: doc._id }, { $set: { low } }, { session });
+  }
+
+  private async productChanged(f: ProductFact, session: ClientSession) {
+    const id = `${f.companyId}:${f.productId}`;
+    const cur = await coll(this.db, C.products).findOne({ _id: id }, { session });
+    if (cur && typeof cur.v === 'number' && cur.v > f.version) return; // an older change arriving late
+    const after = await coll(this.db, C.products).findOneAndUpdate(
+      { _id: id },
+      {
+        $set: { v: f.version, name: f.name, category: f.category, brand: f.brand, cp: f.cp, mrp: f.mrp, minStock: f.minStock, active: f.active },
+        $setOnInsert: { companyId: f.companyId, productId: f.productId, stock: 0 },
+      },
+      { upsert: true, session, returnDocument: 'after' },
+    );
+    await this.markLow(after, session);
+  }
+
+  private async saleLinesOf(f: SaleReturnFact | SaleCancelFact, session: ClientSession): Promise<StoredLines | null> {
+    const doc = (await coll(this.db, C.saleLines).findOne({ _id: `${f.companyId}:${f.saleId}` }, { session })) as StoredLines | null;
+    if (!doc?.lines) {
+      await coll(this.db, C.pending).updateOne({ _id: f.eventId }, { $set: { companyId: f.companyId, saleId: f.saleId, fact: f } }, { upsert: true, session });
+      return null;
+    }
+    return doc;
+  }
+
+  /** A return takes its lines' value and their share of the sale's frozen cost off its own day. */
+  private async returnProfit(f: SaleReturnFact, session: ClientSession) {
+    const sale = await this.saleLinesOf(f, session);
+    if (!sale) return;
+    const deltas: ProfitDelta[] = [];
+    const returned = { ...(sale.returned ?? {}) };
+    for (const l of f.lines) {
+      const sold = sale.lines.find((x) => x.productId === l.productId);
+      // Cost of the returned units: the event's, else the sold line's cost per unit (to the paisa).
+      const cost = l.cost ?? (sold && sold.cost !== null && sold.qty ? Math.round((sold.cost * l.qty) / sold.qty) : null);
+      const d = { productId: l.productId, name: l.name || sold?.name || '', qty: -l.qty, value: -l.value, cost: -(cost ?? 0), costless: cost === null ? -l.value : 0 };
+      deltas.push(d);
+      const r = returned[l.productId] ?? { qty: 0, value: 0, cost: 0, costless: 0 };
+      returned[l.productId] = { qty: r.qty + l.qty, value: r.value + l.value, cost: r.cost + (cost ?? 0), costless: r.costless + (cost === null ? l.value : 0) };
+    }
+    await coll(this.db, C.saleLines).updateOne({ _id: sale._id }, { $set: { returned } }, { session });
+    await this.profit(f.companyId, f.date, deltas, session);
+  }
+
+  /** A cancel takes off what the sale still held: its lines less what returns took back. */
+  private async cancelProfit(f: SaleCancelFact, session: ClientSession) {
+    const sale = await this.saleLinesOf(f, session);
+    if (!sale || sale.cancelled) return;
+    const byProduct = new Map<number, ProfitDelta>();
+    for (const l of sale.lines) {
+      const d = byProduct.get(l.productId) ?? { productId: l.productId, name: l.name, qty: 0, value: 0, cost: 0, costless: 0 };
+      d.qty -= l.qty;
+      d.value -= l.value;
+      d.cost -= l.cost ?? 0;
+      d.costless -= l.cost === null ? l.value : 0;
+      byProduct.set(l.productId, d);
+    }
+    for (const [pid, r] of Object.entries(sale.returned ?? {})) {
+      const d = byProduct.get(Number(pid));
+      if (!d) continue;
+      d.qty += r.qty;
+      d.value += r.value;
+      d.cost += r.cost;
+      d.costless += r.costless;
+    }
+    await coll(this.db, C.saleLines).updateOne({ _id: sale._id }, { $set: { cancelled: true } }, { session });
+    await this.profit(f.companyId, f.date, [...byProduct.values()], session);
+  }
+}
+
+export type { SaleFact };

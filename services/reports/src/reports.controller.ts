@@ -1,0 +1,113 @@
+import { BadRequestException, Controller, Get, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { Positions, Tenant, today } from '@bahi/service-kit';
+import { exportFormat, sendTable, type Column } from '@bahi/tabular';
+import { dateParam, oneOf, optionalId, optionalText, PAGE_SIZE, pageParam, rangeParams } from './params';
+import { ReportsService } from './reports.service';
+
+type Q = Record<string, unknown>;
+type Out = Record<string, unknown>;
+
+function formatOf(q: Q): 'csv' | 'xlsx' | null {
+  if (q.format === undefined || q.format === '') return null;
+  try {
+    return exportFormat(q.format);
+  } catch (err) {
+    throw new BadRequestException((err as Error).message);
+  }
+}
+
+const text = (header: string, key: string, width?: number): Column<Out> => ({ header, width, value: (r) => (r[key] === null || r[key] === undefined ? '' : String(r[key])) });
+const num = (header: string, key: string): Column<Out> => ({ header, type: 'number', value: (r) => (r[key] === null || r[key] === undefined ? '' : (r[key] as number | string)) });
+const money = (header: string, key: string): Column<Out> => ({ header, type: 'number', numFmt: '0.00', value: (r) => r[key] as string });
+const date = (header: string, key: string): Column<Out> => ({ header, type: 'date', value: (r) => r[key] as string });
+
+async function* each(rows: Out[]) {
+  for (const r of rows) yield r;
+}
+
+/**
+ * The reports (managers only; the company from the token). JSON by default; `?format=csv|xlsx`
+ * downloads every row of the same report.
+ */
+@Controller('reports')
+@Positions('manager')
+export class ReportsController {
+  constructor(private readonly reports: ReportsService) {}
+
+  private async send(res: Response, format: 'csv' | 'xlsx' | null, name: string, body: { rows: Out[] }, columns: Column<Out>[]) {
+    if (!format) {
+      res.json(body);
+      return;
+    }
+    await sendTable(res, format, name, columns, each(body.rows), name);
+  }
+
+  @Get('daybook')
+  async daybook(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
+    const format = formatOf(q);
+    const body = await this.reports.daybook(companyId, dateParam(q.date, 'date', today()));
+    await this.send(res, format, 'daybook', body, [text('Kind', 'kind'), num('Ref', 'ref'), text('Number', 'docNo'), text('Party', 'party', 24), money('Amount', 'amount'), money('Cash in', 'cashIn'), money('Cash out', 'cashOut')]);
+  }
+
+  @Get('sales-register')
+  async salesRegister(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
+    const format = formatOf(q);
+    const { from, to } = rangeParams(q);
+    const paged = { page: pageParam(q.page), pageSize: format ? null : PAGE_SIZE };
+    const body = await this.reports.salesRegister(companyId, from, to, optionalId(q.clientId, 'clientId'), paged);
+    await this.send(res, format, 'sales-register', body, [
+      num('Bill', 'saleId'), date('Date', 'date'), text('Invoice no', 'invoice_no'), text('Customer', 'customer', 24),
+      money('Amount', 'amount'), money('Returned', 'returned'), text('Cancelled', 'cancelled'), money('Net', 'net'), money('Paid', 'paid'),
+    ]);
+  }
+
+  @Get('purchase-register')
+  async purchaseRegister(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
+    const format = formatOf(q);
+    const { from, to } = rangeParams(q);
+    const paged = { page: pageParam(q.page), pageSize: format ? null : PAGE_SIZE };
+    const body = await this.reports.purchaseRegister(companyId, from, to, optionalId(q.distributorId, 'distributorId'), paged);
+    await this.send(res, format, 'purchase-register', body, [
+      num('Purchase', 'purchaseId'), date('Date', 'date'), text('Bill no', 'bill_no'), text('Distributor', 'distributor', 24),
+      money('Amount', 'amount'), money('Returned', 'returned'), money('Net', 'net'), money('Paid', 'paid'),
+    ]);
+  }
+
+  @Get('stock-summary')
+  async stockSummary(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
+    const format = formatOf(q);
+    const body = await this.reports.stockSummary(companyId, optionalText(q.category, 'category'), optionalText(q.brand, 'brand'));
+    await this.send(res, format, 'stock-summary', body, [
+      num('Product', 'productId'), text('Name', 'name', 28), text('Category', 'category', 16), text('Brand', 'brand', 16),
+      num('Stock', 'stock'), money('Cost price', 'cp'), money('MRP', 'mrp'), money('Value at cost', 'costValue'), money('Value at MRP', 'mrpValue'),
+    ]);
+  }
+
+  @Get('profit')
+  async profit(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
+    const format = formatOf(q);
+    const { from, to } = rangeParams(q);
+    const by = oneOf(q.by, 'by', ['product', 'category', 'month'] as const, 'product');
+    const body = await this.reports.profit(companyId, from, to, by);
+    const first = by === 'product' ? [num('Product', 'productId'), text('Name', 'name', 28)] : by === 'month' ? [text('Month', 'month')] : [text('Category', 'category', 20)];
+    await this.send(res, format, `profit-by-${by}`, body, [...first, num('Quantity', 'qty'), money('Sales value', 'value'), money('Cost', 'cost'), money('Value without cost', 'valueWithoutCost'), money('Profit', 'profit'), num('Margin %', 'marginPct')]);
+  }
+
+  @Get('ageing')
+  async ageing(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
+    const format = formatOf(q);
+    const side = oneOf(q.side, 'side', ['receivable', 'payable'] as const, 'receivable');
+    const body = await this.reports.ageing(companyId, side);
+    await this.send(res, format, `ageing-${side}`, body, [
+      num('Party', 'partyId'), text('Name', 'name', 24), money('Balance', 'balance'), money('0-30 days', 'b0_30'), money('31-60 days', 'b31_60'),
+      money('61-90 days', 'b61_90'), money('Over 90 days', 'b90'), date('Oldest due', 'oldestDue'), num('Days overdue', 'daysOverdue'),
+    ]);
+  }
+
+  @Get('dashboard')
+  async dashboard(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
+    if (q.format !== undefined) throw new BadRequestException('format is not offered for the dashboard; export a report instead.');
+    res.json(await this.reports.dashboard(companyId));
+  }
+}

@@ -1,0 +1,58 @@
+import type { Connection } from 'mongoose';
+
+/**
+ * The read model's collections (database `bahi_reports`). Money is integer paise, so totals
+ * are $inc'd exactly; every row carries companyId and every index starts with it.
+ */
+export const C = {
+  /** One row per applied event id: written in the projection's own transaction, so a redelivery counts once. */
+  seen: 'seen_events',
+  /** Per company per day totals (`<c>:<date>`): the dashboard cards, the 30-day series and register totals. */
+  daily: 'daily',
+  /** One row per bill (`<c>:<saleId>`): sales register, returns and cancellation netted. */
+  invoices: 'invoices',
+  /** One row per purchase (`<c>:<purchaseId>`): purchase register, debit notes netted. */
+  purchases: 'purchases',
+  /** Every transaction of a day (daybook), one row per event. */
+  txns: 'txns',
+  /** A sale's lines with their frozen cost and what its returns took back (profit of returns and cancels). */
+  saleLines: 'sale_lines',
+  /** A return or cancel that arrived before its sale: applied when the sale arrives. */
+  pending: 'pending_profit',
+  /** Profit per product per day and per month: value, frozen cost, quantity. */
+  profitDay: 'profit_day',
+  profitMonth: 'profit_month',
+  /** Products: name, category, brand, cp, MRP, min stock (latest change) and stock (sum of movements). */
+  products: 'products',
+  /** Each customer's (r) and distributor's (p) balance. */
+  parties: 'parties',
+  /** Dues raised by a bill or purchase, for the ageing buckets (paid oldest first). */
+  dues: 'dues',
+} as const;
+
+/** The indexes the reports' queries use (created at start; idempotent). */
+export async function ensureIndexes(conn: Connection): Promise<void> {
+  const db = conn.db!;
+  await Promise.all([
+    db.collection(C.daily).createIndex({ companyId: 1, date: 1 }),
+    db.collection(C.invoices).createIndex({ companyId: 1, date: 1, saleId: 1 }),
+    db.collection(C.invoices).createIndex({ companyId: 1, customerId: 1, date: 1 }),
+    db.collection(C.purchases).createIndex({ companyId: 1, date: 1, purchaseId: 1 }),
+    db.collection(C.purchases).createIndex({ companyId: 1, distributorId: 1, date: 1 }),
+    db.collection(C.txns).createIndex({ companyId: 1, date: 1, seq: 1 }),
+    db.collection(C.pending).createIndex({ companyId: 1, saleId: 1 }),
+    db.collection(C.profitDay).createIndex({ companyId: 1, date: 1 }),
+    db.collection(C.profitMonth).createIndex({ companyId: 1, month: 1 }),
+    db.collection(C.products).createIndex({ companyId: 1, category: 1, brand: 1 }),
+    db.collection(C.products).createIndex({ companyId: 1, low: 1 }),
+    db.collection(C.parties).createIndex({ companyId: 1, side: 1, balance: 1 }),
+    db.collection(C.dues).createIndex({ companyId: 1, side: 1, partyId: 1, date: -1 }),
+  ]);
+}
+
+/** Drops every read-model collection (a rebuild from zero). */
+export async function wipe(conn: Connection): Promise<void> {
+  const db = conn.db!;
+  const names = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  for (const name of Object.values(C)) if (names.has(name)) await db.collection(name).deleteMany({});
+}
