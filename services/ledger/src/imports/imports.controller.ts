@@ -54,36 +54,63 @@ export class PartyImportsController implements OnModuleInit {
     await this.sessions.init();
   }
 
-  private handler(kind: string) {
-    if (kind !== 'customers' && kind !== 'distributors') throw new NotFoundException(`Nothing imports as ${kind}.`);
+  private handler(kind: 'customers' | 'distributors') {
     return this.handlers[kind];
   }
 
-  @Post('imports/:kind')
-  @HttpCode(200)
-  @UseInterceptors(AnyFilesInterceptor({ limits: { fileSize: ImportMaxBytes, files: 1, fields: 5 } }))
-  async upload(@Tenant() companyId: number, @Param('kind') kind: string, @UploadedFiles() files: Upload[] | undefined) {
-    const h = this.handler(kind);
+  private upload(companyId: number, kind: 'customers' | 'distributors', files: Upload[] | undefined) {
     const file = files?.find((f) => f.fieldname === 'file');
     if (!file) throw new BadRequestException('Choose a CSV or XLSX file to upload (form field "file").');
-    return this.sessions.upload(companyId, h, file.originalname, file.buffer).catch(importHttp);
+    return this.sessions.upload(companyId, this.handler(kind), file.originalname, file.buffer).catch(importHttp);
   }
 
-  @Get('imports/:kind/:id')
-  async status(@Tenant() companyId: number, @Param('kind') kind: string, @Param('id') id: string) {
-    return this.sessions.status(companyId, this.handler(kind).kind, id).catch(importHttp);
-  }
-
-  @Post('imports/:kind/:id/validate')
+  // Each kind has its own paths (the gateway's route table names them one by one).
+  @Post('imports/customers')
   @HttpCode(200)
-  async validate(@Tenant() companyId: number, @Param('kind') kind: string, @Param('id') id: string, @Body() body: Record<string, unknown>) {
-    return this.sessions.validate(companyId, this.handler(kind), id, body?.mapping).catch(importHttp);
+  @UseInterceptors(AnyFilesInterceptor({ limits: { fileSize: ImportMaxBytes, files: 1, fields: 5 } }))
+  uploadCustomers(@Tenant() companyId: number, @UploadedFiles() files: Upload[] | undefined) {
+    return this.upload(companyId, 'customers', files);
   }
 
-  @Post('imports/:kind/:id/run')
+  @Post('imports/distributors')
+  @HttpCode(200)
+  @UseInterceptors(AnyFilesInterceptor({ limits: { fileSize: ImportMaxBytes, files: 1, fields: 5 } }))
+  uploadDistributors(@Tenant() companyId: number, @UploadedFiles() files: Upload[] | undefined) {
+    return this.upload(companyId, 'distributors', files);
+  }
+
+  @Get('imports/customers/:id')
+  customerStatus(@Tenant() companyId: number, @Param('id') id: string) {
+    return this.sessions.status(companyId, 'customers', id).catch(importHttp);
+  }
+
+  @Get('imports/distributors/:id')
+  distributorStatus(@Tenant() companyId: number, @Param('id') id: string) {
+    return this.sessions.status(companyId, 'distributors', id).catch(importHttp);
+  }
+
+  @Post('imports/customers/:id/validate')
+  @HttpCode(200)
+  validateCustomers(@Tenant() companyId: number, @Param('id') id: string, @Body() body: Record<string, unknown>) {
+    return this.sessions.validate(companyId, this.handler('customers'), id, body?.mapping).catch(importHttp);
+  }
+
+  @Post('imports/distributors/:id/validate')
+  @HttpCode(200)
+  validateDistributors(@Tenant() companyId: number, @Param('id') id: string, @Body() body: Record<string, unknown>) {
+    return this.sessions.validate(companyId, this.handler('distributors'), id, body?.mapping).catch(importHttp);
+  }
+
+  @Post('imports/customers/:id/run')
   @HttpCode(202)
-  async run(@Tenant() companyId: number, @Param('kind') kind: string, @Param('id') id: string, @Body() body: Record<string, unknown>) {
-    return this.sessions.run(companyId, this.handler(kind), id, body?.mapping, body?.mode).catch(importHttp);
+  runCustomers(@Tenant() companyId: number, @Param('id') id: string, @Body() body: Record<string, unknown>) {
+    return this.sessions.run(companyId, this.handler('customers'), id, body?.mapping, body?.mode).catch(importHttp);
+  }
+
+  @Post('imports/distributors/:id/run')
+  @HttpCode(202)
+  runDistributors(@Tenant() companyId: number, @Param('id') id: string, @Body() body: Record<string, unknown>) {
+    return this.sessions.run(companyId, this.handler('distributors'), id, body?.mapping, body?.mode).catch(importHttp);
   }
 }
 
