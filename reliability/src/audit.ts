@@ -207,6 +207,7 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
   const PURCHASE: DocKind = { kind: 'purchase', entryKind: 'purchase', stock: 1, due: 1 };
   const CREDIT_NOTE: DocKind = { kind: 'credit-note', entryKind: 'credit_note', stock: 1, due: -1 };
   const DEBIT_NOTE: DocKind = { kind: 'debit-note', entryKind: 'debit_note', stock: -1, due: -1 };
+  /** Its movements and entry carry the cancellation attempt's id (cancelId), not the sale's. */
   const SALE_CANCEL: DocKind = { kind: 'sale-cancel', entryKind: 'cancellation', stock: 1, due: -1 };
   /** Movements of a credit note are kind sale-return, of a debit note purchase-return. */
   const stockKindOf = (k: DocKind['kind']) => (k === 'credit-note' ? 'sale-return' : k === 'debit-note' ? 'purchase-return' : k);
@@ -274,10 +275,11 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
   for (const x of cancels) {
     const sale = saleOf.get(`${x.companyId}:${x.saleId}`);
     if (!sale) {
-      found('orphan', `company ${x.companyId} sale-cancel ${x.saleId}`, `cancels sale ${x.saleId}, which does not exist`);
+      found('orphan', `company ${x.companyId} sale-cancel ${x.cancelId}`, `cancels sale ${x.saleId}, which does not exist`);
       continue;
     }
-    check(SALE_CANCEL, x, x.saleId, { total: sale.amount, paid: sale.paid ?? '0' }, customerOf(sale), sale.lines ?? []);
+    // Each attempt is its own stock and ledger source: its cancelId.
+    check(SALE_CANCEL, x, x.cancelId, { total: sale.amount, paid: sale.paid ?? '0' }, customerOf(sale), sale.lines ?? []);
     const cancelled = !!sale.cancelled;
     if (x.status === 'complete' && !cancelled) found('document-entry', `company ${x.companyId} sale ${x.saleId}`, 'its cancellation is complete but the sale is not marked cancelled');
     if (x.status === 'failed' && cancelled) found('half-applied', `company ${x.companyId} sale ${x.saleId}`, 'marked cancelled but its cancellation failed');
@@ -330,7 +332,7 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
     purchase: [allPurchases, 'purchaseId'],
     'credit-note': [allCreditNotes, 'creditNoteId'],
     'debit-note': [allDebitNotes, 'debitNoteId'],
-    'sale-cancel': [allCancels, 'saleId'],
+    'sale-cancel': [allCancels, 'cancelId'],
   };
   const kindOfStock: Record<string, DocKind['kind']> = { sale: 'sale', purchase: 'purchase', 'sale-return': 'credit-note', 'purchase-return': 'debit-note', 'sale-cancel': 'sale-cancel' };
   for (const m of movements) {

@@ -94,16 +94,17 @@ function consistent(): Data {
     d.stock_sources.push({ companyId: c, kind: 'purchase-return', id: 1, reversed: false, at });
     entry({ partyKind: 'distributor', partyId: dist, entryKind: 'debit_note', sourceKind: 'debit-note', sourceId: 1, amount: '60.00', paid: '0.00', delta: '-60.00' });
 
-    // Sale 4 to the named customer, 100.00 with 40.00 paid, then cancelled: stock back, due undone.
+    // Sale 4 to the named customer, 100.00 with 40.00 paid, then cancelled (attempt 1, its own
+    // stock and ledger source): stock back, due undone.
     d.sales.push({ companyId: c, saleId: 4, status: 'complete', clientId: cust, customer: { client_id: cust, walkIn: false },
       lines: [{ sl_no: 1, product_id: p2, quantity: '1', per_peice_quantity: '2', mrp: '50.00', discount: '0' }], amount: '100.00', paid: '40.00', date: day, cancelled: { date: day, reason: 'Wrong customer', by: 1 } });
     move('sale', 4, 1, p2, -2000);
     d.stock_sources.push({ companyId: c, kind: 'sale', id: 4, reversed: false, at });
     entry({ partyKind: 'customer', partyId: cust, entryKind: 'sale', sourceKind: 'sale', sourceId: 4, amount: '100.00', paid: '40.00', delta: '60.00' });
     d.sale_cancels.push({ companyId: c, cancelId: 1, saleId: 4, status: 'complete', reason: 'Wrong customer', date: day });
-    move('sale-cancel', 4, 1, p2, 2000);
-    d.stock_sources.push({ companyId: c, kind: 'sale-cancel', id: 4, reversed: false, at });
-    entry({ partyKind: 'customer', partyId: cust, entryKind: 'cancellation', sourceKind: 'sale-cancel', sourceId: 4, amount: '100.00', paid: '40.00', delta: '-60.00' });
+    move('sale-cancel', 1, 1, p2, 2000);
+    d.stock_sources.push({ companyId: c, kind: 'sale-cancel', id: 1, reversed: false, at });
+    entry({ partyKind: 'customer', partyId: cust, entryKind: 'cancellation', sourceKind: 'sale-cancel', sourceId: 1, amount: '100.00', paid: '40.00', delta: '-60.00' });
 
     if (c === 1) {
       // Sale 2 failed after both steps: stock put back, entry reversed.
@@ -321,10 +322,10 @@ const plants: [string, (d: Data) => void, [ViolationKind, string][]][] = [
   [
     'a cancelled bill whose stock never came back',
     (d) => {
-      drop(d.movements, { companyId: 2, kind: 'sale-cancel', source_id: 4 });
+      drop(d.movements, { companyId: 2, kind: 'sale-cancel', source_id: 1 });
       resettle(d);
     },
-    [['document-stock', 'company 2 sale-cancel 4']],
+    [['document-stock', 'company 2 sale-cancel 1']],
   ],
   [
     'a complete cancellation of a sale not marked cancelled',

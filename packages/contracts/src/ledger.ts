@@ -67,9 +67,10 @@ export interface PartyRef {
  * sale, purchase: amount raises the party's due, paid lowers it (paid at the counter).
  * credit-note (customer), debit-note (distributor): amount lowers the due (goods came back),
  * paid raises it again (the refund: cash given to the customer / received from the distributor).
- * sale-cancel (customer, id = the saleId): undoes the sale's entry (amount and paid are the
- * sale's); with `guard.noPaymentAfter` it is refused (409) when a payment from the customer was
- * recorded after that sale's entry.
+ * sale-cancel (customer, id = the cancellation attempt's own id: a reversed source stays reversed,
+ * so each attempt is a new one): undoes the sale's entry (amount and paid are the sale's); with
+ * `guard.noPaymentAfter` (the sale) it is refused (409) when a payment from the customer was
+ * recorded after that sale's entry, and its account row leads to that sale.
  */
 export type SourceKind = 'sale' | 'purchase' | 'credit-note' | 'debit-note' | 'sale-cancel';
 export interface SourceRef {

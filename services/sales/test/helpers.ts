@@ -24,6 +24,7 @@ export interface Stack {
   ask<R = any>(subject: string, data: unknown): Promise<R>;
   /** Restarts the ledger on the same database (after a test stopped it). */
   restartLedger(): Promise<void>;
+  restartInventory(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -46,7 +47,7 @@ export async function startSales(): Promise<Stack> {
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   const tag = Math.random().toString(36).slice(2, 8);
   const identity = await startTestService(IdentityModule, base(mongo, nats, 'identity', `bahi_identity_${tag}`));
-  const inventory = await startTestService(InventoryModule, base(mongo, nats, 'inventory', `bahi_inventory_${tag}`));
+  let inventory = await startTestService(InventoryModule, base(mongo, nats, 'inventory', `bahi_inventory_${tag}`));
   let ledger = await startTestService(LedgerModule, base(mongo, nats, 'ledger', `bahi_ledger_${tag}`));
   const sales = await startTestService(AppModule, base(mongo, nats, 'sales', `bahi_sales_${tag}`));
   const admin = await request(identity.url).post('/loginReact').send({ email: 'admin@bahi.local', password: 'admin12345' });
@@ -60,7 +61,9 @@ export async function startSales(): Promise<Stack> {
     mongo,
     nats,
     identity,
-    inventory,
+    get inventory() {
+      return inventory;
+    },
     get ledger() {
       return ledger;
     },
@@ -71,6 +74,9 @@ export async function startSales(): Promise<Stack> {
     ask: (subject, data) => nestRequest(nc, subject, data),
     restartLedger: async () => {
       ledger = await startTestService(LedgerModule, base(mongo, nats, 'ledger', `bahi_ledger_${tag}`));
+    },
+    restartInventory: async () => {
+      inventory = await startTestService(InventoryModule, base(mongo, nats, 'inventory', `bahi_inventory_${tag}`));
     },
     stop: async () => {
       await nc.close();

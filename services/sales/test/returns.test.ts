@@ -285,16 +285,32 @@ describe('cancelling a bill', () => {
     expect(await stock(rice)).toBe(riceBefore + 2);
   });
 
-  it('is refused, changing nothing, when an earlier unanswered cancel of the bill was undone in the ledger', async () => {
-    const { saleId } = await sell([[rice, '1']], {});
-    // What the undo of a cancel whose post went unanswered leaves: the source reversed in the ledger.
-    await s.ask(Subjects.ledger.entryReverse, { companyId: s.companyId, source: { kind: 'sale-cancel', id: saleId } });
-    const [riceBefore, dueBefore] = [await stock(rice), await due(asha)];
-    const r = await M.post('/cancelSale', { saleId, reason: 'Wrong bill' }).expect(409);
-    expect(r.body.message).toMatch(/an earlier cancellation of it was undone in the ledger/);
-    expect(await stock(rice)).toBe(riceBefore);
-    expect(await due(asha)).toBeCloseTo(dueBefore, 2);
+  it('an attempt undone after an outage does not block the next: the retry cancels once', async () => {
+    // Rice 1 x 120 = 120.00, nothing paid: Asha's due goes up 120 and, once cancelled, back.
+    const dueBefore = await due(asha);
+    const { saleId } = await sell([[rice, '1']], {}, asha, '0');
+    const riceBefore = await stock(rice);
+    // Inventory gone after the ledger took the cancellation: the attempt fails and is undone
+    // (its ledger entry reversed once inventory answers again).
+    await s.inventory.close();
+    const r = await M.post('/cancelSale', { saleId, reason: 'Wrong bill' });
+    expect(r.status).toBeGreaterThanOrEqual(500);
     expect((await saleOf(saleId)).cancelled ?? null).toBeNull();
+    await s.restartInventory();
+    // The retry finishes the undo and cancels afresh, as its own source: stock and due once.
+    const ok = await M.post('/cancelSale', { saleId, reason: 'Wrong bill' }).expect(200);
+    expect(ok.body).toEqual({ success: true, saleId, invoice_no: null });
+    expect(await stock(rice)).toBe(riceBefore + 1);
+    expect(await due(asha)).toBeCloseTo(dueBefore, 2);
+    expect((await saleOf(saleId)).cancelled).toMatchObject({ reason: 'Wrong bill' });
+    const attempts = await sales.db.collection('sale_cancels').find({ companyId: s.companyId, saleId }).toArray();
+    expect(attempts.map((a) => a.status).sort()).toEqual(['complete', 'failed']);
+    // The account tells what happened: the undone attempt and its reversal, then the cancellation,
+    // each row leading to the bill.
+    const rows = (await as(s.ledger.url, mgr).get(`/getAllClientsHistory?id=${asha}&pageNo=0`).expect(200)).body.list as { type: string; ref: number }[];
+    const failed = attempts.find((a) => a.status === 'failed')!;
+    expect(rows.filter((x) => x.type === 'Sale Cancelled' && x.ref === saleId)).toHaveLength(2);
+    expect(rows.filter((x) => x.type === `Reversal of sale-cancel ${failed.cancelId}`)).toHaveLength(1);
   });
 
   it('is refused after the customer paid, and on a bill with a credit note; nothing changes', async () => {

@@ -163,7 +163,7 @@ export class AccountsService {
         id: `${e.sourceKind}-${e.sourceId}-${e.entryKind}`,
         date: e.date,
         type: e.entryKind === 'reversal' ? `Reversal of ${e.sourceKind} ${e.sourceId}` : TYPE_LABELS[e.entryKind],
-        ref: e.sourceKind === 'opening' ? null : e.sourceId,
+        ref: e.sourceKind === 'opening' ? null : (e.refId ?? e.sourceId),
         amount: num(e.amount),
         paid: num(e.paid),
         balance: num(balance),
@@ -216,6 +216,7 @@ export class AccountsService {
           date: input.date,
           dueDate: input.dueDate,
           ...(input.docNo ? { docNo: input.docNo } : {}),
+          ...(input.guard ? { refId: input.guard.noPaymentAfter.id } : {}),
           ...(partyVersion ? { partyVersion } : {}),
           createdAt: new Date(),
         });

@@ -33,6 +33,8 @@ export class EntryDoc {
   /** Payments: how it was paid and a reference. */
   @Prop({ default: '' }) payType!: string;
   @Prop({ default: '' }) transactionId!: string;
+  /** The document the row leads to when it is not the source: a cancellation's sale (the guard's). */
+  @Prop({ type: Number }) refId?: number;
   /** Payments: the client's Idempotency-Key, so a retried payment is recorded once. */
   @Prop({ type: String }) idempotencyKey?: string;
   /** Notes and GST invoices: the printed number (CN/26-27/0001), shown on the account. */

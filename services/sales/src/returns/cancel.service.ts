@@ -4,6 +4,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CancelSaleReply } from '@bahi/contracts';
 import { LOGGER, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
+import { SalesEvents } from '../events/sales-events';
 import { Models, type SaleDoc } from '../common/schemas';
 import { unitQuantity } from '../common/totals';
 import type { Who } from '../common/who';
@@ -35,8 +36,10 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly nats: NatsClient,
     private readonly seq: SequenceService,
     @Inject(LOGGER) log: Logger,
+    events: SalesEvents,
   ) {
     this.outbox = new Outbox<SaleCancelDoc, CancelSaleReply>({
+      relay: events.relay,
       model: records,
       idField: 'cancelId',
       noun: 'cancellation',
@@ -73,7 +76,8 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     if (s.cancelled) throw new ConflictException(cancelBlocker(s)!);
     const earlier = await this.outbox.replay(who.companyId, key);
     if (earlier) return earlier;
-    const blocked = cancelBlocker(s);
+    // An earlier attempt the replay just finished undoing held the bill: read it again.
+    const blocked = cancelBlocker(s.busy ? await this.sale(who.companyId, saleId) : s);
     if (blocked) throw new ConflictException(blocked);
     const cancelId = await this.seq.next(who.companyId, 'saleCancel');
     return this.outbox.run({
@@ -103,9 +107,9 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     );
     const s = await this.sale(c.companyId, c.saleId);
     if (reserved.matchedCount !== 1) throw new ConflictException(cancelBlocker(s) ?? `Bill ${c.saleId} changed meanwhile; try again.`);
-    const source = { kind: 'sale-cancel' as const, id: c.saleId };
-    // Reversals leave a mark that makes a later post of the same source a no-op, so only what
-    // was tried is reversed: a refused (or never sent) cancel must not block a later one.
+    // Each attempt is its own source (its cancelId): a reversed source stays reversed in the
+    // ledger and in inventory, so an attempt undone after an outage must not block the next one.
+    const source = { kind: 'sale-cancel' as const, id: c.cancelId };
     const triedBefore = c.ledgerTried === true;
     await this.outbox.mark(c, { ledgerTried: true });
     let posted: boolean;
@@ -128,13 +132,9 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
       }
       throw err;
     }
-    // Nothing posted on a first try: an earlier attempt's entry was reversed (an unanswered post
-    // undone), and the ledger posts a reversed source no more. Refused rather than a cancelled
-    // bill whose due was never reversed.
-    if (!posted && !triedBefore) {
-      await this.outbox.mark(c, { ledgerRefused: true });
-      throw new ConflictException(`Bill ${c.saleId} cannot be cancelled here: an earlier cancellation of it was undone in the ledger. Record a credit note for the goods instead.`);
-    }
+    // Nothing posted on a first try: this attempt's source was reversed before its post arrived
+    // (its undo ran first). Refused; the next attempt is a new source.
+    if (!posted && !triedBefore) throw new ConflictException(`Bill ${c.saleId} was not cancelled: the ledger had already undone this attempt. Please try again.`);
     await this.outbox.mark(c, { stockApplied: true });
     await this.nats.send(Subjects.inventory.stockApply, {
       companyId: c.companyId,
@@ -154,7 +154,7 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async undo(c: SaleCancelDoc): Promise<void> {
-    const source = { kind: 'sale-cancel' as const, id: c.saleId };
+    const source = { kind: 'sale-cancel' as const, id: c.cancelId };
     // stockApplied is set before the stock message is sent: here it means "tried".
     if (c.stockApplied) await this.nats.send(Subjects.inventory.stockReverse, { companyId: c.companyId, source });
     if (c.ledgerTried && !c.ledgerRefused) await this.nats.send(Subjects.ledger.entryReverse, { companyId: c.companyId, source });
