@@ -23,6 +23,7 @@ import { ReturnsController } from './returns/returns.controller';
 import { ReturnsService } from './returns/returns.service';
 import { CreditNoteSchema, ReturnModels, SaleCancelSchema } from './returns/schema';
 import { FillCartController } from './reorder/fill-cart.controller';
+import { SalesEvents, SalesHistoryHandlers } from './events/sales-events';
 
 @Module({
   imports: [
@@ -37,7 +38,7 @@ import { FillCartController } from './reorder/fill-cart.controller';
     ]),
     GstReturnsModule,
   ],
-  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController, ReturnsController],
-  providers: [Products, Customers, Companies, InvoiceNumbers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService, ReturnsService, CancelService],
+  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController, ReturnsController, SalesHistoryHandlers],
+  providers: [Products, Customers, Companies, InvoiceNumbers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService, ReturnsService, CancelService, SalesEvents],
 })
 export class AppModule {}

@@ -62,6 +62,7 @@ export function lineFromProduct(p: ProductSnapshot, sl_no: number, quantity: str
     // Frozen with mrp: the rate a line was priced at does not change under the cashier.
     gst_rate: p.tax_percent ?? undefined,
     price_includes_tax: p.price_includes_tax !== false,
+    cp: money(p.cp || '0').toFixed(),
   };
 }
 

@@ -18,6 +18,7 @@ export const LineSchema = new Schema<StoredLine>(
     hsn_code: { type: String, default: '' },
     gst_rate: { type: String },
     price_includes_tax: { type: Boolean },
+    cp: { type: String },
   },
   { _id: false },
 );

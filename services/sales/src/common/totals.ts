@@ -19,6 +19,8 @@ export interface StoredLine {
   gst_rate?: string;
   /** Whether mrp includes that rate, captured with it. */
   price_includes_tax?: boolean;
+  /** The product's cost price per unit when the line was added (like mrp), frozen so a sale's profit never moves; absent on older lines. */
+  cp?: string;
 }
 
 export interface Summary {

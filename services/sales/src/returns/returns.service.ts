@@ -5,6 +5,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CreditNoteDetails, type CreditNoteListReply, type NoteLine, type SalesReturnReply } from '@bahi/contracts';
 import { DocumentSeries, financialYearOf, leaseMs, LOGGER, money, mul, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
+import { SalesEvents } from '../events/sales-events';
 import { Models, type SaleDoc } from '../common/schemas';
 import { num } from '../common/totals';
 import type { Who } from '../common/who';
@@ -55,6 +56,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
     private readonly nats: NatsClient,
     private readonly seq: SequenceService,
     @Inject(LOGGER) private readonly log: Logger,
+    events: SalesEvents,
   ) {
     this.series = new DocumentSeries({
       collection: notes.collection as never,
@@ -65,6 +67,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
       busyMessage: 'Too many credit notes took numbers at once; please try again.',
     });
     this.outbox = new Outbox<CreditNoteDoc, SalesReturnReply>({
+      relay: events.relay,
       model: notes,
       idField: 'creditNoteId',
       noun: 'return',

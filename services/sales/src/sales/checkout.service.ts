@@ -13,6 +13,7 @@ import { type CartDoc, type EstimateDoc, type LineDoc, Models, type SaleDoc } fr
 import { totals, unitQuantity } from '../common/totals';
 import type { Who } from '../common/who';
 import { Customers } from './customers';
+import { SalesEvents } from '../events/sales-events';
 import { fyOfDate, InvoiceNumbers } from './invoice-numbers';
 
 /** How long one attempt may hold a sale before the re-driver may take it over. */
@@ -49,8 +50,11 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     private readonly companies: Companies,
     private readonly numbers: InvoiceNumbers,
     @Inject(LOGGER) log: Logger,
+    events: SalesEvents,
   ) {
     this.outbox = new Outbox<SaleDoc, MakeSaleReply>({
+      // The completing update marks the sale's event pending; the relay publishes it after the answer.
+      relay: events.relay,
       model: sales,
       idField: 'saleId',
       noun: 'sale',

@@ -159,7 +159,7 @@ export class SalesService {
             skipped.push(l.product_id);
             continue;
           }
-          doc.lines.push({ ...l, sl_no: await this.seq.unique(who.companyId, 'line'), product_name: p.product_name, mrp: money(p.mrp).toFixed(), stock: money(p.stock).toFixed(), unit: p.unit, hsn_code: p.hsn_code ?? l.hsn_code, gst_rate: p.tax_percent ?? undefined, price_includes_tax: p.price_includes_tax !== false });
+          doc.lines.push({ ...l, sl_no: await this.seq.unique(who.companyId, 'line'), product_name: p.product_name, mrp: money(p.mrp).toFixed(), stock: money(p.stock).toFixed(), unit: p.unit, hsn_code: p.hsn_code ?? l.hsn_code, gst_rate: p.tax_percent ?? undefined, price_includes_tax: p.price_includes_tax !== false, cp: money(p.cp || '0').toFixed() });
         }
         doc.tax = s.tax;
         doc.shipping = s.shipping;
