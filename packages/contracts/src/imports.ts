@@ -93,5 +93,7 @@ export const ExportLists = {
   stockBook: { service: 'inventory', list: 'GET /getProductListForStockBook' },
   customers: { service: 'ledger', list: 'GET /getClientsList' },
   distributors: { service: 'ledger', list: 'GET /getDistributorsList' },
+  purchases: { service: 'inventory', list: 'GET /getPurchaseList' },
+  sales: { service: 'sales', list: 'GET /getSaleList' },
 } as const;
 export type ExportList = keyof typeof ExportLists;

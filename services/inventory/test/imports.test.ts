@@ -265,5 +265,10 @@ describe('XLSX from another program and exports', () => {
     expect(sb.text.split('\r\n').filter(Boolean)).toHaveLength(3); // header, rice, sugar
     expect((await get('/export/stockBook?format=csv')).body.message).toBe('Please Select A Category.');
     expect((await get('/export/products?format=pdf')).status).toBe(400);
+    // The purchase list: managers only; this company has no purchases, so the header row alone.
+    expect((await get('/export/purchases?format=csv', STAFF)).status).toBe(403);
+    const pu = await get('/export/purchases?format=csv').buffer(true);
+    expect(pu.status).toBe(200);
+    expect(pu.text).toBe('\uFEFFPurchase ID,Date,Distributor,Total amount,Paid,Due date\r\n');
   });
 });

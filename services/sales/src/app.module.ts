@@ -23,6 +23,7 @@ import { ReturnsController } from './returns/returns.controller';
 import { ReturnsService } from './returns/returns.service';
 import { CreditNoteSchema, ReturnModels, SaleCancelSchema } from './returns/schema';
 import { FillCartController } from './reorder/fill-cart.controller';
+import { SalesExportsController } from './exports/exports.controller';
 import { SalesEvents, SalesHistoryHandlers } from './events/sales-events';
 
 @Module({
@@ -38,7 +39,7 @@ import { SalesEvents, SalesHistoryHandlers } from './events/sales-events';
     ]),
     GstReturnsModule,
   ],
-  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController, ReturnsController, SalesHistoryHandlers],
+  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController, ReturnsController, SalesHistoryHandlers, SalesExportsController],
   providers: [Products, Customers, Companies, InvoiceNumbers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService, ReturnsService, CancelService, SalesEvents],
 })
 export class AppModule {}

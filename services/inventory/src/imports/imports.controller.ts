@@ -1,7 +1,7 @@
 import { BadRequestException, Body, ConflictException, Controller, Get, HttpCode, HttpException, Inject, NotFoundException, type OnModuleInit, Param, Post, Query, Res, UploadedFiles, UseInterceptors } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
+import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
-import type { Connection } from 'mongoose';
+import type { Connection, Model } from 'mongoose';
 import type { Response } from 'express';
 import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, Subjects } from '@bahi/contracts';
 import { LOGGER, NatsClient, Positions, Tenant } from '@bahi/service-kit';
@@ -10,6 +10,7 @@ import { milliStr, paiseStr, taxPercent } from '../common';
 import type { TaxMode } from '../products/gst-rules';
 import { labelSpecs, parseFilters, ProductsService } from '../products/products.service';
 import { includesTax, type Product } from '../schemas';
+import { PURCHASE_MODEL, type PurchaseDoc } from '../purchases/purchase.schema';
 import { StockService } from '../stock/stock.service';
 import { productImportHandler } from './products.import';
 
@@ -101,7 +102,27 @@ export function formatParam(v: unknown) {
  */
 @Controller()
 export class InventoryExportsController {
-  constructor(private readonly products: ProductsService) {}
+  constructor(
+    private readonly products: ProductsService,
+    @InjectModel(PURCHASE_MODEL) private readonly purchases: Model<PurchaseDoc>,
+  ) {}
+
+  /** The purchase list (complete purchases, newest first), managers as the list. */
+  @Get('export/purchases')
+  @Positions('manager')
+  async purchaseList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    const cursor = this.purchases.find({ companyId, status: 'complete' }).sort({ purchaseId: -1 }).lean().cursor() as AsyncIterable<PurchaseDoc>;
+    const columns: Column<PurchaseDoc>[] = [
+      { header: 'Purchase ID', type: 'number', value: (p) => p.purchaseId },
+      { header: 'Date', type: 'date', value: (p) => p.date },
+      { header: 'Distributor', width: 24, value: (p) => p.distributorName },
+      { header: 'Total amount', type: 'number', numFmt: '0.00', value: (p) => p.total },
+      { header: 'Paid', type: 'number', numFmt: '0.00', value: (p) => p.paid },
+      { header: 'Due date', type: 'date', value: (p) => p.dueDate || null },
+    ];
+    await sendTable(res, format, 'purchases', columns, cursor, 'Purchases');
+  }
 
   private async names(companyId: number) {
     return new Map((await this.products.categoryList(companyId)).map((c) => [c.id, c.name]));

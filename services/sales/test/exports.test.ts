@@ -1,0 +1,40 @@
+import { openTable } from '@bahi/tabular';
+import { as, category, customer, product, startSales, tokenFor, type Stack } from './helpers';
+
+let s: Stack;
+
+beforeAll(async () => {
+  s = await startSales();
+});
+afterAll(() => s?.stop());
+
+describe('sales list export', () => {
+  it('exports every complete bill, newest first, with Indian dates and amounts as numbers', async () => {
+    const mgr = tokenFor(s.companyId, 'manager');
+    const A = as(s.url, tokenFor(s.companyId));
+    const cat = await category(s.inventory.url, mgr, 'Stationery');
+    const pen = await product(s.inventory.url, mgr, cat, { name: 'Gel Pen', mrp: '12.50', unit: 'pcs', stock: '100' });
+    const ravi = await customer(s.ledger.url, mgr, 'Ravi Stores', '9876511111');
+    await A.get(`/addProductIntoCart/${encodeURIComponent(`4*${pen}`)}`).expect(200);
+    const one = await A.post('/MAKE_SALE', { clientId: ravi, cart_no: 1, paid: '20', dueDate: '2030-01-31', date: '2030-01-05' }).expect(200);
+    await A.get(`/addProductIntoCart/${encodeURIComponent(`2*${pen}`)}`).expect(200);
+    const two = await A.post('/MAKE_SALE', { clientId: ravi, cart_no: 1, paid: '25', date: '2030-02-10' }).expect(200);
+
+    const r = await A.get('/export/sales?format=csv').buffer(true).expect(200);
+    expect(r.headers['content-disposition']).toMatch(/^attachment; filename="sales-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const t = await openTable(Buffer.from(r.text));
+    expect(t.headers).toEqual(['Bill no', 'Date', 'Invoice no', 'Customer', 'Total amount', 'Paid', 'Status']);
+    const rows: string[][] = [];
+    for await (const row of t.rows) rows.push(row.values);
+    // 4 x 12.50 = 50.00 and 2 x 12.50 = 25.00 (simple mode, no tax on the cart).
+    expect(rows).toEqual([
+      [String(two.body.saleId), '10-02-2030', '', 'Ravi Stores', '25.00', '25.00', ''],
+      [String(one.body.saleId), '05-01-2030', '', 'Ravi Stores', '50.00', '20.00', ''],
+    ]);
+    expect((await A.get('/export/sales?format=ods').expect(400)).body.message).toBe('format must be csv or xlsx.');
+    // Another company's export is its own (empty).
+    const other = as(s.url, tokenFor(s.companyId + 1000));
+    const empty = await other.get('/export/sales').buffer(true).expect(200);
+    expect(empty.text.trim().split('\r\n')).toHaveLength(1);
+  });
+});
