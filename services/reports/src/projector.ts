@@ -49,17 +49,19 @@ export class Projector {
   }
 
   async apply(fact: Fact): Promise<boolean> {
-    return inTransaction(this.conn, async (s) => {
-      const session = s as unknown as ClientSession;
-      try {
+    if (await coll(this.db, C.seen).findOne({ _id: fact.eventId }, { projection: { _id: 1 } })) return false;
+    try {
+      return await inTransaction(this.conn, async (s) => {
+        const session = s as unknown as ClientSession;
+        // A duplicate here (the same event projected at the same moment) aborts the whole transaction.
         await coll(this.db, C.seen).insertOne({ _id: fact.eventId, kind: fact.kind, companyId: fact.companyId, at: new Date() }, { session });
-      } catch (err) {
-        if ((err as { code?: number }).code === 11000) return false;
-        throw err;
-      }
-      await this.project(fact, session);
-      return true;
-    });
+        await this.project(fact, session);
+        return true;
+      });
+    } catch (err) {
+      if ((err as { code?: number }).code === 11000 && /seen_events/.test(String((err as Error).message))) return false;
+      throw err;
+    }
   }
 
   private daily(f: Fact, inc: Record<string, number>, session: ClientSession) {

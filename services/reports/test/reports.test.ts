@@ -1,0 +1,210 @@
+import { EventSubjects as E, type HistoryEvent } from '@bahi/contracts';
+import { today } from '@bahi/service-kit';
+import { startReports, tokenFor, type Stack } from './helpers';
+
+const D = today();
+const at = new Date().toISOString();
+const base = (eventId: string, companyId = 1) => ({ eventId, companyId, occurredAt: at, date: D });
+
+const saleLine = (sl_no: number, product_id: number, name: string, units: string, rate: string, amount: string, cp: string | null) => ({
+  sl_no, product_id, product_name: name, unit: 'pcs', quantity: units, per_peice_quantity: '1', units, rate, disc: '0', amount, cp,
+  taxable_value: null, gst_rate: null, cgst: null, sgst: null, igst: null,
+});
+const sale = (saleId: number, clientId: number, lines: ReturnType<typeof saleLine>[], amount: string, paid: string, companyId = 1) => ({
+  ...base(`sale:${companyId}:${saleId}:completed`, companyId), saleId, clientId, customerName: 'Asha Verma', walkIn: false, lines,
+  subtotal: amount, tax: 0, taxAmount: '0', shipping: '0', discount: '0', amount, paid, dueDate: D, gst: null,
+});
+const entry = (eventId: string, kind: string, partyKind: 'customer' | 'distributor', partyId: number, source: { kind: string; id: number }, seq: number, delta: string, companyId = 1) => ({
+  ...base(eventId, companyId), entryKind: kind, party: { kind: partyKind, id: partyId }, source, seq, amount: delta.replace('-', ''), paid: '0', delta, dueDate: D, docNo: null,
+});
+const product = (id: number, name: string, category: string, cp: string, mrp: string, min: string, occurredAt = at) => ({
+  ...base(`product:1:${id}:${occurredAt}`), occurredAt, product_id: id, product_name: name, category: { id: 1, name: category }, brand_name: 'House', unit: 'pcs',
+  cp, mrp, min_stock: min, default_stock: '0', stock: '0', hsn_code: '', active: 1,
+});
+const stock = (id: string, kind: string, sourceId: number, moves: [number, string][]) => ({
+  ...base(`stock:1:${kind}:${sourceId}:${id}`), fact: 'applied', source: { kind, id: sourceId },
+  movements: moves.map(([product_id, quantity], i) => ({ product_id, line: i + 1, quantity, rate: '0', stock: '0' })),
+});
+
+/** An opening balance older than the streams hold: only the ledger's history knows it. */
+const history: HistoryEvent[] = [
+  { subject: E.ledger.entryPosted, event: { ...entry('entry:1:opening:9', 'opening', 'customer', 9, { kind: 'opening', id: 9 }, 1, '25.00'), date: '2025-01-10' } as never },
+];
+
+let s: Stack;
+
+/** The small day of the money tests, published deliberately out of order (notes and a cancel before their sales). */
+async function publishDay() {
+  // Inventory: stock moves before the products they move are described, then the products, an older change last.
+  await s.publish(E.inventory.stockMoved, stock('a', 'purchase', 1, [[1, '20'], [2, '10']]));
+  await s.publish(E.inventory.productChanged, product(1, 'Rice 5kg', 'Grocery', '40.00', '50.00', '5'));
+  await s.publish(E.inventory.productChanged, product(2, 'Soap', 'Personal', '20.00', '30.00', '10'));
+  await s.publish(E.inventory.productChanged, product(2, 'Soap (old name)', 'Old', '1.00', '1.00', '0', new Date(Date.now() - 86_400_000).toISOString()));
+  await s.publish(E.inventory.purchaseCompleted, {
+    ...base('purchase:1:1:completed'), purchaseId: 1, distributorId: 7, distributorName: 'Eastern Traders', lines: [], subtotal: '1000.00', tax: 0, taxAmount: '0',
+    shipping: '0', discount: '0', amount: '1000.00', paid: '400.00', dueDate: D, gst: null,
+  });
+  await s.publish(E.inventory.stockMoved, stock('b', 'sale', 1, [[1, '-2'], [2, '-3']]));
+  await s.publish(E.inventory.stockMoved, stock('c', 'sale', 2, [[1, '-1']]));
+  await s.publish(E.inventory.stockMoved, stock('d', 'sale-return', 1, [[2, '1']]));
+  await s.publish(E.inventory.stockMoved, stock('e', 'sale-cancel', 2, [[1, '1']]));
+  // Sales: the credit note of bill 1 and the cancel of bill 2 arrive before both bills.
+  await s.publish(E.sales.saleReturned, {
+    ...base('credit-note:1:1:completed'), creditNoteId: 1, credit_note_no: 'CN/26-27/0001', saleId: 1, clientId: 3, customerName: 'Asha Verma',
+    lines: [{ sl_no: 2, product_id: 2, product_name: 'Soap', quantity: '1', units: '1', amount: '30.00', value: '30.00', cp: null }],
+    subtotal: '30.00', discount: '0', tax: '0', shipping: '0', amount: '30.00', refund: '0', gst: null,
+  });
+  await s.publish(E.sales.saleCancelled, { ...base('sale:1:2:cancelled'), saleId: 2, clientId: 3, reason: 'Wrong bill', amount: '50.00', paid: '0' });
+  await s.publish(E.sales.saleCompleted, sale(1, 3, [saleLine(1, 1, 'Rice 5kg', '2', '50', '100.00', '40.00'), saleLine(2, 2, 'Soap', '3', '30', '90.00', '20.00')], '190.00', '50.00'));
+  await s.publish(E.sales.saleCompleted, sale(2, 3, [saleLine(1, 1, 'Rice 5kg', '1', '50', '50.00', '40.00')], '50.00', '0'));
+  // Ledger: each party's due is the sum of its entries' deltas.
+  await s.publish(E.ledger.entryPosted, entry('entry:1:purchase:1', 'purchase', 'distributor', 7, { kind: 'purchase', id: 1 }, 1, '600.00'));
+  await s.publish(E.ledger.entryPosted, entry('entry:1:sale:1', 'sale', 'customer', 3, { kind: 'sale', id: 1 }, 2, '140.00'));
+  await s.publish(E.ledger.entryPosted, entry('entry:1:sale:2', 'sale', 'customer', 3, { kind: 'sale', id: 2 }, 3, '50.00'));
+  await s.publish(E.ledger.entryPosted, entry('entry:1:cn:1', 'credit_note', 'customer', 3, { kind: 'credit-note', id: 1 }, 4, '-30.00'));
+  await s.publish(E.ledger.entryPosted, entry('entry:1:cancel:2', 'cancellation', 'customer', 3, { kind: 'sale-cancel', id: 2 }, 5, '-50.00'));
+  await s.publish(E.ledger.paymentReceived, { ...entry('entry:1:payment:1', 'payment_received', 'customer', 3, { kind: 'payment', id: 1 }, 6, '-60.00'), paymentId: 1, payType: 'cash', transactionId: '' });
+  // Another company's sale: never in company 1's reports.
+  await s.publish(E.sales.saleCompleted, sale(1, 5, [saleLine(1, 1, 'Other', '1', '999', '999.00', '1.00')], '999.00', '999.00', 2));
+}
+
+async function allReports() {
+  const paths = ['/reports/daybook', '/reports/sales-register', '/reports/purchase-register', '/reports/stock-summary', '/reports/profit?by=product', '/reports/profit?by=category', '/reports/profit?by=month', '/reports/ageing?side=receivable', '/reports/ageing?side=payable', '/reports/dashboard'];
+  const out: Record<string, unknown> = {};
+  for (const p of paths) {
+    const res = await s.get(p).expect(200);
+    out[p] = res.body;
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  s = await startReports(history);
+  await s.consumers.caughtUp(60_000);
+  await publishDay();
+  await s.consumers.caughtUp(60_000);
+}, 120_000);
+
+afterAll(async () => {
+  await s?.stop();
+});
+
+describe('reports from the event streams', () => {
+  it('nets a return and a cancel that arrived before their bills in the sales register (hand-computed)', async () => {
+    const res = await s.get(`/reports/sales-register?from=${D}&to=${D}`).expect(200);
+    // Bill 1: 190.00 less the 30.00 credit note = 160.00; bill 2: 50.00, cancelled = 0.
+    expect(res.body.rows.map((r: Record<string, unknown>) => [r.saleId, r.amount, r.returned, r.cancelled, r.net])).toEqual([
+      [1, '190.00', '30.00', false, '160.00'],
+      [2, '50.00', '0.00', true, '0.00'],
+    ]);
+    // amount 190 + 50 = 240; returned 30; cancelled 50; net 160; paid 50 + 0 = 50.
+    expect(res.body.totals).toEqual({ count: 2, amount: '240.00', returned: '30.00', cancelled: '50.00', net: '160.00', paid: '50.00' });
+  });
+
+  it('books profit on the frozen costs, the return at its sold cost and the cancel back to nothing', async () => {
+    const res = await s.get(`/reports/profit?from=${D}&to=${D}&by=product`).expect(200);
+    // Rice: bill 1 2 x 50 = 100 at cost 2 x 40 = 80; bill 2 50 at 40, cancelled: 100 - 80 = 20.
+    // Soap: 3 x 30 = 90 at 3 x 20 = 60, one back (30 at 20): 60 - 40 = 20. (The old change with cp 1.00 came late and is ignored.)
+    expect(res.body.rows.map((r: Record<string, unknown>) => [r.productId, r.qty, r.value, r.cost, r.profit])).toEqual([
+      [1, 2, '100.00', '80.00', '20.00'],
+      [2, 2, '60.00', '40.00', '20.00'],
+    ]);
+    expect(res.body.totals).toEqual({ value: '160.00', cost: '120.00', valueWithoutCost: '0.00', profit: '40.00' });
+    const byCat = await s.get(`/reports/profit?from=${D}&to=${D}&by=category`).expect(200);
+    expect(byCat.body.rows.map((r: Record<string, unknown>) => [r.category, r.profit])).toEqual([
+      ['Grocery', '20.00'],
+      ['Personal', '20.00'],
+    ]);
+  });
+
+  it('gives the day book, dashboard cards, ageing and stock (hand-computed)', async () => {
+    const day = await s.get(`/reports/daybook?date=${D}`).expect(200);
+    expect(day.body.rows).toHaveLength(6);
+    // Cash in: bill 1 paid 50 + payment 60 = 110; out: the purchase's 400 paid.
+    expect(day.body.totals).toMatchObject({ count: 6, cashIn: '110.00', cashOut: '400.00', byKind: { sale: '240.00', 'sale-return': '30.00', 'sale-cancel': '50.00', purchase: '1000.00', 'payment-received': '60.00' } });
+
+    const dash = await s.get('/reports/dashboard').expect(200);
+    // Sales 240 - returns 30 - cancelled 50 = 160; collections 50 + 60 = 110; new dues 140 + 50 = 190; cash 110 - 400 = -290.
+    expect(dash.body.cards).toEqual({
+      sales: { today: '160.00', yesterday: '0.00' },
+      collections: { today: '110.00', yesterday: '0.00' },
+      newDues: { today: '190.00', yesterday: '0.00' },
+      cashInHand: { today: '-290.00', yesterday: '0.00' },
+    });
+    expect(dash.body.series).toHaveLength(30);
+    expect(dash.body.series[29]).toEqual({ date: D, sales: '160.00', collections: '110.00' });
+    expect(dash.body.topByValue.map((r: { productId: number }) => r.productId)).toEqual([1, 2]);
+    // Soap: 10 in - 3 sold + 1 back = 8, at or below its minimum of 10; rice 18 > 5.
+    expect(dash.body.lowStock).toBe(1);
+    // Customer 3: 140 + 50 - 30 - 50 - 60 = 50 (today); customer 9: the 25.00 opening of 2025-01-10 from the ledger's history.
+    expect(dash.body.receivables.buckets).toEqual({ b0_30: '50.00', b31_60: '0.00', b61_90: '0.00', b90: '25.00' });
+
+    const pay = await s.get('/reports/ageing?side=payable').expect(200);
+    expect(pay.body.rows).toEqual([expect.objectContaining({ partyId: 7, name: 'Eastern Traders', balance: '600.00', b0_30: '600.00' })]);
+    expect(pay.body.totals.balance).toBe('600.00');
+
+    const st = await s.get('/reports/stock-summary').expect(200);
+    // Rice 20 - 2 - 1 + 1 = 18: 18 x 40 = 720 at cost, 18 x 50 = 900 at MRP; Soap 8: 160 and 240.
+    expect(st.body.rows.map((r: Record<string, unknown>) => [r.name, r.stock, r.costValue, r.mrpValue])).toEqual([
+      ['Rice 5kg', 18, '720.00', '900.00'],
+      ['Soap', 8, '160.00', '240.00'],
+    ]);
+    expect(st.body.totals).toEqual({ products: 2, stock: 26, costValue: '880.00', mrpValue: '1140.00' });
+    const grocery = await s.get('/reports/stock-summary?category=Grocery').expect(200);
+    expect(grocery.body.totals.costValue).toBe('720.00');
+  });
+
+  it('counts a redelivered event once', async () => {
+    const before = await allReports();
+    // The same sale again under another message id (JetStream's de-duplication does not catch it): the event id does.
+    await s.publish(E.sales.saleCompleted, sale(1, 3, [saleLine(1, 1, 'Rice 5kg', '2', '50', '100.00', '40.00'), saleLine(2, 2, 'Soap', '3', '30', '90.00', '20.00')], '190.00', '50.00'), 'another-msg-id');
+    await s.publish(E.ledger.paymentReceived, { ...entry('entry:1:payment:1', 'payment_received', 'customer', 3, { kind: 'payment', id: 1 }, 6, '-60.00'), paymentId: 1, payType: 'cash', transactionId: '' }, 'again');
+    await s.consumers.caughtUp(30_000);
+    expect(await allReports()).toEqual(before);
+  });
+
+  it('keeps companies apart and lets only managers in', async () => {
+    const other = await s.get(`/reports/sales-register?from=${D}&to=${D}`, tokenFor(2)).expect(200);
+    expect(other.body.totals).toMatchObject({ count: 1, amount: '999.00' });
+    const none = await s.get('/reports/stock-summary', tokenFor(2)).expect(200);
+    expect(none.body.rows).toEqual([]);
+    for (const p of ['/reports/daybook', '/reports/dashboard', '/reports/ageing', '/reports/profit']) {
+      await s.get(p, tokenFor(1, 'staff')).expect(403);
+    }
+    const res = await s.get('/reports/daybook').set('Authorization', '');
+    expect(res.status).toBe(401);
+  });
+
+  it('refuses bad parameters with a sentence naming the field', async () => {
+    const cases: [string, RegExp][] = [
+      ['/reports/daybook?date=2026-02-30', /date/],
+      ['/reports/sales-register?from=2026-05-02&to=2026-05-01', /from/],
+      ['/reports/sales-register?clientId=abc', /clientId/],
+      ['/reports/purchase-register?distributorId=0', /distributorId/],
+      ['/reports/profit?by=colour', /by/],
+      ['/reports/ageing?side=both', /side/],
+      ['/reports/daybook?format=pdf', /format/],
+      ['/reports/sales-register?from=2020-01-01&to=2026-01-01', /400 days/],
+    ];
+    for (const [p, re] of cases) {
+      const res = await s.get(p).expect(400);
+      expect(String(res.body.message)).toMatch(re);
+    }
+  });
+
+  it('exports a report as CSV with the same rows', async () => {
+    const res = await s.get(`/reports/sales-register?from=${D}&to=${D}&format=csv`).expect(200);
+    expect(res.headers['content-type']).toMatch(/text\/csv/);
+    const lines = res.text.replace(/^\uFEFF/, '').trim().split(/\r\n/);
+    expect(lines[0]).toMatch(/^Bill,Date,Invoice no,Customer,Amount,Returned,Cancelled,Net,Paid$/);
+    expect(lines.slice(1)).toHaveLength(2);
+    expect(lines[1]).toContain('190.00');
+  });
+
+  it('rebuilt from zero (history, then the streams from the start) equals the live read model', async () => {
+    const live = await allReports();
+    await s.consumers.rebuild();
+    await s.consumers.caughtUp(60_000);
+    expect(await allReports()).toEqual(live);
+  }, 90_000);
+});
