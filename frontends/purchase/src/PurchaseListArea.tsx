@@ -1,5 +1,5 @@
 import { Route, Routes, useNavigate } from 'react-router-dom';
-import { Button, PagedTable, api, formatINR, type Column } from '@bahi/ui-kit';
+import { Button, ExportButtons, PagedTable, api, formatINR, type Column } from '@bahi/ui-kit';
 import { DebitNotesPage } from './DebitNotesPage';
 import { NotFound } from './NotFound';
 import './purchase.css';
@@ -27,9 +27,12 @@ export function PurchaseListPage() {
     <>
       <div className="bk-page-title">
         <h1>Purchase Account</h1>
-        <Button variant="secondary" onClick={() => navigate('/purchaseList/debitNotes')} data-testid="open-debit-notes">
-          Debit Notes
-        </Button>
+        <div className="pu-title-actions">
+          <ExportButtons list="purchases" />
+          <Button variant="secondary" onClick={() => navigate('/purchaseList/debitNotes')} data-testid="open-debit-notes">
+            Debit Notes
+          </Button>
+        </div>
       </div>
       <PagedTable<Row>
         title="Purchase List"

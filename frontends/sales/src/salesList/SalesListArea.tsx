@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Route, Routes, useNavigate } from 'react-router-dom';
-import { api, Button, formatINR, PagedTable, ReturnStatusBadge, usePageHeader } from '@bahi/ui-kit';
+import { api, Button, ExportButtons, formatINR, PagedTable, ReturnStatusBadge, usePageHeader } from '@bahi/ui-kit';
 import BillPage from '../bill/BillPage';
 import DeliveryPage from '../bill/DeliveryPage';
 import { CreditNotesPage } from './CreditNotesPage';
@@ -23,9 +23,12 @@ function SalesListPage() {
       // A failed load on the sales list is only logged (spec 000 §8).
       loadErrorMessage={null}
       actions={
-        <Button variant="secondary" onClick={() => navigate('/salesList/creditNotes')} data-testid="open-credit-notes">
-          Credit Notes
-        </Button>
+        <>
+          <ExportButtons list="sales" />
+          <Button variant="secondary" onClick={() => navigate('/salesList/creditNotes')} data-testid="open-credit-notes">
+            Credit Notes
+          </Button>
+        </>
       }
       load={async (pageNo, signal) => {
         const r = await api.get<SaleListReply>('/getSaleList', { query: { pageNo }, signal });
