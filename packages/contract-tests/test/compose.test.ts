@@ -83,7 +83,7 @@ describe('docker-compose.yml', () => {
     const gw = compose.services.gateway!;
     for (const s of services)
       expect(gw.environment?.[`${s.name.toUpperCase()}_URL`]).toBe(
-        `http://${s.name}:${3001 + ['identity', 'inventory', 'sales', 'ledger', 'documents'].indexOf(s.name)}`,
+        `http://${s.name}:${3001 + ['identity', 'inventory', 'sales', 'ledger', 'documents', 'reports'].indexOf(s.name)}`,
       );
     for (const r of remotes) {
       const block = compose.services[`remote-${r.name}`];
