@@ -14,6 +14,7 @@ import { DemoSeedService } from './seed/demo.seed';
 import { ReorderController, ReorderService } from './reorder';
 import { InventoryHandlers } from './stock/inventory.handlers';
 import { StockService } from './stock/stock.service';
+import { InventoryEvents, InventoryHistoryHandlers } from './events/inventory-events';
 
 @Module({
   imports: [
@@ -28,7 +29,7 @@ import { StockService } from './stock/stock.service';
       ...purchaseModels,
     ]),
   ],
-  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, DocumentsHandlers, ...purchaseControllers, ReorderController, ...importControllers],
-  providers: [ProductsService, StockService, ImagesService, DemoSeedService, ...purchaseProviders, ReorderService],
+  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, DocumentsHandlers, ...purchaseControllers, ReorderController, ...importControllers, InventoryHistoryHandlers],
+  providers: [InventoryEvents, ProductsService, StockService, ImagesService, DemoSeedService, ...purchaseProviders, ReorderService],
 })
 export class AppModule {}

@@ -33,6 +33,8 @@ export class Product {
    * read it with includesTax(), which takes a missing value as true.
    */
   @Prop({ type: Boolean, default: true }) price_includes_tax!: boolean;
+  /** Its product.changed event is not yet published (service-kit EventRelay). */
+  @Prop({ type: String }) evt?: string;
 }
 
 export const includesTax = (p: Pick<Product, 'price_includes_tax'>): boolean => p.price_includes_tax !== false;
@@ -107,6 +109,8 @@ export class StockSourceDoc {
   @Prop({ required: true }) id!: number;
   @Prop({ default: false }) reversed!: boolean;
   @Prop({ required: true }) at!: Date;
+  /** Its stock.moved event is not yet published (service-kit EventRelay). */
+  @Prop({ type: String }) evt?: string;
 }
 export const StockSourceSchema = SchemaFactory.createForClass(StockSourceDoc);
 StockSourceSchema.index({ companyId: 1, kind: 1, id: 1 }, { unique: true });

@@ -6,7 +6,8 @@ import type { Model } from 'mongoose';
 type FilterQuery<_T> = Record<string, any>;
 import type { LabelDetailsReply, ProductSnapshot, ProductSuggestion } from '@bahi/contracts';
 import { Subjects } from '@bahi/contracts';
-import { NatsClient, SequenceService } from '@bahi/service-kit';
+import { NatsClient, pendingEvent, SequenceService } from '@bahi/service-kit';
+import { InventoryEvents } from '../events/inventory-events';
 import { escapeRegex, milliStr, paiseStr, stockLevel, taxPercent } from '../common';
 import { Brand, Category, includesTax, Product, Unit } from '../schemas';
 import { checkGstFields, fineInEveryMode, type GstFields, type TaxMode } from './gst-rules';
@@ -79,6 +80,7 @@ export class ProductsService {
     @InjectModel(Unit.name) readonly units: Model<Unit>,
     readonly seq: SequenceService,
     private readonly nats: NatsClient,
+    readonly events: InventoryEvents,
   ) {}
 
   /**
@@ -131,10 +133,11 @@ export class ProductsService {
   /** A new product, counted in the list totals in the same transaction. */
   async createProduct(stock: StockService, doc: Partial<Product> & Pick<Product, 'companyId' | 'product_id'>): Promise<void> {
     await stock.inTransaction(async (session) => {
-      const [created] = await this.model.create([doc], { session });
+      const [created] = await this.model.create([{ ...doc, evt: pendingEvent() }], { session });
       const p = created!.toObject() as Product;
       await stock.totals.shift(doc.companyId, null, p, session);
     });
+    this.events.relay.kick();
   }
 
   async get(companyId: number, productId: number): Promise<Product> {

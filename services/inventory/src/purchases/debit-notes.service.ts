@@ -4,6 +4,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type DebitNoteDetails, type NoteLine, type PurchaseReturnReply } from '@bahi/contracts';
 import { Decimal, DocumentSeries, financialYearOf, leaseMs, Limits, LOGGER, money, NatsClient, Outbox, SequenceService, today } from '@bahi/service-kit';
+import { InventoryEvents } from '../events/inventory-events';
 import { stateName } from '@bahi/gst';
 import { StockService } from '../stock/stock.service';
 import { noteFigures, parseReturnLines, returnedPacks, type NoteFigures, type ReturnHold } from './debit-note.figures';
@@ -109,8 +110,10 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
     private readonly nats: NatsClient,
     private readonly seq: SequenceService,
     @Inject(LOGGER) private readonly log: Logger,
+    events: InventoryEvents,
   ) {
     this.outbox = new Outbox<DebitNoteDoc, PurchaseReturnReply>({
+      relay: events.relay,
       model,
       idField: 'debitNoteId',
       noun: 'debit note',

@@ -4,6 +4,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CheckOutPurchaseReply, type SourceLines } from '@bahi/contracts';
 import { add, Decimal, leaseMs, LOGGER, mul, NatsClient, Outbox, round2, SequenceService, sub, today } from '@bahi/service-kit';
+import { InventoryEvents } from '../events/inventory-events';
 import { taxPercent } from '../common';
 import { ProductsService } from '../products/products.service';
 import { StockService } from '../stock/stock.service';
@@ -52,8 +53,10 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     private readonly nats: NatsClient,
     private readonly seq: SequenceService,
     @Inject(LOGGER) log: Logger,
+    events: InventoryEvents,
   ) {
     this.outbox = new Outbox<PurchaseDoc, CheckOutPurchaseReply>({
+      relay: events.relay,
       model,
       idField: 'purchaseId',
       noun: 'purchase',

@@ -2,7 +2,8 @@ import { BadRequestException, Inject, Injectable, NotFoundException, ServiceUnav
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { StockApplyReply, StockMovement, StockSource, StockSourceKind } from '@bahi/contracts';
-import { castForInsert, inTransaction, SequenceService, SERVICE_CONFIG, type ServiceConfig } from '@bahi/service-kit';
+import { castForInsert, inTransaction, pendingEvent, SequenceService, SERVICE_CONFIG, type ServiceConfig } from '@bahi/service-kit';
+import { InventoryEvents } from '../events/inventory-events';
 import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
 import { type Contribution, ProductTotals } from '../products/product-totals';
 import { Movement, Product, StockSourceDoc } from '../schemas';
@@ -77,6 +78,7 @@ export class StockService implements OnModuleInit {
     @InjectModel(StockSourceDoc.name) private readonly sources: Model<StockSourceDoc>,
     private readonly seq: SequenceService,
     @Inject(SERVICE_CONFIG) private readonly cfg: ServiceConfig,
+    private readonly events: InventoryEvents,
   ) {
     this.totals = new ProductTotals(conn, (fn) => this.inTransaction(fn));
   }
@@ -112,10 +114,13 @@ export class StockService implements OnModuleInit {
     try {
       // An apply still queued when its caller's NATS deadline passed is dropped: the caller undoes
       // the sale, and the reverse's record makes the source a no-op anyway.
-      return await this.gated(async (session) => {
-        await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date() }), { session });
+      const applied = await this.gated(async (session) => {
+        // evt: its stock.moved event, committed with the movements and published after.
+        await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date(), evt: pendingEvent() }), { session });
         return this.move(companyId, source.kind, source.id, parsed, when, session);
       }, this.cfg.natsTimeoutMs);
+      this.events.relay.kick();
+      return applied;
     } catch (err) {
       if (err instanceof GateTimeout) throw new ServiceUnavailableException(`Stock is busy (${err.message}); the ${source.kind} was not applied.`);
       // A concurrent retry of the same source won the unique index: report it as already applied.
@@ -132,7 +137,7 @@ export class StockService implements OnModuleInit {
     const done = await this.gated(async (session) => {
       const src = await this.sources.findOneAndUpdate(
         { companyId, kind: source.kind, id: source.id, reversed: false },
-        { $set: { reversed: true } },
+        { $set: { reversed: true, evt: pendingEvent() } },
         { session, returnDocument: 'after' },
       );
       if (!src) {
@@ -156,12 +161,15 @@ export class StockService implements OnModuleInit {
       );
       return true;
     });
+    if (done) this.events.relay.kick();
     return { reversed: done };
   }
 
   /** A manual change of one product's stock (product edit), as an adjustment movement. */
   async adjust(companyId: number, productId: number, delta: number, rateP: number, session: ClientSession): Promise<void> {
     const id = await this.seq.next(companyId, 'adjustment');
+    // A source record for the adjustment too, so its stock.moved event is published (the caller kicks the relay after its commit).
+    await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: 'adjustment', id, at: new Date(), evt: pendingEvent() }), { session });
     await this.move(companyId, 'adjustment', id, [{ product_id: productId, delta, rate_p: rateP }], new Date(), session);
   }
 

@@ -1,0 +1,86 @@
+// Inventory's domain events on JetStream (a real nats-server -js): stock moved per applied and
+// reversed source, product changed per write; each once, with exact figures; the history answers the same.
+import { JSONCodec } from 'nats';
+import { EventStreams, Subjects, type HistoryPageReply, type ProductChangedEvent, type StockMovedEvent } from '@bahi/contracts';
+import { auth, makeCategory, makeProduct, startInventory, token, type Stack } from './helpers';
+import request from 'supertest';
+
+let s: Stack;
+const M = token(41, 'manager');
+const codec = JSONCodec<any>();
+
+async function streamEvents(): Promise<{ subject: string; msgId: string | undefined; event: any }[]> {
+  const jsm = await s.nc.jetstreamManager();
+  const info = await jsm.streams.info(EventStreams.inventory.name);
+  const out: { subject: string; msgId: string | undefined; event: any }[] = [];
+  for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
+    const m = await jsm.streams.getMessage(EventStreams.inventory.name, { seq });
+    out.push({ subject: m.subject, msgId: m.header?.get('Nats-Msg-Id'), event: codec.decode(m.data) });
+  }
+  return out;
+}
+
+/** The stream's events matching `pick`, once at least `n` are there (or after the wait). */
+async function waitFor(pick: (e: { subject: string; event: any }) => boolean, n = 1, ms = 5000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const found = (await streamEvents().catch(() => [])).filter(pick);
+    if (found.length >= n || Date.now() > end) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  s = await startInventory();
+}, 60_000);
+afterAll(() => s?.stop());
+
+describe('inventory domain events', () => {
+  let soap: number;
+  let cat: number;
+
+  it('a new product and each edit publish product.changed with its figures; the last write wins', async () => {
+    cat = await makeCategory(s.url, M, 'Bath');
+    soap = await makeProduct(s.url, M, { catagory: cat, name: 'Neem Soap', mrp: '50', cp: '31.25', unit: 'pcs' });
+    const created = await waitFor((e) => e.subject === 'events.inventory.product.changed' && e.event.product_id === soap);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.event as ProductChangedEvent).toMatchObject({ companyId: 41, product_name: 'Neem Soap', category: { id: cat, name: 'Bath' }, brand_name: 'Acme', unit: 'pcs', cp: '31.25', mrp: '50.00', stock: '0', active: 1 });
+    const edit = await request(s.url).post('/editProduct').set(auth(M)).send({ product_id: soap, catagory: cat, brand_name: 'Acme', name: 'Neem Soap', mrp: '52', cp: '33', unit: 'pcs', per_peice_quantity: 1, min_stock: 5 });
+    expect(edit.status).toBe(200);
+    const both = await waitFor((e) => e.subject === 'events.inventory.product.changed' && e.event.product_id === soap, 2);
+    expect(both.map((e) => [e.event.cp, e.event.mrp, e.event.min_stock])).toEqual([
+      ['31.25', '50.00', '0'],
+      ['33.00', '52.00', '5'],
+    ]);
+    expect(new Set(both.map((e) => e.event.eventId)).size).toBe(2);
+  });
+
+  it('a stock source applied publishes stock.moved once (a retried apply adds nothing); its reverse publishes reversed', async () => {
+    const source = { kind: 'purchase', id: 9001 };
+    // In: 12 soap at 33.00; the stock goes 0 -> 12.
+    const r = await s.ask(Subjects.inventory.stockApply, { companyId: 41, source, lines: [{ product_id: soap, quantity: '12', rate: '33' }] });
+    expect(r.applied).toBe(true);
+    const again = await s.ask(Subjects.inventory.stockApply, { companyId: 41, source, lines: [{ product_id: soap, quantity: '12', rate: '33' }] });
+    expect(again.applied).toBe(false);
+    const applied = await waitFor((e) => e.event.eventId === 'stock:41:purchase:9001:applied');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await waitFor((e) => e.event.eventId === 'stock:41:purchase:9001:applied', 2, 100)).toHaveLength(1);
+    expect(applied[0]!.msgId).toBe('stock:41:purchase:9001:applied');
+    expect(applied[0]!.event as StockMovedEvent).toMatchObject({ fact: 'applied', source, movements: [{ product_id: soap, line: 1, quantity: '12', rate: '33.00', stock: '12' }] });
+    expect((await s.ask(Subjects.inventory.stockReverse, { companyId: 41, source })).reversed).toBe(true);
+    const reversed = await waitFor((e) => e.event.eventId === 'stock:41:purchase:9001:reversed');
+    // Out again: 12 - 12 = 0.
+    expect(reversed.map((e) => e.event)).toEqual([expect.objectContaining({ fact: 'reversed', source, movements: [{ product_id: soap, line: 1, quantity: '-12', rate: '33.00', stock: '0' }] })]);
+  });
+
+  it('the history pages answer the same events from the records, for one company or all', async () => {
+    const stock = await s.ask<HistoryPageReply>(Subjects.inventory.historyPage, { companyId: 41, source: 'stock' });
+    const streamed = await streamEvents();
+    for (const id of ['stock:41:purchase:9001:applied', 'stock:41:purchase:9001:reversed'])
+      expect(stock.events.find((h) => h.event.eventId === id)?.event).toEqual(streamed.find((e) => e.event.eventId === id)!.event);
+    const products = await s.ask<HistoryPageReply>(Subjects.inventory.historyPage, { source: 'product', limit: 10 });
+    expect(products.events.map((h) => (h.event as ProductChangedEvent).product_id)).toContain(soap);
+    expect((await s.ask<HistoryPageReply>(Subjects.inventory.historyPage, { companyId: 42, source: 'product' })).events).toEqual([]);
+    await expect(s.ask(Subjects.inventory.historyPage, { source: 'sales' })).rejects.toThrow('Unknown history source "sales"');
+  });
+});
