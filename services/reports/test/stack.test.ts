@@ -1,0 +1,65 @@
+import { startStack, type Stack } from '@bahi/devstack';
+import { today } from '@bahi/service-kit';
+
+/**
+ * Through the real owners: the devstack (each service its own NATS user with the permissions the
+ * contracts generate, JetStream on), a bill made at the counter through the gateway, and the
+ * reports service seeing it from the sales stream.
+ */
+let stack: Stack;
+let token = '';
+
+async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${stack.gatewayUrl}/api${path}`, {
+    method,
+    headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+async function until<T>(what: string, fn: () => Promise<T | null>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== null) return v;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+beforeAll(async () => {
+  stack = await startStack({ services: ['identity', 'inventory', 'sales', 'ledger', 'reports'], env: { BAHI_DEMO: '1', BAHI_ADMIN_PASSWORD: 'admin12345', LOG_LEVEL: 'info' }, logs: 'files' });
+  const login = await call('POST', '/loginReact', { email: 'manager@demo.local', password: 'manager12345' });
+  expect(login.status).toBe(200);
+  token = login.body.token;
+}, 240_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+it('a bill made at the counter reaches the sales register with the amount sales holds', async () => {
+  const D = today();
+  const before = await call('GET', `/reports/sales-register?from=${D}&to=${D}`);
+  expect(before.status).toBe(200);
+  expect((await call('GET', '/addProductIntoCart/1?cart_no=1')).status).toBe(200);
+  const sale = await call('POST', '/MAKE_SALE', { clientId: 0, cart_no: 1, paid: '0' }, { 'Idempotency-Key': `reports-stack-${Date.now()}` });
+  expect(sale.status).toBe(200);
+  const saleId = sale.body.saleId as number;
+  const list = await call('GET', '/getSaleList?pageNo=0');
+  const owner = (list.body.salesList as { id: number; 'Total Amount': number; Paid: number }[]).find((r) => r.id === saleId)!;
+  const t0 = Date.now();
+  const row = await until('the bill in the register', async () => {
+    const reg = await call('GET', `/reports/sales-register?from=${D}&to=${D}`);
+    return (reg.body.rows as { saleId: number; amount: string; paid: string }[]).find((r) => r.saleId === saleId) ?? null;
+  });
+  process.stdout.write(`bill ${saleId} visible in the sales register after ${Date.now() - t0} ms\n`);
+  expect(Number(row.amount)).toBe(owner['Total Amount']);
+  expect(Number(row.paid)).toBe(owner.Paid);
+  // Staff are refused by the service behind the gateway.
+  const staff = await call('POST', '/loginReact', { email: 'staff@demo.local', password: 'staff12345' });
+  const res = await fetch(`${stack.gatewayUrl}/api/reports/dashboard`, { headers: { Authorization: `Bearer ${staff.body.token}` } });
+  expect(res.status).toBe(403);
+}, 120_000);
