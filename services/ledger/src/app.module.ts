@@ -15,6 +15,7 @@ import { DistributorsService } from './distributors/distributors.service';
 import { DocumentsHandlers } from './documents/documents.handlers';
 import { importControllers } from './imports';
 import { LedgerHandlers } from './ledger.handlers';
+import { LedgerEvents, LedgerHistoryHandlers } from './events/ledger-events';
 import { DemoSeed } from './seed/demo.seed';
 import { RemindersController } from './reminders/reminders.controller';
 import { RemindersService } from './reminders/reminders.service';
@@ -30,7 +31,7 @@ import { RemindersService } from './reminders/reminders.service';
       { name: PartyAccountDoc.name, schema: PartyAccountSchema },
     ]),
   ],
-  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers, RemindersController, ...importControllers],
-  providers: [CustomersService, DistributorsService, AccountsService, DemoSeed, RemindersService],
+  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers, RemindersController, ...importControllers, LedgerHistoryHandlers],
+  providers: [LedgerEvents, CustomersService, DistributorsService, AccountsService, DemoSeed, RemindersService],
 })
 export class AppModule {}

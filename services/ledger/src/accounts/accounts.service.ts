@@ -3,6 +3,7 @@ import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { HistoryRow, PartyKind, PartyRef, SourceKind, SourceRef } from '@bahi/contracts';
 import { castForInsert, duplicateIn, inTransaction, Money, SequenceService } from '@bahi/service-kit';
+import { LedgerEvents } from '../events/ledger-events';
 import { PAGE_SIZE, today } from '../common';
 import { EntrySourceDoc } from './entry-source.schema';
 import { EntryDoc, type EntryKind } from './entry.schema';
@@ -79,6 +80,7 @@ export class AccountsService {
     @InjectModel(PartyAccountDoc.name) private readonly partyAccounts: Model<PartyAccountDoc>,
     @InjectConnection() private readonly conn: Connection,
     private readonly seq: SequenceService,
+    private readonly events: LedgerEvents,
   ) {}
 
   /**
@@ -222,6 +224,9 @@ export class AccountsService {
         });
         await this.model.collection.insertOne(entry, { session });
         return true;
+      }).then((posted) => {
+        if (posted) this.events.relay.kick();
+        return posted;
       });
     } catch (err) {
       // The entry is there without a record: posted before records were kept.
@@ -265,6 +270,9 @@ export class AccountsService {
         { session },
       );
       return true;
+    }).then((reversed) => {
+      if (reversed) this.events.relay.kick();
+      return reversed;
     });
   }
 
@@ -286,6 +294,7 @@ export class AccountsService {
       }
       throw err;
     }
+    this.events.relay.kick();
     return paymentId;
   }
 

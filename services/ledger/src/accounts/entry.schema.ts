@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument } from 'mongoose';
+import { pendingEvent } from '@bahi/service-kit';
 
 export const EntryKinds = ['opening', 'sale', 'purchase', 'payment_received', 'payment_given', 'reversal', 'credit_note', 'debit_note', 'cancellation'] as const;
 export type EntryKind = (typeof EntryKinds)[number];
@@ -41,6 +42,8 @@ export class EntryDoc {
   @Prop({ type: String }) docNo?: string;
   /** Payments and guarded posts: the party account's version they wrote (their commit order per party). */
   @Prop({ type: Number }) partyVersion?: number;
+  /** Its domain event is not yet published (service-kit EventRelay): a default, so every insert path marks it. */
+  @Prop({ type: String, default: () => pendingEvent() }) evt?: string;
 }
 
 export type EntryDocument = HydratedDocument<EntryDoc>;

@@ -1,0 +1,74 @@
+import { Controller, Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import type { Model } from 'mongoose';
+import type { NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { EventStreams, EventSubjects, Subjects, type HistoryEvent, type HistoryPageReply, type HistoryPageRequest, type LedgerEntryEvent, type PaymentEvent } from '@bahi/contracts';
+import { dec, EventRelay, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
+import { EntryDoc } from '../accounts/entry.schema';
+
+/**
+ * One ledger entry's event: payments as payment.received / payment.given (with how they were
+ * paid), every other entry as entry.posted. Together they are every delta of every party's due.
+ * The id is the entry's per-company sequence number, which never changes.
+ */
+export function entryEvent(e: EntryDoc & { createdAt?: Date }): HistoryEvent<'events.ledger.entry.posted' | 'events.ledger.payment.received' | 'events.ledger.payment.given'> {
+  const base: LedgerEntryEvent = {
+    eventId: `entry:${e.companyId}:${e.seq}`,
+    companyId: e.companyId,
+    occurredAt: (e.createdAt ?? new Date(0)).toISOString(),
+    date: e.date,
+    entryKind: e.entryKind,
+    party: { kind: e.partyKind, id: e.partyId },
+    source: { kind: e.sourceKind, id: e.sourceId },
+    seq: e.seq,
+    amount: dec(e.amount),
+    paid: dec(e.paid),
+    delta: dec(e.delta),
+    dueDate: e.dueDate ?? null,
+    docNo: e.docNo ?? null,
+  };
+  if (e.entryKind === 'payment_received' || e.entryKind === 'payment_given') {
+    const event: PaymentEvent = { ...base, paymentId: e.sourceId, payType: e.payType ?? '', transactionId: e.transactionId ?? '' };
+    return { subject: e.entryKind === 'payment_received' ? EventSubjects.ledger.paymentReceived : EventSubjects.ledger.paymentGiven, event };
+  }
+  return { subject: EventSubjects.ledger.entryPosted, event: base };
+}
+
+/**
+ * Ledger's domain events (BAHI_LEDGER), one per entry: every entry is inserted with `evt` pending
+ * (a schema default, so no insert path can forget it) and published after its commit.
+ */
+@Injectable()
+export class LedgerEvents implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly relay: EventRelay;
+
+  constructor(@InjectModel(EntryDoc.name) entries: Model<EntryDoc>, @Inject(NATS_CONNECTION) nc: NatsConnection, @Inject(LOGGER) log: Logger) {
+    this.relay = new EventRelay({
+      nc,
+      log,
+      stream: EventStreams.ledger,
+      sources: [{ name: 'entry', collection: entries.collection, complete: {}, toEvents: (e: EntryDoc) => [entryEvent(e)] }] as never,
+    });
+  }
+
+  async onApplicationBootstrap() {
+    await this.relay.start();
+  }
+
+  async onApplicationShutdown() {
+    await this.relay.stop();
+  }
+}
+
+/** `ledger.history.page`: every entry's event, for a rebuild. */
+@Controller()
+export class LedgerHistoryHandlers {
+  constructor(private readonly events: LedgerEvents) {}
+
+  @MessagePattern(Subjects.ledger.historyPage)
+  page(@Payload() req: HistoryPageRequest): Promise<HistoryPageReply> {
+    return this.events.relay.history(req ?? ({} as HistoryPageRequest));
+  }
+}

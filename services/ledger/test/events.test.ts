@@ -1,0 +1,89 @@
+// Ledger's domain events on JetStream (a real nats-server -js): every entry once, payments as
+// payment.received / payment.given, the rest as entry.posted; their deltas add up to the due.
+import { JSONCodec } from 'nats';
+import { EventStreams, Subjects, type HistoryPageReply, type LedgerEntryEvent, type PartyDueReply, type PaymentEvent } from '@bahi/contracts';
+import { Money } from '@bahi/service-kit';
+import { as, customerForm, distributorForm, startLedger, tokenFor, type Stack } from './helpers';
+
+let stack: Stack;
+let A: ReturnType<typeof as>;
+let cust: number;
+let dist: number;
+const codec = JSONCodec<any>();
+
+async function streamEvents(): Promise<{ subject: string; msgId: string | undefined; event: any }[]> {
+  const jsm = await stack.nc.jetstreamManager();
+  const info = await jsm.streams.info(EventStreams.ledger.name);
+  const out: { subject: string; msgId: string | undefined; event: any }[] = [];
+  for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
+    const m = await jsm.streams.getMessage(EventStreams.ledger.name, { seq });
+    out.push({ subject: m.subject, msgId: m.header?.get('Nats-Msg-Id'), event: codec.decode(m.data) });
+  }
+  return out;
+}
+async function waitForCount(n: number, ms = 5000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const all = await streamEvents().catch(() => []);
+    if (all.length >= n || Date.now() > end) return all;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  stack = await startLedger();
+  A = as(stack.url, tokenFor(1));
+  cust = (await A.post('/clients/addClient', customerForm({ mobile_no: '9123400777', name: 'Ravi Events' }))).body.id;
+  dist = (await A.post('/addDistributor', distributorForm())).body.id;
+}, 60_000);
+afterAll(() => stack?.stop());
+
+describe('ledger domain events', () => {
+  it('a sale entry, a payment received, a purchase, a payment given and a reversal arrive once each; the deltas sum to the due', async () => {
+    // Sale 1000.00 with 250.50 paid: delta +749.50. Payment 200.25: delta -200.25. Reversal of a second sale 80 (0 paid): +80 then -80.
+    // Customer due = 749.50 - 200.25 + 80 - 80 = 549.25.
+    await stack.ask(Subjects.ledger.entryPost, { companyId: 1, party: { kind: 'customer', id: cust }, source: { kind: 'sale', id: 501 }, amount: '1000', paid: '250.50', dueDate: '2030-06-01', date: '2030-05-01' });
+    // A repeated post (a retried message) adds no entry and no event.
+    await stack.ask(Subjects.ledger.entryPost, { companyId: 1, party: { kind: 'customer', id: cust }, source: { kind: 'sale', id: 501 }, amount: '1000', paid: '250.50', dueDate: '2030-06-01', date: '2030-05-01' });
+    const pay = await A.post('/salesDuePayment', { client_id: cust, amount: '200.25', nextDD: '2030-07-01' });
+    expect(pay.body.done).toBe(true);
+    await stack.ask(Subjects.ledger.entryPost, { companyId: 1, party: { kind: 'customer', id: cust }, source: { kind: 'sale', id: 502 }, amount: '80', paid: '0', date: '2030-05-02' });
+    await stack.ask(Subjects.ledger.entryReverse, { companyId: 1, source: { kind: 'sale', id: 502 } });
+    // Purchase 800.50 with 300 paid: +500.50; payment given 500: -500.00. Distributor due 0.50.
+    await stack.ask(Subjects.ledger.entryPost, { companyId: 1, party: { kind: 'distributor', id: dist }, source: { kind: 'purchase', id: 77 }, amount: '800.50', paid: '300', date: '2030-05-03' });
+    expect((await A.post('/purchaseDuePaymentReact', { distributorId: dist, amount: 500, nextDD: '2030-08-01' })).body.done).toBe(true);
+
+    const all = await waitForCount(6);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await streamEvents()).toHaveLength(6);
+    expect(all.map((e) => e.msgId)).toEqual(all.map((e) => e.event.eventId));
+    const ofCust = all.filter((e) => e.event.party.kind === 'customer');
+    expect(ofCust.map((e) => [e.subject, e.event.entryKind, e.event.delta])).toEqual([
+      ['events.ledger.entry.posted', 'sale', '749.5'],
+      ['events.ledger.payment.received', 'payment_received', '-200.25'],
+      ['events.ledger.entry.posted', 'sale', '80'],
+      ['events.ledger.entry.posted', 'reversal', '-80'],
+    ]);
+    const sale = ofCust[0]!.event as LedgerEntryEvent;
+    expect(sale).toMatchObject({ companyId: 1, date: '2030-05-01', source: { kind: 'sale', id: 501 }, amount: '1000', paid: '250.5', dueDate: '2030-06-01' });
+    const received = ofCust[1]!.event as PaymentEvent;
+    expect(received).toMatchObject({ paymentId: pay.body.paymentId, payType: 'Cash', amount: '200.25', dueDate: '2030-07-01' });
+    const due = await stack.ask<PartyDueReply>(Subjects.ledger.partyDue, { companyId: 1, party: { kind: 'customer', id: cust } });
+    expect(Money.add(...ofCust.map((e) => e.event.delta)).toFixed(2)).toBe('549.25');
+    expect(Money.money(due.due).toFixed(2)).toBe('549.25');
+    const ofDist = all.filter((e) => e.event.party.kind === 'distributor');
+    expect(ofDist.map((e) => [e.subject, e.event.delta])).toEqual([
+      ['events.ledger.entry.posted', '500.5'],
+      ['events.ledger.payment.given', '-500'],
+    ]);
+  });
+
+  it('the history answers every entry as the same event, oldest first, paged', async () => {
+    const first = await stack.ask<HistoryPageReply>(Subjects.ledger.historyPage, { companyId: 1, source: 'entry', limit: 4 });
+    const rest = await stack.ask<HistoryPageReply>(Subjects.ledger.historyPage, { companyId: 1, source: 'entry', limit: 4, after: first.next });
+    expect(rest.next).toBeNull();
+    const streamed = await streamEvents();
+    expect([...first.events, ...rest.events].map((h) => h.event)).toEqual(streamed.map((e) => e.event));
+    expect([...first.events, ...rest.events].map((h) => h.subject)).toEqual(streamed.map((e) => e.subject));
+  });
+});
