@@ -36,11 +36,11 @@ const id = (v: unknown, what: string): number => {
 /** Cost of `units` at a per-unit cp, to the paisa; null when the line has no frozen cost. */
 const costOf = (cp: string | null | undefined, units: string): number | null => (cp === null || cp === undefined ? null : toPaise(mul(money(cp), money(units))));
 
-function base(e: { eventId?: unknown; companyId?: unknown; date?: unknown }) {
+function base(e: { eventId?: unknown; companyId?: unknown; date?: unknown; occurredAt?: unknown }) {
   if (typeof e.eventId !== 'string' || !e.eventId) throw new BadEvent('eventId is missing');
   const companyId = id(e.companyId, 'companyId');
   if (!isRealDate(e.date)) throw new BadEvent('date is not YYYY-MM-DD');
-  return { eventId: e.eventId, companyId, date: e.date };
+  return { eventId: e.eventId, companyId, date: e.date, at: typeof e.occurredAt === 'string' ? e.occurredAt : '' };
 }
 
 const saleLines = (lines: SaleCompletedEvent['lines']): FactLine[] =>

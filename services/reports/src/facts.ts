@@ -9,6 +9,8 @@ export interface FactBase {
   companyId: number;
   /** Business date (YYYY-MM-DD, IST). */
   date: string;
+  /** When the fact was committed (ISO): orders the day book the same live and rebuilt. */
+  at: string;
 }
 
 export interface FactLine {

@@ -72,13 +72,34 @@ export class Projector {
     );
   }
 
+  /**
+   * Updates a bill's (or purchase's) register row and moves its contribution to the register
+   * totals kept on the daily row of its own date: the difference before/after, so a note or a
+   * cancel before the bill, or a replay, leaves the totals equal to the sum of the rows.
+   */
+  private async registerRow(collection: string, prefix: 'reg' | 'preg', id: string, update: Record<string, unknown>, companyId: number, session: ClientSession) {
+    const rows = coll(this.db, collection);
+    const before = await rows.findOne({ _id: id }, { session });
+    const after = await rows.findOneAndUpdate({ _id: id }, update, { upsert: true, session, returnDocument: 'after' });
+    const incs = new Map<string, Record<string, number>>();
+    const add = (row: Row | null, sign: 1 | -1) => {
+      const part = registerPart(row, prefix);
+      if (!part || !row) return;
+      const inc = incs.get(String(row.date)) ?? {};
+      for (const [k, v] of Object.entries(part)) inc[k] = (inc[k] ?? 0) + sign * v;
+      incs.set(String(row.date), inc);
+    };
+    add(before, -1);
+    add(after, 1);
+    for (const [date, inc] of incs) {
+      if (Object.values(inc).every((v) => v === 0)) continue;
+      await coll(this.db, C.daily).updateOne({ _id: `${companyId}:${date}` }, { $inc: inc, $setOnInsert: { companyId, date } }, { upsert: true, session });
+    }
+  }
+
   private txn(f: Fact, row: Record<string, unknown>, session: ClientSession) {
-    // seq: ordering within a day (the event's arrival); the id keeps a replay idempotent.
-    return coll(this.db, C.txns).updateOne(
-      { _id: f.eventId },
-      { $set: { companyId: f.companyId, date: f.date, kind: f.kind, ...row }, $setOnInsert: { seq: Date.now() } },
-      { upsert: true, session },
-    );
+    // Ordered by the fact's commit time, then its id: the same order live and rebuilt.
+    return coll(this.db, C.txns).updateOne({ _id: f.eventId }, { $set: { companyId: f.companyId, date: f.date, at: f.at, kind: f.kind, ...row } }, { upsert: true, session });
   }
 
   /** A party's name, from the bills and purchases that name it (ledger entries carry ids only). */
@@ -132,10 +153,13 @@ export class Projector {
       case 'sale': {
         const due = f.amount - f.paid;
         await this.daily(f, { sales: f.amount, salesCount: 1, collections: f.paid, newDues: due }, session);
-        await coll(this.db, C.invoices).updateOne(
-          { _id: `${c}:${f.saleId}` },
+        await this.registerRow(
+          C.invoices,
+          'reg',
+          `${c}:${f.saleId}`,
           { $set: { companyId: c, saleId: f.saleId, date: f.date, docNo: f.docNo, customerId: f.customerId, customerName: f.customerName, amount: f.amount, paid: f.paid, dueDate: f.dueDate, sold: true } },
-          { upsert: true, session },
+          c,
+          session,
         );
         await this.txn(f, { ref: f.saleId, docNo: f.docNo, party: f.customerName, partyId: f.customerId, amount: f.amount, paid: f.paid }, session);
         await this.partyName(c, 'r', f.customerId, f.customerName, session);
@@ -153,18 +177,14 @@ export class Projector {
       }
       case 'sale-return': {
         await this.daily(f, { returns: f.amount, paidOut: f.refund }, session);
-        await coll(this.db, C.invoices).updateOne({ _id: `${c}:${f.saleId}` }, { $inc: { returned: f.amount }, $setOnInsert: { companyId: c, saleId: f.saleId } }, { upsert: true, session });
+        await this.registerRow(C.invoices, 'reg', `${c}:${f.saleId}`, { $inc: { returned: f.amount }, $setOnInsert: { companyId: c, saleId: f.saleId } }, c, session);
         await this.txn(f, { ref: f.noteId, saleId: f.saleId, docNo: f.docNo, party: f.customerName, partyId: f.customerId, amount: f.amount, paid: f.refund }, session);
         await this.returnProfit(f, session);
         return;
       }
       case 'sale-cancel': {
         await this.daily(f, { cancelled: f.amount }, session);
-        await coll(this.db, C.invoices).updateOne(
-          { _id: `${c}:${f.saleId}` },
-          { $set: { cancelled: true, cancelledAmount: f.amount }, $setOnInsert: { companyId: c, saleId: f.saleId } },
-          { upsert: true, session },
-        );
+        await this.registerRow(C.invoices, 'reg', `${c}:${f.saleId}`, { $set: { cancelled: true, cancelledAmount: f.amount }, $setOnInsert: { companyId: c, saleId: f.saleId } }, c, session);
         await this.txn(f, { ref: f.saleId, docNo: f.docNo, party: f.customerName, partyId: f.customerId, amount: f.amount }, session);
         await this.cancelProfit(f, session);
         return;
@@ -172,10 +192,13 @@ export class Projector {
       case 'purchase': {
         const due = f.amount - f.paid;
         await this.daily(f, { purchases: f.amount, purchaseCount: 1, paidOut: f.paid, newPayables: due }, session);
-        await coll(this.db, C.purchases).updateOne(
-          { _id: `${c}:${f.purchaseId}` },
+        await this.registerRow(
+          C.purchases,
+          'preg',
+          `${c}:${f.purchaseId}`,
           { $set: { companyId: c, purchaseId: f.purchaseId, date: f.date, docNo: f.docNo, distributorId: f.distributorId, distributorName: f.distributorName, amount: f.amount, paid: f.paid, bought: true } },
-          { upsert: true, session },
+          c,
+          session,
         );
         await this.txn(f, { ref: f.purchaseId, docNo: f.docNo, party: f.distributorName, partyId: f.distributorId, amount: f.amount, paid: f.paid }, session);
         await this.partyName(c, 'p', f.distributorId, f.distributorName, session);
@@ -183,7 +206,7 @@ export class Projector {
       }
       case 'purchase-return': {
         await this.daily(f, { purchaseReturns: f.amount, collections: f.refund }, session);
-        await coll(this.db, C.purchases).updateOne({ _id: `${c}:${f.purchaseId}` }, { $inc: { returned: f.amount }, $setOnInsert: { companyId: c, purchaseId: f.purchaseId } }, { upsert: true, session });
+        await this.registerRow(C.purchases, 'preg', `${c}:${f.purchaseId}`, { $inc: { returned: f.amount }, $setOnInsert: { companyId: c, purchaseId: f.purchaseId } }, c, session);
         await this.txn(f, { ref: f.noteId, purchaseId: f.purchaseId, docNo: f.docNo, party: f.distributorName, partyId: f.distributorId, amount: f.amount, paid: f.refund }, session);
         await this.partyName(c, 'p', f.distributorId, f.distributorName, session);
         return;
@@ -290,6 +313,22 @@ export class Projector {
     await coll(this.db, C.saleLines).updateOne({ _id: sale._id }, { $set: { cancelled: true } }, { session });
     await this.profit(f.companyId, f.date, [...byProduct.values()], session);
   }
+}
+
+/** What a register row adds to its date's register totals (null: the bill or purchase itself has not arrived). */
+export function registerPart(row: Row | null, prefix: 'reg' | 'preg'): Record<string, number> | null {
+  if (!row || !(row.sold || row.bought)) return null;
+  const amount = Number(row.amount ?? 0);
+  const returned = Number(row.returned ?? 0);
+  const cancelled = row.cancelled === true;
+  return {
+    [`${prefix}Count`]: 1,
+    [`${prefix}Amount`]: amount,
+    [`${prefix}Returned`]: returned,
+    [`${prefix}Cancelled`]: cancelled ? amount - returned : 0,
+    [`${prefix}Net`]: cancelled ? 0 : amount - returned,
+    [`${prefix}Paid`]: Number(row.paid ?? 0),
+  };
 }
 
 export type { SaleFact };

@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import type { Db, Filter } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { today } from '@bahi/service-kit';
-import { coll, type Row } from './projector';
+import { coll, registerPart, type Row } from './projector';
 import { addDays, daysBetween, PAGE_SIZE, rs } from './params';
 import { C } from './store';
 
@@ -40,7 +40,15 @@ export class ReportsService {
   }
 
   async daybook(companyId: number, date: string) {
-    const docs = await coll(this.db, C.txns).find({ companyId, date }).sort({ seq: 1, _id: 1 }).toArray();
+    const docs = await coll(this.db, C.txns).find({ companyId, date }).sort({ at: 1, _id: 1 }).toArray();
+    // Ledger events name parties by id only: their names come from the bills that named them.
+    const side = (kind: string) => (kind === 'purchase' || kind === 'purchase-return' || kind === 'payment-given' ? 'p' : 'r');
+    const unnamed = docs.filter((d) => !d.party && d.partyId);
+    const names = new Map<string, string>();
+    if (unnamed.length) {
+      const ids = [...new Set(unnamed.map((d) => `${companyId}:${side(String(d.kind))}:${d.partyId}`))];
+      for (const p of await coll(this.db, C.parties).find({ _id: { $in: ids } }, { projection: { name: 1 } }).toArray()) names.set(p._id, String(p.name ?? ''));
+    }
     const byKind: Record<string, number> = {};
     let cashIn = 0;
     let cashOut = 0;
@@ -55,7 +63,7 @@ export class ReportsService {
         kind,
         ref: d.ref,
         docNo: d.docNo ?? null,
-        party: d.party ?? '',
+        party: d.party || names.get(`${companyId}:${side(kind)}:${d.partyId}`) || '',
         partyId: d.partyId ?? null,
         amount: rs(n(d.amount)),
         cashIn: rs(cash === 'in' ? paid : 0),
@@ -71,18 +79,18 @@ export class ReportsService {
 
   async salesRegister(companyId: number, from: string, to: string, clientId: number | null, paged: Paged) {
     const filter: Filter<Row> = { companyId, date: { $gte: from, $lte: to }, sold: true, ...(clientId ? { customerId: clientId } : {}) };
-    const all = await coll(this.db, C.invoices)
-      .find(filter, { projection: { amount: 1, returned: 1, cancelled: 1, paid: 1, date: 1, saleId: 1 } })
-      .toArray();
-    const t = { count: all.length, amount: 0, returned: 0, cancelled: 0, net: 0, paid: 0 };
-    for (const d of all) {
-      const amount = n(d.amount);
-      const returned = n(d.returned);
-      t.amount += amount;
-      t.returned += returned;
-      t.paid += n(d.paid);
-      if (d.cancelled) t.cancelled += amount - returned;
-      else t.net += amount - returned;
+    // One customer's bills are few: sum them; the whole register's totals are kept per day.
+    const parts = clientId
+      ? (await coll(this.db, C.invoices).find(filter, { projection: { amount: 1, returned: 1, cancelled: 1, paid: 1, sold: 1 } }).toArray()).map((d) => registerPart(d, 'reg')!)
+      : await coll(this.db, C.daily).find({ companyId, date: { $gte: from, $lte: to } }).toArray();
+    const t = { count: 0, amount: 0, returned: 0, cancelled: 0, net: 0, paid: 0 };
+    for (const d of parts) {
+      t.count += n(d.regCount);
+      t.amount += n(d.regAmount);
+      t.returned += n(d.regReturned);
+      t.cancelled += n(d.regCancelled);
+      t.net += n(d.regNet);
+      t.paid += n(d.regPaid);
     }
     let q = coll(this.db, C.invoices).find(filter).sort({ date: 1, saleId: 1 });
     if (paged.pageSize) q = q.skip(paged.page * paged.pageSize).limit(paged.pageSize);
@@ -107,13 +115,16 @@ export class ReportsService {
 
   async purchaseRegister(companyId: number, from: string, to: string, distributorId: number | null, paged: Paged) {
     const filter: Filter<Row> = { companyId, date: { $gte: from, $lte: to }, bought: true, ...(distributorId ? { distributorId } : {}) };
-    const all = await coll(this.db, C.purchases).find(filter, { projection: { amount: 1, returned: 1, paid: 1 } }).toArray();
-    const t = { count: all.length, amount: 0, returned: 0, net: 0, paid: 0 };
-    for (const d of all) {
-      t.amount += n(d.amount);
-      t.returned += n(d.returned);
-      t.net += n(d.amount) - n(d.returned);
-      t.paid += n(d.paid);
+    const parts = distributorId
+      ? (await coll(this.db, C.purchases).find(filter, { projection: { amount: 1, returned: 1, paid: 1, bought: 1 } }).toArray()).map((d) => registerPart(d, 'preg')!)
+      : await coll(this.db, C.daily).find({ companyId, date: { $gte: from, $lte: to } }).toArray();
+    const t = { count: 0, amount: 0, returned: 0, net: 0, paid: 0 };
+    for (const d of parts) {
+      t.count += n(d.pregCount);
+      t.amount += n(d.pregAmount);
+      t.returned += n(d.pregReturned);
+      t.net += n(d.pregNet);
+      t.paid += n(d.pregPaid);
     }
     let q = coll(this.db, C.purchases).find(filter).sort({ date: 1, purchaseId: 1 });
     if (paged.pageSize) q = q.skip(paged.page * paged.pageSize).limit(paged.pageSize);
@@ -160,7 +171,8 @@ export class ReportsService {
     while (d <= to) {
       const month = d.slice(0, 7);
       const monthEnd = addDays(`${addDays(`${month}-28`, 4).slice(0, 7)}-01`, -1);
-      if (d === `${month}-01` && monthEnd <= to) {
+      // A month up to today is whole too: sales are dated the day they are made, none later.
+      if (d === `${month}-01` && (monthEnd <= to || to >= today())) {
         months.push(month);
         d = addDays(monthEnd, 1);
       } else {
@@ -291,7 +303,9 @@ export class ReportsService {
       const c = card(byDate.get(date));
       return { date, sales: rs(c.sales), collections: rs(c.collections) };
     });
-    const profit = await this.profit(companyId, start, now, 'product');
+    // Top products of the month so far (one profit row per product sold this month).
+    const monthStart = `${now.slice(0, 7)}-01`;
+    const profit = await this.profit(companyId, monthStart, now, 'product');
     const top = (key: 'value' | 'profit') =>
       [...profit.rows]
         .sort((a, b) => Number(b[key]) - Number(a[key]))
@@ -303,6 +317,7 @@ export class ReportsService {
       date: now,
       cards,
       series,
+      topPeriod: { from: monthStart, to: now },
       topByValue: top('value'),
       topByMargin: top('profit'),
       receivables: { buckets: { b0_30: ageing.totals.b0_30, b31_60: ageing.totals.b31_60, b61_90: ageing.totals.b61_90, b90: ageing.totals.b90 }, total: ageing.totals.balance, mostOverdue: ageing.rows.slice(0, 5) },

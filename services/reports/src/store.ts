@@ -39,7 +39,7 @@ export async function ensureIndexes(conn: Connection): Promise<void> {
     db.collection(C.invoices).createIndex({ companyId: 1, customerId: 1, date: 1 }),
     db.collection(C.purchases).createIndex({ companyId: 1, date: 1, purchaseId: 1 }),
     db.collection(C.purchases).createIndex({ companyId: 1, distributorId: 1, date: 1 }),
-    db.collection(C.txns).createIndex({ companyId: 1, date: 1, seq: 1 }),
+    db.collection(C.txns).createIndex({ companyId: 1, date: 1, at: 1 }),
     db.collection(C.pending).createIndex({ companyId: 1, saleId: 1 }),
     db.collection(C.profitDay).createIndex({ companyId: 1, date: 1 }),
     db.collection(C.profitMonth).createIndex({ companyId: 1, month: 1 }),

@@ -99,6 +99,15 @@ describe('reports from the event streams', () => {
     ]);
     // amount 190 + 50 = 240; returned 30; cancelled 50; net 160; paid 50 + 0 = 50.
     expect(res.body.totals).toEqual({ count: 2, amount: '240.00', returned: '30.00', cancelled: '50.00', net: '160.00', paid: '50.00' });
+    // One customer's register sums its rows; the whole register reads the per-day totals: the same here.
+    const one = await s.get(`/reports/sales-register?from=${D}&to=${D}&clientId=3`).expect(200);
+    expect(one.body.totals).toEqual(res.body.totals);
+    const nobody = await s.get(`/reports/sales-register?from=${D}&to=${D}&clientId=4`).expect(200);
+    expect(nobody.body).toMatchObject({ rows: [], totals: { count: 0, amount: '0.00' } });
+    // The purchase: 1000.00, 400.00 paid.
+    const pur = await s.get(`/reports/purchase-register?from=${D}&to=${D}`).expect(200);
+    expect(pur.body.totals).toEqual({ count: 1, amount: '1000.00', returned: '0.00', net: '1000.00', paid: '400.00' });
+    expect((await s.get(`/reports/purchase-register?from=${D}&to=${D}&distributorId=7`).expect(200)).body.totals).toEqual(pur.body.totals);
   });
 
   it('books profit on the frozen costs, the return at its sold cost and the cancel back to nothing', async () => {
