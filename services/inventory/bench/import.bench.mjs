@@ -59,7 +59,14 @@ try {
   const token = (await json('POST', '/loginReact', undefined, { email: 'manager@demo.local', password: 'manager12345' })).token;
   const file = sheet(ROWS);
   const pid = stack.pids().inventory;
-  const before0 = (await json('GET', '/getProductList', token)).count;
+  // The demo catalogue (50 products) is seeded in the background: wait until it is all there.
+  let before0 = -1;
+  for (let i = 0; i < 200; i++) {
+    const n = (await json('GET', '/getProductList', token)).count;
+    if (n >= 50 && n === before0) break;
+    before0 = n;
+    await new Promise((r) => setTimeout(r, 500));
+  }
 
   for (const label of ['new products', 'the same file again (updates)']) {
     const pids = stack.pids();
