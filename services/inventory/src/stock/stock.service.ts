@@ -75,7 +75,7 @@ export class StockService implements OnModuleInit {
     @InjectConnection() private readonly conn: Connection,
     @InjectModel(Product.name) private readonly products: Model<Product>,
     @InjectModel(Movement.name) readonly movements: Model<Movement>,
-    @InjectModel(StockSourceDoc.name) private readonly sources: Model<StockSourceDoc>,
+    @InjectModel(StockSourceDoc.name) readonly sources: Model<StockSourceDoc>,
     private readonly seq: SequenceService,
     @Inject(SERVICE_CONFIG) private readonly cfg: ServiceConfig,
     private readonly events: InventoryEvents,
