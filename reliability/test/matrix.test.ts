@@ -122,6 +122,11 @@ beforeAll(async () => {
   expect(paid.status).toBe(200);
   clientA = clients[0].id;
   paymentA = paid.body.paymentId;
+  // A credit note (one unit of sale 1 back) and a debit note (one unit of purchase 1 back).
+  const soldLine = (await mgrA.get('/getBillDetails?id=1')).body.soldProducts[0].sl_no;
+  expect((await mgrA.post('/salesReturn', { saleId: 1, lines: [{ sl_no: soldLine, quantity: 1 }], refund: '0', idempotencyKey: 'matrix-cn' })).status).toBe(200);
+  const boughtLine = (await mgrA.get('/getPurchaseDetails?purchaseId=1')).body.lines[0].sl_no;
+  expect((await mgrA.post('/purchaseReturn', { purchaseId: 1, lines: [{ sl_no: boughtLine, quantity: 1 }], refund: '0', idempotencyKey: 'matrix-dn' })).status).toBe(200);
   expect((await staffA.get('/addProductIntoCart/4')).status).toBe(200);
 
   const products = (await mgrA.get('/getProductList?pageNo=0')).body.list as { product_name: string }[];
@@ -149,7 +154,7 @@ afterAll(async () => {
 
 /** Every document kind (services/documents/README.md), its path for an id, and the owner's position. */
 const DOCS: { kind: string; path: (id: string) => string; managerOnly: boolean; options: boolean }[] = [
-  { kind: 'bill', path: (id) => `/documents/bill/${id}`, managerOnly: false, options: false },
+  { kind: 'bill', path: (id) => `/documents/bill/${id}`, managerOnly: false, options: true },
   { kind: 'estimate', path: (id) => `/documents/estimate/${id}`, managerOnly: false, options: false },
   { kind: 'challan', path: (id) => `/documents/challan/${id}`, managerOnly: false, options: false },
   { kind: 'receipt', path: (id) => `/documents/receipt/${id}`, managerOnly: false, options: false },
@@ -158,10 +163,12 @@ const DOCS: { kind: string; path: (id: string) => string; managerOnly: boolean; 
   { kind: 'labels', path: (id) => `/documents/labels/${id}`, managerOnly: false, options: true },
   { kind: 'purchase-labels', path: (id) => `/documents/purchase-labels/${id}`, managerOnly: true, options: true },
   { kind: 'reorder', path: (id) => `/documents/reorder/${id}`, managerOnly: true, options: true },
+  { kind: 'credit-note', path: (id) => `/documents/credit-note/${id}`, managerOnly: false, options: false },
+  { kind: 'debit-note', path: (id) => `/documents/debit-note/${id}`, managerOnly: true, options: false },
 ];
 /** The options documents reads (the stock book's category is in its path), every one set to the bad value at once. */
-const DOC_OPTIONS = ['mode', 'count', 'qty', 'packets', 'order', 'cost', 'download', 'brand', 'stock', 'active', 'pageNo', 'id', 'products'];
-/** A's record of each kind (id 1 names A's first sale, estimate, category, product and purchase; reorder 0 the demo's low products never bought). */
+const DOC_OPTIONS = ['mode', 'count', 'qty', 'packets', 'order', 'cost', 'download', 'brand', 'stock', 'active', 'pageNo', 'id', 'products', 'format'];
+/** A's record of each kind (id 1 names A's first sale, estimate, category, product, purchase, credit and debit note; reorder 0 the demo's low products never bought). */
 const idOfA = (kind: string) => String(kind === 'statement' ? clientA : kind === 'receipt' ? paymentA : kind === 'reorder' ? 0 : 1);
 /**
  * One of A's names (company, customers, distributors, products) in an answer or a PDF's text; a
@@ -289,6 +296,11 @@ const MANAGER_ONLY = [
   'GET /gst/gstr3b',
   'GET /reorderList',
   'POST /reorderList/fillCart',
+  'POST /salesReturn',
+  'POST /cancelSale',
+  'POST /purchaseReturn',
+  'GET /getDebitNoteList',
+  'GET /getDebitNoteDetails',
 ];
 
 describe('positions', () => {
