@@ -39,9 +39,9 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   ) {}
 
   onApplicationBootstrap() {
-    if (process.env.REPORTS_CONSUME === '0') return;
     // In the background: /health answers at once, the reports fill as events arrive.
-    void this.start().catch((err) => this.log.error({ err }, 'reports: consumers did not start'));
+    if (process.env.REPORTS_CONSUME === '0') void ensureIndexes(this.conn).catch((err) => this.log.error({ err }, 'reports: indexes not made'));
+    else void this.start().catch((err) => this.log.error({ err }, 'reports: consumers did not start'));
   }
 
   async onApplicationShutdown() {

@@ -89,7 +89,7 @@ export interface EntryPart {
   delta: number;
   dueDate: string | null;
   docNo: string | null;
-  /** The entry's source and kind: one dues row per entry. */
+  /** The entry's source and kind (logs). */
   key: string;
 }
 

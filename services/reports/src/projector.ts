@@ -26,6 +26,14 @@ interface ProfitDelta {
   costless: number;
 }
 
+/** An open (not yet paid) due of a party, paise. */
+export interface OpenDue {
+  date: string;
+  dueDate: string | null;
+  docNo: string | null;
+  amount: number;
+}
+
 interface StoredLines {
   _id: string;
   lines: FactLine[];
@@ -112,22 +120,38 @@ export class Projector {
     );
   }
 
-  /** The ledger's entry: the party's balance is the sum of its deltas; a positive one is a due to age. */
+  /**
+   * The ledger's entry: the party's balance is the sum of its deltas. The party row also keeps its
+   * open dues oldest first (a payment or credit clears the oldest, as a shop reads an account),
+   * so the ageing reads one row per party: a positive delta is a new due (after any advance the
+   * party had), a negative one clears dues from the oldest, any excess is an advance.
+   */
   private async entry(f: Fact & { entry: EntryPart }, session: ClientSession) {
-    const { side, partyId, delta, dueDate, docNo, key } = f.entry;
+    const { side, partyId, delta, dueDate, docNo } = f.entry;
     const c = f.companyId;
+    const id = `${c}:${side}:${partyId}`;
+    const cur = await coll(this.db, C.parties).findOne({ _id: id }, { session });
+    const open: OpenDue[] = ((cur?.open as OpenDue[] | undefined) ?? []).map((d) => ({ ...d }));
+    let advance = Number(cur?.advance ?? 0);
+    if (delta > 0) {
+      const used = Math.min(advance, delta);
+      advance -= used;
+      if (delta - used > 0) open.push({ date: f.date, dueDate, docNo, amount: delta - used });
+    } else {
+      let left = -delta;
+      while (left > 0 && open.length) {
+        const take = Math.min(left, open[0]!.amount);
+        open[0]!.amount -= take;
+        left -= take;
+        if (open[0]!.amount === 0) open.shift();
+      }
+      advance += left;
+    }
     await coll(this.db, C.parties).updateOne(
-      { _id: `${c}:${side}:${partyId}` },
-      { $inc: { balance: delta }, $setOnInsert: { companyId: c, side, partyId } },
+      { _id: id },
+      { $inc: { balance: delta }, $set: { open, advance }, $setOnInsert: { companyId: c, side, partyId } },
       { upsert: true, session },
     );
-    if (delta > 0) {
-      await coll(this.db, C.dues).updateOne(
-        { _id: `${c}:${side}:${key}` },
-        { $set: { companyId: c, side, partyId, date: f.date, dueDate, docNo, amount: delta } },
-        { upsert: true, session },
-      );
-    }
   }
 
   private async profit(companyId: number, date: string, deltas: ProfitDelta[], session: ClientSession) {

@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import type { Db, Filter } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { today } from '@bahi/service-kit';
-import { coll, registerPart, type Row } from './projector';
+import { coll, registerPart, type OpenDue, type Row } from './projector';
 import { addDays, daysBetween, PAGE_SIZE, rs } from './params';
 import { C } from './store';
 
@@ -230,37 +230,27 @@ export class ReportsService {
   }
 
   /**
-   * Ageing: each party's balance (the sum of its ledger deltas) is made of its newest dues (payments
-   * and credits clear the oldest first); each due ages from its date. A balance older than the
-   * dues the read model holds goes to the oldest bucket.
+   * Ageing: each party's balance (the sum of its ledger deltas) is made of its open dues, the
+   * oldest cleared first by payments and credits; each due ages from its date.
    */
   async ageing(companyId: number, side: 'receivable' | 'payable', asOf = today()) {
     const s = side === 'receivable' ? 'r' : 'p';
     const parties = await coll(this.db, C.parties).find({ companyId, side: s, balance: { $gt: 0 } }).toArray();
-    const dues = parties.length
-      ? await coll(this.db, C.dues)
-          .find({ companyId, side: s, partyId: { $in: parties.map((p) => p.partyId) } })
-          .sort({ partyId: 1, date: -1 })
-          .toArray()
-      : [];
-    const byParty = new Map<number, Row[]>();
-    for (const d of dues) byParty.set(n(d.partyId), [...(byParty.get(n(d.partyId)) ?? []), d]);
     const t = { balance: 0, b0_30: 0, b31_60: 0, b61_90: 0, b90: 0 };
     const rows = parties.map((p) => {
-      let left = n(p.balance);
       const b = { b0_30: 0, b31_60: 0, b61_90: 0, b90: 0 };
-      let oldest: string | null = null;
-      let dueDate: string | null = null;
-      for (const d of byParty.get(n(p.partyId)) ?? []) {
-        if (left <= 0) break;
-        const part = Math.min(left, n(d.amount));
+      const open = (p.open as OpenDue[] | undefined) ?? [];
+      let left = n(p.balance);
+      // Newest first: the balance is the newest open dues (an advance has already cleared the oldest).
+      for (let i = open.length - 1; i >= 0 && left > 0; i--) {
+        const part = Math.min(left, open[i]!.amount);
         left -= part;
-        const age = daysBetween(String(d.date), asOf);
+        const age = daysBetween(open[i]!.date, asOf);
         b[age <= 30 ? 'b0_30' : age <= 60 ? 'b31_60' : age <= 90 ? 'b61_90' : 'b90'] += part;
-        oldest = String(d.date);
-        if (d.dueDate) dueDate = String(d.dueDate);
       }
       if (left > 0) b.b90 += left;
+      const oldest = open[0] ?? null;
+      const dueDate = oldest?.dueDate ?? null;
       t.balance += n(p.balance);
       t.b0_30 += b.b0_30;
       t.b31_60 += b.b31_60;
@@ -271,10 +261,10 @@ export class ReportsService {
         name: p.name ?? '',
         balance: n(p.balance),
         ...b,
-        oldestDue: oldest,
+        oldestDue: oldest?.date ?? null,
         dueDate,
         daysOverdue: dueDate && dueDate < asOf ? daysBetween(dueDate, asOf) : 0,
-        age: oldest ? daysBetween(oldest, asOf) : null,
+        age: oldest ? daysBetween(oldest.date, asOf) : null,
       };
     });
     rows.sort((a, b) => (b.age ?? 0) - (a.age ?? 0) || b.balance - a.balance || n(a.partyId) - n(b.partyId));

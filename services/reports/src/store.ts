@@ -24,10 +24,8 @@ export const C = {
   profitMonth: 'profit_month',
   /** Products: name, category, brand, cp, MRP, min stock (latest change) and stock (sum of movements). */
   products: 'products',
-  /** Each customer's (r) and distributor's (p) balance. */
+  /** Each customer's (r) and distributor's (p) balance and open dues, oldest first (ageing). */
   parties: 'parties',
-  /** Dues raised by a bill or purchase, for the ageing buckets (paid oldest first). */
-  dues: 'dues',
 } as const;
 
 /** The indexes the reports' queries use (created at start; idempotent). */
@@ -46,7 +44,6 @@ export async function ensureIndexes(conn: Connection): Promise<void> {
     db.collection(C.products).createIndex({ companyId: 1, category: 1, brand: 1 }),
     db.collection(C.products).createIndex({ companyId: 1, low: 1 }),
     db.collection(C.parties).createIndex({ companyId: 1, side: 1, balance: 1 }),
-    db.collection(C.dues).createIndex({ companyId: 1, side: 1, partyId: 1, date: -1 }),
   ]);
 }
 

@@ -1,5 +1,6 @@
 import { EventSubjects as E, type HistoryEvent } from '@bahi/contracts';
 import { today } from '@bahi/service-kit';
+import { addDays } from '../src/params';
 import { startReports, tokenFor, type Stack } from './helpers';
 
 const D = today();
@@ -29,6 +30,7 @@ const stock = (id: string, kind: string, sourceId: number, moves: [number, strin
 /** An opening balance older than the streams hold: only the ledger's history knows it. */
 const history: HistoryEvent[] = [
   { subject: E.ledger.entryPosted, event: { ...entry('entry:1:opening:9', 'opening', 'customer', 9, { kind: 'opening', id: 9 }, 1, '25.00'), date: '2025-01-10' } as never },
+  { subject: E.ledger.entryPosted, event: { ...entry('entry:1:opening:11', 'opening', 'customer', 11, { kind: 'opening', id: 11 }, 2, '100.00'), date: addDays(D, -45) } as never },
 ];
 
 let s: Stack;
@@ -145,8 +147,9 @@ describe('reports from the event streams', () => {
     expect(dash.body.topByValue.map((r: { productId: number }) => r.productId)).toEqual([1, 2]);
     // Soap: 10 in - 3 sold + 1 back = 8, at or below its minimum of 10; rice 18 > 5.
     expect(dash.body.lowStock).toBe(1);
-    // Customer 3: 140 + 50 - 30 - 50 - 60 = 50 (today); customer 9: the 25.00 opening of 2025-01-10 from the ledger's history.
-    expect(dash.body.receivables.buckets).toEqual({ b0_30: '50.00', b31_60: '0.00', b61_90: '0.00', b90: '25.00' });
+    // Customer 3: 140 + 50 - 30 - 50 - 60 = 50 (today); from the ledger's history: customer 9's 25.00 opening
+    // of 2025-01-10 and customer 11's 100.00 of 45 days ago.
+    expect(dash.body.receivables.buckets).toEqual({ b0_30: '50.00', b31_60: '100.00', b61_90: '0.00', b90: '25.00' });
 
     const pay = await s.get('/reports/ageing?side=payable').expect(200);
     expect(pay.body.rows).toEqual([expect.objectContaining({ partyId: 7, name: 'Eastern Traders', balance: '600.00', b0_30: '600.00' })]);
@@ -161,6 +164,22 @@ describe('reports from the event streams', () => {
     expect(st.body.totals).toEqual({ products: 2, stock: 26, costValue: '880.00', mrpValue: '1140.00' });
     const grocery = await s.get('/reports/stock-summary?category=Grocery').expect(200);
     expect(grocery.body.totals.costValue).toBe('720.00');
+  });
+
+  it('ages a balance with payments clearing the oldest dues first', async () => {
+    // Customer 11: an opening of 100.00 45 days ago (history), a bill's due of 80.00 today, 30.00 paid:
+    // the payment clears 30 of the opening, so 70 is 31-60 days old and 80 is 0-30: 150 owed.
+    await s.publish(E.ledger.entryPosted, entry('entry:1:sale:11', 'sale', 'customer', 11, { kind: 'sale', id: 11 }, 7, '80.00'));
+    await s.publish(E.ledger.paymentReceived, { ...entry('entry:1:payment:11', 'payment_received', 'customer', 11, { kind: 'payment', id: 2 }, 8, '-30.00'), paymentId: 2, payType: 'cash', transactionId: '' });
+    await s.consumers.caughtUp(30_000);
+    const res = await s.get('/reports/ageing?side=receivable').expect(200);
+    expect(res.body.rows.map((r: Record<string, unknown>) => [r.partyId, r.balance, r.b0_30, r.b31_60, r.b61_90, r.b90])).toEqual([
+      [9, '25.00', '0.00', '0.00', '0.00', '25.00'],
+      [11, '150.00', '80.00', '70.00', '0.00', '0.00'],
+      [3, '50.00', '50.00', '0.00', '0.00', '0.00'],
+    ]);
+    // 25 + 150 + 50 = 225; 0-30: 80 + 50 = 130.
+    expect(res.body.totals).toEqual({ parties: 3, balance: '225.00', b0_30: '130.00', b31_60: '70.00', b61_90: '0.00', b90: '25.00' });
   });
 
   it('counts a redelivered event once', async () => {
