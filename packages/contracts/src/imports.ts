@@ -95,5 +95,7 @@ export const ExportLists = {
   distributors: { service: 'ledger', list: 'GET /getDistributorsList' },
   purchases: { service: 'inventory', list: 'GET /getPurchaseList' },
   sales: { service: 'sales', list: 'GET /getSaleList' },
+  customerHistory: { service: 'ledger', list: 'GET /getAllClientsHistory' },
+  distributorHistory: { service: 'ledger', list: 'GET /distributorsHistory' },
 } as const;
 export type ExportList = keyof typeof ExportLists;

@@ -176,6 +176,8 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/export/stockBook', 'inventory', 'bahi'),
   r('GET', '/export/customers', 'ledger', 'bahi'),
   r('GET', '/export/distributors', 'ledger', 'bahi'),
+  r('GET', '/export/customerHistory', 'ledger', 'bahi'),
+  r('GET', '/export/distributorHistory', 'ledger', 'bahi'),
   r('GET', '/export/purchases', 'inventory', 'bahi'),
   r('GET', '/export/sales', 'sales', 'bahi'),
   // --- reports: the read model fed by the domain events (bahi; managers only; `?format=csv|xlsx` exports)

@@ -162,7 +162,7 @@ export interface DownloadResponse extends Writable {
  * cursor), so the file is never built in memory. An error after the first byte ends the response
  * abruptly (the browser shows a failed download rather than a short file).
  */
-export async function sendTable<T>(res: DownloadResponse, format: TableFormat, baseName: string, columns: Column<T>[], rows: AsyncIterable<T>, sheetName?: string): Promise<void> {
+export async function sendTable<T>(res: DownloadResponse, format: TableFormat, baseName: string, columns: Column<T>[], rows: AsyncIterable<T> | Iterable<T>, sheetName?: string): Promise<void> {
   res.statusCode = 200;
   res.setHeader('Content-Type', CONTENT_TYPES[format]);
   res.setHeader('Content-Disposition', `attachment; filename="${exportFileName(baseName, format)}"`);

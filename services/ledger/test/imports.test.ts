@@ -96,6 +96,17 @@ describe('customer import', () => {
     expect((await get('/getCustomerList?text=9876500001', OTHER)).body).toHaveLength(0);
   });
 
+  it("exports a customer's account with the running due, and refuses another company's customer", async () => {
+    const r = await get(`/export/customerHistory?id=${asha}&format=csv`, STAFF).buffer(true);
+    expect(r.status).toBe(200);
+    const lines = r.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Date,Type,Ref,Document no,Amount,Paid,Due after,Due date');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^\d{2}-\d{2}-\d{4},Opening Balance,,,1250.50,0.00,1250.50,$/);
+    expect((await get(`/export/customerHistory?id=${asha}&format=csv`, OTHER)).status).toBe(404);
+    expect((await get('/export/customerHistory?format=csv')).status).toBe(400);
+  });
+
   it('exports the customer list with dues as CSV (staff too)', async () => {
     const r = await get('/export/customers?format=csv', STAFF).buffer(true);
     expect(r.status).toBe(200);

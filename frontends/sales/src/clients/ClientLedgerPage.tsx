@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { GetClientsDetailsReply, HistoryRow } from '@bahi/contracts';
-import { Button, Modal, NotePdfLink, PartyHistoryTable, ShareButton, Spinner, StatCards, formatINR, openDocument, useAlert, usePartyDetails } from '@bahi/ui-kit';
+import { Button, ExportButtons, Modal, NotePdfLink, PartyHistoryTable, ShareButton, Spinner, StatCards, formatINR, openDocument, useAlert, usePartyDetails } from '@bahi/ui-kit';
 import { CustomerForm } from './CustomerForm';
 
 type Details = GetClientsDetailsReply['data'];
@@ -67,6 +67,7 @@ export function ClientLedgerPage() {
           <Button variant="secondary" busy={printing} onClick={print}>
             Print All Transactions
           </Button>
+          <ExportButtons list="customerHistory" query={{ id: details.client_id }} onError={(m) => alert.error(m)} />
           <ShareButton kind="statement" id={details.client_id} label="Share statement" />
           <Button onClick={() => navigate(`/payments/receivePayment?custId=${details.client_id}`)}>Receive Payment</Button>
         </div>

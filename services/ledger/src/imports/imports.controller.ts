@@ -3,13 +3,14 @@ import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import type { Connection, Model } from 'mongoose';
 import type { Response } from 'express';
-import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, type ImportKind } from '@bahi/contracts';
+import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, type HistoryRow, type ImportKind } from '@bahi/contracts';
 import { inTransaction, LOGGER, Positions, SequenceService, Tenant } from '@bahi/service-kit';
 import { exportFormat, ImportError, ImportSessions, sendTable, type Column, type ImportHandler } from '@bahi/tabular';
 import { AccountsService } from '../accounts/accounts.service';
 import { EntryDoc } from '../accounts/entry.schema';
 import { CustomerDoc } from '../customers/customer.schema';
 import { DistributorDoc } from '../distributors/distributor.schema';
+import { idParam } from '../common';
 import { partyGst } from '../gst-party';
 import { customerImportHandler, distributorImportHandler } from './parties.import';
 
@@ -178,6 +179,43 @@ export class PartyExportsController {
       ...ADDRESS_COLUMNS<WithDue<CustomerDoc>>(),
     ];
     await sendTable(res, format, 'customers', columns, this.withDues(cursor, 'customer', companyId, (d) => d.client_id), 'Customers');
+  }
+
+  /** A party's account (the history list, oldest first, with the running due): one party's rows, read whole. */
+  private historyColumns(): Column<HistoryRow>[] {
+    return [
+      { header: 'Date', type: 'date', value: (r) => r.date },
+      { header: 'Type', width: 22, value: (r) => r.type },
+      { header: 'Ref', type: 'number', value: (r) => r.ref },
+      { header: 'Document no', width: 18, value: (r) => r.doc_no ?? '' },
+      { header: 'Amount', type: 'number', numFmt: '0.00', value: (r) => r.amount.toFixed(2) },
+      { header: 'Paid', type: 'number', numFmt: '0.00', value: (r) => r.paid.toFixed(2) },
+      { header: 'Due after', type: 'number', numFmt: '0.00', value: (r) => r.balance.toFixed(2) },
+      { header: 'Due date', type: 'date', value: (r) => r.due_date },
+    ];
+  }
+
+  /** GET /export/customerHistory?id=&format=: a customer's account (every position, as its list). */
+  @Get('export/customerHistory')
+  async customerHistory(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    const id = idParam(q.id, 'id');
+    const c = await this.customers.findOne({ companyId, client_id: id }, { client_id: 1 }).lean();
+    if (!c) throw new NotFoundException(`Customer ${id} not found.`);
+    const rows = await this.accounts.allRows(companyId, { kind: 'customer', id });
+    await sendTable(res, format, `customer-${id}-account`, this.historyColumns(), rows, 'Account');
+  }
+
+  /** GET /export/distributorHistory?id=&format=: a distributor's account (managers, as its list). */
+  @Get('export/distributorHistory')
+  @Positions('manager')
+  async distributorHistory(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    const id = idParam(q.id, 'id');
+    const d = await this.distributors.findOne({ companyId, distributor_id: id }, { distributor_id: 1 }).lean();
+    if (!d) throw new NotFoundException(`Distributor ${id} not found.`);
+    const rows = await this.accounts.allRows(companyId, { kind: 'distributor', id });
+    await sendTable(res, format, `distributor-${id}-account`, this.historyColumns(), rows, 'Account');
   }
 
   @Get('export/distributors')
