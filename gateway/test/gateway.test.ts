@@ -220,6 +220,21 @@ describe('route table', () => {
     expect(res.body.message).toMatch(/limit is 5 MB for uploads/);
   });
 
+  it('an import upload has its own 20 MB limit (a 6 MB sheet passes the check, 20 MB + 1 byte is 413)', async () => {
+    // Inventory is not running here: passing the size check shows as 502 from the proxy.
+    const ok = await request(app)
+      .post('/api/imports/products')
+      .set('Authorization', auth())
+      .attach('file', Buffer.alloc(6 * 1024 * 1024, 0x41), { filename: 'items.csv', contentType: 'text/csv' });
+    expect(ok.status).toBe(502);
+    const big = await request(app)
+      .post('/api/imports/products')
+      .set('Authorization', auth())
+      .attach('file', Buffer.alloc(20 * 1024 * 1024 + 1, 0x41), { filename: 'items.csv', contentType: 'text/csv' });
+    expect(big.status).toBe(413);
+    expect(big.body.message).toMatch(/limit is 20 MB for uploads/);
+  });
+
   it('502 without internals when the service is down', async () => {
     const res = await request(app).get('/api/getCategoryBrand').set('Authorization', auth());
     expect(res.status).toBe(502);
