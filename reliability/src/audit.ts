@@ -280,9 +280,13 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
     }
     // Each attempt is its own stock and ledger source: its cancelId.
     check(SALE_CANCEL, x, x.cancelId, { total: sale.amount, paid: sale.paid ?? '0' }, customerOf(sale), sale.lines ?? []);
-    const cancelled = !!sale.cancelled;
-    if (x.status === 'complete' && !cancelled) found('document-entry', `company ${x.companyId} sale ${x.saleId}`, 'its cancellation is complete but the sale is not marked cancelled');
-    if (x.status === 'failed' && cancelled) found('half-applied', `company ${x.companyId} sale ${x.saleId}`, 'marked cancelled but its cancellation failed');
+    if (x.status === 'complete' && !sale.cancelled) found('document-entry', `company ${x.companyId} sale ${x.saleId}`, 'its cancellation is complete but the sale is not marked cancelled');
+  }
+  // A sale marked cancelled has a complete cancellation (attempts before it may have failed).
+  for (const sale of sales) {
+    if (!sale.cancelled) continue;
+    const attempts = cancels.filter((x) => x.companyId === sale.companyId && x.saleId === sale.saleId);
+    if (!attempts.some((x) => x.status === 'complete' || x.status === 'pending' || x.status === 'compensating')) found('half-applied', `company ${sale.companyId} sale ${sale.saleId}`, 'marked cancelled without a complete cancellation');
   }
 
   // Returns never exceed what was sold or bought, and a cancelled bill has none.

@@ -335,6 +335,17 @@ const plants: [string, (d: Data) => void, [ViolationKind, string][]][] = [
     [['document-entry', 'company 1 sale 4']],
   ],
   [
+    'a sale marked cancelled whose only cancellation failed (an earlier failed attempt beside a complete one is fine)',
+    (d) => {
+      d.sale_cancels.push({ companyId: 2, cancelId: 2, saleId: 4, status: 'failed', reason: 'x', date: day });
+      d.sales.push({ ...one(d.sales, { companyId: 2, saleId: 1 }), saleId: 5, status: 'complete', lines: [], amount: '0.00', paid: '0.00', gst: null, cancelled: { date: day, reason: 'x', by: 1 } });
+      d.entries.push({ companyId: 2, seq: 98, partyKind: 'customer', partyId: 102, entryKind: 'sale', sourceKind: 'sale', sourceId: 5, amount: '0.00', paid: '0.00', delta: '0.00', date: day });
+      d.stock_sources.push({ companyId: 2, kind: 'sale', id: 5, reversed: false, at });
+      d.sale_cancels.push({ companyId: 2, cancelId: 3, saleId: 5, status: 'failed', reason: 'x', date: day });
+    },
+    [['half-applied', 'company 2 sale 5']],
+  ],
+  [
     "a gap in a year's credit note numbers",
     (d) => {
       Object.assign(one(d.credit_notes, { companyId: 2, creditNoteId: 1 }), { serial: 2, credit_note_no: 'CN/26-27/0002' });

@@ -1,7 +1,7 @@
 // Kill MongoDB, NATS or a service (SIGKILL) in the middle of a sale, a purchase and a payment;
 // after the restart nothing is half applied: the auditor finds stock, dues and documents in step.
 import { ACCOUNTS, Api, todayIST, type Reply } from '../src/api';
-import { audit } from '../src/audit';
+import { audit, COLLECTIONS } from '../src/audit';
 import { Rig, sleep, until, type Part } from '../src/rig';
 
 let rig: Rig;
@@ -306,6 +306,104 @@ describe('a process killed in the middle of a payment', () => {
     expect(await paymentUnderFault('nats', 10)).toBeNull();
     const last = survived[survived.length - 1]!;
     expect(last).toMatch(/first answer 200;/);
+  });
+});
+
+// Returns and corrections cross services as a sale does: a credit note (stock in, due down, its
+// CN number), a bill's cancellation (due undone, stock back) and a debit note (stock out, the
+// distributor's due down, its DN number). Killed inside, retried with the same key: applied once.
+type Correction = 'sales return' | 'cancel' | 'purchase return';
+
+/** A complete sale (products 3 and 4, nothing paid) or purchase (products 6 and 7) to correct, and its first line. */
+async function freshDocument(op: Correction): Promise<{ id: number; sl_no: number }> {
+  const tag = `base-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  if (op === 'purchase return') {
+    await fillCart(manager, 2, [6, 7]);
+    const r = await eventually('a purchase', () => manager.post('/checkOutPurchase', { bill_no: tag, distributor, officer: '', paid: '0', due_date: todayIST(), cart_no: 2 }, { 'Idempotency-Key': tag }));
+    const id = r.body[0].purchaseId as number;
+    const d = await eventually('the purchase', () => manager.get(`/getPurchaseDetails?purchaseId=${id}`));
+    return { id, sl_no: d.body.lines[0].sl_no };
+  }
+  await fillCart(staff, 1, [3, 4]);
+  const r = await eventually('a sale', () => staff.post('/MAKE_SALE', { clientId: customer, cart_no: 1, paid: '0' }, { 'Idempotency-Key': tag }));
+  const bill = await eventually('the bill', () => staff.get(`/getBillDetails?id=${r.body.saleId}`));
+  return { id: r.body.saleId, sl_no: bill.body.soldProducts[0].sl_no };
+}
+
+/** Where each correction is recorded, and the key its record carries. */
+const CORRECTIONS: Record<Correction, { db: 'bahi_sales' | 'bahi_inventory'; coll: string; key: (k: string, id: number) => string }> = {
+  'sales return': { db: 'bahi_sales', coll: COLLECTIONS.creditNotes, key: (k) => k },
+  cancel: { db: 'bahi_sales', coll: COLLECTIONS.saleCancels, key: (_k, id) => `cancel:${id}` },
+  'purchase return': { db: 'bahi_inventory', coll: COLLECTIONS.debitNotes, key: (k) => k },
+};
+
+async function correctionRecords(op: Correction, key: string): Promise<{ status: string; createdAt?: Date }[]> {
+  const { MongoClient } = await import('mongodb');
+  const c = new MongoClient(rig.mongoUri, { serverSelectionTimeoutMS: 60_000 });
+  try {
+    const { db, coll } = CORRECTIONS[op];
+    const docs = await c.db(db).collection(coll).find({ companyId: 1, $or: [{ idempotencyKey: key }, { failedKey: key }] }, { projection: { status: 1, createdAt: 1 } }).toArray();
+    return docs.map((d) => ({ status: d.status as string, createdAt: d.createdAt as Date | undefined }));
+  } finally {
+    await c.close();
+  }
+}
+
+async function correctionUnderFault(op: Correction, part: Part, delayMs: number): Promise<string | null> {
+  const doc = await freshDocument(op);
+  const tag = `${op.replace(' ', '-')}-${part}-${delayMs}-${Date.now()}`;
+  const key = CORRECTIONS[op].key(tag, doc.id);
+  const send = () =>
+    op === 'sales return'
+      ? manager.post('/salesReturn', { saleId: doc.id, lines: [{ sl_no: doc.sl_no, quantity: 1 }], refund: '0', idempotencyKey: tag })
+      : op === 'cancel'
+        ? manager.post('/cancelSale', { saleId: doc.id, reason: 'Fault test' })
+        : manager.post('/purchaseReturn', { purchaseId: doc.id, lines: [{ sl_no: doc.sl_no, quantity: 1 }], refund: '0', idempotencyKey: tag });
+  const latest = async () => (await correctionRecords(op, key)).sort((a, b) => (b.createdAt?.getTime() ?? 0) - (a.createdAt?.getTime() ?? 0))[0] ?? null;
+  const pending = send();
+  await sleep(delayMs);
+  const { killedAt, early: seen } = await killThenRead(part, latest);
+  const first = await pending;
+  await rig.startPart(part);
+  let early = seen;
+  const late = await latest();
+  if (part === 'mongo') early = late;
+  // The manager tries again until answered: a cancel asked again once done is refused as done.
+  const retry = await eventually(`the retried ${op}`, async () => {
+    const r = await send();
+    return op === 'cancel' && r.status === 409 && /already cancelled|is cancelled/i.test(String(r.body?.message)) ? { ...r, status: 200 } : r;
+  });
+  if (first.status === 200 && op !== 'cancel') expect(retry.body).toEqual(first.body);
+  expect((await correctionRecords(op, key)).filter((r) => r.status === 'complete')).toHaveLength(1);
+  if (op === 'cancel') {
+    const bill = await eventually('the bill', () => staff.get(`/getBillDetails?id=${doc.id}`));
+    expect(bill.body.status).toBe('Cancelled');
+  } else if (op === 'sales return') {
+    const bill = await eventually('the bill', () => staff.get(`/getBillDetails?id=${doc.id}`));
+    expect(bill.body.returns.find((l: any) => l.sl_no === doc.sl_no).returned).toBe(1);
+  } else {
+    const p = await eventually('the purchase', () => manager.get(`/getPurchaseDetails?purchaseId=${doc.id}`));
+    expect(p.body.returns.find((l: any) => l.sl_no === doc.sl_no).returned).toBe(1);
+  }
+  await settledAudit();
+  survived.push(`${part} killed ${delayMs} ms into a ${op} (first answer ${first.status}, retry ${retry.status})`);
+  return windowEvidence(op, early, late, first, killedAt);
+}
+
+describe('a process killed in the middle of a sales return, a cancellation or a purchase return', () => {
+  it.each<[Correction, Part, number]>([
+    ['sales return', 'ledger', 20],
+    ['sales return', 'inventory', 20],
+    ['sales return', 'sales', 40],
+    ['sales return', 'mongo', 30],
+    ['cancel', 'ledger', 20],
+    ['cancel', 'inventory', 20],
+    ['cancel', 'sales', 40],
+    ['purchase return', 'ledger', 20],
+    ['purchase return', 'inventory', 40],
+    ['purchase return', 'nats', 30],
+  ])('%s: %s killed %i ms in (or at other delays until a kill lands inside it)', async (op, part, delay) => {
+    await hitWindow(`${part} killed in a ${op}`, delaysFrom(delay), (d) => correctionUnderFault(op, part, d));
   });
 });
 
