@@ -32,6 +32,14 @@ async function waitFor(pick: (e: { subject: string; event: any }) => boolean, n 
 
 beforeAll(async () => {
   s = await startInventory();
+  // Stands in for identity's company details (simple mode): the import asks for the tax mode.
+  s.nc.subscribe(Subjects.identity.companyDetails, {
+    callback: (_e, msg) => {
+      const req = JSONCodec().decode(msg.data) as { id: string; data: { companyId: number } };
+      msg.respond(JSONCodec().encode({ id: req.id, response: { id: req.data.companyId, name: 'Company', add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: null }, isDisposed: true }));
+    },
+  });
+  await s.nc.flush();
 }, 60_000);
 afterAll(() => s?.stop());
 
@@ -71,6 +79,29 @@ describe('inventory domain events', () => {
     const reversed = await waitFor((e) => e.event.eventId === 'stock:41:purchase:9001:reversed');
     // Out again: 12 - 12 = 0.
     expect(reversed.map((e) => e.event)).toEqual([expect.objectContaining({ fact: 'reversed', source, movements: [{ product_id: soap, line: 1, quantity: '-12', rate: '33.00', stock: '0' }] })]);
+  });
+
+  it('a CSV import publishes product.changed for each product and stock.moved for each opening stock (by the sweep)', async () => {
+    const csv = ['Name,Brand,Category,MRP,Cost,Unit,Stock', 'Shikakai Soap,Medimix,Bath,40,28.50,pcs,24', 'Amla Oil,Dabur,Bath,95,70,btl,0'].join('\n');
+    const up = await request(s.url).post('/imports/products').set(auth(M)).attach('file', Buffer.from(csv), 'items.csv');
+    expect(up.status).toBe(200);
+    const run = await request(s.url).post(`/imports/products/${up.body.id}/run`).set(auth(M)).send({ mapping: { name: 0, brand_name: 1, category: 2, mrp: 3, cp: 4, unit: 5, stock: 6 }, mode: 'all' });
+    expect(run.status).toBe(202);
+    let st = { state: 'running', message: '' };
+    for (let i = 0; i < 200 && st.state === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      st = (await request(s.url).get(`/imports/products/${up.body.id}`).set(auth(M))).body;
+    }
+    expect([st.state, st.message]).toEqual(['done', null]);
+    const changed = await waitFor((e) => e.subject === 'events.inventory.product.changed' && ['Shikakai Soap', 'Amla Oil'].includes(e.event.product_name), 2, 10_000);
+    expect(changed.map((e) => [e.event.product_name, e.event.cp, e.event.stock]).sort()).toEqual([
+      ['Amla Oil', '70.00', '0'],
+      ['Shikakai Soap', '28.50', '24'],
+    ]);
+    const shikakai = changed.find((e) => e.event.product_name === 'Shikakai Soap')!.event.product_id;
+    // One opening-stock adjustment of 24 at its cost 28.50; none for the oil (stock 0).
+    const moved = await waitFor((e) => e.subject === 'events.inventory.stock.moved' && e.event.source.kind === 'adjustment' && e.event.movements[0].product_id === shikakai, 1, 10_000);
+    expect(moved.map((e) => e.event.movements)).toEqual([[{ product_id: shikakai, line: 1, quantity: '24', rate: '28.50', stock: '24' }]]);
   });
 
   it('the history pages answer the same events from the records, for one company or all', async () => {
