@@ -1,7 +1,10 @@
 // Sales' domain events on JetStream (a real nats-server -js, the real inventory and ledger): each
 // fact arrives once, with the figures worked out by hand beside it; the history answers the same.
+import { getModelToken } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
 import { JSONCodec } from 'nats';
 import { EventStreams, Subjects, type HistoryPageReply, type SaleCancelledEvent, type SaleCompletedEvent, type SaleReturnedEvent } from '@bahi/contracts';
+import { Models, type SaleDoc } from '../src/common/schemas';
 import { as, category, customer, editProduct, product, startSales, tokenFor, type Stack } from './helpers';
 
 let s: Stack;
@@ -11,6 +14,7 @@ let soap: number;
 let rice: number;
 let cat: number;
 let asha: number;
+let sales: Model<SaleDoc>;
 const codec = JSONCodec<Record<string, unknown>>();
 
 /** Every message of the sales stream: subject, Nats-Msg-Id and payload. */
@@ -47,7 +51,9 @@ async function sell(items: [number, string, string?][], clientId: number, paid: 
 }
 
 beforeAll(async () => {
+  process.env.BAHI_EVENT_SWEEP_MS = '300';
   s = await startSales();
+  sales = s.sales.app.get<Model<SaleDoc>>(getModelToken(Models.Sale));
   mgr = tokenFor(s.companyId, 'manager');
   M = as(s.url, mgr);
   cat = await category(s.inventory.url, mgr, 'Grocery');
@@ -114,6 +120,21 @@ describe('sales domain events', () => {
     expect(cancelled[0]!.event as SaleCancelledEvent).toMatchObject({ saleId: third, clientId: asha, reason: 'Billed twice', amount: '150', paid: '100' });
     const history = await s.ask<HistoryPageReply>(Subjects.sales.historyPage, { source: 'sale-cancel' });
     expect(history.events.map((h) => h.event.eventId)).toContain(`sale:${s.companyId}:${third}:cancelled`);
+  });
+
+  it('with its stream gone a sale still succeeds at once; the sweep recreates the stream and publishes it', async () => {
+    const jsm = await s.nc.jetstreamManager();
+    await jsm.streams.delete(EventStreams.sales.name);
+    // Walk-in, 2 soap x 50 = 100.00, paid 100.
+    const started = Date.now();
+    const lonely = await sell([[soap, '2']], 0, '100');
+    expect(Date.now() - started).toBeLessThan(5000);
+    const stored = await sales.collection.findOne({ companyId: s.companyId, saleId: lonely });
+    expect(stored).toMatchObject({ status: 'complete', amount: '100' });
+    // Published by the sweep (BAHI_EVENT_SWEEP_MS, 300 here) once the relay has made the stream again.
+    const got = await eventsWithId(`sale:${s.companyId}:${lonely}:completed`, 10_000);
+    expect(got.map((e) => e.event.amount)).toEqual(['100']);
+    expect((await jsm.streams.info(EventStreams.sales.name)).config.max_age).toBe(400 * 86_400 * 1e9);
   });
 
   it('refuses a history page it cannot answer with a clear sentence', async () => {

@@ -92,7 +92,11 @@ export class EventRelay {
     // A few milliseconds' wait gathers the facts committing together into one round (lag stays far under a second).
     this.running = new Promise<void>((r) => setTimeout(r, KICK_DELAY_MS))
       .then(() => this.round())
-      .catch((err) => this.o.log.warn({ err: (err as Error).message }, 'event relay round failed; the sweep retries'))
+      .catch((err) => {
+        // The stream may be gone (deleted, a new JetStream store): ensure it again on the next round.
+        this.streamReady = false;
+        this.o.log.warn({ err: (err as Error).message }, 'event relay round failed; the sweep retries');
+      })
       .finally(() => {
         this.running = null;
         if (this.again) {
