@@ -5,7 +5,7 @@ import { amount, date, fixed, rupees, signed } from '../render/format';
 import { CompanyHeader, Html } from './layout';
 import { A4, BILL_SIZE, type CompanyView, type PageSize } from './model';
 import { isWalkIn, QtyCell, Row, SALE_CSS } from './sale-docs';
-import { COMPOSITION_LINE, pageCss, PartyBox, stateLine, TAX_INVOICE_CSS, type Heads } from './tax-invoice';
+import { COMPOSITION_LINE, ItemTotals, pageCss, PartyBox, stateLine, TAX_INVOICE_CSS, type Heads } from './tax-invoice';
 
 const { money, sub } = Money;
 
@@ -288,21 +288,7 @@ function GstNote(props: { company: CompanyView; view: NoteView; gst: NoteGst }) 
             </tr>
           ))}
         </tbody>
-        <tfoot>
-          <tr>
-            <td />
-            <td>Total</td>
-            <td />
-            <td />
-            <td />
-            <td />
-            <td className="num">{amount(g.taxable_total)}</td>
-            {taxed ? <td /> : null}
-            {heads.cgst ? <td className="num">{amount(g.cgst_total)}</td> : null}
-            {heads.sgst ? <td className="num">{amount(g.sgst_total)}</td> : null}
-            {heads.igst ? <td className="num">{amount(g.igst_total)}</td> : null}
-          </tr>
-        </tfoot>
+        <ItemTotals totals={g} taxed={taxed} heads={heads} />
       </table>
       <div className="after">
         <div className="left">

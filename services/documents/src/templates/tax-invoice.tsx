@@ -216,22 +216,30 @@ function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
           );
         })}
       </tbody>
-      <tfoot>
-        <tr>
-          <td />
-          <td>Total</td>
-          <td />
-          <td />
-          <td />
-          <td />
-          <td className="num">{amount(gst.taxable_total)}</td>
-          {taxed ? <td /> : null}
-          {heads.cgst ? <td className="num">{amount(gst.cgst_total)}</td> : null}
-          {heads.sgst ? <td className="num">{amount(gst.sgst_total)}</td> : null}
-          {heads.igst ? <td className="num">{amount(gst.igst_total)}</td> : null}
-        </tr>
-      </tfoot>
+      <ItemTotals totals={gst} taxed={taxed} heads={heads} />
     </table>
+  );
+}
+
+/** The item table's Total row (the invoice's and a note's): the taxable value and each head that applies. */
+export function ItemTotals(props: { totals: { taxable_total: Money.MoneyInput; cgst_total: Money.MoneyInput; sgst_total: Money.MoneyInput; igst_total: Money.MoneyInput }; taxed: boolean; heads: Heads }) {
+  const { totals: t, taxed, heads } = props;
+  return (
+    <tfoot>
+      <tr>
+        <td />
+        <td>Total</td>
+        <td />
+        <td />
+        <td />
+        <td />
+        <td className="num">{amount(t.taxable_total)}</td>
+        {taxed ? <td /> : null}
+        {heads.cgst ? <td className="num">{amount(t.cgst_total)}</td> : null}
+        {heads.sgst ? <td className="num">{amount(t.sgst_total)}</td> : null}
+        {heads.igst ? <td className="num">{amount(t.igst_total)}</td> : null}
+      </tr>
+    </tfoot>
   );
 }
 
