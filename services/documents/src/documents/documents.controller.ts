@@ -1,14 +1,13 @@
-import { BadRequestException, Controller, ForbiddenException, Get, GatewayTimeoutException, HttpException, Inject, NotFoundException, Param, Query, Res, ServiceUnavailableException } from '@nestjs/common';
+import { BadRequestException, Controller, ForbiddenException, Get, Inject, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { DocumentKinds, Subjects, type DocumentKind, type TokenClaims } from '@bahi/contracts';
 import { CurrentUser, LOGGER, NatsClient, Tenant, today } from '@bahi/service-kit';
 import { DOCUMENTS_CONFIG, type DocumentsConfig } from '../config';
 import { Printer } from '../core.module';
-import { PoolBusyError, RenderTimeoutError } from '../render/browser-pool';
 import { CompanyHeaders } from './company';
 import { DOCUMENT_KINDS, type DocumentSources, type Query as DocQuery } from './kinds';
-import { renderPdf } from './renderer';
+import { renderForResponse } from './renderer';
 
 
 /** Query values as single strings; a repeated parameter is a 400. */
@@ -62,19 +61,7 @@ export class DocumentsController {
     if (!def.needsId && id !== undefined) throw new NotFoundException(`A ${kind} document takes no id; use /documents/${kind}?options.`);
     const query = flatQuery(rawQuery);
     const doc = await def.prepare({ companyId, id, query }, this.sources);
-    let pdf: Buffer;
-    try {
-      pdf = await renderPdf(this.printer.pool, doc);
-    } catch (err) {
-      if (err instanceof PoolBusyError) {
-        res.setHeader('Retry-After', String(err.retryAfterSeconds));
-        throw new ServiceUnavailableException(err.message);
-      }
-      if (err instanceof RenderTimeoutError) throw new GatewayTimeoutException(err.message);
-      if (err instanceof HttpException) throw err;
-      this.logger.error({ err }, `rendering ${kind} ${id ?? ''} failed`);
-      throw new ServiceUnavailableException('The document could not be rendered, please try again.');
-    }
+    const pdf = await renderForResponse(this.printer.pool, doc, res, this.logger, `${kind} ${id ?? ''}`);
     const disposition = query.download === '1' ? 'attachment' : 'inline';
     res.status(200);
     res.setHeader('Content-Type', 'application/pdf');

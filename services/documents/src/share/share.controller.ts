@@ -1,4 +1,4 @@
-import { BadRequestException, Body, Controller, GatewayTimeoutException, Get, HttpCode, HttpException, Inject, Param, Post, Query, Req, Res, ServiceUnavailableException } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, ServiceUnavailableException } from '@nestjs/common';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -6,8 +6,7 @@ import { ShareKinds, type CreateShareReply, type ListSharesReply, type RevokeSha
 import { CurrentUser, Limits, LOGGER, Public, Tenant } from '@bahi/service-kit';
 import { Printer } from '../core.module';
 import { DOCUMENT_KINDS, type DocumentKindDef } from '../documents/kinds';
-import { renderPdf } from '../documents/renderer';
-import { PoolBusyError, RenderTimeoutError } from '../render/browser-pool';
+import { renderForResponse } from '../documents/renderer';
 import { ShareService } from './share.service';
 
 export class CreateShareDto {
@@ -116,19 +115,7 @@ export class PublicShareController {
     const def = (DOCUMENT_KINDS as Partial<Record<string, DocumentKindDef>>)[link.kind];
     if (!def) throw new ServiceUnavailableException(`A ${link.kind} cannot be printed yet.`);
     const doc = await def.prepare({ companyId: link.companyId, id: String(link.docId), query: {} }, this.shares.sources);
-    let pdf: Buffer;
-    try {
-      pdf = await renderPdf(this.printer.pool, doc);
-    } catch (err) {
-      if (err instanceof PoolBusyError) {
-        res.setHeader('Retry-After', String(err.retryAfterSeconds));
-        throw new ServiceUnavailableException(err.message);
-      }
-      if (err instanceof RenderTimeoutError) throw new GatewayTimeoutException(err.message);
-      if (err instanceof HttpException) throw err;
-      this.logger.error({ err }, `rendering shared ${link.kind} ${link.docId} failed`);
-      throw new ServiceUnavailableException('The document could not be rendered, please try again.');
-    }
+    const pdf = await renderForResponse(this.printer.pool, doc, res, this.logger, `shared ${link.kind} ${link.docId}`);
     await this.shares.logView(link, clientIp(req), String(req.headers['user-agent'] ?? ''), 'pdf');
     res.status(200);
     res.setHeader('Content-Type', 'application/pdf');
