@@ -95,6 +95,8 @@ export const ExportLists = {
   distributors: { service: 'ledger', list: 'GET /getDistributorsList' },
   purchases: { service: 'inventory', list: 'GET /getPurchaseList' },
   sales: { service: 'sales', list: 'GET /getSaleList' },
+  creditNotes: { service: 'sales', list: 'GET /getCreditNoteList' },
+  debitNotes: { service: 'inventory', list: 'GET /getDebitNoteList' },
   customerHistory: { service: 'ledger', list: 'GET /getAllClientsHistory' },
   distributorHistory: { service: 'ledger', list: 'GET /distributorsHistory' },
 } as const;

@@ -270,5 +270,7 @@ describe('XLSX from another program and exports', () => {
     const pu = await get('/export/purchases?format=csv').buffer(true);
     expect(pu.status).toBe(200);
     expect(pu.text).toBe('\uFEFFPurchase ID,Date,Distributor,Total amount,Paid,Due date\r\n');
+    expect((await get('/export/debitNotes?format=csv', STAFF)).status).toBe(403);
+    expect((await get('/export/debitNotes?format=csv').buffer(true)).text).toBe('\uFEFFDebit note no,Date,Purchase ID,Distributor,Amount,Refund\r\n');
   });
 });

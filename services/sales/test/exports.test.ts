@@ -15,7 +15,7 @@ describe('sales list export', () => {
     const cat = await category(s.inventory.url, mgr, 'Stationery');
     const pen = await product(s.inventory.url, mgr, cat, { name: 'Gel Pen', mrp: '12.50', unit: 'pcs', stock: '100' });
     const ravi = await customer(s.ledger.url, mgr, 'Ravi Stores', '9876511111');
-    await A.get(`/addProductIntoCart/${encodeURIComponent(`4*${pen}`)}`).expect(200);
+    const penLine = (await A.get(`/addProductIntoCart/${encodeURIComponent(`4*${pen}`)}`).expect(200)).body[0][0].sl_no;
     const one = await A.post('/MAKE_SALE', { clientId: ravi, cart_no: 1, paid: '20', dueDate: '2030-01-31', date: '2030-01-05' }).expect(200);
     await A.get(`/addProductIntoCart/${encodeURIComponent(`2*${pen}`)}`).expect(200);
     const two = await A.post('/MAKE_SALE', { clientId: ravi, cart_no: 1, paid: '25', date: '2030-02-10' }).expect(200);
@@ -32,6 +32,19 @@ describe('sales list export', () => {
       [String(one.body.saleId), '05-01-2030', '', 'Ravi Stores', '50.00', '20.00', ''],
     ]);
     expect((await A.get('/export/sales?format=ods').expect(400)).body.message).toBe('format must be csv or xlsx.');
+
+    // A return of one pen of the first bill: a credit note of 12.50 (1 x 12.50), 5 refunded.
+    const M = as(s.url, mgr);
+    const ret = await M.post('/salesReturn', { saleId: one.body.saleId, lines: [{ sl_no: penLine, quantity: 1 }], refund: '5', idempotencyKey: 'export-return-1' });
+    expect([ret.status, ret.body.message]).toEqual([200, undefined]);
+    const cn = await A.get('/export/creditNotes?format=csv').buffer(true).expect(200);
+    const cnRows = cn.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(cnRows[0]).toBe('Credit note no,Date,Bill no,Invoice no,Customer,Amount,Refund');
+    expect(cnRows).toHaveLength(2);
+    expect(cnRows[1]).toMatch(new RegExp(`^[^,]+,\\d{2}-\\d{2}-\\d{4},${one.body.saleId},,Ravi Stores,12.50,5.00$`));
+    // The bill now reads Partly returned in the sales export.
+    const after = await A.get('/export/sales?format=csv').buffer(true).expect(200);
+    expect(after.text).toContain(`${one.body.saleId},05-01-2030,,Ravi Stores,50.00,20.00,Partly returned`);
     // Another company's export is its own (empty).
     const other = as(s.url, tokenFor(s.companyId + 1000));
     const empty = await other.get('/export/sales').buffer(true).expect(200);

@@ -10,6 +10,7 @@ import { milliStr, paiseStr, taxPercent } from '../common';
 import type { TaxMode } from '../products/gst-rules';
 import { labelSpecs, parseFilters, ProductsService } from '../products/products.service';
 import { includesTax, type Product } from '../schemas';
+import { DEBIT_NOTE_MODEL, type DebitNoteDoc } from '../purchases/debit-note.schema';
 import { PURCHASE_MODEL, type PurchaseDoc } from '../purchases/purchase.schema';
 import { StockService } from '../stock/stock.service';
 import { productImportHandler } from './products.import';
@@ -105,7 +106,25 @@ export class InventoryExportsController {
   constructor(
     private readonly products: ProductsService,
     @InjectModel(PURCHASE_MODEL) private readonly purchases: Model<PurchaseDoc>,
+    @InjectModel(DEBIT_NOTE_MODEL) private readonly debitNotes: Model<DebitNoteDoc>,
   ) {}
+
+  /** The debit note list (complete notes, newest first), managers as the list. */
+  @Get('export/debitNotes')
+  @Positions('manager')
+  async debitNoteList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    const cursor = this.debitNotes.find({ companyId, status: 'complete' }).sort({ debitNoteId: -1 }).lean().cursor() as AsyncIterable<DebitNoteDoc>;
+    const columns: Column<DebitNoteDoc>[] = [
+      { header: 'Debit note no', width: 18, value: (d) => d.debit_note_no },
+      { header: 'Date', type: 'date', value: (d) => d.date },
+      { header: 'Purchase ID', type: 'number', value: (d) => d.purchaseId },
+      { header: 'Distributor', width: 24, value: (d) => d.distributorName },
+      { header: 'Amount', type: 'number', numFmt: '0.00', value: (d) => d.amount },
+      { header: 'Refund', type: 'number', numFmt: '0.00', value: (d) => d.refund },
+    ];
+    await sendTable(res, format, 'debit-notes', columns, cursor, 'Debit notes');
+  }
 
   /** The purchase list (complete purchases, newest first), managers as the list. */
   @Get('export/purchases')

@@ -6,7 +6,15 @@ import { money, Tenant } from '@bahi/service-kit';
 import { exportFormat, sendTable, type Column } from '@bahi/tabular';
 import { Models, type SaleDoc } from '../common/schemas';
 import { returnStatus } from '../returns/status';
-import type { ReturnableSale } from '../returns/schema';
+import { ReturnModels, type CreditNoteDoc, type ReturnableSale } from '../returns/schema';
+
+function formatOf(v: unknown) {
+  try {
+    return exportFormat(v);
+  } catch (err) {
+    throw new BadRequestException((err as Error).message);
+  }
+}
 
 /** Rupees as stored ('50', '20.5') with two decimals, exact. */
 const rupees = (v: string | undefined) => money(v ?? '0').toFixed(2);
@@ -18,16 +26,31 @@ const rupees = (v: string | undefined) => money(v ?? '0').toFixed(2);
  */
 @Controller()
 export class SalesExportsController {
-  constructor(@InjectModel(Models.Sale) private readonly sales: Model<SaleDoc>) {}
+  constructor(
+    @InjectModel(Models.Sale) private readonly sales: Model<SaleDoc>,
+    @InjectModel(ReturnModels.CreditNote) private readonly notes: Model<CreditNoteDoc>,
+  ) {}
+
+  /** GET /export/creditNotes: the credit note list (complete notes, newest first), every position as the list. */
+  @Get('export/creditNotes')
+  async creditNoteList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatOf(q.format);
+    const cursor = this.notes.find({ companyId, status: 'complete' }).sort({ creditNoteId: -1 }).lean().cursor() as AsyncIterable<CreditNoteDoc>;
+    const columns: Column<CreditNoteDoc>[] = [
+      { header: 'Credit note no', width: 18, value: (n) => n.credit_note_no },
+      { header: 'Date', type: 'date', value: (n) => n.date },
+      { header: 'Bill no', type: 'number', value: (n) => n.saleId },
+      { header: 'Invoice no', value: (n) => n.gst?.invoice_no || '' },
+      { header: 'Customer', width: 24, value: (n) => (n.customer.walkIn ? 'Unknown' : n.customer.name) },
+      { header: 'Amount', type: 'number', numFmt: '0.00', value: (n) => rupees(n.amount) },
+      { header: 'Refund', type: 'number', numFmt: '0.00', value: (n) => rupees(n.refund) },
+    ];
+    await sendTable(res, format, 'credit-notes', columns, cursor, 'Credit notes');
+  }
 
   @Get('export/sales')
   async saleList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
-    let format;
-    try {
-      format = exportFormat(q.format);
-    } catch (err) {
-      throw new BadRequestException((err as Error).message);
-    }
+    const format = formatOf(q.format);
     const cursor = this.sales.find({ companyId, status: 'complete' }).sort({ saleId: -1 }).lean().cursor() as AsyncIterable<ReturnableSale>;
     const columns: Column<ReturnableSale>[] = [
       { header: 'Bill no', type: 'number', value: (s) => s.saleId },
