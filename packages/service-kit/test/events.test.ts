@@ -6,7 +6,7 @@ import { connect, JSONCodec, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { natsInboxPrefix, type EventStreamDef, type HistoryEvent } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
-import { EventRelay, EVENT_PENDING_FIELD, pendingEvent } from '../src/events';
+import { EventRelay, EVENT_PENDING_FIELD, pendingEvent, pendingEventFields } from '../src/events';
 
 const log = pino({ level: 'silent' });
 const codec = JSONCodec<{ eventId: string; companyId: number; amount: string }>();
@@ -84,16 +84,17 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
   it('creates the stream with its retention and publishes a committed fact once, then clears the pending mark', async () => {
     const relay = newRelay();
     await relay.start();
-    await facts.insertOne({ companyId: 1, factId: 1, amount: '120.50', status: 'complete', [EVENT_PENDING_FIELD]: pendingEvent() });
+    await facts.insertOne({ companyId: 1, factId: 1, amount: '120.50', status: 'complete', ...pendingEventFields() });
     relay.kick();
     await until(async () => (await facts.countDocuments({ factId: 1, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0);
     const info = await (await reader.jetstreamManager()).streams.info(stream.name);
     expect(info.config.max_age).toBe(400 * 86_400 * 1e9);
     expect(info.config.duplicate_window).toBe(600 * 1e9);
     expect(await streamMessages(reader)).toEqual([{ subject: 'events.sales.sale.completed', msgId: 'fact:1:1:completed', eventId: 'fact:1:1:completed', amount: '120.50' }]);
-    // The pending index is partial: only unpublished records are in it.
-    const idx = (await facts.indexes()).find((i) => i.name === 'evt_pending');
-    expect(idx?.partialFilterExpression).toEqual({ [EVENT_PENDING_FIELD]: { $type: 'string' } });
+    // The sweep's lookup is an equality on a plain index; both marks are gone once published.
+    const idx = (await facts.indexes()).find((i) => i.name === 'evt_pending_flag');
+    expect(idx?.key).toEqual({ evtPending: 1 });
+    expect(await facts.findOne({ factId: 1 })).not.toHaveProperty('evtPending');
     await relay.stop();
   });
 
@@ -101,12 +102,12 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
     const relay = newRelay();
     await relay.start();
     const token = pendingEvent();
-    await facts.insertOne({ companyId: 1, factId: 2, amount: '10', status: 'complete', [EVENT_PENDING_FIELD]: token });
+    await facts.insertOne({ companyId: 1, factId: 2, amount: '10', status: 'complete', evt: token, evtPending: true });
     relay.kick();
     await until(async () => (await facts.countDocuments({ factId: 2, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0);
     await relay.stop();
     // The state a crash after the publish leaves: the record still pending with its token.
-    await facts.updateOne({ factId: 2 }, { $set: { [EVENT_PENDING_FIELD]: token } });
+    await facts.updateOne({ factId: 2 }, { $set: { evt: token, evtPending: true } });
     const restarted = newRelay();
     await restarted.start();
     await until(async () => (await facts.countDocuments({ factId: 2, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0);
@@ -114,7 +115,7 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
     const ids = (await streamMessages(reader)).map((m) => m.eventId);
     expect(ids.filter((id) => id === 'fact:1:2:completed')).toHaveLength(1);
     // A later fact on the same record (a cancellation) is published too, the first event still once.
-    await facts.updateOne({ factId: 2 }, { $set: { cancelled: true, [EVENT_PENDING_FIELD]: pendingEvent() } });
+    await facts.updateOne({ factId: 2 }, { $set: { cancelled: true, ...pendingEventFields() } });
     restarted.kick();
     await until(async () => (await facts.countDocuments({ factId: 2, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0);
     const after = (await streamMessages(reader)).map((m) => m.eventId);
@@ -128,7 +129,7 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
     await relay.drain();
     const port = nats.port;
     await nats.stop();
-    await facts.insertOne({ companyId: 2, factId: 3, amount: '99.99', status: 'complete', [EVENT_PENDING_FIELD]: pendingEvent() });
+    await facts.insertOne({ companyId: 2, factId: 3, amount: '99.99', status: 'complete', ...pendingEventFields() });
     relay.kick();
     await new Promise((r) => setTimeout(r, 1500));
     expect(await facts.countDocuments({ factId: 3, [EVENT_PENDING_FIELD]: { $type: 'string' } })).toBe(1);

@@ -35,6 +35,7 @@ export class Product {
   @Prop({ type: Boolean, default: true }) price_includes_tax!: boolean;
   /** Its product.changed event is not yet published (service-kit EventRelay). */
   @Prop({ type: String }) evt?: string;
+  @Prop({ type: Boolean }) evtPending?: boolean;
 }
 
 export const includesTax = (p: Pick<Product, 'price_includes_tax'>): boolean => p.price_includes_tax !== false;
@@ -111,6 +112,7 @@ export class StockSourceDoc {
   @Prop({ required: true }) at!: Date;
   /** Its stock.moved event is not yet published (service-kit EventRelay). */
   @Prop({ type: String }) evt?: string;
+  @Prop({ type: Boolean }) evtPending?: boolean;
 }
 export const StockSourceSchema = SchemaFactory.createForClass(StockSourceDoc);
 StockSourceSchema.index({ companyId: 1, kind: 1, id: 1 }, { unique: true });

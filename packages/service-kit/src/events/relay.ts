@@ -6,15 +6,23 @@ import type { Logger } from 'pino';
 import type { EventStreamDef, HistoryEvent, HistoryPageReply, HistoryPageRequest } from '@bahi/contracts';
 
 /**
- * The field marking a record whose event is not yet published: a fresh token, written in the
- * same update (or transaction) as the fact. The relay clears it only if it still holds the token
- * it published, so a later write (a reversal) is published too.
+ * The fields marking a record whose event is not yet published, written in the same update (or
+ * transaction) as the fact: `evt`, a fresh token, and `evtPending: true`, what the relay looks
+ * up (an equality on a plain index: embedded MongoDB plans neither partial indexes nor `$type`).
+ * The relay clears both only if the record still holds the token it published, so a later write
+ * (a reversal) is published too.
  */
 export const EVENT_PENDING_FIELD = 'evt';
+export const EVENT_FLAG_FIELD = 'evtPending';
 
-/** A new pending-event token, to `$set: { evt: pendingEvent() }` with the fact. */
+/** A new pending-event token. */
 export function pendingEvent(): string {
   return `${Date.now().toString(36)}.${randomBytes(4).toString('hex')}`;
+}
+
+/** The marks of a pending event, to spread into an insert or a `$set` with the fact. */
+export function pendingEventFields(): { evt: string; evtPending: true } {
+  return { evt: pendingEvent(), evtPending: true };
 }
 
 /** How often the relay looks for unpublished events (kicks publish at once; this catches crashes and NATS outages). */
@@ -48,7 +56,7 @@ const KICK_DELAY_MS = 5;
 
 /**
  * Publishes an owner's domain events to its JetStream stream, at least once, after the owner's
- * commit: records carry `evt` (EVENT_PENDING_FIELD) until published. `kick()` after a commit
+ * commit: records carry `evt` and `evtPending` (pendingEventFields) until published. `kick()` after a commit
  * publishes within milliseconds, outside the request; a sweep every few seconds takes what a
  * crash or a NATS outage left. Each message has `Nats-Msg-Id` = eventId, so a republish inside
  * the stream's duplicate window is dropped by JetStream (and consumers count an eventId once).
@@ -68,7 +76,7 @@ export class EventRelay {
   /** Creates the pending-field indexes, ensures the stream and starts the sweep. Never throws for NATS. */
   async start(): Promise<void> {
     for (const s of this.o.sources) {
-      await s.collection.createIndex({ [EVENT_PENDING_FIELD]: 1 }, { name: 'evt_pending', partialFilterExpression: { [EVENT_PENDING_FIELD]: { $type: 'string' } } });
+      await s.collection.createIndex({ [EVENT_FLAG_FIELD]: 1 }, { name: 'evt_pending_flag' });
     }
     this.timer = setInterval(() => this.kick(), this.o.sweepMs ?? eventSweepMs());
     this.timer.unref();
@@ -144,7 +152,7 @@ export class EventRelay {
     const js = await this.ensureStream();
     for (const s of this.o.sources) {
       for (;;) {
-        const batch = await s.collection.find({ [EVENT_PENDING_FIELD]: { $type: 'string' } }).limit(this.o.batch ?? 200).toArray();
+        const batch = await s.collection.find({ [EVENT_FLAG_FIELD]: true }).limit(this.o.batch ?? 200).toArray();
         if (!batch.length) break;
         // One round trip for the batch: under load kicks coalesce, and a sale's share of the work stays small.
         const events: HistoryEvent[] = [];
@@ -152,7 +160,7 @@ export class EventRelay {
         await Promise.all(events.map((e) => js.publish(e.subject, codec.encode(e.event), { msgID: e.event.eventId })));
         this.published += events.length;
         await s.collection.bulkWrite(
-          batch.map((doc) => ({ updateOne: { filter: { _id: doc._id, [EVENT_PENDING_FIELD]: doc[EVENT_PENDING_FIELD] }, update: { $unset: { [EVENT_PENDING_FIELD]: 1 } } } })),
+          batch.map((doc) => ({ updateOne: { filter: { _id: doc._id, [EVENT_PENDING_FIELD]: doc[EVENT_PENDING_FIELD] }, update: { $unset: { [EVENT_PENDING_FIELD]: 1, [EVENT_FLAG_FIELD]: 1 } } } })),
           { ordered: false },
         );
         if (batch.length < (this.o.batch ?? 200) || this.stopped) break;

@@ -2,7 +2,7 @@ import { ConflictException, HttpException, NotFoundException } from '@nestjs/com
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { castForInsert } from '../insert';
-import { EVENT_PENDING_FIELD, pendingEvent } from '../events/relay';
+import { pendingEventFields } from '../events/relay';
 import type { OutboxRecord, OutboxStatus } from './schema';
 
 /** How often records left by a crash are looked for. */
@@ -166,7 +166,7 @@ export class Outbox<D extends OutboxRecord, R> {
   /** Marks a pending record complete; false when it was no longer pending. */
   private async complete(doc: D): Promise<boolean> {
     const fields: Record<string, unknown> = { status: 'complete' };
-    if (this.o.relay) fields[EVENT_PENDING_FIELD] = pendingEvent();
+    if (this.o.relay) Object.assign(fields, pendingEventFields());
     if (!(await this.update(this.where(doc, { status: 'pending' }), fields))) return false;
     this.o.completed?.(doc);
     this.o.relay?.kick();

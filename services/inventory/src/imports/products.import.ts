@@ -1,7 +1,7 @@
 import { BadRequestException, HttpException } from '@nestjs/common';
 import type { ClientSession } from 'mongoose';
 import type { ImportFieldDef } from '@bahi/contracts';
-import { castForInsert, pendingEvent } from '@bahi/service-kit';
+import { castForInsert, pendingEventFields } from '@bahi/service-kit';
 import type { ImportHandler, RowOutcome } from '@bahi/tabular';
 import { parseMoney, parseQty, stockLevel, taxMultiplier, taxPercent } from '../common';
 import { checkGstFields, type TaxMode } from '../products/gst-rules';
@@ -284,7 +284,7 @@ export function productImportHandler(products: ProductsService, stock: StockServ
             price_includes_tax: v.price_includes_tax ?? true,
           };
           // Every field is set here with its stored type: no schema cast needed (it cost a tenth of the batch).
-          inserts.push({ ...p, createdAt: now, updatedAt: now, evt: pendingEvent() });
+          inserts.push({ ...p, createdAt: now, updatedAt: now, ...pendingEventFields() });
           shifts.push({ before: null, after: p });
           if (p.stock_m !== 0) moves.push({ product_id: p.product_id, delta: p.stock_m, rate_p: p.cp_p, stock_m: p.stock_m });
           continue;
@@ -311,7 +311,7 @@ export function productImportHandler(products: ProductsService, stock: StockServ
           specs: { ...(old.specs ?? {}), ...specs },
           updatedAt: now,
           // Its product.changed event, published after the commit (EventRelay).
-          evt: pendingEvent(),
+          ...pendingEventFields(),
         };
         updates.push({ updateOne: { filter: { companyId, product_id: old.product_id }, update: { $set: set } } });
         shifts.push({ before: old, after: { ...old, ...set } });
@@ -342,7 +342,7 @@ export function productImportHandler(products: ProductsService, stock: StockServ
         );
         // Their stock sources, marked for the stock.moved events as the edit form's adjustment is.
         await stock.sources.collection.insertMany(
-          moves.map((_, i) => castForInsert(stock.sources as never, { companyId, kind: 'adjustment', id: adj + i, at: now, evt: pendingEvent() })),
+          moves.map((_, i) => castForInsert(stock.sources as never, { companyId, kind: 'adjustment', id: adj + i, at: now, ...pendingEventFields() })),
           { session: session as ClientSession },
         );
       }

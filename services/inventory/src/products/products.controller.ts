@@ -1,6 +1,6 @@
 import { BadRequestException, Body, ConflictException, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import type { LabelDetailsReply } from '@bahi/contracts';
-import { Positions, Tenant, round2, Decimal, pendingEvent } from '@bahi/service-kit';
+import { Positions, Tenant, round2, Decimal, pendingEventFields } from '@bahi/service-kit';
 import { intParam, milliStr, pageNo, pages, PAGE_SIZE, paiseStr, stockLevel, taxPercent } from '../common';
 import { includesTax, type Product } from '../schemas';
 import { movementView, StockService } from '../stock/stock.service';
@@ -230,7 +230,7 @@ export class ProductsController {
     await this.products.get(companyId, id);
     const deactivated = await this.stock.inTransaction(async (session) => {
       if (await this.stock.movements.exists({ companyId, product_id: id }).session(session)) {
-        const before = await this.products.model.findOneAndUpdate({ companyId, product_id: id }, { $set: { active: 0, evt: pendingEvent() } }, { session, returnDocument: 'before' }).lean();
+        const before = await this.products.model.findOneAndUpdate({ companyId, product_id: id }, { $set: { active: 0, ...pendingEventFields() } }, { session, returnDocument: 'before' }).lean();
         if (before) await this.stock.totals.shift(companyId, before, { ...before, active: 0 }, session);
         return true;
       }
@@ -294,7 +294,7 @@ export class ProductsController {
               hsn_code: 'hsn_code' in body ? input.hsn_code : p.hsn_code,
               price_includes_tax: input.price_includes_tax ?? includesTax(p),
               specs,
-              evt: pendingEvent(),
+              ...pendingEventFields(),
             },
           },
           { session, returnDocument: 'before' },

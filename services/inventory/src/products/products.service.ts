@@ -6,7 +6,7 @@ import type { Model } from 'mongoose';
 type FilterQuery<_T> = Record<string, any>;
 import type { LabelDetailsReply, ProductSnapshot, ProductSuggestion } from '@bahi/contracts';
 import { Subjects } from '@bahi/contracts';
-import { NatsClient, pendingEvent, SequenceService } from '@bahi/service-kit';
+import { NatsClient, pendingEventFields, SequenceService } from '@bahi/service-kit';
 import { InventoryEvents } from '../events/inventory-events';
 import { escapeRegex, milliStr, paiseStr, stockLevel, taxPercent } from '../common';
 import { Brand, Category, includesTax, Product, Unit } from '../schemas';
@@ -133,7 +133,7 @@ export class ProductsService {
   /** A new product, counted in the list totals in the same transaction. */
   async createProduct(stock: StockService, doc: Partial<Product> & Pick<Product, 'companyId' | 'product_id'>): Promise<void> {
     await stock.inTransaction(async (session) => {
-      const [created] = await this.model.create([{ ...doc, evt: pendingEvent() }], { session });
+      const [created] = await this.model.create([{ ...doc, ...pendingEventFields() }], { session });
       const p = created!.toObject() as Product;
       await stock.totals.shift(doc.companyId, null, p, session);
     });

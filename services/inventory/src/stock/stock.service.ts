@@ -2,7 +2,7 @@ import { BadRequestException, Inject, Injectable, NotFoundException, ServiceUnav
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { StockApplyReply, StockMovement, StockSource, StockSourceKind } from '@bahi/contracts';
-import { castForInsert, inTransaction, pendingEvent, SequenceService, SERVICE_CONFIG, type ServiceConfig } from '@bahi/service-kit';
+import { castForInsert, inTransaction, pendingEventFields, SequenceService, SERVICE_CONFIG, type ServiceConfig } from '@bahi/service-kit';
 import { InventoryEvents } from '../events/inventory-events';
 import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
 import { type Contribution, ProductTotals } from '../products/product-totals';
@@ -116,7 +116,7 @@ export class StockService implements OnModuleInit {
       // the sale, and the reverse's record makes the source a no-op anyway.
       const applied = await this.gated(async (session) => {
         // evt: its stock.moved event, committed with the movements and published after.
-        await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date(), evt: pendingEvent() }), { session });
+        await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date(), ...pendingEventFields() }), { session });
         return this.move(companyId, source.kind, source.id, parsed, when, session);
       }, this.cfg.natsTimeoutMs);
       this.events.relay.kick();
@@ -137,7 +137,7 @@ export class StockService implements OnModuleInit {
     const done = await this.gated(async (session) => {
       const src = await this.sources.findOneAndUpdate(
         { companyId, kind: source.kind, id: source.id, reversed: false },
-        { $set: { reversed: true, evt: pendingEvent() } },
+        { $set: { reversed: true, ...pendingEventFields() } },
         { session, returnDocument: 'after' },
       );
       if (!src) {
@@ -169,7 +169,7 @@ export class StockService implements OnModuleInit {
   async adjust(companyId: number, productId: number, delta: number, rateP: number, session: ClientSession): Promise<void> {
     const id = await this.seq.next(companyId, 'adjustment');
     // A source record for the adjustment too, so its stock.moved event is published (the caller kicks the relay after its commit).
-    await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: 'adjustment', id, at: new Date(), evt: pendingEvent() }), { session });
+    await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: 'adjustment', id, at: new Date(), ...pendingEventFields() }), { session });
     await this.move(companyId, 'adjustment', id, [{ product_id: productId, delta, rate_p: rateP }], new Date(), session);
   }
 
