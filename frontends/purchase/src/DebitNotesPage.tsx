@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import type { DebitNoteListRow } from '@bahi/contracts';
-import { api, Button, formatINR, NotePdfLink, PagedTable, type Column } from '@bahi/ui-kit';
+import { api, Button, ExportButtons, formatINR, NotePdfLink, PagedTable, type Column } from '@bahi/ui-kit';
 
 type Row = DebitNoteListRow & Record<string, unknown>;
 
@@ -28,9 +28,12 @@ export function DebitNotesPage() {
     <>
       <div className="bk-page-title">
         <h1>Debit Notes</h1>
-        <Button variant="secondary" onClick={() => navigate('/purchaseList')}>
-          Purchase Account
-        </Button>
+        <div className="pu-title-actions">
+          <ExportButtons list="debitNotes" />
+          <Button variant="secondary" onClick={() => navigate('/purchaseList')}>
+            Purchase Account
+          </Button>
+        </div>
       </div>
       <PagedTable<Row>
         title="Debit Notes"

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import type { CreditNoteListRow } from '@bahi/contracts';
-import { api, Button, formatINR, NotePdfLink, PagedTable, ShareButton, usePageHeader, type Column } from '@bahi/ui-kit';
+import { api, Button, ExportButtons, formatINR, NotePdfLink, PagedTable, ShareButton, usePageHeader, type Column } from '@bahi/ui-kit';
 
 type Row = CreditNoteListRow & Record<string, unknown>;
 
@@ -46,9 +46,12 @@ export function CreditNotesPage() {
       }}
       rowUrl="/salesList/bill/show"
       actions={
-        <Button variant="secondary" onClick={() => navigate('/salesList')}>
-          Sells Account
-        </Button>
+        <>
+          <ExportButtons list="creditNotes" />
+          <Button variant="secondary" onClick={() => navigate('/salesList')}>
+            Sells Account
+          </Button>
+        </>
       }
       emptyText="No credit notes yet. Return items from a bill to make one."
     />
