@@ -149,13 +149,28 @@ export class Projector {
     }
     await coll(this.db, C.parties).updateOne(
       { _id: id },
-      { $inc: { balance: delta }, $set: { open, advance }, $setOnInsert: { companyId: c, side, partyId } },
+      { $inc: { balance: delta }, $set: { open, advance, oldestDue: open[0]?.date ?? null }, $setOnInsert: { companyId: c, side, partyId } },
       { upsert: true, session },
     );
+    // What is open per date, over every party: the ageing buckets' totals in a few hundred rows.
+    const byDate = new Map<string, number>();
+    for (const d of (cur?.open as OpenDue[] | undefined) ?? []) byDate.set(d.date, (byDate.get(d.date) ?? 0) - d.amount);
+    for (const d of open) byDate.set(d.date, (byDate.get(d.date) ?? 0) + d.amount);
+    for (const [date, amount] of byDate) {
+      if (amount === 0) continue;
+      await coll(this.db, C.openDues).updateOne({ _id: `${c}:${side}:${date}` }, { $inc: { amount }, $setOnInsert: { companyId: c, side, date } }, { upsert: true, session });
+    }
   }
 
+  /**
+   * Profit rows: per product per day and per month (with `profit` for the top-by-margin index),
+   * per category per day (the product's category when the line is projected), and the day's
+   * totals on the daily row (by month and every total of the profit report).
+   */
   private async profit(companyId: number, date: string, deltas: ProfitDelta[], session: ClientSession) {
     const month = date.slice(0, 7);
+    const day = { pValue: 0, pCost: 0, pCostless: 0 };
+    const cats = new Map<string, { qty: number; value: number; cost: number; costless: number }>();
     for (const d of deltas) {
       const inc = { qty: d.qty, value: d.value, cost: d.cost, costless: d.costless };
       await coll(this.db, C.profitDay).updateOne(
@@ -165,10 +180,68 @@ export class Projector {
       );
       await coll(this.db, C.profitMonth).updateOne(
         { _id: `${companyId}:${month}:${d.productId}` },
-        { $inc: inc, $set: { name: d.name }, $setOnInsert: { companyId, month, productId: d.productId } },
+        { $inc: { ...inc, profit: d.value - d.cost - d.costless }, $set: { name: d.name }, $setOnInsert: { companyId, month, productId: d.productId } },
         { upsert: true, session },
       );
+      day.pValue += d.value;
+      day.pCost += d.cost;
+      day.pCostless += d.costless;
+      // Written, not only read: a category change committing at the same moment then conflicts
+      // with this transaction (one of them retries), so no line is left under the old category.
+      const prod = await coll(this.db, C.products).findOneAndUpdate(
+        { _id: `${companyId}:${d.productId}` },
+        { $inc: { lines: 1 }, $setOnInsert: { companyId, productId: d.productId, name: d.name, category: '', brand: '' } },
+        { upsert: true, session, returnDocument: 'after' },
+      );
+      if (prod && prod.counted === undefined) await this.stockValues(prod, session);
+      const cat = String(prod?.category ?? '') || '(none)';
+      const c = cats.get(cat) ?? { qty: 0, value: 0, cost: 0, costless: 0 };
+      c.qty += d.qty;
+      c.value += d.value;
+      c.cost += d.cost;
+      c.costless += d.costless;
+      cats.set(cat, c);
     }
+    for (const [category, inc] of cats) await this.catInc(companyId, date, category, inc, session);
+    await coll(this.db, C.daily).updateOne({ _id: `${companyId}:${date}` }, { $inc: day, $setOnInsert: { companyId, date } }, { upsert: true, session });
+  }
+
+  /** Adds to a category's profit of a day and of its month. */
+  private async catInc(companyId: number, date: string, category: string, inc: Record<string, number>, session: ClientSession) {
+    await coll(this.db, C.profitCat).updateOne({ _id: `${companyId}:${date}:${category}` }, { $inc: inc, $setOnInsert: { companyId, date, category } }, { upsert: true, session });
+    const month = date.slice(0, 7);
+    await coll(this.db, C.profitCatMonth).updateOne({ _id: `${companyId}:${month}:${category}` }, { $inc: inc, $setOnInsert: { companyId, month, category } }, { upsert: true, session });
+  }
+
+  /**
+   * A product moved to another category takes its profit with it (the report groups by the
+   * product's category now), so the end state does not depend on when the change arrived.
+   */
+  private async moveCategory(companyId: number, productId: number, from: string, to: string, session: ClientSession) {
+    for (const r of await coll(this.db, C.profitDay).find({ companyId, productId }, { session }).toArray()) {
+      const inc = { qty: Number(r.qty ?? 0), value: Number(r.value ?? 0), cost: Number(r.cost ?? 0), costless: Number(r.costless ?? 0) };
+      await this.catInc(companyId, String(r.date), from, Object.fromEntries(Object.entries(inc).map(([k, v]) => [k, -v])), session);
+      await this.catInc(companyId, String(r.date), to, inc, session);
+    }
+  }
+
+  /**
+   * A product's values at cost and MRP (stock x price, to the paisa) are kept on its row, and
+   * their changes added to the company's stock totals row: the unfiltered stock summary's totals
+   * are then one read, and still the sum of its rows.
+   */
+  private async stockValues(after: Row | null, session: ClientSession) {
+    if (!after) return;
+    const costValue = Math.round(Number(after.stock ?? 0) * Number(after.cp ?? 0));
+    const mrpValue = Math.round(Number(after.stock ?? 0) * Number(after.mrp ?? 0));
+    const low = after.minStock !== undefined && after.active !== false && Number(after.stock ?? 0) <= Number(after.minStock);
+    const inc = { costValue: costValue - Number(after.costValue ?? 0), mrpValue: mrpValue - Number(after.mrpValue ?? 0), stock: Number(after.stock ?? 0) - Number(after.counted ?? 0) };
+    await coll(this.db, C.products).updateOne({ _id: after._id }, { $set: { costValue, mrpValue, low, counted: Number(after.stock ?? 0) } }, { session });
+    await coll(this.db, C.stockTotals).updateOne(
+      { _id: String(after.companyId) },
+      { $inc: { ...inc, products: after.counted === undefined ? 1 : 0 }, $setOnInsert: { companyId: after.companyId } },
+      { upsert: true, session },
+    );
   }
 
   private async project(f: Fact, session: ClientSession): Promise<void> {
@@ -250,10 +323,10 @@ export class Projector {
         for (const m of f.movements) {
           const after = await coll(this.db, C.products).findOneAndUpdate(
             { _id: `${c}:${m.productId}` },
-            { $inc: { stock: m.qty }, $setOnInsert: { companyId: c, productId: m.productId } },
+            { $inc: { stock: m.qty }, $setOnInsert: { companyId: c, productId: m.productId, name: '', category: '', brand: '' } },
             { upsert: true, session, returnDocument: 'after' },
           );
-          await this.markLow(after, session);
+          await this.stockValues(after, session);
         }
         return;
       }
@@ -263,17 +336,13 @@ export class Projector {
     }
   }
 
-  /** `low`: at or below the minimum stock (kept on the row so the dashboard counts by index). */
-  private async markLow(doc: Row | null, session: ClientSession) {
-    if (!doc) return;
-    const low = doc.minStock !== undefined && doc.active !== false && Number(doc.stock ?? 0) <= Number(doc.minStock);
-    if (doc.low !== low) await coll(this.db, C.products).updateOne({ _id: doc._id }, { $set: { low } }, { session });
-  }
-
   private async productChanged(f: ProductFact, session: ClientSession) {
     const id = `${f.companyId}:${f.productId}`;
     const cur = await coll(this.db, C.products).findOne({ _id: id }, { session });
     if (cur && typeof cur.v === 'number' && cur.v > f.version) return; // an older change arriving late
+    const before = String(cur?.category ?? '') || '(none)';
+    const now = f.category || '(none)';
+    if (before !== now) await this.moveCategory(f.companyId, f.productId, before, now, session);
     const after = await coll(this.db, C.products).findOneAndUpdate(
       { _id: id },
       {
@@ -282,7 +351,7 @@ export class Projector {
       },
       { upsert: true, session, returnDocument: 'after' },
     );
-    await this.markLow(after, session);
+    await this.stockValues(after, session);
   }
 
   private async saleLinesOf(f: SaleReturnFact | SaleCancelFact, session: ClientSession): Promise<StoredLines | null> {

@@ -77,7 +77,8 @@ export class ReportsController {
   @Get('stock-summary')
   async stockSummary(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
     const format = formatOf(q);
-    const body = await this.reports.stockSummary(companyId, optionalText(q.category, 'category'), optionalText(q.brand, 'brand'));
+    const paged = { page: pageParam(q.page), pageSize: format ? null : PAGE_SIZE };
+    const body = await this.reports.stockSummary(companyId, optionalText(q.category, 'category'), optionalText(q.brand, 'brand'), paged);
     await this.send(res, format, 'stock-summary', body, [
       num('Product', 'productId'), text('Name', 'name', 28), text('Category', 'category', 16), text('Brand', 'brand', 16),
       num('Stock', 'stock'), money('Cost price', 'cp'), money('MRP', 'mrp'), money('Value at cost', 'costValue'), money('Value at MRP', 'mrpValue'),
@@ -89,7 +90,8 @@ export class ReportsController {
     const format = formatOf(q);
     const { from, to } = rangeParams(q);
     const by = oneOf(q.by, 'by', ['product', 'category', 'month'] as const, 'product');
-    const body = await this.reports.profit(companyId, from, to, by);
+    const paged = { page: pageParam(q.page), pageSize: format ? null : PAGE_SIZE };
+    const body = await this.reports.profit(companyId, from, to, by, paged);
     const first = by === 'product' ? [num('Product', 'productId'), text('Name', 'name', 28)] : by === 'month' ? [text('Month', 'month')] : [text('Category', 'category', 20)];
     await this.send(res, format, `profit-by-${by}`, body, [...first, num('Quantity', 'qty'), money('Sales value', 'value'), money('Cost', 'cost'), money('Value without cost', 'valueWithoutCost'), money('Profit', 'profit'), num('Margin %', 'marginPct')]);
   }
@@ -98,7 +100,8 @@ export class ReportsController {
   async ageing(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
     const format = formatOf(q);
     const side = oneOf(q.side, 'side', ['receivable', 'payable'] as const, 'receivable');
-    const body = await this.reports.ageing(companyId, side);
+    const paged = { page: pageParam(q.page), pageSize: format ? null : PAGE_SIZE };
+    const body = await this.reports.ageing(companyId, side, today(), paged);
     await this.send(res, format, `ageing-${side}`, body, [
       num('Party', 'partyId'), text('Name', 'name', 24), money('Balance', 'balance'), money('0-30 days', 'b0_30'), money('31-60 days', 'b31_60'),
       money('61-90 days', 'b61_90'), money('Over 90 days', 'b90'), date('Oldest due', 'oldestDue'), num('Days overdue', 'daysOverdue'),

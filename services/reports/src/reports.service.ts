@@ -142,32 +142,45 @@ export class ReportsService {
     return { from, to, distributorId, page: paged.page, pageSize: paged.pageSize, rows, totals: { count: t.count, amount: rs(t.amount), returned: rs(t.returned), net: rs(t.net), paid: rs(t.paid) } };
   }
 
-  async stockSummary(companyId: number, category: string | null, brand: string | null) {
-    const filter: Filter<Row> = { companyId, name: { $exists: true }, ...(category ? { category } : {}), ...(brand ? { brand } : {}) };
-    const docs = await coll(this.db, C.products).find(filter).sort({ name: 1, productId: 1 }).toArray();
-    const t = { products: docs.length, costValue: 0, mrpValue: 0 };
-    let qty = 0;
-    const rows = docs.map((d) => {
-      const stock = n(d.stock);
-      const costValue = Math.round(stock * n(d.cp));
-      const mrpValue = Math.round(stock * n(d.mrp));
-      qty += stock;
-      t.costValue += costValue;
-      t.mrpValue += mrpValue;
-      return { productId: d.productId, name: d.name, category: d.category ?? '', brand: d.brand ?? '', stock, minStock: d.minStock ?? 0, cp: rs(n(d.cp)), mrp: rs(n(d.mrp)), costValue: rs(costValue), mrpValue: rs(mrpValue) };
-    });
-    return { category, brand, rows, totals: { products: t.products, stock: qty, costValue: rs(t.costValue), mrpValue: rs(t.mrpValue) } };
+  /**
+   * Stock summary, 100 products a page by name (every row for an export). Totals: the company's
+   * stock totals row when unfiltered, else the sum of the category's or brand's rows.
+   */
+  async stockSummary(companyId: number, category: string | null, brand: string | null, paged: Paged) {
+    const filtered = !!(category || brand);
+    const filter: Filter<Row> = { companyId, ...(category ? { category } : {}), ...(brand ? { brand } : {}) };
+    let q = coll(this.db, C.products).find(filter).sort({ name: 1, productId: 1 });
+    if (paged.pageSize) q = q.skip(paged.page * paged.pageSize).limit(paged.pageSize);
+    const rows = (await q.toArray()).map((d) => ({
+      productId: d.productId,
+      name: d.name ?? '',
+      category: d.category ?? '',
+      brand: d.brand ?? '',
+      stock: n(d.stock),
+      minStock: d.minStock ?? 0,
+      cp: rs(n(d.cp)),
+      mrp: rs(n(d.mrp)),
+      costValue: rs(n(d.costValue)),
+      mrpValue: rs(n(d.mrpValue)),
+    }));
+    const t = { products: 0, stock: 0, costValue: 0, mrpValue: 0 };
+    const parts = filtered
+      ? (await coll(this.db, C.products).find(filter, { projection: { stock: 1, costValue: 1, mrpValue: 1 } }).toArray()).map((d) => ({ products: 1, stock: d.stock, costValue: d.costValue, mrpValue: d.mrpValue }))
+      : await coll(this.db, C.stockTotals).find({ _id: String(companyId) }).toArray();
+    for (const d of parts) {
+      t.products += n(d.products);
+      t.stock += n(d.stock);
+      t.costValue += n(d.costValue);
+      t.mrpValue += n(d.mrpValue);
+    }
+    return { category, brand, page: paged.page, pageSize: paged.pageSize, rows, totals: { products: t.products, stock: Math.round(t.stock * 1000) / 1000, costValue: rs(t.costValue), mrpValue: rs(t.mrpValue) } };
   }
 
-  /**
-   * Profit rows of a range: whole months from the month rows, the days at either end from the
-   * day rows (a month's report reads one row per product sold, not one per product per day).
-   */
-  private async profitRows(companyId: number, from: string, to: string): Promise<Row[]> {
-    const out: Row[] = [];
-    let d = from;
+  /** A range cut into whole months (month rows) and runs of days at its ends (day rows). */
+  private split(from: string, to: string): { months: string[]; days: [string, string][] } {
     const days: [string, string][] = [];
     const months: string[] = [];
+    let d = from;
     while (d <= to) {
       const month = d.slice(0, 7);
       const monthEnd = addDays(`${addDays(`${month}-28`, 4).slice(0, 7)}-01`, -1);
@@ -181,44 +194,82 @@ export class ReportsService {
         d = addDays(end, 1);
       }
     }
-    if (months.length) out.push(...(await coll(this.db, C.profitMonth).find({ companyId, month: { $in: months } }).toArray()));
-    for (const [a, b] of days) out.push(...(await coll(this.db, C.profitDay).find({ companyId, date: { $gte: a, $lte: b } }).toArray()));
+    return { months, days };
+  }
+
+  private async rowsOf(companyId: number, monthColl: string, dayColl: string, from: string, to: string): Promise<Row[]> {
+    const { months, days } = this.split(from, to);
+    const out: Row[] = [];
+    for (const month of months) out.push(...(await coll(this.db, monthColl).find({ companyId, month }).toArray()));
+    for (const [a, b] of days) out.push(...(await coll(this.db, dayColl).find({ companyId, date: { $gte: a, $lte: b } }).toArray()));
     return out;
   }
 
-  async profit(companyId: number, from: string, to: string, by: 'product' | 'category' | 'month') {
-    const raw = await this.profitRows(companyId, from, to);
-    const groups = new Map<string, { key: string; label: string; qty: number; value: number; cost: number; costless: number }>();
-    let categories: Map<number, string> | null = null;
-    if (by === 'category') {
-      const ids = [...new Set(raw.map((r) => n(r.productId)))];
-      const prods = await coll(this.db, C.products).find({ companyId, productId: { $in: ids } }, { projection: { productId: 1, category: 1 } }).toArray();
-      categories = new Map(prods.map((p) => [n(p.productId), String(p.category ?? '')]));
+  /**
+   * Profit: sales value less the frozen cost, by product (100 a page, highest value first), by
+   * category (the product's category now) or by month. Totals from the daily rows.
+   */
+  async profit(companyId: number, from: string, to: string, by: 'product' | 'category' | 'month', paged: Paged = { page: 0, pageSize: null }) {
+    const daily = await coll(this.db, C.daily).find({ companyId, date: { $gte: from, $lte: to } }).toArray();
+    const t = { value: 0, cost: 0, costless: 0 };
+    for (const d of daily) {
+      t.value += n(d.pValue);
+      t.cost += n(d.pCost);
+      t.costless += n(d.pCostless);
     }
-    for (const r of raw) {
-      const month = String(r.month ?? String(r.date ?? '').slice(0, 7));
-      const key = by === 'product' ? String(r.productId) : by === 'month' ? month : categories!.get(n(r.productId)) || '(none)';
-      const label = by === 'product' ? String(r.name ?? '') : key;
-      const g = groups.get(key) ?? { key, label, qty: 0, value: 0, cost: 0, costless: 0 };
-      g.qty += n(r.qty);
-      g.value += n(r.value);
-      g.cost += n(r.cost);
-      g.costless += n(r.costless);
-      if (by === 'product' && r.name) g.label = String(r.name);
-      groups.set(key, g);
+    interface G {
+      key: string;
+      label: string;
+      qty: number;
+      value: number;
+      cost: number;
+      costless: number;
     }
-    const list = [...groups.values()].filter((g) => g.qty !== 0 || g.value !== 0 || g.cost !== 0).sort((a, b) => (by === 'month' ? a.key.localeCompare(b.key) : b.value - a.value || a.key.localeCompare(b.key)));
-    const t = { value: 0, cost: 0, costless: 0, profit: 0 };
-    const rows = list.map((g) => {
+    let groups: G[];
+    const { months, days } = this.split(from, to);
+    if (by === 'month') {
+      const m = new Map<string, G>();
+      for (const d of daily) {
+        const key = String(d.date).slice(0, 7);
+        const g = m.get(key) ?? { key, label: key, qty: 0, value: 0, cost: 0, costless: 0 };
+        g.value += n(d.pValue);
+        g.cost += n(d.pCost);
+        g.costless += n(d.pCostless);
+        m.set(key, g);
+      }
+      groups = [...m.values()].sort((a, b) => a.key.localeCompare(b.key));
+    } else if (by === 'product' && months.length === 1 && !days.length && paged.pageSize) {
+      // One whole month: its rows by value through the index, one page of them.
+      const docs = await coll(this.db, C.profitMonth)
+        .find({ companyId, month: months[0] })
+        .sort({ value: -1, productId: 1 })
+        .skip(paged.page * paged.pageSize)
+        .limit(paged.pageSize)
+        .toArray();
+      groups = docs.map((r) => ({ key: String(r.productId), label: String(r.name ?? ''), qty: n(r.qty), value: n(r.value), cost: n(r.cost), costless: n(r.costless) }));
+      paged = { page: 0, pageSize: null };
+    } else {
+      const raw = by === 'product' ? await this.rowsOf(companyId, C.profitMonth, C.profitDay, from, to) : await this.rowsOf(companyId, C.profitCatMonth, C.profitCat, from, to);
+      const m = new Map<string, G>();
+      for (const r of raw) {
+        const key = by === 'product' ? String(r.productId) : String(r.category);
+        const g = m.get(key) ?? { key, label: by === 'product' ? String(r.name ?? '') : key, qty: 0, value: 0, cost: 0, costless: 0 };
+        g.qty += n(r.qty);
+        g.value += n(r.value);
+        g.cost += n(r.cost);
+        g.costless += n(r.costless);
+        m.set(key, g);
+      }
+      groups = [...m.values()].sort((a, b) => b.value - a.value || a.key.localeCompare(b.key, undefined, { numeric: true }));
+    }
+    groups = groups.filter((g) => g.qty !== 0 || g.value !== 0 || g.cost !== 0);
+    if (paged.pageSize) groups = groups.slice(paged.page * paged.pageSize, (paged.page + 1) * paged.pageSize);
+    const rows = groups.map((g) => {
       // Lines sold before costs were frozen have no cost: their value is left out of the profit.
       const profit = g.value - g.costless - g.cost;
-      t.value += g.value;
-      t.cost += g.cost;
-      t.costless += g.costless;
-      t.profit += profit;
       return {
         ...(by === 'product' ? { productId: Number(g.key), name: g.label } : by === 'month' ? { month: g.key } : { category: g.key }),
-        qty: Math.round(g.qty * 1000) / 1000,
+        ...(by === 'month' ? {} : { qty: Math.round(g.qty * 1000) / 1000 }),
         value: rs(g.value),
         cost: rs(g.cost),
         valueWithoutCost: rs(g.costless),
@@ -226,53 +277,58 @@ export class ReportsService {
         marginPct: g.value - g.costless > 0 ? Math.round((profit / (g.value - g.costless)) * 10000) / 100 : null,
       };
     });
-    return { from, to, by, rows, totals: { value: rs(t.value), cost: rs(t.cost), valueWithoutCost: rs(t.costless), profit: rs(t.profit) } };
+    return { from, to, by, rows, totals: { value: rs(t.value), cost: rs(t.cost), valueWithoutCost: rs(t.costless), profit: rs(t.value - t.costless - t.cost) } };
   }
 
   /**
    * Ageing: each party's balance (the sum of its ledger deltas) is made of its open dues, the
-   * oldest cleared first by payments and credits; each due ages from its date.
+   * oldest cleared first by payments and credits; each due ages from its date. Rows: the parties
+   * with the oldest open due first, 100 a page; totals from the open dues per date.
    */
-  async ageing(companyId: number, side: 'receivable' | 'payable', asOf = today()) {
+  async ageing(companyId: number, side: 'receivable' | 'payable', asOf = today(), paged: Paged = { page: 0, pageSize: null }) {
     const s = side === 'receivable' ? 'r' : 'p';
-    const parties = await coll(this.db, C.parties).find({ companyId, side: s, balance: { $gt: 0 } }).toArray();
-    const t = { balance: 0, b0_30: 0, b31_60: 0, b61_90: 0, b90: 0 };
-    const rows = parties.map((p) => {
+    const bucket = (date: string) => {
+      const age = daysBetween(date, asOf);
+      return age <= 30 ? 'b0_30' : age <= 60 ? 'b31_60' : age <= 90 ? 'b61_90' : 'b90';
+    };
+    const t = { parties: 0, balance: 0, b0_30: 0, b31_60: 0, b61_90: 0, b90: 0 };
+    for (const d of await coll(this.db, C.openDues).find({ companyId, side: s }).toArray()) {
+      t[bucket(String(d.date))] += n(d.amount);
+      t.balance += n(d.amount);
+    }
+    const filter: Filter<Row> = { companyId, side: s, oldestDue: { $gt: '' } };
+    t.parties = await coll(this.db, C.parties).countDocuments(filter);
+    let q = coll(this.db, C.parties).find(filter).sort({ oldestDue: 1, partyId: 1 });
+    if (paged.pageSize) q = q.skip(paged.page * paged.pageSize).limit(paged.pageSize);
+    const rows = (await q.toArray()).map((p) => {
       const b = { b0_30: 0, b31_60: 0, b61_90: 0, b90: 0 };
       const open = (p.open as OpenDue[] | undefined) ?? [];
-      let left = n(p.balance);
-      // Newest first: the balance is the newest open dues (an advance has already cleared the oldest).
-      for (let i = open.length - 1; i >= 0 && left > 0; i--) {
-        const part = Math.min(left, open[i]!.amount);
-        left -= part;
-        const age = daysBetween(open[i]!.date, asOf);
-        b[age <= 30 ? 'b0_30' : age <= 60 ? 'b31_60' : age <= 90 ? 'b61_90' : 'b90'] += part;
+      let balance = 0;
+      for (const d of open) {
+        b[bucket(d.date)] += d.amount;
+        balance += d.amount;
       }
-      if (left > 0) b.b90 += left;
-      const oldest = open[0] ?? null;
-      const dueDate = oldest?.dueDate ?? null;
-      t.balance += n(p.balance);
-      t.b0_30 += b.b0_30;
-      t.b31_60 += b.b31_60;
-      t.b61_90 += b.b61_90;
-      t.b90 += b.b90;
+      const dueDate = open[0]?.dueDate ?? null;
       return {
         partyId: p.partyId,
         name: p.name ?? '',
-        balance: n(p.balance),
-        ...b,
-        oldestDue: oldest?.date ?? null,
+        balance: rs(balance),
+        b0_30: rs(b.b0_30),
+        b31_60: rs(b.b31_60),
+        b61_90: rs(b.b61_90),
+        b90: rs(b.b90),
+        oldestDue: open[0]?.date ?? null,
         dueDate,
         daysOverdue: dueDate && dueDate < asOf ? daysBetween(dueDate, asOf) : 0,
-        age: oldest ? daysBetween(oldest.date, asOf) : null,
       };
     });
-    rows.sort((a, b) => (b.age ?? 0) - (a.age ?? 0) || b.balance - a.balance || n(a.partyId) - n(b.partyId));
     return {
       side,
       asOf,
-      rows: rows.map((r) => ({ ...r, balance: rs(r.balance), b0_30: rs(r.b0_30), b31_60: rs(r.b31_60), b61_90: rs(r.b61_90), b90: rs(r.b90) })),
-      totals: { parties: rows.length, balance: rs(t.balance), b0_30: rs(t.b0_30), b31_60: rs(t.b31_60), b61_90: rs(t.b61_90), b90: rs(t.b90) },
+      page: paged.page,
+      pageSize: paged.pageSize,
+      rows,
+      totals: { parties: t.parties, balance: rs(t.balance), b0_30: rs(t.b0_30), b31_60: rs(t.b31_60), b61_90: rs(t.b61_90), b90: rs(t.b90) },
     };
   }
 
@@ -293,24 +349,23 @@ export class ReportsService {
       const c = card(byDate.get(date));
       return { date, sales: rs(c.sales), collections: rs(c.collections) };
     });
-    // Top products of the month so far (one profit row per product sold this month).
+    // Top products of the month so far, through the month rows' value and profit indexes.
     const monthStart = `${now.slice(0, 7)}-01`;
-    const profit = await this.profit(companyId, monthStart, now, 'product');
-    const top = (key: 'value' | 'profit') =>
-      [...profit.rows]
-        .sort((a, b) => Number(b[key]) - Number(a[key]))
-        .slice(0, 10)
-        .map((r) => ({ productId: (r as { productId: number }).productId, name: (r as { name: string }).name, value: r.value, profit: r.profit, marginPct: r.marginPct }));
-    const ageing = await this.ageing(companyId, 'receivable', now);
+    const top = async (key: 'value' | 'profit') =>
+      (await coll(this.db, C.profitMonth).find({ companyId, month: now.slice(0, 7) }).sort({ [key]: -1, productId: 1 }).limit(10).toArray()).map((r) => {
+        const profit = n(r.value) - n(r.cost) - n(r.costless);
+        return { productId: r.productId, name: r.name ?? '', value: rs(n(r.value)), profit: rs(profit), marginPct: n(r.value) - n(r.costless) > 0 ? Math.round((profit / (n(r.value) - n(r.costless))) * 10000) / 100 : null };
+      });
+    const ageing = await this.ageing(companyId, 'receivable', now, { page: 0, pageSize: 5 });
     const lowStock = await coll(this.db, C.products).countDocuments({ companyId, low: true });
     return {
       date: now,
       cards,
       series,
       topPeriod: { from: monthStart, to: now },
-      topByValue: top('value'),
-      topByMargin: top('profit'),
-      receivables: { buckets: { b0_30: ageing.totals.b0_30, b31_60: ageing.totals.b31_60, b61_90: ageing.totals.b61_90, b90: ageing.totals.b90 }, total: ageing.totals.balance, mostOverdue: ageing.rows.slice(0, 5) },
+      topByValue: await top('value'),
+      topByMargin: await top('profit'),
+      receivables: { buckets: { b0_30: ageing.totals.b0_30, b31_60: ageing.totals.b31_60, b61_90: ageing.totals.b61_90, b90: ageing.totals.b90 }, total: ageing.totals.balance, mostOverdue: ageing.rows },
       lowStock,
     };
   }

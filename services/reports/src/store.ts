@@ -22,6 +22,13 @@ export const C = {
   /** Profit per product per day and per month: value, frozen cost, quantity. */
   profitDay: 'profit_day',
   profitMonth: 'profit_month',
+  /** Profit per category (as the product had it when the line was projected) per day. */
+  profitCat: 'profit_cat',
+  profitCatMonth: 'profit_cat_month',
+  /** Per company: the stock summary's totals (products, stock, values at cost and MRP). */
+  stockTotals: 'stock_totals',
+  /** Per company, side and date: what is still open of the dues raised that day (ageing totals). */
+  openDues: 'open_dues',
   /** Products: name, category, brand, cp, MRP, min stock (latest change) and stock (sum of movements). */
   products: 'products',
   /** Each customer's (r) and distributor's (p) balance and open dues, oldest first (ageing). */
@@ -40,10 +47,16 @@ export async function ensureIndexes(conn: Connection): Promise<void> {
     db.collection(C.txns).createIndex({ companyId: 1, date: 1, at: 1 }),
     db.collection(C.pending).createIndex({ companyId: 1, saleId: 1 }),
     db.collection(C.profitDay).createIndex({ companyId: 1, date: 1 }),
-    db.collection(C.profitMonth).createIndex({ companyId: 1, month: 1 }),
+    db.collection(C.profitMonth).createIndex({ companyId: 1, month: 1, value: -1 }),
+    db.collection(C.profitMonth).createIndex({ companyId: 1, month: 1, profit: -1 }),
+    db.collection(C.profitCat).createIndex({ companyId: 1, date: 1 }),
+    db.collection(C.profitCatMonth).createIndex({ companyId: 1, month: 1 }),
+    db.collection(C.profitDay).createIndex({ companyId: 1, productId: 1 }),
+    db.collection(C.products).createIndex({ companyId: 1, name: 1, productId: 1 }),
+    db.collection(C.openDues).createIndex({ companyId: 1, side: 1, date: 1 }),
     db.collection(C.products).createIndex({ companyId: 1, category: 1, brand: 1 }),
     db.collection(C.products).createIndex({ companyId: 1, low: 1 }),
-    db.collection(C.parties).createIndex({ companyId: 1, side: 1, balance: 1 }),
+    db.collection(C.parties).createIndex({ companyId: 1, side: 1, oldestDue: 1, partyId: 1 }),
   ]);
 }
 
