@@ -67,6 +67,8 @@ export class EventRelay {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  private readonly dirty = new Set<string>();
+  private dirtyAll = false;
   private stopped = false;
   /** Events published since start (tests, logs). */
   published = 0;
@@ -90,16 +92,26 @@ export class EventRelay {
     await this.running?.catch(() => undefined);
   }
 
-  /** Publishes what is pending within milliseconds, off the caller's path; coalesces kicks during a round. */
-  kick(): void {
+  /**
+   * Publishes what is pending within milliseconds, off the caller's path: of one source (a
+   * commit knows which), or of all (the sweep). Kicks during a round make one more round.
+   */
+  kick(source?: string): void {
     if (this.stopped) return;
+    if (source) this.dirty.add(source);
+    else this.dirtyAll = true;
     if (this.running) {
       this.again = true;
       return;
     }
     // A few milliseconds' wait gathers the facts committing together into one round (lag stays far under a second).
     this.running = new Promise<void>((r) => setTimeout(r, KICK_DELAY_MS))
-      .then(() => this.round())
+      .then(() => {
+        const only = this.dirtyAll ? null : new Set(this.dirty);
+        this.dirty.clear();
+        this.dirtyAll = false;
+        return this.round(only);
+      })
       .catch((err) => {
         // The stream may be gone (deleted, a new JetStream store): ensure it again on the next round.
         this.streamReady = false;
@@ -109,9 +121,15 @@ export class EventRelay {
         this.running = null;
         if (this.again) {
           this.again = false;
-          this.kick();
+          this.kick([...this.dirty][0]);
         }
       });
+  }
+
+  /** What an Outbox (option `relay`) or a service kicks after committing a fact of `source`. */
+  forSource(source: string): { kick(): void } {
+    if (!this.o.sources.some((s) => s.name === source)) throw new Error(`EventRelay: no source ${source}`);
+    return { kick: () => this.kick(source) };
   }
 
   /** Waits until nothing is pending or running (tests). */
@@ -147,10 +165,11 @@ export class EventRelay {
     return this.js;
   }
 
-  private async round(): Promise<void> {
+  private async round(only: Set<string> | null): Promise<void> {
     if (this.o.nc.isClosed()) return;
     const js = await this.ensureStream();
     for (const s of this.o.sources) {
+      if (only && !only.has(s.name)) continue;
       for (;;) {
         const batch = await s.collection.find({ [EVENT_FLAG_FIELD]: true }).limit(this.o.batch ?? 200).toArray();
         if (!batch.length) break;

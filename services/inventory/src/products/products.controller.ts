@@ -238,7 +238,7 @@ export class ProductsController {
       if (gone) await this.stock.totals.shift(companyId, gone, null, session);
       return false;
     });
-    this.products.events.relay.kick();
+    this.products.events.relay.kick('product');
     if (deactivated) return { success: true, deactivated: true, message: `Product ${id} has stock history, so it was made inactive instead of deleted.` };
     return { success: true, deactivated: false, message: `Product ${id} deleted.` };
   }
@@ -315,7 +315,8 @@ export class ProductsController {
         await this.stock.totals.shift(companyId, after, { ...after, level }, session);
       }
     });
-    this.products.events.relay.kick();
+    this.products.events.relay.kick('product');
+    this.products.events.relay.kick('stock');
     await this.products.rememberBrandAndUnit(companyId, input.brand_name, input.unit);
     return { done: true, err: null };
   }

@@ -137,7 +137,7 @@ export class ProductsService {
       const p = created!.toObject() as Product;
       await stock.totals.shift(doc.companyId, null, p, session);
     });
-    this.events.relay.kick();
+    this.events.relay.kick('product');
   }
 
   async get(companyId: number, productId: number): Promise<Product> {

@@ -113,7 +113,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
     events: InventoryEvents,
   ) {
     this.outbox = new Outbox<DebitNoteDoc, PurchaseReturnReply>({
-      relay: events.relay,
+      relay: events.relay.forSource('debit-note'),
       model,
       idField: 'debitNoteId',
       noun: 'debit note',

@@ -56,7 +56,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     events: InventoryEvents,
   ) {
     this.outbox = new Outbox<PurchaseDoc, CheckOutPurchaseReply>({
-      relay: events.relay,
+      relay: events.relay.forSource('purchase'),
       model,
       idField: 'purchaseId',
       noun: 'purchase',

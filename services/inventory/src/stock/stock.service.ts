@@ -119,7 +119,7 @@ export class StockService implements OnModuleInit {
         await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date(), ...pendingEventFields() }), { session });
         return this.move(companyId, source.kind, source.id, parsed, when, session);
       }, this.cfg.natsTimeoutMs);
-      this.events.relay.kick();
+      this.events.relay.kick('stock');
       return applied;
     } catch (err) {
       if (err instanceof GateTimeout) throw new ServiceUnavailableException(`Stock is busy (${err.message}); the ${source.kind} was not applied.`);
@@ -161,7 +161,7 @@ export class StockService implements OnModuleInit {
       );
       return true;
     });
-    if (done) this.events.relay.kick();
+    if (done) this.events.relay.kick('stock');
     return { reversed: done };
   }
 

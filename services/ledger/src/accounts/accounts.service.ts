@@ -225,7 +225,7 @@ export class AccountsService {
         await this.model.collection.insertOne(entry, { session });
         return true;
       }).then((posted) => {
-        if (posted) this.events.relay.kick();
+        if (posted) this.events.relay.kick('entry');
         return posted;
       });
     } catch (err) {
@@ -271,7 +271,7 @@ export class AccountsService {
       );
       return true;
     }).then((reversed) => {
-      if (reversed) this.events.relay.kick();
+      if (reversed) this.events.relay.kick('entry');
       return reversed;
     });
   }
@@ -294,7 +294,7 @@ export class AccountsService {
       }
       throw err;
     }
-    this.events.relay.kick();
+    this.events.relay.kick('entry');
     return paymentId;
   }
 

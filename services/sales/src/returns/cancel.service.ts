@@ -39,7 +39,7 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     events: SalesEvents,
   ) {
     this.outbox = new Outbox<SaleCancelDoc, CancelSaleReply>({
-      relay: events.relay,
+      relay: events.relay.forSource('sale-cancel'),
       model: records,
       idField: 'cancelId',
       noun: 'cancellation',

@@ -67,7 +67,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
       busyMessage: 'Too many credit notes took numbers at once; please try again.',
     });
     this.outbox = new Outbox<CreditNoteDoc, SalesReturnReply>({
-      relay: events.relay,
+      relay: events.relay.forSource('credit-note'),
       model: notes,
       idField: 'creditNoteId',
       noun: 'return',

@@ -54,7 +54,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
   ) {
     this.outbox = new Outbox<SaleDoc, MakeSaleReply>({
       // The completing update marks the sale's event pending; the relay publishes it after the answer.
-      relay: events.relay,
+      relay: events.relay.forSource('sale'),
       model: sales,
       idField: 'saleId',
       noun: 'sale',
