@@ -102,7 +102,7 @@ export function DistributorLedgerPage() {
           <Button variant="secondary" onClick={() => setShowDetails(true)}>
             Show Details
           </Button>
-          <ExportButtons list="distributorHistory" query={{ id: details.distributor_id }} />
+          <ExportButtons compact list="distributorHistory" query={{ id: details.distributor_id }} />
           <Button onClick={() => navigate('/payments/givePayment')}>Give Payment</Button>
         </div>
       </div>

@@ -299,7 +299,18 @@ function save(blob: Blob, name: string) {
 }
 
 /** "Export CSV" and "Export XLSX" for a list: GET /export/{list} with the list's filters applied. */
-export function ExportButtons({ list, query, onError }: { list: string; query?: Record<string, string | number | undefined>; onError?: (message: string) => void }) {
+export function ExportButtons({
+  list,
+  query,
+  onError,
+  compact = false,
+}: {
+  list: string;
+  query?: Record<string, string | number | undefined>;
+  onError?: (message: string) => void;
+  /** "Export: CSV XLSX" for a crowded header. */
+  compact?: boolean;
+}) {
   const [busy, setBusy] = useState<'csv' | 'xlsx' | null>(null);
   const go = async (format: 'csv' | 'xlsx') => {
     setBusy(format);
@@ -314,12 +325,13 @@ export function ExportButtons({ list, query, onError }: { list: string; query?: 
     }
   };
   return (
-    <span className="bk-export" data-testid={`export-${list}`}>
-      <Button variant="secondary" busy={busy === 'csv'} onClick={() => go('csv')}>
-        Export CSV
+    <span className={compact ? 'bk-export bk-export--compact' : 'bk-export'} data-testid={`export-${list}`}>
+      {compact && <span className="bk-muted">Export</span>}
+      <Button variant="secondary" busy={busy === 'csv'} onClick={() => go('csv')} aria-label="Export CSV">
+        {compact ? 'CSV' : 'Export CSV'}
       </Button>
-      <Button variant="secondary" busy={busy === 'xlsx'} onClick={() => go('xlsx')}>
-        Export XLSX
+      <Button variant="secondary" busy={busy === 'xlsx'} onClick={() => go('xlsx')} aria-label="Export XLSX">
+        {compact ? 'XLSX' : 'Export XLSX'}
       </Button>
     </span>
   );

@@ -67,7 +67,7 @@ export function ClientLedgerPage() {
           <Button variant="secondary" busy={printing} onClick={print}>
             Print All Transactions
           </Button>
-          <ExportButtons list="customerHistory" query={{ id: details.client_id }} onError={(m) => alert.error(m)} />
+          <ExportButtons compact list="customerHistory" query={{ id: details.client_id }} onError={(m) => alert.error(m)} />
           <ShareButton kind="statement" id={details.client_id} label="Share statement" />
           <Button onClick={() => navigate(`/payments/receivePayment?custId=${details.client_id}`)}>Receive Payment</Button>
         </div>
