@@ -38,9 +38,19 @@ async function fill(db) {
     const cp = 1000 + rnd(50000);
     const stock = rnd(200);
     const minStock = rnd(20);
-    products.push({ _id: `${C}:${p}`, companyId: C, productId: p, name: `Product ${p}`, category: `Category ${p % 40}`, brand: `Brand ${p % 100}`, cp, mrp: Math.round(cp * 1.3), minStock, stock, active: true, low: stock <= minStock, v: 1 });
+    const mrp = Math.round(cp * 1.3);
+    products.push({ _id: `${C}:${p}`, companyId: C, productId: p, name: `Product ${p}`, category: `Category ${p % 40}`, brand: `Brand ${p % 100}`, cp, mrp, minStock, stock, active: true, low: stock <= minStock, v: 1, costValue: stock * cp, mrpValue: stock * mrp, counted: stock });
   }
   await batch('products', products);
+  const st = { _id: String(C), companyId: C, products: PRODUCTS, stock: 0, costValue: 0, mrpValue: 0 };
+  for (const p of products) {
+    st.stock += p.stock;
+    st.costValue += p.costValue;
+    st.mrpValue += p.mrpValue;
+  }
+  await db.collection('stock_totals').insertOne(st);
+  const cat = new Map();
+  const catMonth = new Map();
   const invoices = [];
   const txns = [];
   const open = new Map();
@@ -58,13 +68,18 @@ async function fill(db) {
       const value = qty * (2000 + rnd(60000));
       const cost = Math.round(value * 0.8);
       amount += value;
-      for (const [map, key, extra] of [[pday, `${C}:${date}:${p}`, { date }], [pmonth, `${C}:${MONTH}:${p}`, { month: MONTH }]]) {
+      for (const [map, key, extra] of [[pday, `${C}:${date}:${p}`, { date }], [pmonth, `${C}:${MONTH}:${p}`, { month: MONTH, profit: 0 }], [cat, `${C}:${date}:Category ${p % 40}`, { date, category: `Category ${p % 40}` }], [catMonth, `${C}:${MONTH}:Category ${p % 40}`, { month: MONTH, category: `Category ${p % 40}` }]]) {
         const r = map.get(key) ?? { _id: key, companyId: C, productId: p, name: `Product ${p}`, qty: 0, value: 0, cost: 0, costless: 0, ...extra };
         r.qty += qty;
         r.value += value;
         r.cost += cost;
+        if ('profit' in r) r.profit += value - cost;
         map.set(key, r);
       }
+      const dr0 = daily.get(date) ?? { _id: `${C}:${date}`, companyId: C, date, sales: 0, salesCount: 0, collections: 0, newDues: 0, regCount: 0, regAmount: 0, regReturned: 0, regCancelled: 0, regNet: 0, regPaid: 0, pValue: 0, pCost: 0, pCostless: 0 };
+      dr0.pValue += value;
+      dr0.pCost += cost;
+      daily.set(date, dr0);
     }
     const paid = rnd(2) ? amount : 0;
     const customerId = 1 + rnd(CUSTOMERS);
@@ -74,7 +89,7 @@ async function fill(db) {
       open.set(customerId, [...(open.get(customerId) ?? []), { date, dueDate: date, docNo: null, amount: amount - paid }]);
       balances.set(customerId, (balances.get(customerId) ?? 0) + amount - paid);
     }
-    const dr = daily.get(date) ?? { _id: `${C}:${date}`, companyId: C, date, sales: 0, salesCount: 0, collections: 0, newDues: 0, regCount: 0, regAmount: 0, regReturned: 0, regCancelled: 0, regNet: 0, regPaid: 0 };
+    const dr = daily.get(date);
     dr.sales += amount;
     dr.salesCount++;
     dr.collections += paid;
@@ -90,7 +105,12 @@ async function fill(db) {
   await batch('daily', [...daily.values()]);
   await batch('profit_day', [...pday.values()]);
   await batch('profit_month', [...pmonth.values()]);
-  await batch('parties', [...balances].map(([id, balance]) => ({ _id: `${C}:r:${id}`, companyId: C, side: 'r', partyId: id, name: `Customer ${id}`, balance, open: open.get(id), advance: 0 })));
+  await batch('profit_cat', [...cat.values()]);
+  await batch('profit_cat_month', [...catMonth.values()]);
+  const openDues = new Map();
+  for (const list of open.values()) for (const d of list) openDues.set(d.date, (openDues.get(d.date) ?? 0) + d.amount);
+  await batch('open_dues', [...openDues].map(([date, amount]) => ({ _id: `${C}:r:${date}`, companyId: C, side: 'r', date, amount })));
+  await batch('parties', [...balances].map(([id, balance]) => ({ _id: `${C}:r:${id}`, companyId: C, side: 'r', partyId: id, name: `Customer ${id}`, balance, open: open.get(id), advance: 0, oldestDue: open.get(id)[0].date })));
   await db.collection('meta').insertOne({ _id: 'built', at: new Date() });
   return { ms: Date.now() - t0, profitDayRows: pday.size, profitMonthRows: pmonth.size };
 }
@@ -130,6 +150,7 @@ async function main() {
     `/reports/profit?from=${MONTH}-10&to=${MONTH}-20&by=product`,
     `/reports/stock-summary`,
     `/reports/stock-summary?category=Category%207`,
+    `/reports/purchase-register?from=${MONTH}-01&to=${MONTH}-31`,
     `/reports/ageing?side=receivable`,
     `/reports/dashboard`,
   ];

@@ -41,9 +41,9 @@ export async function ensureIndexes(conn: Connection): Promise<void> {
   await Promise.all([
     db.collection(C.daily).createIndex({ companyId: 1, date: 1 }),
     db.collection(C.invoices).createIndex({ companyId: 1, date: 1, saleId: 1 }),
-    db.collection(C.invoices).createIndex({ companyId: 1, customerId: 1, date: 1 }),
+    db.collection(C.invoices).createIndex({ companyId: 1, customerId: 1, date: 1, saleId: 1 }),
     db.collection(C.purchases).createIndex({ companyId: 1, date: 1, purchaseId: 1 }),
-    db.collection(C.purchases).createIndex({ companyId: 1, distributorId: 1, date: 1 }),
+    db.collection(C.purchases).createIndex({ companyId: 1, distributorId: 1, date: 1, purchaseId: 1 }),
     db.collection(C.txns).createIndex({ companyId: 1, date: 1, at: 1 }),
     db.collection(C.pending).createIndex({ companyId: 1, saleId: 1 }),
     db.collection(C.profitDay).createIndex({ companyId: 1, date: 1 }),
