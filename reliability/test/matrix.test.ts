@@ -301,6 +301,12 @@ const MANAGER_ONLY = [
   'POST /purchaseReturn',
   'GET /getDebitNoteList',
   'GET /getDebitNoteDetails',
+  ...['products', 'customers', 'distributors'].flatMap((k) => [`POST /imports/${k}`, `GET /imports/${k}/:id`, `POST /imports/${k}/:id/validate`, `POST /imports/${k}/:id/run`]),
+  'GET /export/stockBook',
+  'GET /export/purchases',
+  'GET /export/debitNotes',
+  'GET /export/distributors',
+  'GET /export/distributorHistory',
 ];
 
 describe('positions', () => {
