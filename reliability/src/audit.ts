@@ -403,3 +403,6 @@ async function auditDbs(inv: Db, led: Db, sal: Db, only?: number[]): Promise<Aud
     findings: unique,
   };
 }
+
+/** The reports' read model against the owners' data (reliability/src/audit-reports.ts). */
+export { auditReports, type ReportsAudit, type ReportsAuditOptions } from './audit-reports';
