@@ -1,5 +1,6 @@
 import { EventSubjects as E, type HistoryEvent } from '@bahi/contracts';
 import { today } from '@bahi/service-kit';
+import { openTable } from '@bahi/tabular';
 import { addDays } from '../src/params';
 import { startReports, tokenFor, type Stack } from './helpers';
 
@@ -238,13 +239,28 @@ describe('reports from the event streams', () => {
     }
   });
 
-  it('exports a report as CSV with the same rows', async () => {
+  it('exports a report as CSV and XLSX with the same rows', async () => {
     const res = await s.get(`/reports/sales-register?from=${D}&to=${D}&format=csv`).expect(200);
     expect(res.headers['content-type']).toMatch(/text\/csv/);
     const lines = res.text.replace(/^\uFEFF/, '').trim().split(/\r\n/);
     expect(lines[0]).toMatch(/^Bill,Date,Invoice no,Customer,Amount,Returned,Cancelled,Net,Paid$/);
     expect(lines.slice(1)).toHaveLength(2);
     expect(lines[1]).toContain('190.00');
+    // The same report as XLSX, read back: its two bills with their net as numbers.
+    const xlsx = await s
+      .get(`/reports/sales-register?from=${D}&to=${D}&format=xlsx`)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    const table = await openTable(xlsx.body as Buffer);
+    expect(table.headers).toContain('Net');
+    const nets: string[] = [];
+    for await (const r of table.rows) nets.push(r.values[table.headers.indexOf('Net')]!);
+    expect(nets).toEqual(['160', '0']);
   });
 
   it('rebuilt from zero (history, then the streams from the start) equals the live read model', async () => {
