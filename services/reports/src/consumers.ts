@@ -122,8 +122,9 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     return done;
   }
 
+  /** Starts each stream's consumer; one whose stream does not exist yet keeps retrying on its own. */
   private async startConsumers() {
-    await Promise.all(DOMAINS.map((d) => this.consume(EventStreams[d].name)));
+    for (const d of DOMAINS) void this.consume(EventStreams[d].name);
   }
 
   private async stopConsumers() {
@@ -200,20 +201,26 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     for (;;) {
       await this.idle();
       const st = await this.status();
-      if (Object.values(st.streams).every((x) => x === null || (x.pending === 0 && x.ackPending === 0)) && this.running.size === DOMAINS.length) return;
+      // A stream no owner has created yet has nothing to catch up with.
+      const done = DOMAINS.every((d) => {
+        const name = EventStreams[d].name;
+        const x = st.streams[name];
+        return x === 'no stream' || (x !== null && x.pending === 0 && x.ackPending === 0 && this.running.has(name));
+      });
+      if (done) return;
       if (Date.now() > deadline) throw new Error('The reports consumers did not catch up in time.');
       await new Promise((r) => setTimeout(r, 200));
     }
   }
 
   /** How far the consumers are: pending messages per stream. */
-  async status(): Promise<{ streams: Record<string, { pending: number; ackPending: number } | null>; seen: number }> {
+  async status(): Promise<{ streams: Record<string, { pending: number; ackPending: number } | 'no stream' | null>; seen: number }> {
     const jsm = await this.nc.jetstreamManager();
-    const streams: Record<string, { pending: number; ackPending: number } | null> = {};
+    const streams: Record<string, { pending: number; ackPending: number } | 'no stream' | null> = {};
     for (const d of DOMAINS) {
       const name = EventStreams[d].name;
-      const info = await jsm.consumers.info(name, durableOf(name)).catch(() => null);
-      streams[name] = info ? { pending: info.num_pending, ackPending: info.num_ack_pending } : null;
+      const info = await jsm.consumers.info(name, durableOf(name)).catch((err: Error) => (/stream not found/i.test(err.message) ? ('no stream' as const) : null));
+      streams[name] = info === null || info === 'no stream' ? info : { pending: info.num_pending, ackPending: info.num_ack_pending };
     }
     return { streams, seen: await this.conn.db!.collection(C.seen).estimatedDocumentCount() };
   }
