@@ -33,9 +33,9 @@ export interface Stack {
  * owners create them), and the reports service. The owners' history requests are answered by a
  * small responder serving `history` (what the streams no longer hold).
  */
-export async function startReports(history: HistoryEvent[] = []): Promise<Stack> {
-  const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-  const nc = await connect({ servers: nats.url });
+export async function startReports(history: HistoryEvent[] = [], natsOpts: { port?: number; storeDir?: string } = {}): Promise<Stack> {
+  const [mongo, nats] = await Promise.all([startMongo(), startNats(natsOpts)]);
+  const nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 });
   const jsm = await nc.jetstreamManager();
   for (const s of Object.values(EventStreams)) {
     await jsm.streams.add({ name: s.name, subjects: [...s.subjects], retention: RetentionPolicy.Limits, storage: StorageType.File, duplicate_window: s.duplicateWindowMs * 1_000_000 });
