@@ -194,5 +194,7 @@ function entryOf(e: LedgerEntryEvent) {
     dueDate: isRealDate(e.dueDate) ? e.dueDate : null,
     docNo: e.docNo ?? null,
     key: `${e.source?.kind ?? e.entryKind}:${e.source?.id ?? e.seq}:${e.entryKind}`,
+    src: `${e.source?.kind ?? ''}:${e.source?.id ?? ''}`,
+    reversal: e.entryKind === 'reversal',
   };
 }

@@ -91,6 +91,9 @@ export interface EntryPart {
   docNo: string | null;
   /** The entry's source and kind (logs). */
   key: string;
+  /** The document it belongs to (`sale:12`): a reversal takes back that document's own due. */
+  src: string;
+  reversal: boolean;
 }
 
 export interface PaymentFact extends FactBase {

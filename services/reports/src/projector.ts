@@ -32,6 +32,8 @@ export interface OpenDue {
   dueDate: string | null;
   docNo: string | null;
   amount: number;
+  /** The document that raised it (`sale:12`). */
+  src?: string;
 }
 
 interface StoredLines {
@@ -127,7 +129,7 @@ export class Projector {
    * party had), a negative one clears dues from the oldest, any excess is an advance.
    */
   private async entry(f: Fact & { entry: EntryPart }, session: ClientSession) {
-    const { side, partyId, delta, dueDate, docNo } = f.entry;
+    const { side, partyId, delta, dueDate, docNo, src, reversal } = f.entry;
     const c = f.companyId;
     const id = `${c}:${side}:${partyId}`;
     const cur = await coll(this.db, C.parties).findOne({ _id: id }, { session });
@@ -136,9 +138,17 @@ export class Projector {
     if (delta > 0) {
       const used = Math.min(advance, delta);
       advance -= used;
-      if (delta - used > 0) open.push({ date: f.date, dueDate, docNo, amount: delta - used });
+      if (delta - used > 0) open.push({ date: f.date, dueDate, docNo, amount: delta - used, src });
     } else {
       let left = -delta;
+      // A reversal (a sale or purchase undone) takes back its own document's due first.
+      for (let i = open.length - 1; reversal && left > 0 && i >= 0; i--) {
+        if (open[i]!.src !== src) continue;
+        const take = Math.min(left, open[i]!.amount);
+        open[i]!.amount -= take;
+        left -= take;
+        if (open[i]!.amount === 0) open.splice(i, 1);
+      }
       while (left > 0 && open.length) {
         const take = Math.min(left, open[0]!.amount);
         open[0]!.amount -= take;

@@ -188,6 +188,9 @@ describe('reports from the event streams', () => {
     // the payment clears 30 of the opening, so 70 is 31-60 days old and 80 is 0-30: 150 owed.
     await s.publish(E.ledger.entryPosted, entry('entry:1:sale:11', 'sale', 'customer', 11, { kind: 'sale', id: 11 }, 7, '80.00'));
     await s.publish(E.ledger.paymentReceived, { ...entry('entry:1:payment:11', 'payment_received', 'customer', 11, { kind: 'payment', id: 2 }, 8, '-30.00'), paymentId: 2, payType: 'cash', transactionId: '' });
+    // A bill of 40.00 posted and then reversed (its sale undone): it takes back its own due, not the opening's.
+    await s.publish(E.ledger.entryPosted, entry('entry:1:sale:12', 'sale', 'customer', 11, { kind: 'sale', id: 12 }, 9, '40.00'));
+    await s.publish(E.ledger.entryPosted, entry('entry:1:sale:12:rev', 'reversal', 'customer', 11, { kind: 'sale', id: 12 }, 10, '-40.00'));
     await s.consumers.caughtUp(30_000);
     const res = await s.get('/reports/ageing?side=receivable').expect(200);
     expect(res.body.rows.map((r: Record<string, unknown>) => [r.partyId, r.balance, r.b0_30, r.b31_60, r.b61_90, r.b90])).toEqual([
