@@ -218,7 +218,7 @@ describe('reports from the event streams', () => {
     const other2 = await s.get('/reports/stock-summary', tokenFor(2)).expect(200);
     expect(other2.body.rows.map((r: Record<string, unknown>) => [r.name, r.stock])).toEqual([['Other', 0]]);
     expect(other2.body.totals).toEqual({ products: 1, stock: 0, costValue: '0.00', mrpValue: '0.00' });
-    for (const p of ['/reports/daybook', '/reports/dashboard', '/reports/ageing', '/reports/profit']) {
+    for (const p of ['/reports/daybook', '/reports/sales-register', '/reports/purchase-register', '/reports/stock-summary', '/reports/profit', '/reports/ageing', '/reports/dashboard', '/reports/daybook?format=csv']) {
       await s.get(p, tokenFor(1, 'staff')).expect(403);
     }
     const res = await s.get('/reports/daybook').set('Authorization', '');
