@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import { AckPolicy, ConsumerEvents, DeliverPolicy, nanos, type ConsumerMessages, type JetStreamManager, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { EventStreams, HistorySources, Subjects, type EventDomain, type HistoryPageReply } from '@bahi/contracts';
 import { LOGGER, NATS_CONNECTION, NatsClient } from '@bahi/service-kit';
@@ -27,6 +27,8 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   private running = new Map<string, ConsumerMessages>();
   private stopped = false;
   private rebuilding: Promise<void> | null = null;
+  /** This process reads the streams (the rebuild command may leave that to the running service). */
+  private consuming = false;
   /** Events applied since start (status and tests). */
   applied = 0;
 
@@ -65,7 +67,7 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
    * From zero: wipe the read model, drop the durable consumers, project the owners' history,
    * then recreate the consumers delivering every message the streams still hold.
    */
-  rebuild(): Promise<void> {
+  rebuild(opts: { consume: boolean } = { consume: true }): Promise<void> {
     if (this.rebuilding) return this.rebuilding;
     this.rebuilding = (async () => {
       const t0 = Date.now();
@@ -79,7 +81,8 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
       let fromHistory = 0;
       for (const d of DOMAINS) fromHistory += await this.history(d);
       await this.conn.db!.collection<{ _id: string; at?: Date }>('meta').updateOne({ _id: BUILT_ID }, { $set: { at: new Date() } }, { upsert: true });
-      await this.startConsumers();
+      if (opts.consume) await this.startConsumers();
+      else for (const d of DOMAINS) await this.ensureConsumer(jsm, EventStreams[d].name).catch(() => undefined);
       this.log.info({ fromHistory, ms: Date.now() - t0 }, 'reports: read model rebuilt (history asked, streams replayed from the start)');
     })().finally(() => {
       this.rebuilding = null;
@@ -123,8 +126,18 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /** Starts each stream's consumer; one whose stream does not exist yet keeps retrying on its own. */
-  private async startConsumers() {
+  async startConsumers() {
+    this.consuming = true;
     for (const d of DOMAINS) void this.consume(EventStreams[d].name);
+  }
+
+  /** The durable consumer, created (deliver all, explicit ack) when missing. */
+  private async ensureConsumer(jsm: JetStreamManager, stream: string) {
+    const durable = durableOf(stream);
+    await jsm.consumers.info(stream, durable).catch(async (err: Error) => {
+      if (!/consumer not found/i.test(err.message)) throw err;
+      await jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ack_wait: nanos(30_000), max_ack_pending: 1000 });
+    });
   }
 
   private async stopConsumers() {
@@ -134,30 +147,47 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /** Creates the durable consumer when missing (deliver all) and processes messages one by one; retries while the stream is absent. */
-  private async consume(stream: string): Promise<void> {
+  /**
+   * `create` false: the consumer was deleted under us (a rebuild elsewhere wipes the read model and
+   * recreates it): wait for it to come back rather than make one that would run ahead of the wipe;
+   * after two minutes without it, make it.
+   */
+  private async consume(stream: string, create = true): Promise<void> {
     const durable = durableOf(stream);
+    const since = Date.now();
     while (!this.stopped) {
       try {
         const jsm = await this.nc.jetstreamManager();
-        await jsm.consumers.info(stream, durable).catch(async (err: Error) => {
-          if (!/consumer not found/i.test(err.message)) throw err;
-          await jsm.consumers.add(stream, {
-            durable_name: durable,
-            ack_policy: AckPolicy.Explicit,
-            deliver_policy: DeliverPolicy.All,
-            ack_wait: nanos(30_000),
-            max_ack_pending: 1000,
-          });
-        });
+        if (create || Date.now() - since > 120_000) await this.ensureConsumer(jsm, stream);
+        else await jsm.consumers.info(stream, durable);
         const consumer = await this.nc.jetstream().consumers.get(stream, durable);
         const messages = await consumer.consume({ max_messages: 256 });
         this.running.set(stream, messages);
+        void this.watch(stream, messages);
         void this.loop(stream, messages);
         return;
       } catch (err) {
-        this.log.warn({ stream, err: (err as Error).message }, 'reports: stream not ready, retrying');
-        await new Promise((r) => setTimeout(r, 2000));
+        this.log.warn({ stream, err: (err as Error).message }, 'reports: stream or consumer not there yet, retrying');
+        await new Promise((r) => setTimeout(r, create ? 2000 : 500));
       }
+    }
+  }
+
+  /**
+   * A consumer deleted or gone (a rebuild by `npm run reports:rebuild`, an operator): stop this
+   * iterator, and the loop starts over on the consumer as it now is.
+   */
+  private async watch(stream: string, messages: ConsumerMessages) {
+    try {
+      for await (const st of await messages.status()) {
+        if (st.type === ConsumerEvents.ConsumerDeleted || st.type === ConsumerEvents.ConsumerNotFound || st.type === ConsumerEvents.StreamNotFound) {
+          this.log.warn({ stream, status: st.type }, 'reports: consumer gone, starting over');
+          messages.stop();
+          return;
+        }
+      }
+    } catch {
+      /* the iterator closed */
     }
   }
 
@@ -172,7 +202,7 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     // Closed by a rebuild or shutdown; otherwise (consumer deleted, NATS gone for long) start over.
     if (!this.stopped && this.running.get(stream) === messages) {
       this.running.delete(stream);
-      void this.consume(stream);
+      void this.consume(stream, false);
     }
   }
 
@@ -205,7 +235,7 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
       const done = DOMAINS.every((d) => {
         const name = EventStreams[d].name;
         const x = st.streams[name];
-        return x === 'no stream' || (x !== null && x.pending === 0 && x.ackPending === 0 && this.running.has(name));
+        return x === 'no stream' || (x !== null && x.pending === 0 && x.ackPending === 0 && (!this.consuming || this.running.has(name)));
       });
       if (done) return;
       if (Date.now() > deadline) throw new Error('The reports consumers did not catch up in time.');

@@ -13,7 +13,17 @@ async function main() {
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error', 'warn'] });
   const consumers = app.get(Consumers);
   const t0 = Date.now();
-  await consumers.rebuild();
+  // The consumers are recreated but left to the running reports service, which replays the
+  // streams; with no service running (nothing moves for a few seconds) this command replays them.
+  await consumers.rebuild({ consume: false });
+  const pending = async () => Object.values((await consumers.status()).streams).reduce((a, x) => a + (x && x !== 'no stream' ? x.pending + x.ackPending : 0), 0);
+  const first = await pending();
+  let moved = first === 0;
+  for (let i = 0; i < 25 && !moved; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    moved = (await pending()) < first;
+  }
+  if (!moved) await consumers.startConsumers();
   await consumers.caughtUp();
   const st = await consumers.status();
   process.stdout.write(`Reports rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${st.seen} events projected.\n`);

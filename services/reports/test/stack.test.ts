@@ -87,6 +87,14 @@ it('a bill made at the counter reaches the sales register, and every figure then
     if (r.mismatches.length) lastMismatches = r.mismatches;
     return r.mismatches.length ? null : r;
   });
+  // The running service goes on consuming after the rebuild: the next bill arrives too.
+  expect((await call('GET', '/addProductIntoCart/2?cart_no=1')).status).toBe(200);
+  const next = await call('POST', '/MAKE_SALE', { clientId: 0, cart_no: 1, paid: '0' }, { 'Idempotency-Key': `reports-stack-next-${Date.now()}` });
+  expect(next.status).toBe(200);
+  await until('the next bill in the register', async () => {
+    const reg = await call('GET', `/reports/sales-register?from=${D}&to=${D}`);
+    return (reg.body.rows as { saleId: number }[]).some((r) => r.saleId === next.body.saleId) ? true : null;
+  });
   // Staff are refused by the service behind the gateway.
   const staff = await call('POST', '/loginReact', { email: 'staff@demo.local', password: 'staff12345' });
   const res = await fetch(`${stack.gatewayUrl}/api/reports/dashboard`, { headers: { Authorization: `Bearer ${staff.body.token}` } });
