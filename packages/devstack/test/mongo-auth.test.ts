@@ -51,8 +51,8 @@ describe('startStack runs the embedded MongoDB with credentials', () => {
       expect(stack.mongoCredentialsFile).toBe(credentialsFile);
       expect(fs.statSync(credentialsFile).mode & 0o777).toBe(0o600);
       first = JSON.parse(fs.readFileSync(credentialsFile, 'utf8')) as MongoCredentials;
-      expect(Object.keys(first.services).sort()).toEqual(['documents', 'identity', 'inventory', 'ledger', 'sales']);
-      expect(new Set([first.root.password, ...Object.values(first.services).map((l) => l.password)]).size).toBe(6);
+      expect(Object.keys(first.services).sort()).toEqual(['documents', 'identity', 'inventory', 'ledger', 'reports', 'sales']);
+      expect(new Set([first.root.password, ...Object.values(first.services).map((l) => l.password)]).size).toBe(7);
 
       // The server's users file: keys only, never a password.
       const usersFile = fs.readFileSync(path.join(dataDir, 'mongo-users.json'), 'utf8');
