@@ -330,6 +330,23 @@ describe('cancelling a bill', () => {
   });
 });
 
+describe('a return racing a payment', () => {
+  it('both apply, whichever lands first: the due moves by exactly -credit - payment each round', async () => {
+    for (let round = 0; round < 4; round++) {
+      // Rice 2 x 120 = 240.00 to Asha; one comes back (120.00, nothing refunded) while she pays 50.
+      const { saleId, lines } = await sell([[rice, '2']], {});
+      const before = await due(asha);
+      const [ret, pay] = await Promise.all([
+        M.post('/salesReturn', { saleId, lines: [{ sl_no: lines[0], quantity: 1 }], refund: '0', idempotencyKey: `race-pay-${round}-${saleId}` }),
+        request(s.ledger.url).post('/salesDuePayment').set(auth(mgr)).send({ client_id: asha, amount: '50', nextDD: '2030-01-01' }),
+      ]);
+      expect([ret.status, pay.status]).toEqual([200, 200]);
+      expect(ret.body.amount).toBe(120);
+      expect(await due(asha)).toBeCloseTo(before - 120 - 50, 2);
+    }
+  });
+});
+
 describe('the re-driver takes over a return a crash left behind', () => {
   /** A pending note as a crashed attempt leaves it: reserved sale, stock back in, lease expired. */
   async function crashed(saleId: number, sl_no: number, key: string) {
