@@ -96,6 +96,7 @@ export const ExportLists = {
   purchases: { service: 'inventory', list: 'GET /getPurchaseList' },
   sales: { service: 'sales', list: 'GET /getSaleList' },
   creditNotes: { service: 'sales', list: 'GET /getCreditNoteList' },
+  estimates: { service: 'sales', list: 'GET /getEstimateList' },
   debitNotes: { service: 'inventory', list: 'GET /getDebitNoteList' },
   customerHistory: { service: 'ledger', list: 'GET /getAllClientsHistory' },
   distributorHistory: { service: 'ledger', list: 'GET /distributorsHistory' },

@@ -181,6 +181,7 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/export/purchases', 'inventory', 'bahi'),
   r('GET', '/export/sales', 'sales', 'bahi'),
   r('GET', '/export/creditNotes', 'sales', 'bahi'),
+  r('GET', '/export/estimates', 'sales', 'bahi'),
   r('GET', '/export/debitNotes', 'inventory', 'bahi'),
   // --- reports: the read model fed by the domain events (bahi; managers only; `?format=csv|xlsx` exports)
   ...(['daybook', 'sales-register', 'purchase-register', 'stock-summary', 'profit', 'ageing', 'dashboard'] as const).map((name) =>

@@ -51,3 +51,30 @@ describe('sales list export', () => {
     expect(empty.text.trim().split('\r\n')).toHaveLength(1);
   });
 });
+
+describe('estimate list export', () => {
+  it('exports every estimate, newest first, priced for its customer as the list is', async () => {
+    const mgr = tokenFor(s.companyId, 'manager');
+    const A = as(s.url, tokenFor(s.companyId));
+    const cat = await category(s.inventory.url, mgr, 'Notebooks');
+    const book = await product(s.inventory.url, mgr, cat, { name: 'Long Book', mrp: '45', unit: 'pcs', stock: '50' });
+    const asha = await customer(s.ledger.url, mgr, 'Asha Traders', '9876522222');
+    await A.get(`/addProductIntoCart/${encodeURIComponent(`3*${book}`)}`).expect(200);
+    const first = await A.get(`/createEstimate?cart_no=1&clientId=${asha}`).expect(200);
+    await A.get(`/addProductIntoCart/${encodeURIComponent(`1*${book}`)}`).expect(200);
+    const second = await A.get('/createEstimate?cart_no=1').expect(200);
+    const list = (await A.get('/getEstimateList?pageNo=0').expect(200)).body.estimateList as { id: number; 'Total Amount': number }[];
+
+    const r = await A.get('/export/estimates?format=csv').buffer(true).expect(200);
+    const t = await openTable(Buffer.from(r.text));
+    expect(t.headers).toEqual(['Estimate no', 'Date', 'Customer', 'Total amount']);
+    const rows: string[][] = [];
+    for await (const row of t.rows) rows.push(row.values);
+    // 1 x 45 = 45.00 for the walk-in, 3 x 45 = 135.00 for Asha: the list's totals.
+    expect(rows.map((x) => [x[0], x[2], x[3]])).toEqual([
+      [String(second.body.estimateId), 'Unknown', '45.00'],
+      [String(first.body.estimateId), 'Asha Traders', '135.00'],
+    ]);
+    expect(list.map((e) => e['Total Amount'])).toEqual([45, 135]);
+  });
+});

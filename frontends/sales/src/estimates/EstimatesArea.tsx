@@ -4,6 +4,7 @@ import {
   api,
   Button,
   errorMessage,
+  ExportButtons,
   formatINR,
   isManager,
   openDocument,
@@ -39,6 +40,7 @@ function EstimateListPage() {
     <PagedTable
       title="Estimates"
       testId="estimate-list"
+      actions={<ExportButtons list="estimates" />}
       rowUrl="/estimateList/edit"
       loadErrorMessage="unable to connet to server"
       columns={[

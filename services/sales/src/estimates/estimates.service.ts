@@ -103,6 +103,16 @@ export class EstimatesService {
     };
   }
 
+  /** Every estimate as a list row, newest first, streamed (the export); each customer priced once. */
+  async *rows(companyId: number): AsyncGenerator<EstimateListReply['estimateList'][number]> {
+    const priced = new Map<number, Promise<Pricing>>();
+    const cursor = this.model.find({ companyId }).sort({ estimateId: -1 }).lean().cursor() as AsyncIterable<EstimateDoc>;
+    for await (const e of cursor) {
+      if (!priced.has(e.clientId)) priced.set(e.clientId, this.pricing(companyId, e.clientId));
+      yield { id: e.estimateId, Date: e.date, 'Clients Name': e.clientName || 'Unknown', 'Total Amount': toSummery(1, e.lines, e, await priced.get(e.clientId)!).total };
+    }
+  }
+
   async summery(companyId: number, estimateId: number, text?: string): Promise<EstimateSummeryReply> {
     const e = await this.get(companyId, estimateId);
     const [customer, product_list] = await Promise.all([

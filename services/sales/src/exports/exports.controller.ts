@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import { money, Tenant } from '@bahi/service-kit';
 import { exportFormat, sendTable, type Column } from '@bahi/tabular';
 import { Models, type SaleDoc } from '../common/schemas';
+import { EstimatesService } from '../estimates/estimates.service';
 import { returnStatus } from '../returns/status';
 import { ReturnModels, type CreditNoteDoc, type ReturnableSale } from '../returns/schema';
 
@@ -29,7 +30,22 @@ export class SalesExportsController {
   constructor(
     @InjectModel(Models.Sale) private readonly sales: Model<SaleDoc>,
     @InjectModel(ReturnModels.CreditNote) private readonly notes: Model<CreditNoteDoc>,
+    private readonly estimates: EstimatesService,
   ) {}
+
+  /** GET /export/estimates: the estimate list (newest first, each priced for its customer as the list is), every position. */
+  @Get('export/estimates')
+  async estimateList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatOf(q.format);
+    type Row = { id: number; Date: string; 'Clients Name': string; 'Total Amount': number };
+    const columns: Column<Row>[] = [
+      { header: 'Estimate no', type: 'number', value: (e) => e.id },
+      { header: 'Date', type: 'date', value: (e) => e.Date },
+      { header: 'Customer', width: 24, value: (e) => e['Clients Name'] },
+      { header: 'Total amount', type: 'number', numFmt: '0.00', value: (e) => e['Total Amount'].toFixed(2) },
+    ];
+    await sendTable(res, format, 'estimates', columns, this.estimates.rows(companyId), 'Estimates');
+  }
 
   /** GET /export/creditNotes: the credit note list (complete notes, newest first), every position as the list. */
   @Get('export/creditNotes')
