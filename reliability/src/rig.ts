@@ -1,5 +1,5 @@
 // A whole stack of real processes (embedded MongoDB on a data path, nats-server with JetStream,
-// identity, inventory, ledger, sales, gateway) where any one process can be SIGKILLed and
+// identity, inventory, ledger, sales, reports, gateway) where any one process can be SIGKILLed and
 // started again on the same port and data, as a crash and a restart would.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,7 +10,9 @@ import path from 'node:path';
 import { findNatsServer, freePort } from '@bahi/devstack';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-export const SERVICES = ['identity', 'inventory', 'ledger', 'sales'] as const;
+export const SERVICES = ['identity', 'inventory', 'ledger', 'sales', 'reports'] as const;
+/** Started once the others serve: reports rebuilds from their history at its first start. */
+const LATE: readonly Service[] = ['reports'];
 export type Service = (typeof SERVICES)[number];
 /** A process of the rig; a service's further replicas are `sales-2`, `sales-3`, ... */
 export type Part = 'mongo' | 'nats' | Service | `${Service}-${number}` | 'gateway';
@@ -124,7 +126,8 @@ export class Rig {
       return proc;
     };
     for (const s of SERVICES) service(s, s).bind(await freePort());
-    await Promise.all(SERVICES.map((s) => this.startPart(s, true)));
+    await Promise.all(SERVICES.filter((s) => !LATE.includes(s)).map((s) => this.startPart(s, true)));
+    await Promise.all(LATE.map((s) => this.startPart(s, true)));
     // Further replicas once the first is up: it seeded the demo data, they do not.
     const extra: Part[] = [];
     for (const s of SERVICES) {
