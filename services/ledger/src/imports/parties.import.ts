@@ -117,6 +117,70 @@ async function postOpenings(m: PartyModels, companyId: number, kind: 'customer' 
   );
 }
 
+type PartyDto = CustomerDto | DistributorDto;
+
+/** One row checked as the party's form checks it: the DTO, the GST rules and the opening balance. */
+async function checkRow<D extends PartyDto>(kind: 'customer' | 'distributor', Dto: new () => D, fields: ImportFieldDef[], data: Record<string, string>) {
+  const { opening_balance, ...form } = data;
+  const body = { country: 'India', ...Object.fromEntries(Object.entries(form).filter(([, v]) => v !== '')) };
+  const dto = plainToInstance(Dto, body);
+  const errors = messages(await validate(dto, { whitelist: true, forbidNonWhitelisted: true }), fields);
+  const ob = openingOf(opening_balance);
+  if (ob.error) errors.push({ field: 'Opening balance', reason: ob.error });
+  let gst: ReturnType<typeof checkPartyGst> | null = null;
+  if (!errors.some((e) => e.field === 'State' || e.field === 'GSTIN')) {
+    try {
+      gst = checkPartyGst(kind, dto);
+    } catch (err) {
+      errors.push({ field: 'GSTIN', reason: reasonOf(err) });
+    }
+  }
+  return { dto, errors, ob, gst };
+}
+
+const partyFields = (dto: PartyDto, gst: ReturnType<typeof checkPartyGst>) => ({
+  name: dto.name,
+  address_line_1: dto.address_line_1,
+  address_line_2: dto.address_line_2 ?? '',
+  city_or_district: dto.city_or_district,
+  state: gst.state,
+  gstin: gst.gstin,
+  country: dto.country,
+  postal_code: dto.postal_code,
+});
+
+/** New parties get ids in one reservation, matched ones are updated, openings post once each. */
+async function applyRows(
+  m: PartyModels,
+  companyId: number,
+  kind: 'customer' | 'distributor',
+  rows: { value: PartyRow }[],
+  session: ClientSession,
+  doc: (r: { value: PartyRow }, id: number) => Record<string, unknown>,
+) {
+  const model = (kind === 'customer' ? m.customers : m.distributors) as unknown as Model<unknown>;
+  const idField = kind === 'customer' ? 'client_id' : 'distributor_id';
+  const fresh = rows.filter((r) => r.value.existing === undefined);
+  let id = fresh.length ? await m.seq.reserve(companyId, kind, fresh.length) : 0;
+  const now = new Date();
+  const openings: { id: number; amount: string }[] = [];
+  const inserts = fresh.map((r) => {
+    const newId = id++;
+    if (r.value.opening) openings.push({ id: newId, amount: r.value.opening });
+    return castForInsert(model as never, { companyId, ...doc(r, newId), createdAt: now, updatedAt: now });
+  });
+  const updates = rows
+    .filter((r) => r.value.existing !== undefined)
+    .map((r) => {
+      if (r.value.opening) openings.push({ id: r.value.existing!, amount: r.value.opening });
+      return { updateOne: { filter: { companyId, [idField]: r.value.existing }, update: { $set: { ...r.value.fields, updatedAt: now } } } };
+    });
+  if (inserts.length) await model.collection.insertMany(inserts as never[], { session });
+  if (updates.length) await model.collection.bulkWrite(updates as never, { session });
+  await postOpenings(m, companyId, kind, openings, session);
+  return { created: inserts.length, updated: updates.length };
+}
+
 /** Customers, checked by the customer form's DTO and GST rules; a mobile number the company has updates that customer. */
 export function customerImportHandler(m: PartyModels): ImportHandler<Ctx, PartyRow> {
   return {
@@ -129,20 +193,7 @@ export function customerImportHandler(m: PartyModels): ImportHandler<Ctx, PartyR
     async check(ctx, rows) {
       const out: (RowOutcome<PartyRow> & { mobile?: string })[] = [];
       for (const { row, data } of rows) {
-        const { opening_balance, ...form } = data;
-        const body = { country: 'India', ...Object.fromEntries(Object.entries(form).filter(([, v]) => v !== '')) };
-        const dto = plainToInstance(CustomerDto, body);
-        const errors = messages(await validate(dto, { whitelist: true, forbidNonWhitelisted: true }), CUSTOMER_FIELDS);
-        const ob = openingOf(opening_balance);
-        if (ob.error) errors.push({ field: 'Opening balance', reason: ob.error });
-        let gst: ReturnType<typeof checkPartyGst> | null = null;
-        if (!errors.some((e) => e.field === 'State' || e.field === 'GSTIN')) {
-          try {
-            gst = checkPartyGst('customer', dto);
-          } catch (err) {
-            errors.push({ field: 'GSTIN', reason: reasonOf(err) });
-          }
-        }
+        const { dto, errors, ob, gst } = await checkRow('customer', CustomerDto, CUSTOMER_FIELDS, data);
         const mobile = typeof dto.mobile_no === 'string' ? tenDigits(dto.mobile_no) : '';
         if (mobile === WALK_IN_MOBILE) errors.push({ field: 'Mobile', reason: `Mobile number ${WALK_IN_MOBILE} is reserved for the walk-in customer.` });
         if (mobile && !errors.some((e) => e.field === 'Mobile')) {
@@ -160,16 +211,7 @@ export function customerImportHandler(m: PartyModels): ImportHandler<Ctx, PartyR
           value: {
             key: mobile,
             opening: ob.value,
-            fields: {
-              name: dto.name,
-              address_line_1: dto.address_line_1,
-              address_line_2: dto.address_line_2 ?? '',
-              city_or_district: dto.city_or_district,
-              state: gst.state,
-              gstin: gst.gstin,
-              country: dto.country,
-              postal_code: dto.postal_code,
-            },
+            fields: partyFields(dto, gst),
           },
         });
       }
@@ -187,28 +229,8 @@ export function customerImportHandler(m: PartyModels): ImportHandler<Ctx, PartyR
       }
       return out;
     },
-    async apply(ctx, rows, session) {
-      const companyId = ctx.companyId;
-      const fresh = rows.filter((r) => r.value.existing === undefined);
-      let id = fresh.length ? await m.seq.reserve(companyId, 'customer', fresh.length) : 0;
-      const now = new Date();
-      const openings: { id: number; amount: string }[] = [];
-      const inserts = fresh.map((r) => {
-        const client_id = id++;
-        if (r.value.opening) openings.push({ id: client_id, amount: r.value.opening });
-        return castForInsert(m.customers as never, { companyId, client_id, mobile_no: r.value.key, walkIn: false, ...r.value.fields, createdAt: now, updatedAt: now });
-      });
-      const updates = rows
-        .filter((r) => r.value.existing !== undefined)
-        .map((r) => {
-          if (r.value.opening) openings.push({ id: r.value.existing!, amount: r.value.opening });
-          return { updateOne: { filter: { companyId, client_id: r.value.existing }, update: { $set: { ...r.value.fields, updatedAt: now } } } };
-        });
-      if (inserts.length) await m.customers.collection.insertMany(inserts, { session });
-      if (updates.length) await m.customers.collection.bulkWrite(updates as never, { session });
-      await postOpenings(m, companyId, 'customer', openings, session);
-      return { created: inserts.length, updated: updates.length };
-    },
+    apply: (ctx, rows, session) =>
+      applyRows(m, ctx.companyId, 'customer', rows, session, (r, client_id) => ({ client_id, mobile_no: r.value.key, walkIn: false, ...r.value.fields })),
   };
 }
 
@@ -229,20 +251,7 @@ export function distributorImportHandler(m: PartyModels): ImportHandler<Ctx, Par
     async check(ctx, rows) {
       const out: RowOutcome<PartyRow>[] = [];
       for (const { row, data } of rows) {
-        const { opening_balance, ...form } = data;
-        const body = { country: 'India', ...Object.fromEntries(Object.entries(form).filter(([, v]) => v !== '')) };
-        const dto = plainToInstance(DistributorDto, body);
-        const errors = messages(await validate(dto, { whitelist: true, forbidNonWhitelisted: true }), DISTRIBUTOR_FIELDS);
-        const ob = openingOf(opening_balance);
-        if (ob.error) errors.push({ field: 'Opening balance', reason: ob.error });
-        let gst: ReturnType<typeof checkPartyGst> | null = null;
-        if (!errors.some((e) => e.field === 'State' || e.field === 'GSTIN')) {
-          try {
-            gst = checkPartyGst('distributor', dto);
-          } catch (err) {
-            errors.push({ field: 'GSTIN', reason: reasonOf(err) });
-          }
-        }
+        const { dto, errors, ob, gst } = await checkRow('distributor', DistributorDto, DISTRIBUTOR_FIELDS, data);
         const key = gst?.gstin ? `gstin:${gst.gstin}` : `name:${lower(dto.name)}|${lower(dto.city_or_district)}`;
         if (gst && !errors.length) {
           const first = ctx.seen.get(key);
@@ -258,16 +267,7 @@ export function distributorImportHandler(m: PartyModels): ImportHandler<Ctx, Par
           value: {
             key,
             opening: ob.value,
-            fields: {
-              name: dto.name,
-              address_line_1: dto.address_line_1,
-              address_line_2: dto.address_line_2 ?? '',
-              city_or_district: dto.city_or_district,
-              state: gst.state,
-              gstin: gst.gstin,
-              country: dto.country,
-              postal_code: dto.postal_code,
-            },
+            fields: partyFields(dto, gst),
           },
         });
       }
@@ -293,27 +293,7 @@ export function distributorImportHandler(m: PartyModels): ImportHandler<Ctx, Par
       }
       return out;
     },
-    async apply(ctx, rows, session) {
-      const companyId = ctx.companyId;
-      const fresh = rows.filter((r) => r.value.existing === undefined);
-      let id = fresh.length ? await m.seq.reserve(companyId, 'distributor', fresh.length) : 0;
-      const now = new Date();
-      const openings: { id: number; amount: string }[] = [];
-      const inserts = fresh.map((r) => {
-        const distributor_id = id++;
-        if (r.value.opening) openings.push({ id: distributor_id, amount: r.value.opening });
-        return castForInsert(m.distributors as never, { companyId, distributor_id, officers: [], ...r.value.fields, createdAt: now, updatedAt: now });
-      });
-      const updates = rows
-        .filter((r) => r.value.existing !== undefined)
-        .map((r) => {
-          if (r.value.opening) openings.push({ id: r.value.existing!, amount: r.value.opening });
-          return { updateOne: { filter: { companyId, distributor_id: r.value.existing }, update: { $set: { ...r.value.fields, updatedAt: now } } } };
-        });
-      if (inserts.length) await m.distributors.collection.insertMany(inserts, { session });
-      if (updates.length) await m.distributors.collection.bulkWrite(updates as never, { session });
-      await postOpenings(m, companyId, 'distributor', openings, session);
-      return { created: inserts.length, updated: updates.length };
-    },
+    apply: (ctx, rows, session) =>
+      applyRows(m, ctx.companyId, 'distributor', rows, session, (r, distributor_id) => ({ distributor_id, officers: [], ...r.value.fields })),
   };
 }
