@@ -7,6 +7,22 @@ export interface UserData {
   position: Position;
   companyId: number | null;
   companyName: string | null;
+  /** The user's screen language ('en' default), remembered on the server; set with PUT /profile/language. */
+  language?: Language;
+}
+
+/** The product's languages: English (default) and Hindi. */
+export const Languages = ['en', 'hi'] as const;
+export type Language = (typeof Languages)[number];
+
+/** PUT /profile/language: the caller's own screen language. */
+export interface SetLanguageRequest {
+  language: Language;
+}
+
+export interface SetLanguageReply {
+  success: boolean;
+  language: Language;
 }
 
 /** POST /loginReact */
@@ -78,6 +94,8 @@ export interface CompanyDetails {
   invoice_prefix?: string;
   /** The bill's default print format: 'a5' (the spec's, default), 'thermal-80' or 'thermal-58' (mm rolls). GST mode prints A4 for 'a5'. */
   bill_format?: BillFormat;
+  /** The language bills and other documents print in ('en' default, 'hi' Devanagari). */
+  doc_language?: Language;
   /** Days a share link lives (1-365, default 30). */
   share_expiry_days?: number;
   /**
@@ -120,6 +138,7 @@ export interface SetCompanyDetailsRequest {
   invoice_prefix?: string | null;
   /** Each left out: kept as it is. */
   bill_format?: BillFormat;
+  doc_language?: Language;
   share_expiry_days?: number;
   /** '' for a template: back to the shipped default. */
   share_templates?: Partial<{ document: Partial<{ en: string; hi: string }>; reminder: Partial<{ en: string; hi: string }> }>;

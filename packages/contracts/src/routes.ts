@@ -51,6 +51,8 @@ export const Routes: readonly RouteDef[] = [
   r('POST', '/users', 'identity', 'bahi'),
   r('DELETE', '/users/:id', 'identity', 'bahi'),
   r('GET', '/companyLogo/:companyId', 'identity', 'bahi', { public: true }),
+  // The caller's own screen language (any position).
+  r('PUT', '/profile/language', 'identity', 'bahi'),
 
   // --- sales: cart (000)
   r('GET', '/getProducts', 'sales', '000'),
