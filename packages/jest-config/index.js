@@ -9,6 +9,8 @@ module.exports = function jestConfig(dir, extra = {}) {
     testEnvironment: 'node',
     testMatch: ['<rootDir>/**/*.test.ts', '<rootDir>/**/*.test.tsx'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+    // ICU messages (i18next-icu) need intl-messageformat and @formatjs, shipped only as ES modules.
+    transformIgnorePatterns: ['/node_modules/(?!(intl-messageformat|@formatjs)/)'],
     transform: {
       '^.+\\.(t|j)sx?$': [
         require.resolve('@swc/jest'),

@@ -7,11 +7,12 @@ const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MinimizerPlugin = require('minimizer-webpack-plugin');
 
 const uiKitVersion = require('@bahi/ui-kit/package.json').version;
+const i18nVersion = require('@bahi/i18n/package.json').version;
 
 /**
  * Singletons every frontend shares. One React (a second copy is the classic "Invalid hook call"),
- * one router (remotes render inside the shell's router) and one ui-kit (its contexts — user,
- * alert, confirm — must be the shell's).
+ * one router (remotes render inside the shell's router), one ui-kit (its contexts — user,
+ * alert, confirm — must be the shell's) and one i18next (one language for every screen).
  */
 function sharedModules(dir) {
   const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -26,6 +27,10 @@ function sharedModules(dir) {
     // react-router-dom re-exports react-router; share it too so a direct import can't fork the router.
     'react-router': { singleton: true, requiredVersion: false },
     '@bahi/ui-kit': { singleton: true, requiredVersion: `^${uiKitVersion}` },
+    // One i18next instance: the language switch and every remote's catalogue live in it.
+    '@bahi/i18n': { singleton: true, requiredVersion: `^${i18nVersion}` },
+    i18next: { singleton: true, requiredVersion: false },
+    'react-i18next': { singleton: true, requiredVersion: false },
   };
 }
 
