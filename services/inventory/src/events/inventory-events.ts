@@ -1,6 +1,5 @@
-import { Controller, Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { Model } from 'mongoose';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -9,14 +8,12 @@ import {
   EventSubjects,
   Subjects,
   type HistoryEvent,
-  type HistoryPageReply,
-  type HistoryPageRequest,
   type ProductChangedEvent,
   type PurchaseCompletedEvent,
   type PurchaseReturnedEvent,
   type StockMovedEvent,
 } from '@bahi/contracts';
-import { dec, EventRelay, istDate, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
+import { dec, EventRelay, historyHandlers, RelayService, istDate, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
 import { milliStr, paiseStr } from '../common';
 import { DEBIT_NOTE_MODEL, type DebitNoteDoc } from '../purchases/debit-note.schema';
 import { PURCHASE_MODEL, type PurchaseDoc } from '../purchases/purchase.schema';
@@ -153,7 +150,7 @@ export function productEvent(p: Product & Stamped & { evt?: string; _id?: unknow
  * pending (`evt`) in the write or transaction of its fact; the relay publishes after the commit.
  */
 @Injectable()
-export class InventoryEvents implements OnApplicationBootstrap, OnApplicationShutdown {
+export class InventoryEvents extends RelayService {
   readonly relay: EventRelay;
 
   constructor(
@@ -166,6 +163,7 @@ export class InventoryEvents implements OnApplicationBootstrap, OnApplicationShu
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     @Inject(LOGGER) log: Logger,
   ) {
+    super();
     const moves = (companyId: number, kind: string, id: number) => movements.collection.find({ companyId, kind, source_id: id }).sort({ line: 1 }).toArray() as unknown as Promise<Movement[]>;
     this.relay = new EventRelay({
       nc,
@@ -192,23 +190,7 @@ export class InventoryEvents implements OnApplicationBootstrap, OnApplicationShu
       ] as never,
     });
   }
-
-  async onApplicationBootstrap() {
-    await this.relay.start();
-  }
-
-  async onApplicationShutdown() {
-    await this.relay.stop();
-  }
 }
 
 /** `inventory.history.page`: the events of inventory's records, for a rebuild. */
-@Controller()
-export class InventoryHistoryHandlers {
-  constructor(private readonly events: InventoryEvents) {}
-
-  @MessagePattern(Subjects.inventory.historyPage)
-  page(@Payload() req: HistoryPageRequest): Promise<HistoryPageReply> {
-    return this.events.relay.history(req ?? ({} as HistoryPageRequest));
-  }
-}
+export const InventoryHistoryHandlers = historyHandlers(Subjects.inventory.historyPage, InventoryEvents);

@@ -1,11 +1,10 @@
-import { Controller, Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { Model } from 'mongoose';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
-import { EventStreams, EventSubjects, Subjects, type HistoryEvent, type HistoryPageReply, type HistoryPageRequest, type LedgerEntryEvent, type PaymentEvent } from '@bahi/contracts';
-import { dec, EventRelay, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
+import { EventStreams, EventSubjects, Subjects, type HistoryEvent, type LedgerEntryEvent, type PaymentEvent } from '@bahi/contracts';
+import { dec, EventRelay, historyHandlers, RelayService, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
 import { EntryDoc } from '../accounts/entry.schema';
 
 /**
@@ -41,10 +40,11 @@ export function entryEvent(e: EntryDoc & { createdAt?: Date }): HistoryEvent<'ev
  * (a schema default, so no insert path can forget it) and published after its commit.
  */
 @Injectable()
-export class LedgerEvents implements OnApplicationBootstrap, OnApplicationShutdown {
+export class LedgerEvents extends RelayService {
   readonly relay: EventRelay;
 
   constructor(@InjectModel(EntryDoc.name) entries: Model<EntryDoc>, @Inject(NATS_CONNECTION) nc: NatsConnection, @Inject(LOGGER) log: Logger) {
+    super();
     this.relay = new EventRelay({
       nc,
       log,
@@ -52,23 +52,7 @@ export class LedgerEvents implements OnApplicationBootstrap, OnApplicationShutdo
       sources: [{ name: 'entry', collection: entries.collection, complete: {}, toEvents: (e: EntryDoc) => [entryEvent(e)] }] as never,
     });
   }
-
-  async onApplicationBootstrap() {
-    await this.relay.start();
-  }
-
-  async onApplicationShutdown() {
-    await this.relay.stop();
-  }
 }
 
-/** `ledger.history.page`: every entry's event, for a rebuild. */
-@Controller()
-export class LedgerHistoryHandlers {
-  constructor(private readonly events: LedgerEvents) {}
-
-  @MessagePattern(Subjects.ledger.historyPage)
-  page(@Payload() req: HistoryPageRequest): Promise<HistoryPageReply> {
-    return this.events.relay.history(req ?? ({} as HistoryPageRequest));
-  }
-}
+/** `ledger.history.page`: the events of ledger's records, for a rebuild. */
+export const LedgerHistoryHandlers = historyHandlers(Subjects.ledger.historyPage, LedgerEvents);

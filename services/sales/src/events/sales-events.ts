@@ -1,6 +1,5 @@
-import { Controller, Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import type { Model } from 'mongoose';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -10,13 +9,11 @@ import {
   Subjects,
   type EventGst,
   type HistoryEvent,
-  type HistoryPageReply,
-  type HistoryPageRequest,
   type SaleCancelledEvent,
   type SaleCompletedEvent,
   type SaleReturnedEvent,
 } from '@bahi/contracts';
-import { dec, decOrNull, EventRelay, LOGGER, mul, NATS_CONNECTION } from '@bahi/service-kit';
+import { dec, decOrNull, EventRelay, historyHandlers, RelayService, LOGGER, mul, NATS_CONNECTION } from '@bahi/service-kit';
 import { Models, type SaleDoc } from '../common/schemas';
 import { lineAmount } from '../common/totals';
 import { ReturnModels, type CreditNoteDoc, type SaleCancelDoc } from '../returns/schema';
@@ -146,7 +143,7 @@ export function saleCancelledEvent(c: SaleCancelDoc & Stamped, sale: SaleDoc | n
  * cancelled. Each comes from its Outbox record, marked pending in the update that completes it.
  */
 @Injectable()
-export class SalesEvents implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SalesEvents extends RelayService {
   readonly relay: EventRelay;
 
   constructor(
@@ -156,6 +153,7 @@ export class SalesEvents implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     @Inject(LOGGER) log: Logger,
   ) {
+    super();
     const saleOf = (companyId: number, saleId: number) => this.sales.collection.findOne({ companyId, saleId }) as Promise<SaleDoc | null>;
     this.relay = new EventRelay({
       nc,
@@ -168,23 +166,7 @@ export class SalesEvents implements OnApplicationBootstrap, OnApplicationShutdow
       ] as never,
     });
   }
-
-  async onApplicationBootstrap() {
-    await this.relay.start();
-  }
-
-  async onApplicationShutdown() {
-    await this.relay.stop();
-  }
 }
 
-/** `sales.history.page`: the events of sales' complete records, for a rebuild. */
-@Controller()
-export class SalesHistoryHandlers {
-  constructor(private readonly events: SalesEvents) {}
-
-  @MessagePattern(Subjects.sales.historyPage)
-  page(@Payload() req: HistoryPageRequest): Promise<HistoryPageReply> {
-    return this.events.relay.history(req ?? ({} as HistoryPageRequest));
-  }
-}
+/** `sales.history.page`: the events of sales's records, for a rebuild. */
+export const SalesHistoryHandlers = historyHandlers(Subjects.sales.historyPage, SalesEvents);
