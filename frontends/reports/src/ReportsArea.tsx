@@ -1,3 +1,4 @@
+import './i18n';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { GstReturnsPage } from './GstReturnsPage';
 import './reports.css';
