@@ -8,7 +8,7 @@ import type { LabelDetailsReply } from './inventory';
 import type { SaleGst } from './gst';
 
 /** The kinds under GET /api/documents/{kind}/... */
-export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels', 'credit-note', 'debit-note', 'reorder'] as const;
+export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels', 'credit-note', 'debit-note', 'reorder', 'report'] as const;
 export type DocumentKind = (typeof DocumentKinds)[number];
 
 /** Requests documents makes; each is answered by the service named in the subject. */
@@ -33,7 +33,26 @@ export const DocumentSubjects = {
   debitNoteDocument: 'inventory.debitnote.document',
   /** inventory: one distributor's group of the reorder list (reorder.ts); null when it has no products. */
   reorderDocument: 'inventory.reorder.document',
+  /** reports: one report's rows and totals with the same filters as GET /reports/{name} (ReportRowsRequest; every row, no paging). */
+  reportRows: 'reports.report.rows',
 } as const;
+
+/** The reports a report document prints (GET /documents/report/{name}). */
+export const ReportNames = ['daybook', 'sales-register', 'purchase-register', 'stock-summary', 'profit', 'ageing'] as const;
+export type ReportName = (typeof ReportNames)[number];
+
+/** documents -> reports: a report as its JSON route answers it, with the same query strings (`from`, `to`, `clientId`, ...). */
+export interface ReportRowsRequest {
+  companyId: number;
+  name: ReportName;
+  query: Record<string, string>;
+}
+/** The report's JSON (rows, totals and the filters it applied), every row; `rowCount` is the number of rows before any cut. */
+export interface ReportRowsReply {
+  name: ReportName;
+  report: Record<string, unknown> & { rows: Record<string, unknown>[]; totals: Record<string, unknown> };
+  rowCount: number;
+}
 
 /** Spec 001 §3 sold product line, amounts as decimal strings. */
 export interface SoldLine {
@@ -192,6 +211,7 @@ declare module './subjects' {
     'inventory.stockbook.rows': StockBookRequest;
     'inventory.label.details': LabelDetailsRequest;
     'inventory.purchase.labels': PurchaseLabelsRequest;
+    'reports.report.rows': ReportRowsRequest;
   }
   interface SubjectReplies {
     'sales.sale.document': SaleDocument | null;
@@ -201,5 +221,6 @@ declare module './subjects' {
     'inventory.stockbook.rows': StockBookReply;
     'inventory.label.details': LabelDetailsReply | null;
     'inventory.purchase.labels': PurchaseLabels | null;
+    'reports.report.rows': ReportRowsReply;
   }
 }

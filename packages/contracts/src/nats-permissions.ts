@@ -74,6 +74,7 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [D.creditNoteDocument]: req('sales', 'documents'),
   [D.debitNoteDocument]: req('inventory', 'documents'),
   [D.reorderDocument]: req('inventory', 'documents'),
+  [D.reportRows]: req('reports', 'documents'),
 };
 
 /**
