@@ -21,7 +21,7 @@ export { IST_OFFSET_MS, istParts } from './ist';
 export type { DateInput } from './ist';
 export { INVOICE_NO_MAX, formatInvoiceNo, maxInvoiceSerial, parseInvoiceNo, parseInvoicePrefix } from './invoice-number';
 export type { ParsedInvoiceNo } from './invoice-number';
-export { amountInWords } from './words';
+export { amountInWords, amountInWordsHindi, HINDI_NUMBERS } from './words';
 export { B2CL_THRESHOLD, classifyInvoice, fp, gstr1Date, toUqc } from './gstr1';
 export type { ClassifiableInvoice, Gstr1Section } from './gstr1';
 export { TAX_MODES, validateCompanyGst } from './company';
