@@ -1,4 +1,6 @@
 import { NavLink, Route, Routes } from 'react-router-dom';
+import './i18n';
+import { useTranslation } from '@bahi/i18n';
 import { CompanyDetailPage } from './CompanyDetailPage';
 import { CompanyListPage } from './CompanyListPage';
 import { CreateCompanyPage } from './CreateCompanyPage';
@@ -6,13 +8,14 @@ import './admin.css';
 
 /** Platform administration, mounted by the shell at /admin/* (routes here are relative to it). */
 export default function AdminApp() {
+  const { t } = useTranslation('admin');
   return (
     <div className="ad-area">
-      <nav className="ad-tabs" aria-label="Administration">
+      <nav className="ad-tabs" aria-label={t('nav.label')}>
         <NavLink end to="/admin">
-          Companies
+          {t('nav.companies')}
         </NavLink>
-        <NavLink to="/admin/createCompany">Add Company</NavLink>
+        <NavLink to="/admin/createCompany">{t('nav.addCompany')}</NavLink>
       </nav>
       <Routes>
         <Route index element={<CompanyListPage />} />
@@ -22,7 +25,7 @@ export default function AdminApp() {
           path="*"
           element={
             <div className="bk-card bk-card__body" data-testid="admin-not-found">
-              <h2>Page Not Found!</h2>
+              <h2>{t('notFound')}</h2>
             </div>
           }
         />

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Field, FormActions, Modal, Spinner, api, useAlert, useConfirm, usePageHeader } from '@bahi/ui-kit';
+import { Trans, useTranslation } from '@bahi/i18n';
 import type { AdminCompanyDetailsReply, AdminUserRow } from '@bahi/contracts';
 
 type CompanyUser = AdminUserRow;
@@ -10,20 +11,21 @@ function PasswordModal({ user, onClose }: { user: CompanyUser | null; onClose():
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const alert = useAlert();
+  const { t } = useTranslation('admin');
   useEffect(() => setPassword(''), [user]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!user?.email || !password) {
-      alert.error('Please fill all required fields.');
+      alert.error(t('required'));
       return;
     }
     setBusy(true);
     try {
       const reply = await api.post<{ success?: boolean; message?: string }>('/admin/user/update-password', { newPassword: password, email: user.email });
-      if (reply && reply.success === false) alert.error(reply.message || 'Unable to process the request please contact support.');
+      if (reply && reply.success === false) alert.error(reply.message || t('supportError'));
       else {
-        alert.success('Password updated successfully!');
+        alert.success(t('password.updated'));
         onClose();
       }
     } catch (err) {
@@ -34,18 +36,18 @@ function PasswordModal({ user, onClose }: { user: CompanyUser | null; onClose():
   };
 
   return (
-    <Modal open={!!user} title="Update Password" onClose={onClose}>
+    <Modal open={!!user} title={t('password.title')} onClose={onClose}>
       <form onSubmit={submit} className="ad-stack">
         <p className="bk-muted" style={{ margin: 0 }}>
-          New password for <strong>{user?.name}</strong> ({user?.email})
+          <Trans t={t} i18nKey="password.for" values={{ name: user?.name ?? '', email: user?.email ?? '' }} components={{ name: <strong /> }} />
         </p>
-        <Field label="New Password" name="newPassword" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
+        <Field label={t('password.label')} name="newPassword" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
         <FormActions>
           <Button variant="ghost" onClick={onClose}>
-            Cancel
+            {t('password.cancel')}
           </Button>
           <Button type="submit" busy={busy}>
-            Update Password
+            {t('password.submit')}
           </Button>
         </FormActions>
       </form>
@@ -58,6 +60,7 @@ export function CompanyDetailPage() {
   const navigate = useNavigate();
   const alert = useAlert();
   const confirm = useConfirm();
+  const { t } = useTranslation('admin');
   const [details, setDetails] = useState<Details | null>(null);
   const [editing, setEditing] = useState<CompanyUser | null>(null);
   usePageHeader(details?.company ? <span className="sh-page-title">{details.company.name}</span> : null, [details?.company?.name]);
@@ -71,41 +74,41 @@ export function CompanyDetailPage() {
   }, [companyId]);
   useEffect(() => void load(), [load]);
 
-  if (!details) return <Spinner label="Loading company…" />;
+  if (!details) return <Spinner label={t('detail.loading')} />;
   const { company, users, error } = details;
   if (!company) {
     return (
-      <Card title="Company">
-        <p>{error || 'Company not found.'}</p>
+      <Card title={t('detail.card')}>
+        <p>{error || t('detail.notFound')}</p>
       </Card>
     );
   }
 
   const deleteCompany = async () => {
     const ok = await confirm({
-      title: 'Delete Company',
-      message: `Do you want to delete ${company.name}? Its users will no longer be able to sign in.`,
-      confirmLabel: 'Delete Company',
+      title: t('detail.delete'),
+      message: t('detail.deleteConfirm', { name: company.name }),
+      confirmLabel: t('detail.delete'),
       danger: true,
     });
     if (!ok) return;
     try {
       const reply = await api.delete<{ success: boolean; message?: string }>(`/admin/company/delete/${company.id}`);
       if (!reply?.success) throw new Error(reply?.message);
-      alert.success('Company deleted successfully!');
+      alert.success(t('detail.deleted'));
       navigate('/admin', { replace: true });
     } catch {
-      alert.error('Failed to delete company.');
+      alert.error(t('detail.deleteFailed'));
     }
   };
 
   const unlock = async (u: CompanyUser) => {
     try {
       await api.post('/admin/user/unlock', {}, { query: { email: u.email } });
-      alert.success('User unlocked successfully!');
+      alert.success(t('detail.unlocked'));
       await load();
     } catch {
-      alert.error('Error unlocking user');
+      alert.error(t('detail.unlockFailed'));
     }
   };
 
@@ -114,38 +117,38 @@ export function CompanyDetailPage() {
       <div className="bk-page-title">
         <h1>{company.name}</h1>
         <Button variant="danger" onClick={deleteCompany}>
-          Delete Company
+          {t('detail.delete')}
         </Button>
       </div>
-      <Card title="Company details">
+      <Card title={t('detail.details')}>
         <dl className="ad-details">
-          <dt>ID</dt>
+          <dt>{t('detail.id')}</dt>
           <dd>{company.id}</dd>
-          <dt>Address</dt>
+          <dt>{t('detail.address')}</dt>
           <dd>{[company.add1, company.add2].filter(Boolean).join(', ') || '—'}</dd>
-          <dt>Mobile</dt>
+          <dt>{t('detail.mobile')}</dt>
           <dd>{[company.mob1, company.mob2].filter(Boolean).join(', ') || '—'}</dd>
-          <dt>Email</dt>
+          <dt>{t('detail.email')}</dt>
           <dd>{company.email || '—'}</dd>
         </dl>
       </Card>
-      <Card title="Users">
+      <Card title={t('detail.users')}>
         <table className="bk-table" data-testid="company-users">
           <thead>
             <tr>
-              <th>ID</th>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Position</th>
-              <th>Status</th>
-              <th style={{ textAlign: 'right' }}>Actions</th>
+              <th>{t('detail.id')}</th>
+              <th>{t('detail.name')}</th>
+              <th>{t('detail.email')}</th>
+              <th>{t('detail.position')}</th>
+              <th>{t('detail.status')}</th>
+              <th style={{ textAlign: 'right' }}>{t('detail.actions')}</th>
             </tr>
           </thead>
           <tbody>
             {users.length === 0 && (
               <tr>
                 <td colSpan={6} className="bk-table__empty">
-                  No users.
+                  {t('detail.noUsers')}
                 </td>
               </tr>
             )}
@@ -154,14 +157,14 @@ export function CompanyDetailPage() {
                 <td>{u.id}</td>
                 <td>{u.name}</td>
                 <td>{u.email}</td>
-                <td style={{ textTransform: 'capitalize' }}>{u.position}</td>
-                <td>{u.is_locked ? <span className="bk-badge bk-badge--danger">Locked</span> : <span className="bk-badge bk-badge--success">Active</span>}</td>
+                <td style={{ textTransform: 'capitalize' }}>{t(`detail.positions.${u.position}`, { defaultValue: u.position })}</td>
+                <td>{u.is_locked ? <span className="bk-badge bk-badge--danger">{t('detail.locked')}</span> : <span className="bk-badge bk-badge--success">{t('detail.active')}</span>}</td>
                 <td style={{ textAlign: 'right' }}>
                   <Button variant="ghost" onClick={() => setEditing(u)}>
-                    Update Password
+                    {t('detail.updatePassword')}
                   </Button>
                   <Button variant="ghost" onClick={() => unlock(u)} disabled={!u.is_locked}>
-                    Unlock User
+                    {t('detail.unlock')}
                   </Button>
                 </td>
               </tr>

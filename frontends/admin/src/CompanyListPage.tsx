@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, PagedTable, api } from '@bahi/ui-kit';
 import type { AdminCompanyRow } from '@bahi/contracts';
 
@@ -9,12 +10,13 @@ export function CompanyListPage() {
   const [text, setText] = useState('');
   const [query, setQuery] = useState('');
   const navigate = useNavigate();
+  const { t } = useTranslation('admin');
 
   return (
     <>
       <div className="bk-page-title">
-        <h1>Companies</h1>
-        <Button onClick={() => navigate('/admin/createCompany')}>Add Company</Button>
+        <h1>{t('list.title')}</h1>
+        <Button onClick={() => navigate('/admin/createCompany')}>{t('list.add')}</Button>
       </div>
       <PagedTable<CompanyRow>
         pageBase={0}
@@ -27,9 +29,9 @@ export function CompanyListPage() {
               setQuery(text.trim());
             }}
           >
-            <input className="bk-input" type="search" placeholder="Search companies" aria-label="Search companies" value={text} onChange={(e) => setText(e.target.value)} />
+            <input className="bk-input" type="search" placeholder={t('list.search')} aria-label={t('list.search')} value={text} onChange={(e) => setText(e.target.value)} />
             <Button type="submit" variant="secondary">
-              Search
+              {t('list.searchButton')}
             </Button>
           </form>
         }
@@ -40,14 +42,14 @@ export function CompanyListPage() {
           return { rows: r.companyList ?? [], noOfPages: r.noOfPages };
         }}
         columns={[
-          { key: 'id', header: 'ID' },
-          { key: 'name', header: 'Company' },
-          { key: 'manager', header: 'Manager', render: (r) => r.manager ?? '—' },
-          { key: 'mob', header: 'Mobile' },
-          { key: 'email', header: 'Email' },
-          { key: 'users', header: 'Users', align: 'right' },
+          { key: 'id', header: t('list.id') },
+          { key: 'name', header: t('list.company') },
+          { key: 'manager', header: t('list.manager'), render: (r) => r.manager ?? '—' },
+          { key: 'mob', header: t('list.mobile') },
+          { key: 'email', header: t('list.email') },
+          { key: 'users', header: t('list.users'), align: 'right' },
         ]}
-        emptyText="No companies found."
+        emptyText={t('list.empty')}
         testId="company-list"
       />
     </>
