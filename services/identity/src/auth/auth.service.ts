@@ -42,7 +42,7 @@ export class AuthService {
 
   async userData(u: User): Promise<UserData> {
     const company = u.companyId !== null ? await this.companies.model.findOne({ id: u.companyId }).lean() : null;
-    return { id: u.id, name: u.name, position: u.position, companyId: u.companyId, companyName: company?.name ?? null };
+    return { id: u.id, name: u.name, position: u.position, companyId: u.companyId, companyName: company?.name ?? null, language: u.language === 'hi' ? 'hi' : 'en' };
   }
 
   /**

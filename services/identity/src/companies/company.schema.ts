@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument, Types } from 'mongoose';
-import type { BillFormat, CompanyTaxMode } from '@bahi/contracts';
+import type { BillFormat, CompanyTaxMode, Language } from '@bahi/contracts';
 
 /** A customer company of the platform. `id` is platform-wide sequential and never reused. */
 @Schema({ collection: 'companies', timestamps: { createdAt: true, updatedAt: true } })
@@ -23,6 +23,8 @@ export class Company {
   @Prop({ type: String, default: null }) invoice_prefix!: string | null;
   /** The bill's default print format (README "Bills and sharing"). */
   @Prop({ type: String, default: 'a5' }) bill_format!: BillFormat;
+  /** The language bills and other documents print in. */
+  @Prop({ type: String, default: 'en' }) doc_language!: Language;
   /** Days a share link lives. */
   @Prop({ type: Number, default: 30 }) share_expiry_days!: number;
   /** Only the templates the company edited ({document:{en}} ...); the rest read as the shipped defaults. */

@@ -8,13 +8,14 @@ import {
   Inject,
   Param,
   Post,
+  Put,
   Res,
   UploadedFiles,
   UseInterceptors,
 } from '@nestjs/common';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import { Subjects, type CompanyDetails, type DoneReply, type SuccessMessageReply, type TokenClaims, type UploadImageReply } from '@bahi/contracts';
+import { Subjects, type CompanyDetails, type DoneReply, type Language, type SetLanguageReply, type SuccessMessageReply, type TokenClaims, type UploadImageReply } from '@bahi/contracts';
 import type { NatsConnection } from 'nats';
 import { AllowedBeforePasswordChange, CurrentUser, intParam, NATS_CONNECTION, NatsClient, Positions, Public, Tenant } from '@bahi/service-kit';
 import { companyDetails, CompaniesService, mergeShareTemplates } from '../companies/companies.service';
@@ -22,7 +23,7 @@ import { PasswordsService } from '../auth/passwords.service';
 import { MIN_PASSWORD, tenDigits } from '../common';
 import { UsersService } from '../users/users.service';
 import { LogoService, MAX_LOGO_BYTES } from './logo.service';
-import { SetCompanyDetailsDto, UpdatePasswordDto } from './profile.dto';
+import { SetCompanyDetailsDto, SetLanguageDto, UpdatePasswordDto } from './profile.dto';
 
 /** 400 in the password form's shape: {success:false, message}. */
 const passwordError = (message: string) => new BadRequestException({ statusCode: 400, success: false, message });
@@ -74,6 +75,7 @@ export class ProfileController {
           ...(dto.upiId !== undefined ? { upiId: dto.upiId || null } : {}),
           ...gst,
           ...(dto.bill_format !== undefined ? { bill_format: dto.bill_format } : {}),
+          ...(dto.doc_language !== undefined ? { doc_language: dto.doc_language } : {}),
           ...(dto.share_expiry_days !== undefined ? { share_expiry_days: dto.share_expiry_days } : {}),
           ...templates,
         },
@@ -111,6 +113,16 @@ export class ProfileController {
     res.setHeader('ETag', logo.etag);
     logo.stream.on('error', () => res.destroy());
     logo.stream.pipe(res);
+  }
+
+  /** The caller's own screen language (any position); the shell applies it at each sign-in. */
+  @Put('profile/language')
+  @HttpCode(200)
+  async setLanguage(@CurrentUser() me: TokenClaims, @Body() dto: SetLanguageDto): Promise<SetLanguageReply> {
+    const language = dto.language as Language;
+    const { matchedCount } = await this.users.model.updateOne({ id: me.uid }, { $set: { language } });
+    if (!matchedCount) throw new ForbiddenException('Your account no longer exists.');
+    return { success: true, language };
   }
 
   /** The one call (with logout) a temporary password's token may make. */

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { BillFormats } from '@bahi/contracts';
+import { BillFormats, Languages } from '@bahi/contracts';
 import { Limits } from '@bahi/service-kit';
 import { IsMobile, LowerTrim, NormalizeMobile, Trim } from '../common';
 
@@ -22,12 +22,18 @@ export class SetCompanyDetailsDto {
   @IsOptional() @IsString({ message: 'invoice_prefix must be 1 to 6 letters or digits.' }) @MaxLength(40, { message: 'invoice_prefix must be 1 to 6 letters or digits.' }) invoice_prefix?: string | null;
   /** Bills and sharing: each left out is kept; the templates are checked in CompaniesService.shareTemplates. */
   @IsOptional() @IsIn(BillFormats, { message: `bill_format must be one of ${BillFormats.join(', ')}.` }) bill_format?: string;
+  @IsOptional() @IsIn(Languages, { message: `doc_language must be one of ${Languages.join(', ')}.` }) doc_language?: string;
   @IsOptional()
   @IsInt({ message: 'share_expiry_days must be a whole number of days from 1 to 365.' })
   @Min(1, { message: 'share_expiry_days must be a whole number of days from 1 to 365.' })
   @Max(365, { message: 'share_expiry_days must be a whole number of days from 1 to 365.' })
   share_expiry_days?: number;
   @IsOptional() @IsObject({ message: 'share_templates must be an object: {document: {en, hi}, reminder: {en, hi}}.' }) share_templates?: Record<string, unknown>;
+}
+
+/** PUT /profile/language */
+export class SetLanguageDto {
+  @IsIn(Languages, { message: `language must be one of ${Languages.join(', ')}.` }) language!: string;
 }
 
 export class UpdatePasswordDto {

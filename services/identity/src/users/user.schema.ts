@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument } from 'mongoose';
-import { Positions, type Position } from '@bahi/contracts';
+import { Positions, type Language, type Position } from '@bahi/contracts';
 
 /** A person who logs in. Platform admins have companyId null. */
 @Schema({ collection: 'users', timestamps: { createdAt: true, updatedAt: true } })
@@ -20,6 +20,8 @@ export class User {
   @Prop({ type: Date, default: null }) lockedUntil!: Date | null;
   @Prop({ default: false }) forceChange!: boolean;
   @Prop({ type: Date, default: null }) passwordChangedAt!: Date | null;
+  /** Screen language the user chose in the profile menu; users written before it read as 'en'. */
+  @Prop({ type: String, default: 'en' }) language!: Language;
 }
 
 export type UserDocument = HydratedDocument<User>;
