@@ -1,3 +1,4 @@
+import './i18n';
 import { Route, Routes } from 'react-router-dom';
 import { GivePaymentPage } from './GivePaymentPage';
 import './payments.css';

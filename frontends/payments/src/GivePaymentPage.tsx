@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { api, isManager, useAlert, useUser } from '@bahi/ui-kit';
 import type { GetAllDistributorsListReply, PaymentReply } from '@bahi/contracts';
 import { PaymentForm } from './PaymentForm';
@@ -12,6 +13,7 @@ const label = (d: Distributor) => `${d.distributor_id} : ${d.name}`;
 export function GivePaymentPage() {
   const user = useUser();
   const alert = useAlert();
+  const { t } = useTranslation('payments');
   const [all, setAll] = useState<Distributor[] | null>(null);
   const manager = isManager(user);
 
@@ -20,28 +22,28 @@ export function GivePaymentPage() {
     api
       .get<GetAllDistributorsListReply>('/getAllDistributorsList')
       .then((r) => setAll(r.allDistributorsList))
-      .catch(() => alert.error('unable to connet to server'));
-  }, [manager, alert]);
+      .catch(() => alert.error(t('connectFailed')));
+  }, [manager, alert, t]);
 
   if (!manager) {
     return (
       <div className="bk-card bk-card__body">
-        <h2>Give Payment</h2>
-        <p className="bk-muted">Only a manager can give payments to distributors.</p>
+        <h2>{t('give.title')}</h2>
+        <p className="bk-muted">{t('give.managerOnly')}</p>
       </div>
     );
   }
 
   return (
     <PaymentForm<Distributor>
-      title="Give Payment"
-      cardTitle="Payment to a distributor"
+      title={t('give.title')}
+      cardTitle={t('give.card')}
       formTestId="give-payment-form"
-      submitLabel="Give Payment"
+      submitLabel={t('give.submit')}
       party={{
         testId: 'distributor',
-        label: 'Distributor',
-        placeholder: all === null ? 'Loading distributors…' : 'Choose a distributor from the list',
+        label: t('give.party'),
+        placeholder: all === null ? t('give.loading') : t('give.choose'),
         // The whole list is loaded once: a company has few distributors.
         suggest: async (text) => {
           const t = text.toLowerCase();

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { Button, Card, SuggestInput, useAlert, type Suggestion } from '@bahi/ui-kit';
 import type { PaymentReply } from '@bahi/contracts';
 import { DueSummary } from './DueSummary';
@@ -39,6 +40,7 @@ export interface PaymentFormProps<P> {
 export function PaymentForm<P>(props: PaymentFormProps<P>) {
   const { party } = props;
   const alert = useAlert();
+  const { t } = useTranslation('payments');
   const [chosen, setChosen] = useState<P | null>(null);
   const { due, loading, load, clear } = usePartyDue(props.due.path);
   const [amount, setAmount] = useState('');
@@ -81,7 +83,7 @@ export function PaymentForm<P>(props: PaymentFormProps<P>) {
             placeholder={party.placeholder}
             minChars={party.minChars}
             suggest={party.suggest}
-            emptyText="No match"
+            emptyText={t('form.noMatch')}
             initialText={props.preset ? party.text(props.preset) : ''}
             onChoose={(s) => choose(s.item)}
             onClear={() => {

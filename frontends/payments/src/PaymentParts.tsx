@@ -2,6 +2,7 @@
 // date boxes, and the message of a refused payment.
 import { useRef, useState } from 'react';
 import type { DueAndDueDateReply, PaymentReply } from '@bahi/contracts';
+import { useTranslation } from '@bahi/i18n';
 import { ApiError, DEFAULT_ERROR, Field, api, errorMessage, newIdempotencyKey, useAlert } from '@bahi/ui-kit';
 import { MSG } from './rules';
 
@@ -25,10 +26,11 @@ export function usePartyDue(path: string) {
 
 /** Amount and next due date, side by side. */
 export function PaymentFields({ amount, nextDD, onAmount, onNextDD }: { amount: string; nextDD: string; onAmount(v: string): void; onNextDD(v: string): void }) {
+  const { t } = useTranslation('payments');
   return (
     <div className="pm-grid">
-      <Field label="Amount (₹)" name="amount" inputMode="decimal" required value={amount} onChange={(e) => onAmount(e.target.value)} placeholder="0.00" />
-      <Field label="Next Due Date" name="nextDD" type="date" required value={nextDD} onChange={(e) => onNextDD(e.target.value)} />
+      <Field label={t('form.amount')} name="amount" inputMode="decimal" required value={amount} onChange={(e) => onAmount(e.target.value)} placeholder="0.00" />
+      <Field label={t('form.nextDue')} name="nextDD" type="date" required value={nextDD} onChange={(e) => onNextDD(e.target.value)} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Trans, useTranslation } from '@bahi/i18n';
 import { Button, ShareButton, Spinner, errorMessage, formatINR, api, openDocument, useAlert } from '@bahi/ui-kit';
 import type { CompanyDetails, Receipt } from '@bahi/contracts';
 
@@ -10,6 +11,7 @@ export function ReceiptPage() {
   const { id, prints } = useParams();
   const [query] = useSearchParams();
   const alert = useAlert();
+  const { t } = useTranslation('payments');
   const [state, setState] = useState<{ data: Receipt; companyDetails: Company } | null>(null);
   const [failed, setFailed] = useState(false);
   const autoPrint = (prints ?? query.get('prints')) === 'print';
@@ -25,8 +27,8 @@ export function ReceiptPage() {
   }, [id, alert]);
 
   const receiptPdf = `/documents/receipt/${id}`;
-  const print = () => openDocument(receiptPdf, { print: true }).catch(() => alert.error('Unable to print the receipt, please try again later.'));
-  const pdf = () => openDocument(receiptPdf, { newTab: true }).catch(() => alert.error('Unable to print the receipt, please try again later.'));
+  const print = () => openDocument(receiptPdf, { print: true }).catch(() => alert.error(t('receipt.printFailed')));
+  const pdf = () => openDocument(receiptPdf, { newTab: true }).catch(() => alert.error(t('receipt.printFailed')));
 
   useEffect(() => {
     if (state && autoPrint) void print();
@@ -35,29 +37,29 @@ export function ReceiptPage() {
   if (failed) {
     return (
       <div className="bk-card bk-card__body">
-        <h2>Receipt not found</h2>
-        <Link to="/payments/receivePayment">Back to Receive Payment</Link>
+        <h2>{t('receipt.notFound')}</h2>
+        <Link to="/payments/receivePayment">{t('receipt.back')}</Link>
       </div>
     );
   }
-  if (!state) return <Spinner label="Loading receipt…" />;
+  if (!state) return <Spinner label={t('receipt.loading')} />;
   const { data: r, companyDetails: c } = state;
 
   return (
     <>
       <div className="pm-toolbar">
         <Button onClick={() => void print()} data-testid="print-receipt">
-          Print
+          {t('receipt.print')}
         </Button>
         <Button variant="secondary" onClick={pdf}>
-          Open PDF
+          {t('receipt.pdf')}
         </Button>
         <ShareButton kind="receipt" id={id ?? ''} />
         <Link className="bk-btn bk-btn--secondary" to={`/clientList/transaction/${r.client_id}`}>
-          Customer Ledger
+          {t('receipt.ledger')}
         </Link>
         <Link className="bk-btn bk-btn--ghost" to="/payments/receivePayment">
-          New Payment
+          {t('receipt.newPayment')}
         </Link>
       </div>
       <article className="pm-receipt" data-testid="receipt">
@@ -69,51 +71,51 @@ export function ReceiptPage() {
             <p>{[c.mob1, c.mob2].filter(Boolean).join(', ')}{c.email ? ` · ${c.email}` : ''}</p>
           </div>
           <div className="pm-receipt__title">
-            <h3>Money Receipt</h3>
+            <h3>{t('receipt.title')}</h3>
             <p>
-              Receipt No. <strong data-testid="receipt-no">{r.id}</strong>
+              <Trans t={t} i18nKey="receipt.no" values={{ no: String(r.id) }} components={{ no: <strong data-testid="receipt-no" /> }} />
             </p>
-            <p>Date {r.date}</p>
+            <p>{t('receipt.date', { date: r.date })}</p>
           </div>
         </header>
         <dl className="pm-receipt__body">
-          <dt>Received from</dt>
+          <dt>{t('receipt.receivedFrom')}</dt>
           <dd data-testid="receipt-name">
-            {r.name} (Customer #{r.client_id})
+            {t('receipt.customer', { name: r.name, id: String(r.client_id) })}
           </dd>
-          <dt>Mobile</dt>
+          <dt>{t('receipt.mobile')}</dt>
           <dd>+91 {r.mobile_no}</dd>
           {r.address && (
             <>
-              <dt>Address</dt>
+              <dt>{t('receipt.address')}</dt>
               <dd>{r.address}</dd>
             </>
           )}
-          <dt>Mode</dt>
+          <dt>{t('receipt.mode')}</dt>
           <dd>
             {r.type}
             {r.transaction_id ? ` · ${r.transaction_id}` : ''}
           </dd>
         </dl>
         <div className="pm-receipt__amount">
-          <span>Amount received</span>
+          <span>{t('receipt.amount')}</span>
           <span data-testid="receipt-amount">{formatINR(r.amount)}</span>
         </div>
         <div className="pm-receipt__dues">
           <div>
-            <span>Previous due</span>
+            <span>{t('receipt.previousDue')}</span>
             <strong>{formatINR(r.previous_due)}</strong>
           </div>
           <div>
-            <span>Balance due</span>
+            <span>{t('receipt.balanceDue')}</span>
             <strong data-testid="receipt-due">{formatINR(r.due)}</strong>
           </div>
           <div>
-            <span>Next due date</span>
+            <span>{t('receipt.nextDueDate')}</span>
             <strong>{r.next_due_date ?? '—'}</strong>
           </div>
         </div>
-        <p className="pm-receipt__sign">For {c.name}</p>
+        <p className="pm-receipt__sign">{t('receipt.sign', { name: c.name })}</p>
       </article>
     </>
   );

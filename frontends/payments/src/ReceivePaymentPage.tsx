@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { api } from '@bahi/ui-kit';
 import type { ClientListRow, PaymentReply } from '@bahi/contracts';
 import { PaymentForm } from './PaymentForm';
@@ -13,6 +14,7 @@ const label = (c: Customer) => `${c.client_id} : ${c.name} ${c.mobile_no}`;
 export function ReceivePaymentPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const { t } = useTranslation('payments');
   const [preset, setPreset] = useState<Customer | null>(null);
 
   // Opened from a customer's ledger with ?custId=.
@@ -27,14 +29,14 @@ export function ReceivePaymentPage() {
 
   return (
     <PaymentForm<Customer>
-      title="Receive Payment"
-      cardTitle="Payment from a customer"
+      title={t('receive.title')}
+      cardTitle={t('receive.card')}
       formTestId="receive-payment-form"
-      submitLabel="Receive Payment"
+      submitLabel={t('receive.submit')}
       party={{
         testId: 'customer',
-        label: 'Customer',
-        placeholder: 'Type 3 letters of a name or mobile number',
+        label: t('receive.party'),
+        placeholder: t('receive.placeholder'),
         minChars: MIN_SEARCH,
         suggest: async (text, signal) => {
           const rows = await api.get<Customer[]>('/getCustomerList/', { query: { text }, signal });

@@ -1,4 +1,11 @@
+import { applyLanguage, i18n } from '@bahi/i18n';
+import './i18n';
 import { chosenId, MSG, paymentError, todayISO } from './rules';
+
+beforeAll(async () => {
+  await applyLanguage('en');
+  await i18n.loadNamespaces('payments');
+});
 
 describe('payment rules', () => {
   it('needs a party', () => {
@@ -21,5 +28,14 @@ describe('payment rules', () => {
     expect(chosenId('3 : Bengal Agro', [{ id: 3 }])).toBe(3);
     expect(chosenId('4 : Other', [{ id: 3 }])).toBeNull();
     expect(chosenId('Bengal', [{ id: 3 }])).toBeNull();
+  });
+
+  it('speaks Hindi once Hindi is chosen, and English again after', async () => {
+    await applyLanguage('hi');
+    await i18n.loadNamespaces('payments');
+    expect(paymentError(1, '0', '2030-01-01', MSG.noCustomer)).toBe('रकम 0 नहीं हो सकती !!');
+    expect(paymentError(null, '10', '2030-01-01', MSG.noCustomer)).toBe('कृपया ग्राहक चुनें !!');
+    await applyLanguage('en');
+    expect(paymentError(1, '0', '2030-01-01', MSG.noCustomer)).toBe('Amount cannot be 0 !!');
   });
 });

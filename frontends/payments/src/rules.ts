@@ -1,13 +1,17 @@
 // Payment form rules (spec 001 §5 and §9).
 
+import { i18n } from '@bahi/i18n';
+
+// Getters: each message is read in the language active when it is shown.
+const msg = (key: string) => i18n.t(`payments:rules.${key}`);
 export const MSG = {
-  amountZero: 'Amount cannot be 0 !!',
-  noCustomer: 'Please Select A Customer !!',
-  noDistributor: 'Select a valid Distributor from the list',
-  invalidCustomer: 'Select a valid Customer from the list',
-  noDate: 'Please select the next due date.',
-  badAmount: 'Please enter a valid payment amount.',
-  done: 'Payment is done',
+  get amountZero() { return msg('amountZero'); },
+  get noCustomer() { return msg('noCustomer'); },
+  get noDistributor() { return msg('noDistributor'); },
+  get invalidCustomer() { return msg('invalidCustomer'); },
+  get noDate() { return msg('noDate'); },
+  get badAmount() { return msg('badAmount'); },
+  get done() { return msg('done'); },
 };
 
 export const MIN_SEARCH = 3;
