@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { api, Button, formatINR, openDocument, ShareButton, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
 import { fmt1 } from '../cart/lines';
 import '../cart/sales.css';
@@ -16,9 +17,6 @@ export const invoicePdf = (id: string | number) => `/documents/bill/${id}`;
 
 type Sale = Bill['saleDetails'];
 
-/** What a composition dealer's bill of supply must say (as the printed one does). */
-const COMPOSITION_LINE = 'Composition taxable person, not eligible to collect tax on supplies';
-
 type Head = 'cgst' | 'sgst' | 'igst';
 
 /**
@@ -29,24 +27,25 @@ function BillLines({ bill, gst }: { bill: Bill; gst: boolean }) {
   const s = bill.saleDetails;
   const supply = s.document === 'bill-of-supply';
   const heads: readonly Head[] = !gst || supply ? [] : s.inter_state ? ['igst'] : ['cgst', 'sgst'];
-  const headName = (h: Head) => (h === 'sgst' ? (s.state_tax_name ?? 'SGST') : h.toUpperCase());
+  const { t } = useTranslation('sales');
+  const headName = (h: Head) => (h === 'sgst' ? (s.state_tax_name ?? t('gst.sgst')) : h === 'igst' ? t('gst.igst') : t('gst.cgst'));
   return (
     <table data-testid={gst ? 'bill-gst-lines' : undefined}>
       <thead>
         <tr>
           <th>#</th>
-          <th>Product</th>
-          <th>HSN</th>
-          <th className="r">Qty</th>
-          <th className="r">Rate</th>
-          <th className="r">Disc.</th>
+          <th>{t('lines.product')}</th>
+          <th>{t('bill.hsn')}</th>
+          <th className="r">{t('lines.qty')}</th>
+          <th className="r">{t('lines.rate')}</th>
+          <th className="r">{t('lines.disc')}</th>
           {gst ? (
             <>
-              <th className="r">{supply ? 'Value' : 'Taxable'}</th>
-              {!supply && <th className="r">GST %</th>}
+              <th className="r">{supply ? t('bill.value') : t('bill.taxable')}</th>
+              {!supply && <th className="r">{t('bill.gstPercent')}</th>}
             </>
           ) : (
-            <th className="r">Amount</th>
+            <th className="r">{t('lines.amount')}</th>
           )}
           {heads.map((h) => (
             <th key={h} className="r">
@@ -91,29 +90,30 @@ function BillLines({ bill, gst }: { bill: Bill; gst: boolean }) {
 
 function SimpleTotals({ bill }: { bill: Bill }) {
   const s = bill.saleDetails;
+  const { t } = useTranslation('sales');
   return (
     <>
-      <span>Subtotal</span>
+      <span>{t('summary.subtotal')}</span>
       <span className="r" data-testid="bill-subtotal">
         {formatINR(bill.subtotal)}
       </span>
       {s.tax === 1 && (
         <>
-          <span>Tax (18%)</span>
+          <span>{t('summary.tax')}</span>
           <span className="r" data-testid="bill-tax">
             {formatINR(s.taxAmount)}
           </span>
         </>
       )}
-      <span>Shipping</span>
+      <span>{t('summary.shipping')}</span>
       <span className="r" data-testid="bill-shipping">
         {formatINR(s.shipping)}
       </span>
-      <span>Discount</span>
+      <span>{t('summary.discount')}</span>
       <span className="r" data-testid="bill-discount">
         -{formatINR(s.summery_discount)}
       </span>
-      <span>Amount</span>
+      <span>{t('lines.amount')}</span>
       <span className="r" data-testid="bill-amount">
         {formatINR(s.amount)}
       </span>
@@ -123,6 +123,7 @@ function SimpleTotals({ bill }: { bill: Bill }) {
 
 /** A tax invoice's totals: taxable value (shipping less discount is inside it), each head, round off, invoice value. */
 function GstTotals({ s }: { s: Sale }) {
+  const { t } = useTranslation('sales');
   const row = (label: string, value: number | null | undefined, id: string, sign = false) => (
     <>
       <span>{label}</span>
@@ -136,21 +137,21 @@ function GstTotals({ s }: { s: Sale }) {
     <>
       {(s.shipping > 0 || s.summery_discount > 0) && (
         <span className="sl-bill__note" data-testid="bill-shipping-note">
-          Taxable value includes shipping {formatINR(s.shipping)} less discount {formatINR(s.summery_discount)}
+          {t('bill.shippingNote', { shipping: formatINR(s.shipping), discount: formatINR(s.summery_discount) })}
         </span>
       )}
-      {row('Taxable value', s.taxable_total, 'bill-taxable')}
+      {row(t('gst.taxableValue'), s.taxable_total, 'bill-taxable')}
       {s.document !== 'bill-of-supply' &&
         (s.inter_state ? (
-          row('IGST', s.igst_total, 'bill-igst')
+          row(t('gst.igst'), s.igst_total, 'bill-igst')
         ) : (
           <>
-            {row('CGST', s.cgst_total, 'bill-cgst')}
-            {row(s.state_tax_name ?? 'SGST', s.sgst_total, 'bill-sgst')}
+            {row(t('gst.cgst'), s.cgst_total, 'bill-cgst')}
+            {row(s.state_tax_name ?? t('gst.sgst'), s.sgst_total, 'bill-sgst')}
           </>
         ))}
-      {row('Round off', s.round_off, 'bill-round-off', true)}
-      <span className="grand">{s.document === 'bill-of-supply' ? 'Bill value' : 'Invoice value'}</span>
+      {row(t('gst.roundOff'), s.round_off, 'bill-round-off', true)}
+      <span className="grand">{s.document === 'bill-of-supply' ? t('gst.billValue') : t('gst.invoiceValue')}</span>
       <span className="grand r" data-testid="bill-invoice-value">
         {formatINR(s.invoice_value)}
       </span>
@@ -167,7 +168,8 @@ export default function BillPage() {
   const [version, setVersion] = useState(0);
   const alert = useAlert();
   const navigate = useNavigate();
-  usePageHeader(<span>Bill #{id}</span>, [id]);
+  const { t } = useTranslation('sales');
+  usePageHeader(<span>{t('bill.header', { no: id })}</span>, [id, t]);
 
   useEffect(() => {
     api
@@ -181,15 +183,15 @@ export default function BillPage() {
   useEffect(() => {
     if (bill && prints === 'print' && printed.current !== id) {
       printed.current = id;
-      openDocument(invoicePdf(id), { print: true }).catch(() => alert.error('Unable to print the bill, please try again later.'));
+      openDocument(invoicePdf(id), { print: true }).catch(() => alert.error(t('bill.printFailed')));
     }
   }, [bill, prints]);
 
   if (failed)
     return (
       <div className="bk-card sl-card">
-        <p>Unable to load the bill.</p>
-        <Link to="/salesList">Back to Sells Account</Link>
+        <p>{t('bill.loadFailed')}</p>
+        <Link to="/salesList">{t('bill.back')}</Link>
       </div>
     );
   if (!bill) return <Spinner />;
@@ -203,7 +205,7 @@ export default function BillPage() {
       await api.get('/fillCartFromBill', { query: { cartNo: 1, saleId: id } });
       navigate('/');
     } catch (err) {
-      alert.error(`Unable to fill cart please contact support ${(err as Error).message ?? ''}`.trim());
+      alert.error(t('bill.fillFailed', { reason: (err as Error).message ?? '' }).trim());
     }
   };
 
@@ -214,27 +216,27 @@ export default function BillPage() {
           variant="secondary"
           onClick={() =>
             openDocument(invoicePdf(id), { download: true }).catch(() =>
-              alert.error('Unable to save the bill, please try again later.'),
+              alert.error(t('bill.saveFailed')),
             )
           }
         >
-          Save
+          {t('common.save')}
         </Button>
         <Button
           variant="secondary"
           onClick={() =>
-            openDocument(invoicePdf(id), { newTab: true }).catch(() => alert.error('Unable to open in new tab, please try again later.'))
+            openDocument(invoicePdf(id), { newTab: true }).catch(() => alert.error(t('bill.tabFailed')))
           }
         >
-          Open In New Tab
+          {t('bill.newTab')}
         </Button>
         <Button variant="secondary" onClick={() => navigate('delivery')}>
-          Delivery Details
+          {t('delivery.title')}
         </Button>
         <PrintMenu saleId={id} defaultFormat={c?.bill_format} gst={gst} />
         <ShareButton kind="bill" id={id} />
         <Button variant="secondary" onClick={() => void moveToCart()} data-testid="move-to-cart">
-          Move to Cart
+          {t('bill.moveToCart')}
         </Button>
         <ReturnItems bill={bill} onReturned={() => setVersion((v) => v + 1)} />
         <CancelBill bill={bill} onCancelled={() => setVersion((v) => v + 1)} />
@@ -248,24 +250,28 @@ export default function BillPage() {
             <div>{c?.add2}</div>
             <div>{[c?.mob1, c?.mob2].filter(Boolean).join(', ')}</div>
             <div>{c?.email}</div>
-            {gst && c?.gstin && <div data-testid="bill-company-gstin">GSTIN {c.gstin}</div>}
+            {gst && c?.gstin && <div data-testid="bill-company-gstin">{t('customerForm.gstin')} {c.gstin}</div>}
           </div>
           <div className="sl-bill__meta">
             {gst ? (
               <>
                 <h2 style={{ margin: 0 }} data-testid="bill-document">
-                  {s.document === 'bill-of-supply' ? 'Bill of Supply' : 'Tax Invoice'}
+                  {s.document === 'bill-of-supply' ? t('gst.billOfSupply') : t('gst.taxInvoice')}
                 </h2>
                 <div>
-                  Invoice No <b data-testid="bill-invoice-no">{s.invoice_no}</b>
+                  {t('bill.invoiceNo')} <b data-testid="bill-invoice-no">{s.invoice_no}</b>
                 </div>
-                <div className="sl-muted">Bill #{s.sale_id}</div>
+                <div className="sl-muted">{t('bill.header', { no: s.sale_id })}</div>
               </>
             ) : (
-              <h2 style={{ margin: 0 }}>Bill #{s.sale_id}</h2>
+              <h2 style={{ margin: 0 }}>{t('bill.header', { no: s.sale_id })}</h2>
             )}
-            <div>Date {s.date}</div>
-            <div>Due date {s.due_date}</div>
+            <div>
+              {t('sell.date')} {s.date}
+            </div>
+            <div>
+              {t('sell.dueDate')} {s.due_date}
+            </div>
           </div>
         </div>
         {!s.walkIn && s.customer && (
@@ -284,15 +290,15 @@ export default function BillPage() {
             {gst && s.customer.gstin && (
               <>
                 <br />
-                GSTIN <span data-testid="bill-customer-gstin">{s.customer.gstin}</span>
+                {t('customerForm.gstin')} <span data-testid="bill-customer-gstin">{s.customer.gstin}</span>
               </>
             )}
           </div>
         )}
         {gst && (
           <div className="sl-bill__pos" data-testid="bill-place-of-supply">
-            Place of supply: {s.place_of_supply_name} ({s.place_of_supply})
-            {s.document === 'bill-of-supply' && <div data-testid="bill-composition">{COMPOSITION_LINE}</div>}
+            {t('bill.placeOfSupply', { name: s.place_of_supply_name, code: s.place_of_supply })}
+            {s.document === 'bill-of-supply' && <div data-testid="bill-composition">{t('bill.composition')}</div>}
           </div>
         )}
         <BillLines bill={bill} gst={gst} />
@@ -300,21 +306,21 @@ export default function BillPage() {
           {gst ? <GstTotals s={s} /> : <SimpleTotals bill={bill} />}
           {!s.walkIn && (
             <>
-              <span>Previous due</span>
+              <span>{t('gst.previousDue')}</span>
               <span className="r" data-testid="bill-previous-due">
                 {formatINR(bill.previousDue)}
               </span>
             </>
           )}
-          <span className="grand">Total</span>
+          <span className="grand">{t('sell.total')}</span>
           <span className="grand r" data-testid="bill-total">
             {formatINR(s.total)}
           </span>
-          <span>Paid</span>
+          <span>{t('sell.paid')}</span>
           <span className="r" data-testid="bill-paid">
             {formatINR(s.paid)}
           </span>
-          <span className="grand">Total due</span>
+          <span className="grand">{t('bill.totalDue')}</span>
           {/* Due is shown rounded to rupees (spec 000 §9). */}
           <span className="grand r" data-testid="bill-due">
             {formatINR(s.due, 0)}

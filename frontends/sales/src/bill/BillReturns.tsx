@@ -1,19 +1,17 @@
 import type { BillDetailsReply } from '@bahi/contracts';
 import './returns.css';
+import { useTranslation } from '@bahi/i18n';
 import { formatINR, NotePdfLink, ReturnStatusBadge } from '@bahi/ui-kit';
 
 /** Above the bill: CANCELLED with its date and reason, or the return state and the bill's credit notes. */
 export function BillReturns({ bill }: { bill: BillDetailsReply }) {
   const notes = bill.creditNotes ?? [];
+  const { t } = useTranslation('sales');
   if (bill.cancelled || bill.status === 'Cancelled') {
     return (
       <div className="sl-cancelled" role="status" data-testid="bill-cancelled">
-        <b>CANCELLED</b>
-        {bill.cancelled && (
-          <span>
-            on {bill.cancelled.date}: {bill.cancelled.reason}
-          </span>
-        )}
+        <b>{t('returns.cancelled')}</b>
+        {bill.cancelled && <span>{t('returns.cancelledOn', { date: bill.cancelled.date, reason: bill.cancelled.reason })}</span>}
       </div>
     );
   }
@@ -23,12 +21,12 @@ export function BillReturns({ bill }: { bill: BillDetailsReply }) {
       <ReturnStatusBadge status={bill.status} testId="bill-status" />
       {notes.map((n) => (
         <span key={n.creditNoteId} className="sl-notes__item" data-testid={`bill-credit-note-${n.creditNoteId}`}>
-          Credit note{' '}
+          {t('returns.creditNote')}{' '}
           <NotePdfLink kind="credit-note" id={n.creditNoteId}>
             {n.credit_note_no}
           </NotePdfLink>{' '}
           · {n.date} · {formatINR(n.amount)}
-          {n.refund > 0 && <> (refund {formatINR(n.refund)})</>}
+          {n.refund > 0 && <> {t('returns.refund', { amount: formatINR(n.refund) })}</>}
         </span>
       ))}
     </div>

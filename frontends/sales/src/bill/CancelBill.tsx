@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { BillDetailsReply, CancelSaleReply, CancelSaleRequest } from '@bahi/contracts';
+import { translateServerMessage, useTranslation } from '@bahi/i18n';
 import { api, Button, errorMessage, isManager, Modal, TextAreaField, useUser } from '@bahi/ui-kit';
 
 /**
@@ -14,9 +15,10 @@ export function CancelBill({ bill, onCancelled }: { bill: BillDetailsReply; onCa
   const [sure, setSure] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { t } = useTranslation('sales');
   if (!isManager(user) || bill.cancelled || bill.status === 'Cancelled') return null;
   const allowed = bill.cancellable?.ok ?? true;
-  const why = bill.cancellable?.reason ?? null;
+  const why = bill.cancellable?.reason ? translateServerMessage(bill.cancellable.reason) : null;
   const s = bill.saleDetails;
 
   const close = () => {
@@ -36,7 +38,7 @@ export function CancelBill({ bill, onCancelled }: { bill: BillDetailsReply; onCa
       setOpen(false);
       onCancelled();
     } catch (err) {
-      setError(errorMessage(err));
+      setError(translateServerMessage(errorMessage(err)));
     } finally {
       setPending(false);
     }
@@ -46,7 +48,7 @@ export function CancelBill({ bill, onCancelled }: { bill: BillDetailsReply; onCa
     <>
       <span className="sl-cancel" title={allowed ? undefined : (why ?? undefined)}>
         <Button variant="danger" disabled={!allowed} onClick={() => setOpen(true)} data-testid="cancel-bill">
-          Cancel bill
+          {t('cancel.button')}
         </Button>
       </span>
       {!allowed && why && (
@@ -56,35 +58,34 @@ export function CancelBill({ bill, onCancelled }: { bill: BillDetailsReply; onCa
       )}
       <Modal
         open={open}
-        title={`Cancel bill #${s.sale_id}`}
+        title={t('cancel.title', { no: s.sale_id })}
         onClose={close}
         width={520}
         footer={
           <>
             <Button variant="ghost" onClick={close} disabled={pending}>
-              Keep the bill
+              {t('cancel.keep')}
             </Button>
             <Button variant="danger" onClick={() => void confirm()} disabled={!reason.trim() || !sure} busy={pending} data-testid="cancel-confirm">
-              Cancel bill
+              {t('cancel.button')}
             </Button>
           </>
         }
       >
         <p className="sl-cancel__lead">
-          The goods go back into stock and {s.walkIn ? 'the sale' : "the customer's due"} is reversed. The bill keeps its number
-          {s.invoice_no ? ` (${s.invoice_no})` : ''} and shows CANCELLED. This cannot be undone.
+          {s.walkIn ? t('cancel.leadWalkIn', { no: s.invoice_no ? ` (${s.invoice_no})` : '' }) : t('cancel.leadCustomer', { no: s.invoice_no ? ` (${s.invoice_no})` : '' })}
         </p>
         <TextAreaField
-          label="Reason"
+          label={t('cancel.reason')}
           rows={2}
           maxLength={200}
-          placeholder="Billed by mistake…"
+          placeholder={t('cancel.reasonPlaceholder')}
           value={reason}
           onChange={(e) => setReason(e.target.value)}
           data-testid="cancel-reason"
         />
         <label className="sl-cancel__sure">
-          <input type="checkbox" checked={sure} onChange={(e) => setSure(e.target.checked)} data-testid="cancel-sure" /> Yes, cancel this bill
+          <input type="checkbox" checked={sure} onChange={(e) => setSure(e.target.checked)} data-testid="cancel-sure" /> {t('cancel.sure')}
         </label>
         {error && (
           <p className="bk-return__error" role="alert" data-testid="cancel-error">

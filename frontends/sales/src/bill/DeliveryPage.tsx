@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { i18n, useTranslation } from '@bahi/i18n';
 import {
   api,
   Button,
@@ -27,13 +28,15 @@ const EMPTY: Delivery = {
   vehicle_number: '',
   dispatched_date: new Date().toISOString().slice(0, 10),
 };
-const LABELS: Record<keyof Delivery, string> = {
-  transporter_name: 'Transporter name',
-  transporter_mobile: 'Transporter mobile',
-  mode_of_transport: 'Mode of transport',
-  vehicle_number: 'Vehicle number',
-  dispatched_date: 'Dispatched date',
-};
+const FIELDS: (keyof Delivery)[] = ['transporter_name', 'transporter_mobile', 'mode_of_transport', 'vehicle_number', 'dispatched_date'];
+// Read when shown, in the active language.
+const labels = (): Record<keyof Delivery, string> => ({
+  transporter_name: i18n.t('sales:delivery.transporterName'),
+  transporter_mobile: i18n.t('sales:delivery.transporterMobile'),
+  mode_of_transport: i18n.t('sales:delivery.mode'),
+  vehicle_number: i18n.t('sales:delivery.vehicle'),
+  dispatched_date: i18n.t('sales:delivery.dispatched'),
+});
 
 /** Delivery details (spec 001): add when none exists, else read / edit; back to read after a save. */
 export default function DeliveryPage() {
@@ -43,7 +46,13 @@ export default function DeliveryPage() {
   const [mode, setMode] = useState<'loading' | 'add' | 'read' | 'edit'>('loading');
   const alert = useAlert();
   const navigate = useNavigate();
-  usePageHeader(<span>Delivery Details · Bill #{id}</span>, [id]);
+  const { t } = useTranslation('sales');
+  usePageHeader(
+    <span>
+      {t('delivery.title')} · {t('bill.header', { no: id })}
+    </span>,
+    [id, t],
+  );
 
   useEffect(() => {
     api
@@ -65,8 +74,8 @@ export default function DeliveryPage() {
     setForm({ ...form, [k]: v });
   };
   const save = async () => {
-    const missing = (Object.keys(LABELS) as (keyof Delivery)[]).filter((k) => !String(form[k]).trim());
-    if (missing.length) return alert.error(`${LABELS[missing[0]!]} is required.`);
+    const missing = FIELDS.filter((k) => !String(form[k]).trim());
+    if (missing.length) return alert.error(t('customerForm.required', { field: labels()[missing[0]!] }));
     try {
       const body = { ...form, sale_id: Number(id) };
       const r =
@@ -76,7 +85,7 @@ export default function DeliveryPage() {
       setSaved(r.data);
       setForm(r.data);
       setMode('read');
-      alert.success('Delivery details saved.');
+      alert.success(t('delivery.saved'));
     } catch (err) {
       alert.error(errorMessage(err));
     }
@@ -85,13 +94,13 @@ export default function DeliveryPage() {
   return (
     <section className="bk-card sl-card" data-testid="delivery-form">
       <header className="sl-card__head">
-        <h2>Delivery Details</h2>
+        <h2>{t('delivery.title')}</h2>
       </header>
       <FormGrid>
-        {(Object.keys(LABELS) as (keyof Delivery)[]).map((k) => (
+        {FIELDS.map((k) => (
           <Field
             key={k}
-            label={LABELS[k]}
+            label={labels()[k]}
             type={k === 'dispatched_date' ? 'date' : 'text'}
             value={form[k]}
             onChange={set(k)}
@@ -103,31 +112,31 @@ export default function DeliveryPage() {
       <FormActions>
         {readOnly ? (
           <>
-            <Button onClick={() => setMode('edit')}>Edit</Button>
+            <Button onClick={() => setMode('edit')}>{t('common.edit')}</Button>
             <Button
               variant="secondary"
               data-testid="print-challan"
               onClick={() =>
                 openDocument(`/documents/challan/${id}`, { print: true }).catch(() =>
-                  alert.error('Unable to print the delivery challan, please try again later.'),
+                  alert.error(t('delivery.printFailed')),
                 )
               }
             >
-              Print Challan
+              {t('delivery.printChallan')}
             </Button>
           </>
         ) : (
           <>
-            <Button onClick={() => void save()}>Save</Button>
+            <Button onClick={() => void save()}>{t('common.save')}</Button>
             {mode === 'edit' && (
               <Button variant="secondary" onClick={() => (setForm(saved ?? EMPTY), setMode('read'))}>
-                Cancel
+                {t('common.cancel')}
               </Button>
             )}
           </>
         )}
         <Button variant="secondary" onClick={() => navigate('..', { relative: 'path' })}>
-          Back to bill
+          {t('delivery.back')}
         </Button>
       </FormActions>
     </section>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { i18n, useTranslation } from '@bahi/i18n';
 import { Button, openDocument, useAlert } from '@bahi/ui-kit';
 import type { BillFormat } from '@bahi/contracts';
 import './print-menu.css';
@@ -7,12 +8,10 @@ const FORMATS: readonly BillFormat[] = ['a5', 'thermal-80', 'thermal-58'];
 
 /** What a format prints as: a GST sale's 'a5' is the A4 tax invoice. */
 export function formatLabel(format: BillFormat, gst: boolean): string {
-  if (format === 'thermal-80') return '80 mm receipt';
-  if (format === 'thermal-58') return '58 mm receipt';
-  return gst ? 'A4 tax invoice' : 'A5 bill';
+  if (format === 'thermal-80') return i18n.t('sales:print.thermal80');
+  if (format === 'thermal-58') return i18n.t('sales:print.thermal58');
+  return gst ? i18n.t('sales:print.a4') : i18n.t('sales:print.a5');
 }
-
-const PRINT_FAILED = 'Unable to print the bill, please try again later.';
 
 /**
  * The bill view's Print: the button prints the company's default format (the documents service
@@ -23,6 +22,7 @@ export function PrintMenu({ saleId, defaultFormat, gst }: { saleId: string | num
   const alert = useAlert();
   const box = useRef<HTMLDivElement>(null);
   const current = defaultFormat ?? 'a5';
+  const { t } = useTranslation('sales');
 
   useEffect(() => {
     if (!open) return;
@@ -40,20 +40,20 @@ export function PrintMenu({ saleId, defaultFormat, gst }: { saleId: string | num
   const print = (format?: BillFormat) => {
     setOpen(false);
     const path = `/documents/bill/${saleId}${format ? `?format=${format}` : ''}`;
-    openDocument(path, { print: true }).catch(() => alert.error(PRINT_FAILED));
+    openDocument(path, { print: true }).catch(() => alert.error(t('bill.printFailed')));
   };
 
   return (
     <div className="sl-print" ref={box}>
-      <Button data-testid="print-bill" className="sl-print__main" onClick={() => print()} title={`Print the ${formatLabel(current, gst)}`}>
-        Print
+      <Button data-testid="print-bill" className="sl-print__main" onClick={() => print()} title={t('print.title', { format: formatLabel(current, gst) })}>
+        {t('print.print')}
       </Button>
       <Button
         data-testid="print-menu"
         className="sl-print__toggle"
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-label="Print in another format"
+        aria-label={t('print.other')}
         onClick={() => setOpen((o) => !o)}
       >
         ▾
@@ -64,7 +64,7 @@ export function PrintMenu({ saleId, defaultFormat, gst }: { saleId: string | num
             <li key={f} role="none">
               <button type="button" role="menuitem" data-testid={`print-format-${f}`} onClick={() => print(f)}>
                 {formatLabel(f, gst)}
-                {f === current && <span className="sl-print__default">default</span>}
+                {f === current && <span className="sl-print__default">{t('print.default')}</span>}
               </button>
             </li>
           ))}

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { BillDetailsReply, SalesReturnReply, SalesReturnRequest } from '@bahi/contracts';
+import { i18n, useTranslation } from '@bahi/i18n';
 import { api, Button, gstTaxables, isManager, noteValue, ReturnDialog, simpleShares, useUser, type NoteValueBill, type ReturnDialogLine } from '@bahi/ui-kit';
 
 /** The bill's lines with what can still come back, and each line's share of the bill for the live value. */
@@ -17,7 +18,7 @@ export function returnableOf(bill: BillDetailsReply): { lines: ReturnDialogLine[
       line: {
         sl_no: p.sl_no,
         name: p.product_name,
-        packLabel: p.per_peice_quantity !== 1 ? `pack of ${p.per_peice_quantity} ${p.unit}` : p.unit,
+        packLabel: p.per_peice_quantity !== 1 ? i18n.t('sales:returns.pack', { count: p.per_peice_quantity, unit: p.unit }) : p.unit,
         sold: r.sold,
         returned: r.returned,
         returnable: r.returnable,
@@ -45,6 +46,7 @@ export function returnableOf(bill: BillDetailsReply): { lines: ReturnDialogLine[
 export function ReturnItems({ bill, onReturned }: { bill: BillDetailsReply; onReturned(): void }) {
   const user = useUser();
   const [open, setOpen] = useState(false);
+  const { t } = useTranslation('sales');
   const { lines, value } = useMemo(() => returnableOf(bill), [bill]);
   const s = bill.saleDetails;
   const can = isManager(user) && !bill.cancelled && bill.status !== 'Cancelled' && lines.some((l) => l.returnable > 0);
@@ -54,16 +56,16 @@ export function ReturnItems({ bill, onReturned }: { bill: BillDetailsReply; onRe
     <>
       {can && (
         <Button variant="secondary" onClick={() => setOpen(true)} data-testid="return-items">
-          Return items
+          {t('returns.button')}
         </Button>
       )}
       <ReturnDialog
         open={open}
         onClose={() => setOpen(false)}
-        title={`Return items of bill #${s.sale_id}`}
+        title={t('returns.title', { no: s.sale_id })}
         kind="credit-note"
-        noteLabel="Credit note"
-        refundLabel="Refund in cash"
+        noteLabel={t('returns.creditNote')}
+        refundLabel={t('returns.refundCash')}
         lines={lines}
         valueOf={(picked) => noteValue(value, picked)}
         // The walk-in has no account to credit: the money goes back in cash.

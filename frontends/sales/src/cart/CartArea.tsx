@@ -1,3 +1,4 @@
+import '../i18n';
 import CartPage from './CartPage';
 
 /** Create Sell, mounted by the shell at / (an index route: no nested routes of its own). */

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { api, ApiError, Button, errorMessage, isManager, useAlert, useConfirm, usePageHeader, useUser } from '@bahi/ui-kit';
 import type { Customer } from '../clients/customer';
 import type { PurchaseValues, SellValues } from './CheckoutPanels';
@@ -24,22 +25,22 @@ import './sales.css';
 const CART_NO = 1;
 type CartReply = GetProductsReply;
 
-export const KEYS: [string, string][] = [
-  ['F2', 'product entry'],
-  ['Enter', 'add the product; on an empty entry, Proceed to Sell'],
-  ['5*code', 'adds 5'],
-  ['↑ ↓', 'pick a suggestion'],
-  ['F4', 'customer search'],
-  ['F9', 'Proceed to Sell'],
-  ['Enter (Sell)', 'confirm the sale'],
-  ['Esc', 'close the panel'],
-];
-
-/** The keys the counter uses, always on screen. */
+/** The keys the counter uses, always on screen (the keys themselves are not translated). */
 export function KeysLegend() {
+  const { t } = useTranslation('sales');
+  const keys: [string, string][] = [
+    ['F2', t('keys.entry')],
+    ['Enter', t('keys.enter')],
+    ['5*code', t('keys.times')],
+    ['↑ ↓', t('keys.pick')],
+    ['F4', t('keys.customer')],
+    ['F9', t('keys.sell')],
+    [`Enter (${t('keys.sellPanel')})`, t('keys.confirm')],
+    ['Esc', t('keys.close')],
+  ];
   return (
-    <ul className="sl-keys" aria-label="Keyboard" data-testid="keys">
-      {KEYS.map(([k, d]) => (
+    <ul className="sl-keys" aria-label={t('keys.label')} data-testid="keys">
+      {keys.map(([k, d]) => (
         <li key={k}>
           <kbd>{k}</kbd> {d}
         </li>
@@ -70,7 +71,8 @@ export default function CartPage() {
   const navigate = useNavigate();
   const user = useUser();
   const checkout = useCheckout(() => !lines.length);
-  usePageHeader(<span>Create Sell</span>, []);
+  const { t } = useTranslation('sales');
+  usePageHeader(<span>{t('cart.header')}</span>, [t]);
   // GST mode: the cart is priced for the walk-in; a chosen customer's invoice comes from /previewSale.
   const preview = useSalePreview(!!summery.gst, { cart_no: CART_NO, clientId: customer?.client_id ?? 0 }, [summery, lines]);
   const gst = summery.gst ? (preview?.gst ?? summery.gst) : null;
@@ -95,7 +97,7 @@ export default function CartPage() {
       setLines(r.cart);
       setSuggestions(r.product_list);
     } catch {
-      alert.error(GENERIC_FAILURE);
+      alert.error(GENERIC_FAILURE());
     }
   }, [alert]);
   useEffect(() => {
@@ -119,7 +121,7 @@ export default function CartPage() {
       const r = await api.get<AddReply>(`/addProductIntoCart/${encodeURIComponent(entryCode(text))}`, {
         query: { cart_no: CART_NO },
       });
-      if (!r.length) return alert.error(PRODUCT_NOT_FOUND);
+      if (!r.length) return alert.error(PRODUCT_NOT_FOUND());
       const [[line], extra] = r;
       extra.warnings.forEach((w) => alert.show(w, 'warning'));
       if (extra.summery && !applySummery(extra.summery, seq)) return void load();
@@ -149,14 +151,14 @@ export default function CartPage() {
   };
 
   const onQuantity = async (l: CartLine, v: string) => {
-    const r = await update('/upQuan/', { sl_no: l.sl_no, quantity: v }, 'could not update quantity');
+    const r = await update('/upQuan/', { sl_no: l.sl_no, quantity: v }, t('cart.quantityFailed'));
     if (!r) return;
     setLines((ls) =>
       r.line ? ls.map((x) => (x.sl_no === l.sl_no ? r.line! : x)) : ls.filter((x) => x.sl_no !== l.sl_no),
     );
   };
   const onDiscount = async (l: CartLine, v: string) => {
-    const r = await update('/upDisc/', { sl_no: l.sl_no, discount: v }, 'could not update discount');
+    const r = await update('/upDisc/', { sl_no: l.sl_no, discount: v }, t('cart.discountFailed'));
     if (r?.line) setLines((ls) => ls.map((x) => (x.sl_no === l.sl_no ? r.line! : x)));
   };
   const onRemove = async (l: CartLine) => {
@@ -164,7 +166,7 @@ export default function CartPage() {
       await api.get(`/removeProductFromCart/${l.sl_no}`);
       await load();
     } catch {
-      alert.error('cannot delete item from cart');
+      alert.error(t('cart.removeFailed'));
     }
   };
 
@@ -181,8 +183,8 @@ export default function CartPage() {
   };
 
   const clear = async () => {
-    if (!lines.length) return alert.error('Cart is already empty');
-    if (!(await confirm('Do you want to clear the current cart?'))) return;
+    if (!lines.length) return alert.error(t('cart.alreadyEmpty'));
+    if (!(await confirm(t('cart.confirmClear')))) return;
     await api.delete(`/clearCart/${CART_NO}`).catch(() => undefined);
     setCustomer(null);
     setDue(0);
@@ -198,8 +200,8 @@ export default function CartPage() {
   };
 
   const saveEstimate = async () => {
-    if (!lines.length) return alert.error(EMPTY_CART);
-    if (!(await confirm('Do you want to save cart to estimate?'))) return;
+    if (!lines.length) return alert.error(EMPTY_CART());
+    if (!(await confirm(t('cart.confirmEstimate')))) return;
     try {
       await api.get('/createEstimate', { query: { cart_no: CART_NO, clientId: customer?.client_id ?? 0 } });
       navigate('/estimateList');
@@ -229,10 +231,10 @@ export default function CartPage() {
 
   return (
     <CounterLayout
-      title="Cart"
+      title={t('cart.title')}
       headExtra={
         <Button variant="secondary" onClick={() => void clear()} data-testid="clear-cart">
-          Clear Cart
+          {t('cart.clear')}
         </Button>
       }
       entry={<ProductEntry ref={entryRef} suggestions={suggestions} onAdd={add} onEmptyEnter={proceedToSell} />}
@@ -253,13 +255,13 @@ export default function CartPage() {
             // Ticked at once; the server's summary (with the tax amount) follows, or it is undone.
             const before = summery;
             setSummery({ ...summery, tax });
-            void update('/upTax/', { tax }, 'could not update tax').catch(() => setSummery(before));
+            void update('/upTax/', { tax }, t('cart.taxFailed')).catch(() => setSummery(before));
           }}
           onShipping={() =>
-            void update('/upShip/', { shipping: boxes.shipping }, 'could not update shipping').catch(() => boxes.setShipping(String(summery.shipping)))
+            void update('/upShip/', { shipping: boxes.shipping }, t('cart.shippingFailed')).catch(() => boxes.setShipping(String(summery.shipping)))
           }
           onDiscount={() =>
-            void update('/upSummeryDisc/', { discount: boxes.discount }, 'could not update discount').catch(() =>
+            void update('/upSummeryDisc/', { discount: boxes.discount }, t('cart.discountFailed')).catch(() =>
               boxes.setDiscount(String(summery.discount)),
             )
           }
@@ -269,14 +271,14 @@ export default function CartPage() {
       actions={
         <>
           <Button onClick={proceedToSell} data-testid="proceed-sell">
-            Proceed to Sell
+            {t('counter.proceedSell')}
           </Button>
           <Button variant="secondary" onClick={() => void saveEstimate()} data-testid="save-estimate">
-            Save to Estimate
+            {t('cart.saveEstimate')}
           </Button>
           {isManager(user) && (
             <Button variant="secondary" onClick={() => checkout.proceed(3)}>
-              Proceed to purchase
+              {t('counter.proceedPurchase')}
             </Button>
           )}
         </>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { CounterGstSummary, PreviewSaleReply } from '@bahi/contracts';
+import { i18n, translateServerMessage, useTranslation } from '@bahi/i18n';
 import { api, Button, Field, formatINR, SelectField } from '@bahi/ui-kit';
 
 export const todayISO = () => {
@@ -16,6 +17,7 @@ export interface SellValues {
 
 /** The invoice a sale will make in GST mode: tax heads, round off, invoice value and the amount due with the previous due. */
 function SellInvoice({ gst, total, previousDue }: { gst: CounterGstSummary; total: number; previousDue: number | null }) {
+  const { t } = useTranslation('sales');
   const row = (label: string, value: number, id: string) => (
     <>
       <dt>{label}</dt>
@@ -26,31 +28,31 @@ function SellInvoice({ gst, total, previousDue }: { gst: CounterGstSummary; tota
   );
   return (
     <dl className="sl-rows sl-sell-invoice" data-testid="sell-invoice">
-      <dt>Place of supply</dt>
+      <dt>{t('gst.placeOfSupply')}</dt>
       <dd data-testid="sell-pos">
         {gst.place_of_supply_name} ({gst.place_of_supply})
       </dd>
-      {row('Taxable value', gst.taxable_total, 'sell-taxable')}
+      {row(t('gst.taxableValue'), gst.taxable_total, 'sell-taxable')}
       {gst.tax_mode === 'composition'
         ? null
         : gst.inter_state
-          ? row('IGST', gst.igst_total, 'sell-igst')
+          ? row(t('gst.igst'), gst.igst_total, 'sell-igst')
           : (
             <>
-              {row('CGST', gst.cgst_total, 'sell-cgst')}
+              {row(t('gst.cgst'), gst.cgst_total, 'sell-cgst')}
               {row(gst.state_tax_name, gst.sgst_total, 'sell-sgst')}
             </>
           )}
-      <dt>Round off</dt>
+      <dt>{t('gst.roundOff')}</dt>
       <dd className="bk-money" data-testid="sell-round-off">
         {gst.round_off > 0 ? '+' : ''}
         {formatINR(gst.round_off)}
       </dd>
-      {row(gst.tax_mode === 'composition' ? 'Bill value' : 'Invoice value', gst.invoice_value, 'sell-invoice-value')}
+      {row(gst.tax_mode === 'composition' ? t('gst.billValue') : t('gst.invoiceValue'), gst.invoice_value, 'sell-invoice-value')}
       {previousDue !== null && (
         <>
-          {row('Previous due', previousDue, 'sell-previous-due')}
-          <dt className="sl-total">Amount due</dt>
+          {row(t('gst.previousDue'), previousDue, 'sell-previous-due')}
+          <dt className="sl-total">{t('gst.amountDue')}</dt>
           <dd className="sl-total bk-money" data-testid="sell-amount-due">
             {formatINR(total + previousDue)}
           </dd>
@@ -78,6 +80,7 @@ export function SellPanel({
   onSell(v: SellValues): Promise<void>;
   onError?(message: string): void;
 }) {
+  const { t } = useTranslation('sales');
   const invoice = preview?.gst ?? gst ?? null;
   const amount = preview?.gst ? preview.amount : total;
   const [paid, setPaid] = useState(String(amount));
@@ -112,18 +115,18 @@ export function SellPanel({
         <SellInvoice gst={invoice} total={amount} previousDue={preview?.gst ? preview.previousDue : null} />
       ) : (
         <p className="sl-total-line">
-          Total <b className="bk-money">{formatINR(total)}</b>
+          {t('sell.total')} <b className="bk-money">{formatINR(total)}</b>
         </p>
       )}
       {invoice?.error && (
         <p className="sl-gst-error" role="alert">
-          {invoice.error}
+          {translateServerMessage(invoice.error)}
         </p>
       )}
       <Field
         autoFocus
         onFocus={(e) => e.target.select()}
-        label="Paid"
+        label={t('sell.paid')}
         inputMode="decimal"
         value={paid}
         onChange={(e) => {
@@ -132,10 +135,10 @@ export function SellPanel({
         }}
         data-testid="sell-paid"
       />
-      <Field label="Due date" type="date" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />
-      <Field label="Date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+      <Field label={t('sell.dueDate')} type="date" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />
+      <Field label={t('sell.date')} type="date" value={date} onChange={(e) => setDate(e.target.value)} />
       <Button type="submit" disabled={busy} data-testid="sell-confirm">
-        {busy ? 'Selling…' : 'Confirm Sale (Enter)'}
+        {busy ? t('sell.selling') : t('sell.confirm')}
       </Button>
     </form>
   );
@@ -151,10 +154,10 @@ export interface PurchaseValues {
 
 /** Purchase panel validation (spec 000 §5); null when valid. */
 export function purchaseError(v: PurchaseValues, today = todayISO()): string | null {
-  if (!v.bill_no.trim()) return 'Bill number is required.';
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(v.paid.trim())) return 'Please enter a valid payment amount.';
-  if (!v.due_date) return 'Please select a due date.';
-  if (v.due_date < today) return 'Due date cannot be in the past.';
+  if (!v.bill_no.trim()) return i18n.t('sales:purchase.billNoRequired');
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(v.paid.trim())) return i18n.t('sales:purchase.paidInvalid');
+  if (!v.due_date) return i18n.t('sales:purchase.dueDateRequired');
+  if (v.due_date < today) return i18n.t('sales:purchase.dueDatePast');
   return null;
 }
 
@@ -175,6 +178,7 @@ export function PurchasePanel({
 }) {
   // The reorder list preselects the distributor its lines were last bought from (?distributor=N).
   const [params] = useSearchParams();
+  const { t } = useTranslation('sales');
   const [v, setV] = useState<PurchaseValues>({
     bill_no: '',
     distributor: params.get('distributor') ?? '',
@@ -208,9 +212,9 @@ export function PurchasePanel({
         }
       }}
     >
-      <Field label="Bill number" value={v.bill_no} onChange={set('bill_no')} autoFocus />
-      <SelectField label="Distributor" value={v.distributor} onChange={set('distributor')}>
-        <option value="">Select distributor</option>
+      <Field label={t('purchase.billNo')} value={v.bill_no} onChange={set('bill_no')} autoFocus />
+      <SelectField label={t('purchase.distributor')} value={v.distributor} onChange={set('distributor')}>
+        <option value="">{t('purchase.selectDistributor')}</option>
         {data.distributors.map((d) => (
           <option key={d.distributor_id} value={d.distributor_id}>
             {d.name}
@@ -218,8 +222,8 @@ export function PurchasePanel({
         ))}
       </SelectField>
       {!hideOfficer && (
-        <SelectField label="Officer" value={v.officer} onChange={set('officer')}>
-          <option value="">Select officer</option>
+        <SelectField label={t('purchase.officer')} value={v.officer} onChange={set('officer')}>
+          <option value="">{t('purchase.selectOfficer')}</option>
           {officers.map((o) => (
             <option key={o.id} value={o.id}>
               {o.name}
@@ -227,10 +231,10 @@ export function PurchasePanel({
           ))}
         </SelectField>
       )}
-      <Field label="Paid" inputMode="decimal" value={v.paid} onChange={set('paid')} />
-      <Field label="Due date" type="date" value={v.due_date} onChange={set('due_date')} />
+      <Field label={t('sell.paid')} inputMode="decimal" value={v.paid} onChange={set('paid')} />
+      <Field label={t('sell.dueDate')} type="date" value={v.due_date} onChange={set('due_date')} />
       <Button type="submit" disabled={busy}>
-        {busy ? 'Saving…' : 'Confirm Purchase'}
+        {busy ? t('purchase.saving') : t('purchase.confirm')}
       </Button>
     </form>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { formatINR } from '@bahi/ui-kit';
 import type { CounterGstSummary } from '@bahi/contracts';
 import { fmt1, fmt2, isDecimal, type CartLine } from './lines';
@@ -62,7 +63,8 @@ export function LinesTable({
   onDiscount(l: CartLine, v: string): Promise<void>;
   onRemove(l: CartLine): void;
 }) {
-  if (!lines.length) return <p className="sl-empty">The cart is empty. Scan a barcode or type a product id.</p>;
+  const { t } = useTranslation('sales');
+  if (!lines.length) return <p className="sl-empty">{t('lines.empty')}</p>;
   // A bill of supply (composition) charges no tax: its lines show no rate.
   const taxed = gst?.tax_mode === 'gst' ? gst : null;
   const gstOf = new Map(taxed?.lines.map((g) => [g.sl_no, g]));
@@ -71,13 +73,13 @@ export function LinesTable({
       <thead>
         <tr>
           <th>#</th>
-          <th>Product</th>
-          <th className="r">Rate</th>
-          <th className="r">Stock</th>
-          <th className="r">Qty</th>
-          <th className="r">Disc.</th>
-          <th className="r">{taxed ? 'Amount / GST' : 'Amount'}</th>
-          <th aria-label="Remove" />
+          <th>{t('lines.product')}</th>
+          <th className="r">{t('lines.rate')}</th>
+          <th className="r">{t('lines.stock')}</th>
+          <th className="r">{t('lines.qty')}</th>
+          <th className="r">{t('lines.disc')}</th>
+          <th className="r">{taxed ? t('lines.amountGst') : t('lines.amount')}</th>
+          <th aria-label={t('lines.remove')} />
         </tr>
       </thead>
       <tbody>
@@ -97,17 +99,17 @@ export function LinesTable({
             </td>
             <td className={`r nowrap ${l.stock < l.quantity * l.per_peice_quantity ? 'sl-warn' : ''}`}>{l.stock}</td>
             <td className="r">
-              <LineInput value={l.quantity} label={`Quantity of ${l.product_name}`} onSave={(v) => onQuantity(l, v)} />
+              <LineInput value={l.quantity} label={t('lines.quantityOf', { name: l.product_name })} onSave={(v) => onQuantity(l, v)} />
             </td>
             <td className="r">
-              <LineInput value={l.discount} label={`Discount on ${l.product_name}`} onSave={(v) => onDiscount(l, v)} />
+              <LineInput value={l.discount} label={t('lines.discountOn', { name: l.product_name })} onSave={(v) => onDiscount(l, v)} />
             </td>
             <td className="r bk-money nowrap">
               <span data-testid="line-amount">{fmt1(l.amount)}</span>
               {taxed && (
                 // The line's GST rate on its taxable value (its share of shipping less discount included).
-                <span className="sl-muted sl-lines__sub" data-testid="line-gst" title="GST rate on the taxable value">
-                  {gstOf.has(l.sl_no) ? `${gstOf.get(l.sl_no)!.gst_rate}% on ${fmt2(gstOf.get(l.sl_no)!.taxable_value)}` : ''}
+                <span className="sl-muted sl-lines__sub" data-testid="line-gst" title={t('lines.gstTitle')}>
+                  {gstOf.has(l.sl_no) ? t('lines.gstOn', { rate: gstOf.get(l.sl_no)!.gst_rate, value: fmt2(gstOf.get(l.sl_no)!.taxable_value) }) : ''}
                 </span>
               )}
             </td>
@@ -115,8 +117,8 @@ export function LinesTable({
               <button
                 type="button"
                 className="sl-remove"
-                aria-label={`Remove ${l.product_name}`}
-                title="Remove"
+                aria-label={t('lines.removeName', { name: l.product_name })}
+                title={t('lines.remove')}
                 onClick={() => onRemove(l)}
               >
                 <TrashIcon />

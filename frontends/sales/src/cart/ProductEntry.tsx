@@ -1,11 +1,12 @@
 import { forwardRef, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { api, formatINR } from '@bahi/ui-kit';
 import type { Suggestion } from './lines';
 
 const MAX_SHOWN = 8;
-const localMatches = (suggestions: Suggestion[], t: string) =>
+const localMatches = (suggestions: Suggestion[], q: string) =>
   suggestions
-    .filter((s) => String(s.product_id).startsWith(t) || s.product_name.toLowerCase().includes(t))
+    .filter((s) => String(s.product_id).startsWith(q) || s.product_name.toLowerCase().includes(q))
     .slice(0, MAX_SHOWN);
 
 /**
@@ -16,36 +17,37 @@ export const ProductEntry = forwardRef<
   HTMLInputElement,
   { suggestions: Suggestion[]; onAdd(text: string): Promise<void>; onEmptyEnter(): void }
 >(function ProductEntry({ suggestions, onAdd, onEmptyEnter }, ref) {
+  const { t } = useTranslation('sales');
   const [text, setText] = useState('');
   const [active, setActive] = useState(-1);
   const [remote, setRemote] = useState<{ text: string; list: Suggestion[] } | null>(null);
-  const t = text.trim().toLowerCase();
+  const q = text.trim().toLowerCase();
   // Quantity prefixes (5*12) and long digit runs (barcodes being scanned) are not searches.
-  const searching = t.length > 0 && !/^\d+(\.\d+)?\s*[*xX]/.test(t) && !/^\d{6,}$/.test(t);
+  const searching = q.length > 0 && !/^\d+(\.\d+)?\s*[*xX]/.test(q) && !/^\d{6,}$/.test(q);
 
   // The page holds the first suggestions only; a big catalogue is searched on the server.
   useEffect(() => {
-    if (!searching || t.length < 2 || localMatches(suggestions, t).length >= MAX_SHOWN) return;
+    if (!searching || q.length < 2 || localMatches(suggestions, q).length >= MAX_SHOWN) return;
     const ctrl = new AbortController();
     const timer = setTimeout(() => {
       api
-        .get<{ product_list: Suggestion[] }>('/getProducts', { query: { cart_no: 1, text: t }, signal: ctrl.signal })
-        .then((r) => setRemote({ text: t, list: r.product_list ?? [] }))
+        .get<{ product_list: Suggestion[] }>('/getProducts', { query: { cart_no: 1, text: q }, signal: ctrl.signal })
+        .then((r) => setRemote({ text: q, list: r.product_list ?? [] }))
         .catch(() => undefined);
     }, 250);
     return () => {
       clearTimeout(timer);
       ctrl.abort();
     };
-  }, [t, searching, suggestions]);
+  }, [q, searching, suggestions]);
 
   const matches = useMemo(() => {
     if (!searching) return [];
-    const local = localMatches(suggestions, t);
-    if (remote?.text !== t) return local;
+    const local = localMatches(suggestions, q);
+    if (remote?.text !== q) return local;
     const seen = new Set(local.map((s) => s.product_id));
     return [...local, ...remote.list.filter((s) => !seen.has(s.product_id))].slice(0, MAX_SHOWN);
-  }, [t, searching, suggestions, remote]);
+  }, [q, searching, suggestions, remote]);
 
   const submit = async (value: string) => {
     setText('');
@@ -58,11 +60,11 @@ export const ProductEntry = forwardRef<
         ref={ref}
         className="bk-input"
         data-testid="product-entry"
-        aria-label="Product id, barcode or name"
+        aria-label={t('entry.label')}
         role="combobox"
         aria-expanded={matches.length > 0}
         aria-controls="sl-suggest"
-        placeholder="Scan a barcode or type an id or name, then Enter (5*12 adds 5 of product 12)"
+        placeholder={t('entry.placeholder')}
         autoComplete="off"
         value={text}
         onChange={(e) => {
@@ -88,10 +90,10 @@ export const ProductEntry = forwardRef<
       {matches.length > 0 && (
         <ul className="sl-suggest" id="sl-suggest" role="listbox" data-testid="product-suggestions">
           <li className="sl-suggest__head" aria-hidden="true">
-            <span>Id</span>
-            <span>Name</span>
-            <span className="r">Stock</span>
-            <span className="r">MRP</span>
+            <span>{t('entry.id')}</span>
+            <span>{t('entry.name')}</span>
+            <span className="r">{t('lines.stock')}</span>
+            <span className="r">{t('entry.mrp')}</span>
           </li>
           {matches.map((s, i) => (
             <li

@@ -1,4 +1,5 @@
 // Pieces of the summary card the cart and the estimate editor share.
+import { useTranslation } from '@bahi/i18n';
 import { Modal } from '@bahi/ui-kit';
 import { CustomerForm } from '../clients/CustomerForm';
 import { CustomerSearch } from '../clients/CustomerSearch';
@@ -24,19 +25,20 @@ export function CustomerChooser({
   onChoose(c: Customer | null): void;
   onAdd(): void;
 }) {
+  const { t } = useTranslation('sales');
   return (
     <div className="sl-customer">
       <CustomerSearch key={searchKey} onChoose={onChoose} />
       <div className="sl-customer__row">
         <span className="sl-customer__name" data-testid={testId}>
-          {customer ? `${customer.client_id} : ${customer.name}` : 'Unknown'}
+          {customer ? `${customer.client_id} : ${customer.name}` : t('customer.unknown')}
         </span>
         <span className="sl-customer__actions">
           <button type="button" className="sl-link" onClick={() => onChoose(null)}>
-            Unknown
+            {t('customer.unknown')}
           </button>
           <button type="button" className="sl-link" onClick={onAdd}>
-            Add Customer
+            {t('customer.add')}
           </button>
         </span>
       </div>
@@ -83,8 +85,9 @@ export function CheckoutModal({
   onPurchase(v: PurchaseValues): Promise<void>;
   onError(message: string): void;
 }) {
+  const { t } = useTranslation('sales');
   return (
-    <Modal open={panel !== 0} title={panel === 1 ? 'Add Customer' : panel === 2 ? 'Sell' : 'Purchase'} onClose={onClose} width={panel === 1 ? 640 : panel === 2 && gst ? 460 : 420}>
+    <Modal open={panel !== 0} title={panel === 1 ? t('customer.add') : panel === 2 ? t('sell.title') : t('purchase.title')} onClose={onClose} width={panel === 1 ? 640 : panel === 2 && gst ? 460 : 420}>
       {panel === 1 && <CustomerForm onSaved={onCustomerSaved} onCancel={onClose} />}
       {panel === 2 && <SellPanel total={total} gst={gst} preview={preview} onSell={onSell} onError={onError} />}
       {panel === 3 && <PurchasePanel hideOfficer={hideOfficer} onPurchase={onPurchase} onError={onError} />}

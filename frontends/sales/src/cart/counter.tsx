@@ -3,6 +3,7 @@
 // and what a sale does when it is made. Each screen only says where its requests go.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { translateServerMessage, useTranslation } from '@bahi/i18n';
 import { api, ApiError, formatINR, newIdempotencyKey, useAlert } from '@bahi/ui-kit';
 import type { CounterGstSummary, MakeSaleReply, PreviewSaleReply } from '@bahi/contracts';
 import type { Customer } from '../clients/customer';
@@ -33,26 +34,27 @@ const signed = (n: number) => `${n > 0 ? '+' : ''}${formatINR(n)}`;
 
 /** The GST rows of a summary: place of supply, taxable value, each tax head, round off. */
 function GstRows({ gst, id }: { gst: CounterGstSummary; id: (k: string) => string }) {
+  const { t } = useTranslation('sales');
   return (
     <>
-      <dt>Place of supply</dt>
+      <dt>{t('gst.placeOfSupply')}</dt>
       <dd data-testid={id('gst-pos')}>
         {gst.place_of_supply_name} ({gst.place_of_supply})
       </dd>
-      <dt>Taxable value</dt>
+      <dt>{t('gst.taxableValue')}</dt>
       <dd className="bk-money" data-testid={id('gst-taxable')}>
         {formatINR(gst.taxable_total)}
       </dd>
       {gst.tax_mode === 'composition' ? null : gst.inter_state ? (
         <>
-          <dt>IGST</dt>
+          <dt>{t('gst.igst')}</dt>
           <dd className="bk-money" data-testid={id('gst-igst')}>
             {formatINR(gst.igst_total)}
           </dd>
         </>
       ) : (
         <>
-          <dt>CGST</dt>
+          <dt>{t('gst.cgst')}</dt>
           <dd className="bk-money" data-testid={id('gst-cgst')}>
             {formatINR(gst.cgst_total)}
           </dd>
@@ -62,7 +64,7 @@ function GstRows({ gst, id }: { gst: CounterGstSummary; id: (k: string) => strin
           </dd>
         </>
       )}
-      <dt>Round off</dt>
+      <dt>{t('gst.roundOff')}</dt>
       <dd className="bk-money" data-testid={id('gst-round-off')}>
         {signed(gst.round_off)}
       </dd>
@@ -72,10 +74,12 @@ function GstRows({ gst, id }: { gst: CounterGstSummary; id: (k: string) => strin
 
 /** Why no invoice can be made yet (a product without HSN, an inter-state supply in composition mode). */
 export function GstError({ gst }: { gst: CounterGstSummary | null | undefined }) {
+  // Re-rendered on a language switch; the service's reason is shown in the active language.
+  useTranslation('sales');
   if (!gst?.error) return null;
   return (
     <p className="sl-gst-error" role="alert" data-testid="gst-error">
-      {gst.error}
+      {translateServerMessage(gst.error)}
     </p>
   );
 }
@@ -107,17 +111,18 @@ export function SummaryRows({
   onDiscount(): void;
 }) {
   const id = (k: string) => `${idPrefix}${k}`;
+  const { t } = useTranslation('sales');
   return (
     <dl className="sl-rows">
       {!gst && (
         <>
-          <dt>Subtotal</dt>
+          <dt>{t('summary.subtotal')}</dt>
           <dd className="bk-money" data-testid={id('subtotal')}>
             {formatINR(summery.subtotal)}
           </dd>
         </>
       )}
-      <dt>Due</dt>
+      <dt>{t('summary.due')}</dt>
       <dd className="bk-money" data-testid={id('due')}>
         {formatINR(due, 0)}
       </dd>
@@ -125,8 +130,7 @@ export function SummaryRows({
         <>
           <dt>
             <label>
-              <input type="checkbox" checked={summery.tax === 1} data-testid={id('tax')} onChange={(e) => onTax(e.target.checked ? 1 : 0)} /> Tax
-              (18%)
+              <input type="checkbox" checked={summery.tax === 1} data-testid={id('tax')} onChange={(e) => onTax(e.target.checked ? 1 : 0)} /> {t('summary.tax')}
             </label>
           </dt>
           <dd className="bk-money" data-testid={id('tax-amount')}>
@@ -134,17 +138,17 @@ export function SummaryRows({
           </dd>
         </>
       )}
-      <dt>{gst ? 'Shipping (before tax)' : 'Shipping'}</dt>
+      <dt>{gst ? t('summary.shippingBeforeTax') : t('summary.shipping')}</dt>
       <dd>
-        <AmountInput label="Shipping" value={boxes.shipping} saved={summery.shipping} onChange={boxes.setShipping} onCommit={onShipping} />
+        <AmountInput label={t('summary.shipping')} value={boxes.shipping} saved={summery.shipping} onChange={boxes.setShipping} onCommit={onShipping} />
       </dd>
-      <dt>{gst ? 'Discount (before tax)' : 'Discount'}</dt>
+      <dt>{gst ? t('summary.discountBeforeTax') : t('summary.discount')}</dt>
       <dd>
-        <AmountInput label="Discount" value={boxes.discount} saved={summery.discount} onChange={boxes.setDiscount} onCommit={onDiscount} />
+        <AmountInput label={t('summary.discount')} value={boxes.discount} saved={summery.discount} onChange={boxes.setDiscount} onCommit={onDiscount} />
       </dd>
       {/* While no invoice can be made its figures mean nothing: the error below says why. */}
       {gst && !gst.error && <GstRows gst={gst} id={id} />}
-      <dt className="sl-total">{gst ? (gst.tax_mode === 'composition' ? 'Bill value' : 'Invoice value') : 'Total'}</dt>
+      <dt className="sl-total">{gst ? (gst.tax_mode === 'composition' ? t('gst.billValue') : t('gst.invoiceValue')) : t('sell.total')}</dt>
       <dd className="sl-total bk-money" data-testid={id('total')}>
         {gst?.error ? '—' : formatINR(gst ? gst.invoice_value : summery.total)}
       </dd>
@@ -182,30 +186,31 @@ export function useCheckout(isEmpty: () => boolean) {
   const key = useRef(newIdempotencyKey());
   const alert = useAlert();
   const navigate = useNavigate();
+  const { t } = useTranslation('sales');
   const proceed = (p: Panel) => {
-    if (isEmpty()) return alert.error(EMPTY_CART);
+    if (isEmpty()) return alert.error(EMPTY_CART());
     if (p === 2 || p === 3) key.current = newIdempotencyKey();
     setPanel(p);
   };
   const sell = async (path: string, body: object) => {
     try {
       const r = await api.post<MakeSaleReply>(path, body, { headers: { 'Idempotency-Key': key.current } });
-      if (!r?.saleId) return alert.error(GENERIC_FAILURE);
+      if (!r?.saleId) return alert.error(GENERIC_FAILURE());
       r.warnings?.forEach((w) => alert.show(w, 'warning'));
-      if (r.invoice_no) alert.success(`Invoice ${r.invoice_no} made.`);
+      if (r.invoice_no) alert.success(t('checkout.invoiceMade', { no: r.invoice_no }));
       navigate(`/salesList/bill/print/${r.saleId}`);
     } catch (err) {
-      alert.error(err instanceof ApiError ? err.message : GENERIC_FAILURE);
+      alert.error(err instanceof ApiError ? err.message : GENERIC_FAILURE());
     }
   };
   const purchase = async (path: string, body: object) => {
     try {
       const r = await api.post<{ id?: number }[]>(path, body, { headers: { 'Idempotency-Key': key.current } });
       if (!Array.isArray(r) || !r[0]?.id) throw new Error('no id');
-      alert.success('Purchase Success...');
+      alert.success(t('checkout.purchaseDone'));
       navigate(`/purchase/${r[0].id}`);
     } catch {
-      alert.error('Error Occured please contact admin..');
+      alert.error(t('checkout.purchaseFailed'));
       setPanel(0);
       navigate('/');
     }
@@ -266,6 +271,7 @@ export function CounterLayout({
   onPurchase(v: PurchaseValues): Promise<void>;
 }) {
   const alert = useAlert();
+  const { t } = useTranslation('sales');
   return (
     <div className="sl-cart" data-testid={testId}>
       <section className="bk-card sl-card">
@@ -279,8 +285,8 @@ export function CounterLayout({
       </section>
       <section className="bk-card sl-card sl-summary" data-testid={summaryTestId}>
         <header className="sl-card__head">
-          <h2>Summery</h2>
-          {gst && <span className="sl-badge">{gst.tax_mode === 'composition' ? 'Bill of Supply' : 'Tax Invoice'}</span>}
+          <h2>{t('summary.title')}</h2>
+          {gst && <span className="sl-badge">{gst.tax_mode === 'composition' ? t('gst.billOfSupply') : t('gst.taxInvoice')}</span>}
         </header>
         <CustomerChooser
           customer={customer}

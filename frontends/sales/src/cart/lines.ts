@@ -1,6 +1,7 @@
 // Shapes and arithmetic the cart and the estimate editor share. The server computes every total;
 // these helpers only format what it sent (spec 000 §5 display rounding).
 import type { AddProductReply, CartLine, CartSummery, CartUpdateReply, CounterGstSummary, ProductSuggestion } from '@bahi/contracts';
+import { i18n } from '@bahi/i18n';
 import { formatINR } from '@bahi/ui-kit';
 
 export type { CartLine };
@@ -20,9 +21,10 @@ export function entryCode(text: string): string {
   return text.split(':')[0]!.trim();
 }
 
-export const EMPTY_CART = 'cart is emplty!!';
-export const PRODUCT_NOT_FOUND = 'product not found';
-export const GENERIC_FAILURE = 'Something went wrong, please try again later.';
+// Functions, not constants: the text is read in the language active when it is shown.
+export const EMPTY_CART = () => i18n.t('sales:cart.empty');
+export const PRODUCT_NOT_FOUND = () => i18n.t('sales:cart.productNotFound');
+export const GENERIC_FAILURE = () => i18n.t('sales:common.genericFailure');
 
 
 /** A decimal typed in a quantity or discount box: any non-negative decimal (spec 000 §5). */

@@ -1,4 +1,5 @@
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Card, useAlert } from '@bahi/ui-kit';
 import { CustomerForm } from './CustomerForm';
 
@@ -6,17 +7,18 @@ import { CustomerForm } from './CustomerForm';
 export function AddClientPage() {
   const navigate = useNavigate();
   const alert = useAlert();
+  const { t } = useTranslation('sales');
   return (
     <>
       <div className="bk-page-title">
-        <h1>Add Customer</h1>
+        <h1>{t('customer.add')}</h1>
       </div>
-      <Card title="Customer">
+      <Card title={t('clients.customer')}>
         <CustomerForm
           testId="add-client-form"
           createPath="/clientList/add-client"
           onSaved={(c) => {
-            alert.success(`Customer ${c.name} added.`);
+            alert.success(t('clients.added', { name: c.name }));
             navigate(`/clientList/transaction/${c.client_id}`);
           }}
           onCancel={() => navigate('/clientList')}

@@ -1,4 +1,5 @@
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, ExportButtons, PagedTable, api, formatINR, isManager, useAlert, useUser, type Column } from '@bahi/ui-kit';
 import { CustomerSearch } from './CustomerSearch';
 import { OverdueClients } from './OverdueClients';
@@ -11,12 +12,12 @@ interface Row extends Record<string, unknown> {
   due: number;
 }
 
-const COLUMNS: Column<Row>[] = [
-  { key: 'id', header: 'ID' },
-  { key: 'name', header: 'Name' },
-  { key: 'mobile_no', header: 'Mobile' },
-  { key: 'city_or_district', header: 'City' },
-  { key: 'due', header: 'Due', align: 'right', render: (r) => formatINR(r.due) },
+const columns = (t: ReturnType<typeof useTranslation>['t']): Column<Row>[] => [
+  { key: 'id', header: t('clients.id') },
+  { key: 'name', header: t('customerForm.name') },
+  { key: 'mobile_no', header: t('customerForm.mobile') },
+  { key: 'city_or_district', header: t('customerForm.city') },
+  { key: 'due', header: t('summary.due'), align: 'right', render: (r) => formatINR(r.due) },
 ];
 
 /** /clientList: Customer Details — search with suggestions, Add Client, the paged list (all, or ?overdue=1 the Overdue filter). */
@@ -27,28 +28,29 @@ export function ClientListPage() {
   const show = (o: boolean) => setParams(o ? { overdue: '1' } : {});
   const manager = isManager(useUser());
   const alert = useAlert();
+  const { t } = useTranslation('sales');
   return (
     <>
       <div className="bk-page-title">
-        <h1>Customer Details</h1>
+        <h1>{t('clients.title')}</h1>
         <div className="cl-title-actions">
           {!overdue && <ExportButtons list="customers" onError={(m) => alert.error(m)} />}
           {manager && (
             <Button variant="secondary" onClick={() => navigate('/clientList/import')}>
-              Import
+              {t('clients.import')}
             </Button>
           )}
-          <Button onClick={() => navigate('/clientList/add-client')}>Add Client</Button>
+          <Button onClick={() => navigate('/clientList/add-client')}>{t('clients.addClient')}</Button>
         </div>
       </div>
       <div className="cl-toolbar">
         <CustomerSearch onChoose={(c) => navigate(`/clientList/transaction/${c.client_id}`)} />
-        <div className="cl-filter" role="group" aria-label="Show">
+        <div className="cl-filter" role="group" aria-label={t('clients.show')}>
           <button type="button" aria-pressed={!overdue} onClick={() => show(false)} data-testid="filter-all">
-            All
+            {t('clients.all')}
           </button>
           <button type="button" aria-pressed={overdue} onClick={() => show(true)} data-testid="filter-overdue">
-            Overdue
+            {t('clients.overdue')}
           </button>
         </div>
       </div>
@@ -56,9 +58,9 @@ export function ClientListPage() {
         <OverdueClients />
       ) : (
         <PagedTable<Row>
-          title="Customers"
+          title={t('clients.customers')}
           testId="clients-table"
-          columns={COLUMNS}
+          columns={columns(t)}
           rowUrl="/clientList/transaction"
           load={async (pageNo, signal) => {
             const r = await api.get<{ clientsList: Row[]; noOfPages: number }>('/getClientsList', {
@@ -67,7 +69,7 @@ export function ClientListPage() {
             });
             return { rows: r.clientsList, noOfPages: r.noOfPages };
           }}
-          emptyText="No customers yet. Add one with Add Client."
+          emptyText={t('clients.empty')}
         />
       )}
     </>

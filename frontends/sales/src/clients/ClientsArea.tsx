@@ -1,5 +1,7 @@
 import { Route, Routes, useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { ImportWizard } from '@bahi/ui-kit';
+import '../i18n';
 import { AddClientPage } from './AddClientPage';
 import { ClientLedgerPage } from './ClientLedgerPage';
 import { ClientListPage } from './ClientListPage';
@@ -8,11 +10,13 @@ import './clients.css';
 /** /clientList/import: customers (with opening balances) from a CSV or XLSX sheet; managers. */
 function CustomerImportPage() {
   const navigate = useNavigate();
-  return <ImportWizard kind="customers" title="Import Customers" doneLabel="See the customers" onDone={() => navigate('/clientList')} />;
+  const { t } = useTranslation('sales');
+  return <ImportWizard kind="customers" title={t('clients.importTitle')} doneLabel={t('clients.importDone')} onDone={() => navigate('/clientList')} />;
 }
 
 /** Customer screens, mounted by the shell at /clientList/* (routes here are relative to it). */
 export default function ClientsArea() {
+  const { t } = useTranslation('sales');
   return (
     <Routes>
       <Route index element={<ClientListPage />} />
@@ -23,7 +27,7 @@ export default function ClientsArea() {
         path="*"
         element={
           <div className="bk-card bk-card__body">
-            <h2>Page Not Found!</h2>
+            <h2>{t('common.notFound')}</h2>
           </div>
         }
       />

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { ApiError, Button, PartyField, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { customerFormError, fieldLabel, NEW_CUSTOMER, type Customer, type CustomerFormValues } from './customer';
 import './clients.css';
@@ -45,6 +46,7 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
   const [editing, setEditing] = useState(!existing);
   const [busy, setBusy] = useState(false);
   const alert = useAlert();
+  const { t } = useTranslation('sales');
 
   const setValue = (k: keyof CustomerFormValues) => (value: string) => setForm({ ...form, [k]: value });
 
@@ -68,7 +70,7 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
         ? await api.put<SaveReply>('/clients/addClient', { ...form, id: customer!.client_id })
         : await api.post<SaveReply>(createPath, { ...form, id: 0 });
       if (!(reply?.done || reply?.success) || !reply.customer) {
-        alert.error(reply?.err || 'Unable to process the request please contact support.');
+        alert.error(reply?.err || t('customerForm.saveFailed'));
         return;
       }
       const next = values(reply.customer);
@@ -76,7 +78,7 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
       setForm(next);
       if (existing) {
         setEditing(false);
-        alert.success('Client Details Has been updated');
+        alert.success(t('customerForm.updated'));
       }
       onSaved?.(reply.customer);
     } catch (err) {
@@ -93,7 +95,7 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
       <div className="cl-form__grid">
         <div className="bk-field cl-form__mobile">
           <label htmlFor={`${testId}-mobile`}>
-            Mobile<span className="bk-field__req" aria-hidden="true"> *</span>
+            {t('customerForm.mobile')}<span className="bk-field__req" aria-hidden="true"> *</span>
           </label>
           <div className="cl-prefixed">
             <span className="cl-prefixed__prefix">91</span>
@@ -106,7 +108,7 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
               value={form.mobile_no}
               onChange={(e) => setValue('mobile_no')(e.target.value)}
               disabled={locked || existing}
-              title={existing ? 'The mobile number of an existing customer cannot be changed.' : undefined}
+              title={existing ? t('customerForm.mobileLocked') : undefined}
             />
           </div>
         </div>
@@ -127,14 +129,14 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
       <div className="bk-form-actions cl-form__actions">
         {existing && (
           <Button variant="secondary" onClick={() => setEditing(true)} disabled={editing}>
-            Edit
+            {t('common.edit')}
           </Button>
         )}
         <Button variant="ghost" onClick={cancel} disabled={!editing || busy}>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <Button type="submit" busy={busy} disabled={!editing}>
-          Save
+          {t('common.save')}
         </Button>
       </div>
     </form>

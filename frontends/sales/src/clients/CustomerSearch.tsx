@@ -1,22 +1,24 @@
+import { i18n, useTranslation } from '@bahi/i18n';
 import { SuggestInput, api, useAlert, type Suggestion } from '@bahi/ui-kit';
 import { chosenClientId, suggestionText, type Customer } from './customer';
 
 export const MIN_SEARCH = 3;
-export const INVALID_CUSTOMER = 'Select a valid Customer from the list';
+export const INVALID_CUSTOMER = () => i18n.t('sales:customerSearch.invalid');
 
 const toSuggestion = (c: Customer): Suggestion<Customer> => ({ id: c.client_id, label: suggestionText(c), item: c });
 
 /** Customer search with suggestions 'id : name mobile', from 3 typed characters (spec 000 §5). */
-export function CustomerSearch({ onChoose, placeholder = 'Search customer by name or mobile' }: { onChoose(c: Customer): void; placeholder?: string }) {
+export function CustomerSearch({ onChoose, placeholder }: { onChoose(c: Customer): void; placeholder?: string }) {
   const alert = useAlert();
+  const { t } = useTranslation('sales');
   return (
     <SuggestInput<Customer>
       className="cl-search"
       inputClassName="bk-input"
-      ariaLabel="Search customer"
+      ariaLabel={t('customerSearch.label')}
       testId="cl-suggest"
       listTestId="customer-suggestions"
-      placeholder={placeholder}
+      placeholder={placeholder ?? t('customerSearch.placeholder')}
       minChars={MIN_SEARCH}
       delay={200}
       suggest={async (text, signal) => {
@@ -30,7 +32,7 @@ export function CustomerSearch({ onChoose, placeholder = 'Search customer by nam
         return list.find((s) => s.id === id);
       }}
       onChoose={(s) => onChoose(s.item)}
-      onInvalid={() => alert.error(INVALID_CUSTOMER)}
+      onInvalid={() => alert.error(INVALID_CUSTOMER())}
     />
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { CreateShareReply, CustomersRemindedReply, OverdueClientRow, ShareLang } from '@bahi/contracts';
+import { i18n, useTranslation } from '@bahi/i18n';
 import { api, Button, errorMessage, formatINR, Modal, openTab, PagedTable, useAlert, type Column } from '@bahi/ui-kit';
 import './reminders.css';
 
@@ -17,7 +18,7 @@ interface Sent {
 const ddmmyyyy = (d: string) => d.split('-').reverse().join('-');
 
 function reminded(iso: string | null): string {
-  if (!iso) return 'Never';
+  if (!iso) return i18n.t('sales:overdue.never');
   const d = new Date(iso);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${p(d.getDate())}-${p(d.getMonth() + 1)}-${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}`;
@@ -39,6 +40,7 @@ export function OverdueClients() {
   const [version, setVersion] = useState(0);
   const [busy, setBusy] = useState<number | 'all' | null>(null);
   const [sent, setSent] = useState<Sent[] | null>(null);
+  const { t } = useTranslation('sales');
 
   const toggle = (r: Row) =>
     setSelected((prev) => {
@@ -55,11 +57,11 @@ export function OverdueClients() {
       const link = await reminderFor(r.id, lang);
       tab.go(link.waUrl);
       await api.post<CustomersRemindedReply>('/customers/reminded', { clientIds: [r.id] });
-      alert.success(`Reminder for ${r.name} opened in WhatsApp.`);
+      alert.success(t('overdue.opened', { name: r.name }));
       setVersion((v) => v + 1);
     } catch (err) {
       tab.close();
-      alert.error(errorMessage(err, 'Unable to make the reminder, please try again later.'));
+      alert.error(errorMessage(err, t('overdue.failedOne')));
     } finally {
       setBusy(null);
     }
@@ -78,7 +80,7 @@ export function OverdueClients() {
       setSelected(new Map());
       setVersion((v) => v + 1);
     } catch (err) {
-      alert.error(errorMessage(err, 'Unable to make the reminders, please try again later.'));
+      alert.error(errorMessage(err, t('overdue.failedMany')));
     } finally {
       setBusy(null);
     }
@@ -91,7 +93,7 @@ export function OverdueClients() {
       render: (r) => (
         <input
           type="checkbox"
-          aria-label={`Select ${r.name}`}
+          aria-label={t('overdue.select', { name: r.name })}
           checked={selected.has(r.id)}
           onClick={(e) => e.stopPropagation()}
           onChange={() => toggle(r)}
@@ -99,20 +101,20 @@ export function OverdueClients() {
         />
       ),
     },
-    { key: 'id', header: 'ID' },
-    { key: 'name', header: 'Name' },
-    { key: 'mobile_no', header: 'Mobile' },
-    { key: 'due', header: 'Due', align: 'right', render: (r) => formatINR(r.due) },
-    { key: 'due_date', header: 'Due date', render: (r) => ddmmyyyy(r.due_date) },
+    { key: 'id', header: t('clients.id') },
+    { key: 'name', header: t('customerForm.name') },
+    { key: 'mobile_no', header: t('customerForm.mobile') },
+    { key: 'due', header: t('summary.due'), align: 'right', render: (r) => formatINR(r.due) },
+    { key: 'due_date', header: t('sell.dueDate'), render: (r) => ddmmyyyy(r.due_date) },
     {
       key: 'days_overdue',
-      header: 'Days overdue',
+      header: t('overdue.days'),
       align: 'right',
       render: (r) => <b className="cl-overdue__days">{r.days_overdue}</b>,
     },
     {
       key: 'last_reminded_at',
-      header: 'Last reminded',
+      header: t('overdue.lastReminded'),
       render: (r) => <span data-testid={`overdue-reminded-${r.id}`}>{reminded(r.last_reminded_at)}</span>,
     },
     {
@@ -127,7 +129,7 @@ export function OverdueClients() {
             onClick={() => void remindOne(r)}
             data-testid={`overdue-remind-${r.id}`}
           >
-            Remind
+            {t('overdue.remind')}
           </Button>
         </span>
       ),
@@ -137,7 +139,7 @@ export function OverdueClients() {
   return (
     <>
       <PagedTable<Row>
-        title="Overdue customers"
+        title={t('overdue.title')}
         testId="overdue-table"
         columns={columns}
         rowUrl="/clientList/transaction"
@@ -152,13 +154,13 @@ export function OverdueClients() {
         actions={
           <span className="cl-overdue__actions">
             <select
-              aria-label="Message language"
+              aria-label={t('overdue.language')}
               value={lang}
               onChange={(e) => setLang(e.target.value as ShareLang)}
               data-testid="overdue-lang"
             >
-              <option value="en">English</option>
-              <option value="hi">हिन्दी</option>
+              <option value="en">{t('overdue.english')}</option>
+              <option value="hi">{t('overdue.hindi')}</option>
             </select>
             <Button
               disabled={selected.size === 0}
@@ -166,15 +168,15 @@ export function OverdueClients() {
               onClick={() => void remindSelected()}
               data-testid="overdue-remind-selected"
             >
-              Remind selected ({selected.size})
+              {t('overdue.remindSelected', { count: selected.size })}
             </Button>
           </span>
         }
-        emptyText="No customer is past a due date."
+        emptyText={t('overdue.empty')}
       />
-      <Modal open={sent !== null} title="Reminders to send" onClose={() => setSent(null)} width={640}>
+      <Modal open={sent !== null} title={t('overdue.toSend')} onClose={() => setSent(null)} width={640}>
         <p className="cl-overdue__hint">
-          Send each one: Open WhatsApp sends that customer's message with their statement link.
+          {t('overdue.hint')}
         </p>
         <ol className="cl-overdue__sent" data-testid="overdue-sent">
           {(sent ?? []).map((s) => (
@@ -188,7 +190,7 @@ export function OverdueClients() {
                   rel="noreferrer noopener"
                   data-testid={`overdue-wa-${s.id}`}
                 >
-                  Open WhatsApp
+                  {t('overdue.openWhatsApp')}
                 </a>
               </div>
               <div className="cl-overdue__message">{s.message}</div>

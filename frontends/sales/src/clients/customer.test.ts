@@ -1,7 +1,15 @@
+import { applyLanguage, i18n } from '@bahi/i18n';
+import '../i18n';
 import { chosenClientId, customerFormError, NEW_CUSTOMER, suggestionText } from './customer';
 
 describe('customer form rules', () => {
   const ok = { ...NEW_CUSTOMER, name: 'Asha', mobile_no: '9876500001' };
+
+  // The rules speak through the sales catalogue: English unless a test switches.
+  beforeAll(async () => {
+    await applyLanguage('en');
+    await i18n.loadNamespaces('sales');
+  });
 
   it('has the spec defaults for a new customer', () => {
     expect(NEW_CUSTOMER).toEqual(expect.objectContaining({ city_or_district: 'Mumbai', postal_code: '1000001', state: 'MH', country: 'India', address_line_1: 'Address' }));
@@ -16,6 +24,19 @@ describe('customer form rules', () => {
     expect(customerFormError({ ...ok, address_line_2: '' })).toBeNull();
     expect(customerFormError({ ...ok, mobile_no: '98765' })).toBe('Mobile must be a 10-digit number.');
     expect(customerFormError({ ...ok, mobile_no: '98765abcde' })).toBe('Mobile must be a 10-digit number.');
+    expect(customerFormError({ ...ok, postal_code: '40A' })).toBe('Zip must be numeric.');
+  });
+
+  it('in Hindi the same rules speak Hindi, with the field named in Hindi', async () => {
+    await applyLanguage('hi');
+    await i18n.loadNamespaces('sales');
+    try {
+      expect(customerFormError({ ...ok, name: ' ' })).toBe('नाम ज़रूरी है।');
+      expect(customerFormError({ ...ok, mobile_no: '98765' })).toBe('मोबाइल नंबर 10 अंकों का होना चाहिए।');
+      expect(customerFormError(ok)).toBeNull();
+    } finally {
+      await applyLanguage('en');
+    }
     expect(customerFormError({ ...ok, postal_code: '40A' })).toBe('Zip must be numeric.');
   });
 

@@ -1,6 +1,7 @@
 // Customer form rules (spec 000 §3-§5), shared by the customer screens and the cart's add-customer panel.
 
 import type { Customer } from '@bahi/contracts';
+import { i18n } from '@bahi/i18n';
 
 export type { Customer };
 
@@ -22,29 +23,30 @@ export const NEW_CUSTOMER: CustomerFormValues = {
   gstin: '',
 };
 
-const LABELS: Record<keyof CustomerFormValues, string> = {
-  mobile_no: 'Mobile',
-  name: 'Name',
-  address_line_1: 'Address line 1',
-  address_line_2: 'Address line 2',
-  city_or_district: 'City',
-  state: 'State',
-  country: 'Country',
-  postal_code: 'Zip',
-  gstin: 'GSTIN',
-};
+// Read when shown, in the active language.
+const labels = (): Record<keyof CustomerFormValues, string> => ({
+  mobile_no: i18n.t('sales:customerForm.mobile'),
+  name: i18n.t('sales:customerForm.name'),
+  address_line_1: i18n.t('sales:customerForm.address1'),
+  address_line_2: i18n.t('sales:customerForm.address2'),
+  city_or_district: i18n.t('sales:customerForm.city'),
+  state: i18n.t('sales:customerForm.state'),
+  country: i18n.t('sales:customerForm.country'),
+  postal_code: i18n.t('sales:customerForm.zip'),
+  gstin: i18n.t('sales:customerForm.gstin'),
+});
 
 const REQUIRED: (keyof CustomerFormValues)[] = ['mobile_no', 'name', 'address_line_1', 'city_or_district', 'state', 'country', 'postal_code'];
 
 /** The first problem of the form as a sentence, or null when it can be saved. */
 export function customerFormError(v: CustomerFormValues): string | null {
-  for (const k of REQUIRED) if (!String(v[k] ?? '').trim()) return `${LABELS[k]} is required.`;
-  if (!/^\d{10}$/.test(v.mobile_no.trim())) return 'Mobile must be a 10-digit number.';
-  if (!/^\d+$/.test(v.postal_code.trim())) return 'Zip must be numeric.';
+  for (const k of REQUIRED) if (!String(v[k] ?? '').trim()) return i18n.t('sales:customerForm.required', { field: labels()[k] });
+  if (!/^\d{10}$/.test(v.mobile_no.trim())) return i18n.t('sales:customerForm.mobileDigits');
+  if (!/^\d+$/.test(v.postal_code.trim())) return i18n.t('sales:customerForm.zipNumeric');
   return null;
 }
 
-export const fieldLabel = (k: keyof CustomerFormValues) => LABELS[k];
+export const fieldLabel = (k: keyof CustomerFormValues) => labels()[k];
 
 /** 'id : name mobile', the suggestion text of spec 000 (customer list search). */
 export const suggestionText = (c: Pick<Customer, 'client_id' | 'name' | 'mobile_no'>) => `${c.client_id} : ${c.name} ${c.mobile_no}`;

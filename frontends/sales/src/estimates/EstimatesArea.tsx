@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import {
   api,
   Button,
@@ -31,23 +32,25 @@ import { ProductEntry } from '../cart/ProductEntry';
 import { CounterLayout, SummaryRows, useAmountBoxes, useCheckout, useSalePreview } from '../cart/counter';
 import type { EstimateSummeryReply } from '@bahi/contracts';
 import '../cart/sales.css';
+import '../i18n';
 
 const money = (key: string) => (row: Record<string, unknown>) => formatINR(row[key] as number);
 
 function EstimateListPage() {
-  usePageHeader(<span>Estimates</span>, []);
+  const { t } = useTranslation('sales');
+  usePageHeader(<span>{t('estimates.title')}</span>, [t]);
   return (
     <PagedTable
-      title="Estimates"
+      title={t('estimates.title')}
       testId="estimate-list"
       actions={<ExportButtons list="estimates" />}
       rowUrl="/estimateList/edit"
-      loadErrorMessage="unable to connet to server"
+      loadErrorMessage={t('estimates.loadFailed')}
       columns={[
-        { key: 'id', header: 'ID' },
-        { key: 'Date', header: 'Date' },
-        { key: 'Clients Name', header: 'Clients Name' },
-        { key: 'Total Amount', header: 'Total Amount', align: 'right', render: money('Total Amount') },
+        { key: 'id', header: t('clients.id') },
+        { key: 'Date', header: t('sell.date') },
+        { key: 'Clients Name', header: t('list.clientsName') },
+        { key: 'Total Amount', header: t('list.totalAmount'), align: 'right', render: money('Total Amount') },
       ]}
       load={async (pageNo, signal) => {
         const r = await api.get<{ estimateList: Record<string, unknown>[]; noOfPages: number }>('/getEstimateList', {
@@ -72,20 +75,21 @@ function EstimateEditor() {
   const navigate = useNavigate();
   const user = useUser();
   const checkout = useCheckout(() => !data?.cart.length);
-  usePageHeader(<span>Estimate #{id}</span>, [id]);
+  const { t } = useTranslation('sales');
+  usePageHeader(<span>{t('estimates.header', { no: id })}</span>, [id, t]);
   const summeryGst = data?.summery.gst ?? null;
   // GST mode: the invoice a sale to the estimate's customer would make.
   const preview = useSalePreview(!!summeryGst, { estimateId: Number(id), clientId: data?.summery.client_id ?? 0 }, data);
   const gst = summeryGst ? (preview?.gst ?? summeryGst) : null;
 
   const load = useCallback(async () => {
-    if (!id) return alert.error('No estimate id found');
+    if (!id) return alert.error(t('estimates.noId'));
     try {
       const r = await api.get<EstimateReply>('/getEstimateProductListSummery', { query: { estimateId: id } });
       setData(r);
       boxes.show(r.summery);
     } catch {
-      alert.error('Error fetching estimate data');
+      alert.error(t('estimates.fetchFailed'));
       navigate('/estimateList');
     }
     // Reloads per estimate id only; alert, navigate and the boxes are stable.
@@ -107,7 +111,7 @@ function EstimateEditor() {
   const add = async (text: string) => {
     try {
       const r = await api.get<AddReply>(`/addProductIntoEstimate/${encodeURIComponent(entryCode(text))}/${id}`);
-      if (!r.length) return alert.error(PRODUCT_NOT_FOUND);
+      if (!r.length) return alert.error(PRODUCT_NOT_FOUND());
       r[1].warnings.forEach((w) => alert.show(w, 'warning'));
       await load();
     } catch (err) {
@@ -115,9 +119,9 @@ function EstimateEditor() {
     }
   };
   const setCustomer = async (c: Customer | null, asked = false) => {
-    if (!asked && !(await confirm('Do you want to change the customer of this estimate?')))
+    if (!asked && !(await confirm(t('estimates.confirmCustomer'))))
       return setSearchKey((k) => k + 1);
-    await upd('/updateEstimateCustomer/', { id: est, client_id: c?.client_id ?? 0 }, GENERIC_FAILURE);
+    await upd('/updateEstimateCustomer/', { id: est, client_id: c?.client_id ?? 0 }, GENERIC_FAILURE());
     setSearchKey((k) => k + 1);
   };
   /** Proceed to Sell; in GST mode refused while the invoice cannot be made. */
@@ -130,18 +134,18 @@ function EstimateEditor() {
   return (
     <CounterLayout
       testId="estimate-editor"
-      title={`Estimate #${id}`}
+      title={t('estimates.header', { no: id })}
       headExtra={<span className="sl-muted">{s.date}</span>}
       entry={<ProductEntry suggestions={data.product_list} onAdd={add} onEmptyEnter={proceedToSell} />}
       table={
         <LinesTable
           lines={data.cart}
           gst={gst}
-          onQuantity={(l, v) => upd('/updateQuanInEstimate/', { sl_no: l.sl_no, quantity: v, estimateId: est }, 'could not update quantity')}
-          onDiscount={(l, v) => upd('/updateDiscInEstimate/', { sl_no: l.sl_no, discount: v, estimateId: est }, 'could not update discount')}
+          onQuantity={(l, v) => upd('/updateQuanInEstimate/', { sl_no: l.sl_no, quantity: v, estimateId: est }, t('cart.quantityFailed'))}
+          onDiscount={(l, v) => upd('/updateDiscInEstimate/', { sl_no: l.sl_no, discount: v, estimateId: est }, t('cart.discountFailed'))}
           onRemove={async (l) => {
-            if (!(await confirm(`Remove ${l.product_name} from the estimate?`))) return;
-            await api.get(`/removeProductFromEstimate/${l.sl_no}/${id}`).catch(() => alert.error('cannot delete item from cart'));
+            if (!(await confirm(t('estimates.confirmRemove', { name: l.product_name })))) return;
+            await api.get(`/removeProductFromEstimate/${l.sl_no}/${id}`).catch(() => alert.error(t('cart.removeFailed')));
             await load();
           }}
         />
@@ -157,38 +161,38 @@ function EstimateEditor() {
           due={data.previous_due}
           boxes={boxes}
           idPrefix="estimate-"
-          onTax={(tax) => void upd('/updateEstimateTax/', { id: est, tax }, 'could not update tax')}
-          onShipping={() => void upd('/updateEstimateShip/', { id: est, shipping: boxes.shipping }, 'could not update shipping')}
-          onDiscount={() => void upd('/updateEstimateSummeryDisc/', { id: est, discount: boxes.discount }, 'could not update discount')}
+          onTax={(tax) => void upd('/updateEstimateTax/', { id: est, tax }, t('cart.taxFailed'))}
+          onShipping={() => void upd('/updateEstimateShip/', { id: est, shipping: boxes.shipping }, t('cart.shippingFailed'))}
+          onDiscount={() => void upd('/updateEstimateSummeryDisc/', { id: est, discount: boxes.discount }, t('cart.discountFailed'))}
         />
       }
       gst={gst}
       actions={
         <>
-          <Button onClick={proceedToSell}>Proceed to Sell</Button>
+          <Button onClick={proceedToSell}>{t('counter.proceedSell')}</Button>
           {isManager(user) && (
             <Button variant="secondary" onClick={() => checkout.proceed(3)}>
-              Proceed to purchase
+              {t('counter.proceedPurchase')}
             </Button>
           )}
           <Button
             variant="secondary"
             onClick={() =>
               openDocument(`/documents/estimate/${id}`, { print: true }).catch(() =>
-                alert.error('Unable to print the bill, please try again later.'),
+                alert.error(t('bill.printFailed')),
               )
             }
           >
-            Print
+            {t('print.print')}
           </Button>
           <ShareButton kind="estimate" id={id} block />
-          <Button variant="secondary" onClick={() => alert.success('Estimate saved.')}>
-            Save
+          <Button variant="secondary" onClick={() => alert.success(t('estimates.saved'))}>
+            {t('common.save')}
           </Button>
           <Button
             variant="secondary"
             onClick={async () => {
-              if (!(await confirm('Do you want to duplicate this estimate?'))) return;
+              if (!(await confirm(t('estimates.confirmDuplicate')))) return;
               try {
                 const r = await api.get<{ duplicated_estimate_id: number }>('/duplicateEstimate', {
                   query: { estimate_id: id },
@@ -199,21 +203,21 @@ function EstimateEditor() {
               }
             }}
           >
-            Duplicate
+            {t('estimates.duplicate')}
           </Button>
           <Button
             variant="danger"
             onClick={async () => {
-              if (!(await confirm({ message: 'Do you want to delete this estimate?', danger: true }))) return;
+              if (!(await confirm({ message: t('estimates.confirmDelete'), danger: true }))) return;
               try {
                 await api.delete(`/deleteEstimate/${id}`);
                 navigate('/estimateList');
               } catch {
-                alert.error('could not delete estimate');
+                alert.error(t('estimates.deleteFailed'));
               }
             }}
           >
-            Delete Estimate
+            {t('estimates.delete')}
           </Button>
         </>
       }
@@ -234,6 +238,7 @@ function EstimateEditor() {
 
 /** Estimates, mounted by the shell at /estimateList/*. */
 export default function EstimatesArea() {
+  const { t } = useTranslation('sales');
   return (
     <Routes>
       <Route index element={<EstimateListPage />} />
@@ -242,7 +247,7 @@ export default function EstimatesArea() {
         path="*"
         element={
           <div className="bk-card sl-card">
-            <h2>Page Not Found!</h2>
+            <h2>{t('common.notFound')}</h2>
           </div>
         }
       />

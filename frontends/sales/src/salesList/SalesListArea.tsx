@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { Route, Routes, useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { api, Button, ExportButtons, formatINR, PagedTable, ReturnStatusBadge, usePageHeader } from '@bahi/ui-kit';
 import BillPage from '../bill/BillPage';
 import DeliveryPage from '../bill/DeliveryPage';
 import { CreditNotesPage } from './CreditNotesPage';
+import '../i18n';
 
 interface SaleListReply {
   salesList: Record<string, unknown>[];
@@ -11,13 +13,14 @@ interface SaleListReply {
 }
 
 function SalesListPage() {
-  usePageHeader(<span>Sells Account</span>, []);
+  const { t } = useTranslation('sales');
+  usePageHeader(<span>{t('list.header')}</span>, [t]);
   // The Invoice No column appears once a page holds a sale made in GST mode.
   const [invoices, setInvoices] = useState(false);
   const navigate = useNavigate();
   return (
     <PagedTable
-      title="Sales List"
+      title={t('list.title')}
       testId="sales-list"
       rowUrl="/salesList/bill/show"
       // A failed load on the sales list is only logged (spec 000 §8).
@@ -26,7 +29,7 @@ function SalesListPage() {
         <>
           <ExportButtons list="sales" />
           <Button variant="secondary" onClick={() => navigate('/salesList/creditNotes')} data-testid="open-credit-notes">
-            Credit Notes
+            {t('list.creditNotes')}
           </Button>
         </>
       }
@@ -36,18 +39,18 @@ function SalesListPage() {
         return { rows: r.salesList, noOfPages: r.noOfPages };
       }}
       columns={[
-        { key: 'id', header: 'ID' },
-        ...(invoices ? [{ key: 'invoice_no', header: 'Invoice No', render: (r: Record<string, unknown>) => (r.invoice_no as string | null) ?? '' }] : []),
-        { key: 'Date', header: 'Date' },
-        { key: 'Clients Name', header: 'Clients Name' },
+        { key: 'id', header: t('clients.id') },
+        ...(invoices ? [{ key: 'invoice_no', header: t('bill.invoiceNo'), render: (r: Record<string, unknown>) => (r.invoice_no as string | null) ?? '' }] : []),
+        { key: 'Date', header: t('sell.date') },
+        { key: 'Clients Name', header: t('list.clientsName') },
         {
           key: 'Total Amount',
-          header: 'Total Amount',
+          header: t('list.totalAmount'),
           align: 'right',
           render: (r) => formatINR(r['Total Amount'] as number),
         },
-        { key: 'Paid', header: 'Paid', align: 'right', render: (r) => formatINR(r.Paid as number) },
-        { key: 'status', header: 'Status', render: (r) => <ReturnStatusBadge status={r.status as string | undefined} testId={`sale-status-${String(r.id)}`} /> },
+        { key: 'Paid', header: t('sell.paid'), align: 'right', render: (r) => formatINR(r.Paid as number) },
+        { key: 'status', header: t('list.status'), render: (r) => <ReturnStatusBadge status={r.status as string | undefined} testId={`sale-status-${String(r.id)}`} /> },
       ]}
     />
   );
@@ -55,6 +58,7 @@ function SalesListPage() {
 
 /** Sells Account, mounted by the shell at /salesList/*. */
 export default function SalesListArea() {
+  const { t } = useTranslation('sales');
   return (
     <Routes>
       <Route index element={<SalesListPage />} />
@@ -65,7 +69,7 @@ export default function SalesListArea() {
         path="*"
         element={
           <div className="bk-card sl-card">
-            <h2>Page Not Found!</h2>
+            <h2>{t('common.notFound')}</h2>
           </div>
         }
       />
