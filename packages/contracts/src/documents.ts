@@ -46,12 +46,15 @@ export interface ReportRowsRequest {
   companyId: number;
   name: ReportName;
   query: Record<string, string>;
+  /** The most rows the document prints: past it the reply carries no rows and `more: true`. */
+  maxRows: number;
 }
-/** The report's JSON (rows, totals and the filters it applied), every row; `rowCount` is the number of rows before any cut. */
+/** The report's JSON (rows from the first, totals over all of them, the filters it applied). */
 export interface ReportRowsReply {
   name: ReportName;
   report: Record<string, unknown> & { rows: Record<string, unknown>[]; totals: Record<string, unknown> };
-  rowCount: number;
+  /** True when the report has more than maxRows rows (none are sent then). */
+  more: boolean;
 }
 
 /** Spec 001 §3 sold product line, amounts as decimal strings. */

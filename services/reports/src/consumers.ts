@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { EventStreams, HistorySources, Subjects, type EventDomain, type HistoryPageReply } from '@bahi/contracts';
 import { LOGGER, NATS_CONNECTION, NatsClient } from '@bahi/service-kit';
 import { BadEvent, toFact } from './events';
-import { Projector } from './projector';
+import { Projector, runningTotalsFromDays } from './projector';
 import { C, ensureIndexes, wipe } from './store';
 
 /** The durable consumer of a stream: `reports-<stream>`. */
@@ -15,6 +15,8 @@ const DOMAINS = Object.keys(EventStreams) as EventDomain[];
 const HISTORY = { sales: Subjects.sales.historyPage, inventory: Subjects.inventory.historyPage, ledger: Subjects.ledger.historyPage } as const;
 /** Marks a read model that has been built (absent: new or wiped, so it rebuilds at start). */
 const BUILT_ID = 'built';
+/** Marks a read model whose per-product running totals are kept (absent: made from the day rows at start). */
+const CUM_ID = 'profit_cum';
 
 /**
  * Reads the three event streams with durable pull consumers (explicit ack, after the
@@ -55,7 +57,14 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     await ensureIndexes(this.conn);
     const built = await this.conn.db!.collection<{ _id: string }>('meta').findOne({ _id: BUILT_ID });
     if (!built) await this.rebuild();
-    else await this.startConsumers();
+    else {
+      if (!(await this.conn.db!.collection<{ _id: string }>('meta').findOne({ _id: CUM_ID }))) {
+        const docs = await runningTotalsFromDays(this.conn.db as never);
+        await this.conn.db!.collection<{ _id: string; at?: Date }>('meta').updateOne({ _id: CUM_ID }, { $set: { at: new Date() } }, { upsert: true });
+        this.log.info({ docs }, 'reports: profit running totals made from the day rows');
+      }
+      await this.startConsumers();
+    }
   }
 
   /** Settles when a rebuild in progress is done. */
@@ -78,6 +87,8 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
       }
       await wipe(this.conn);
       await this.conn.db!.collection<{ _id: string }>('meta').deleteOne({ _id: BUILT_ID });
+      // Projected from zero, the running totals are kept as events arrive.
+      await this.conn.db!.collection<{ _id: string; at?: Date }>('meta').updateOne({ _id: CUM_ID }, { $set: { at: new Date() } }, { upsert: true });
       let fromHistory = 0;
       for (const d of DOMAINS) fromHistory += await this.history(d);
       await this.conn.db!.collection<{ _id: string; at?: Date }>('meta').updateOne({ _id: BUILT_ID }, { $set: { at: new Date() } }, { upsert: true });

@@ -15,6 +15,53 @@ export interface Row {
 
 export const coll = (db: Db, name: string): Collection<Row> => db.collection<Row>(name);
 
+/** Products per running-totals document (by productId): a range reads two documents per bucket. */
+export const CUM_BUCKET = 1024;
+/** The date of each bucket's anchor document: before every real date, with nothing in it. */
+export const CUM_ANCHOR = '0000-00-00';
+
+/** A product's running totals in a `profit_cum` document: quantity, value, frozen cost, value without cost. */
+export interface CumEntry {
+  q?: number;
+  v?: number;
+  c?: number;
+  l?: number;
+}
+
+/**
+ * Adds per-product profit changes of one date to the running totals: the date's document (made
+ * from the latest earlier one when missing) and every later one of the bucket get the change, so
+ * each document stays the sum of every change dated on or before it, whatever the arrival order.
+ */
+export async function addToRunningTotals(db: Db, companyId: number, date: string, deltas: { productId: number; qty: number; value: number; cost: number; costless: number }[], session?: ClientSession) {
+  const byBucket = new Map<number, Record<string, number>>();
+  for (const d of deltas) {
+    const bucket = Math.floor(d.productId / CUM_BUCKET);
+    const inc = byBucket.get(bucket) ?? {};
+    for (const [k, v] of [['q', d.qty], ['v', d.value], ['c', d.cost], ['l', d.costless]] as const) {
+      if (v) inc[`p.${d.productId}.${k}`] = (inc[`p.${d.productId}.${k}`] ?? 0) + v;
+    }
+    byBucket.set(bucket, inc);
+  }
+  const rows = coll(db, C.profitCum);
+  for (const [bucket, inc] of byBucket) {
+    if (!Object.keys(inc).length) continue;
+    // Every change of a bucket writes its anchor: two at once conflict and one retries, so a new
+    // day's document never copies running totals that miss the other's change.
+    await rows.updateOne(
+      { _id: `${companyId}:${bucket}:${CUM_ANCHOR}` },
+      { $inc: { writes: 1 }, $setOnInsert: { companyId, bucket, date: CUM_ANCHOR, p: {} } },
+      { upsert: true, session },
+    );
+    const id = `${companyId}:${bucket}:${date}`;
+    if (!(await rows.findOne({ _id: id }, { session, projection: { _id: 1 } }))) {
+      const prev = await rows.find({ companyId, bucket, date: { $lt: date } }, { session }).sort({ date: -1 }).limit(1).next();
+      await rows.insertOne({ _id: id, companyId, bucket, date, p: prev?.p ?? {} }, { session });
+    }
+    await rows.updateMany({ companyId, bucket, date: { $gte: date } }, { $inc: inc }, { session });
+  }
+}
+
 /** Per-product effect on profit: quantity, value and frozen cost (paise). */
 interface ProfitDelta {
   productId: number;
@@ -213,6 +260,7 @@ export class Projector {
       cats.set(cat, c);
     }
     for (const [category, inc] of cats) await this.catInc(companyId, date, category, inc, session);
+    await addToRunningTotals(this.db, companyId, date, deltas, session);
     await coll(this.db, C.daily).updateOne({ _id: `${companyId}:${date}` }, { $inc: day, $setOnInsert: { companyId, date } }, { upsert: true, session });
   }
 
@@ -416,6 +464,40 @@ export class Projector {
     await coll(this.db, C.saleLines).updateOne({ _id: sale._id }, { $set: { cancelled: true } }, { session });
     await this.profit(f.companyId, f.date, [...byProduct.values()], session);
   }
+}
+
+/**
+ * Makes the running totals from the per-product day rows (a read model built before they were
+ * kept): each company's day rows in date order, one document per bucket for each date it changed.
+ */
+export async function runningTotalsFromDays(db: Db): Promise<number> {
+  const rows = coll(db, C.profitCum);
+  await rows.deleteMany({});
+  let written = 0;
+  for (const companyId of await coll(db, C.profitDay).distinct('companyId')) {
+    const running = new Map<number, Record<string, CumEntry>>();
+    let date = '';
+    let changed = new Set<number>();
+    const flush = async () => {
+      const docs = [...changed].map((bucket) => ({ _id: `${companyId}:${bucket}:${date}`, companyId, bucket, date, p: running.get(bucket)! }));
+      if (docs.length) await rows.insertMany(docs);
+      written += docs.length;
+      changed = new Set();
+    };
+    for await (const r of coll(db, C.profitDay).find({ companyId }).sort({ date: 1 })) {
+      if (r.date !== date) await flush();
+      date = String(r.date);
+      const bucket = Math.floor(Number(r.productId) / CUM_BUCKET);
+      if (!running.has(bucket)) await rows.insertOne({ _id: `${companyId}:${bucket}:${CUM_ANCHOR}`, companyId, bucket, date: CUM_ANCHOR, p: {}, writes: 0 });
+      const p = running.get(bucket) ?? {};
+      const e = p[r.productId] ?? {};
+      p[r.productId] = { q: (e.q ?? 0) + Number(r.qty ?? 0), v: (e.v ?? 0) + Number(r.value ?? 0), c: (e.c ?? 0) + Number(r.cost ?? 0), l: (e.l ?? 0) + Number(r.costless ?? 0) };
+      running.set(bucket, p);
+      changed.add(bucket);
+    }
+    await flush();
+  }
+  return written;
 }
 
 /** What a register row adds to its date's register totals (null: the bill or purchase itself has not arrived). */

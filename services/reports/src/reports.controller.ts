@@ -1,8 +1,8 @@
 import { BadRequestException, Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Positions, Tenant, today } from '@bahi/service-kit';
+import { Positions, Tenant } from '@bahi/service-kit';
 import { exportFormat, sendTable, type Column } from '@bahi/tabular';
-import { dateParam, oneOf, optionalId, optionalText, PAGE_SIZE, pageParam, rangeParams } from './params';
+import { ageingSide, profitBy, runReport } from './queries';
 import { ReportsService } from './reports.service';
 
 type Q = Record<string, unknown>;
@@ -46,16 +46,14 @@ export class ReportsController {
   @Get('daybook')
   async daybook(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
     const format = formatOf(q);
-    const body = await this.reports.daybook(companyId, dateParam(q.date, 'date', today()));
+    const body = await runReport(this.reports, companyId, 'daybook', q, format ? 'all' : 'page');
     await this.send(res, format, 'daybook', body, [text('Kind', 'kind'), num('Ref', 'ref'), text('Number', 'docNo'), text('Party', 'party', 24), money('Amount', 'amount'), money('Cash in', 'cashIn'), money('Cash out', 'cashOut')]);
   }
 
   @Get('sales-register')
   async salesRegister(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
     const format = formatOf(q);
-    const { from, to } = rangeParams(q);
-    const paged = { page: pageParam(q.page), pageSize: format ? null : PAGE_SIZE };
-    const body = await this.reports.salesRegister(companyId, from, to, optionalId(q.clientId, 'clientId'), paged);
+    const body = await runReport(this.reports, companyId, 'sales-register', q, format ? 'all' : 'page');
     await this.send(res, format, 'sales-register', body, [
       num('Bill', 'saleId'), date('Date', 'date'), text('Invoice no', 'invoice_no'), text('Customer', 'customer', 24),
       money('Amount', 'amount'), money('Returned', 'returned'), text('Cancelled', 'cancelled'), money('Net', 'net'), money('Paid', 'paid'),
@@ -65,9 +63,7 @@ export class ReportsController {
   @Get('purchase-register')
   async purchaseRegister(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
     const format = formatOf(q);
-    const { from, to } = rangeParams(q);
-    const paged = { page: pageParam(q.page), pageSize: format ? null : PAGE_SIZE };
-    const body = await this.reports.purchaseRegister(companyId, from, to, optionalId(q.distributorId, 'distributorId'), paged);
+    const body = await runReport(this.reports, companyId, 'purchase-register', q, format ? 'all' : 'page');
     await this.send(res, format, 'purchase-register', body, [
       num('Purchase', 'purchaseId'), date('Date', 'date'), text('Bill no', 'bill_no'), text('Distributor', 'distributor', 24),
       money('Amount', 'amount'), money('Returned', 'returned'), money('Net', 'net'), money('Paid', 'paid'),
@@ -77,8 +73,7 @@ export class ReportsController {
   @Get('stock-summary')
   async stockSummary(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
     const format = formatOf(q);
-    const paged = { page: pageParam(q.page), pageSize: format ? null : PAGE_SIZE };
-    const body = await this.reports.stockSummary(companyId, optionalText(q.category, 'category'), optionalText(q.brand, 'brand'), paged);
+    const body = await runReport(this.reports, companyId, 'stock-summary', q, format ? 'all' : 'page');
     await this.send(res, format, 'stock-summary', body, [
       num('Product', 'productId'), text('Name', 'name', 28), text('Category', 'category', 16), text('Brand', 'brand', 16),
       num('Stock', 'stock'), money('Cost price', 'cp'), money('MRP', 'mrp'), money('Value at cost', 'costValue'), money('Value at MRP', 'mrpValue'),
@@ -88,10 +83,8 @@ export class ReportsController {
   @Get('profit')
   async profit(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
     const format = formatOf(q);
-    const { from, to } = rangeParams(q);
-    const by = oneOf(q.by, 'by', ['product', 'category', 'month'] as const, 'product');
-    const paged = { page: pageParam(q.page), pageSize: format ? null : PAGE_SIZE };
-    const body = await this.reports.profit(companyId, from, to, by, paged);
+    const by = profitBy(q);
+    const body = await runReport(this.reports, companyId, 'profit', q, format ? 'all' : 'page');
     const first = by === 'product' ? [num('Product', 'productId'), text('Name', 'name', 28)] : by === 'month' ? [text('Month', 'month')] : [text('Category', 'category', 20)];
     await this.send(res, format, `profit-by-${by}`, body, [...first, num('Quantity', 'qty'), money('Sales value', 'value'), money('Cost', 'cost'), money('Value without cost', 'valueWithoutCost'), money('Profit', 'profit'), num('Margin %', 'marginPct')]);
   }
@@ -99,9 +92,8 @@ export class ReportsController {
   @Get('ageing')
   async ageing(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
     const format = formatOf(q);
-    const side = oneOf(q.side, 'side', ['receivable', 'payable'] as const, 'receivable');
-    const paged = { page: pageParam(q.page), pageSize: format ? null : PAGE_SIZE };
-    const body = await this.reports.ageing(companyId, side, today(), paged);
+    const side = ageingSide(q);
+    const body = await runReport(this.reports, companyId, 'ageing', q, format ? 'all' : 'page');
     await this.send(res, format, `ageing-${side}`, body, [
       num('Party', 'partyId'), text('Name', 'name', 24), money('Balance', 'balance'), money('0-30 days', 'b0_30'), money('31-60 days', 'b31_60'),
       money('61-90 days', 'b61_90'), money('Over 90 days', 'b90'), date('Oldest due', 'oldestDue'), num('Days overdue', 'daysOverdue'),

@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import type { Db, Filter } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { today } from '@bahi/service-kit';
-import { coll, registerPart, type OpenDue, type Row } from './projector';
+import { coll, CUM_ANCHOR, registerPart, type CumEntry, type OpenDue, type Row } from './projector';
 import { addDays, daysBetween, PAGE_SIZE, rs } from './params';
 import { C } from './store';
 
@@ -206,6 +206,32 @@ export class ReportsService {
   }
 
   /**
+   * Each product's running totals through `date` (the latest document on or before it, per
+   * bucket of products), read from the (companyId, bucket, date) index.
+   */
+  private async runningTotals(companyId: number, date: string): Promise<Map<string, CumEntry>> {
+    const rows = coll(this.db, C.profitCum);
+    const buckets = (await rows.find({ companyId, date: CUM_ANCHOR }, { projection: { bucket: 1 } }).toArray()).map((a) => Number(a.bucket));
+    const docs = await Promise.all(buckets.map((bucket) => rows.find({ companyId, bucket, date: { $lte: date } }).sort({ date: -1 }).limit(1).next()));
+    const out = new Map<string, CumEntry>();
+    for (const d of docs) for (const [pid, e] of Object.entries((d?.p ?? {}) as Record<string, CumEntry>)) out.set(pid, e);
+    return out;
+  }
+
+  /** Profit per product over any range: the running totals at its end less those the day before it starts. */
+  private async productRange(companyId: number, from: string, to: string) {
+    const [end, before] = await Promise.all([this.runningTotals(companyId, to), this.runningTotals(companyId, addDays(from, -1))]);
+    const groups: { key: string; label: string; qty: number; value: number; cost: number; costless: number }[] = [];
+    for (const [key, e] of end) {
+      const b = before.get(key) ?? {};
+      // Quantities may be fractional (kg): rounded as shown, so a product back to zero drops out.
+      const g = { key, label: '', qty: Math.round(((e.q ?? 0) - (b.q ?? 0)) * 1000) / 1000, value: (e.v ?? 0) - (b.v ?? 0), cost: (e.c ?? 0) - (b.c ?? 0), costless: (e.l ?? 0) - (b.l ?? 0) };
+      if (g.qty !== 0 || g.value !== 0 || g.cost !== 0 || g.costless !== 0) groups.push(g);
+    }
+    return groups.sort((a, b) => b.value - a.value || a.key.localeCompare(b.key, undefined, { numeric: true }));
+  }
+
+  /**
    * Profit: sales value less the frozen cost, by product (100 a page, highest value first), by
    * category (the product's category now) or by month. Totals from the daily rows.
    */
@@ -248,12 +274,14 @@ export class ReportsService {
         .toArray();
       groups = docs.map((r) => ({ key: String(r.productId), label: String(r.name ?? ''), qty: n(r.qty), value: n(r.value), cost: n(r.cost), costless: n(r.costless) }));
       paged = { page: 0, pageSize: null };
+    } else if (by === 'product') {
+      groups = await this.productRange(companyId, from, to);
     } else {
-      const raw = by === 'product' ? await this.rowsOf(companyId, C.profitMonth, C.profitDay, from, to) : await this.rowsOf(companyId, C.profitCatMonth, C.profitCat, from, to);
+      const raw = await this.rowsOf(companyId, C.profitCatMonth, C.profitCat, from, to);
       const m = new Map<string, G>();
       for (const r of raw) {
-        const key = by === 'product' ? String(r.productId) : String(r.category);
-        const g = m.get(key) ?? { key, label: by === 'product' ? String(r.name ?? '') : key, qty: 0, value: 0, cost: 0, costless: 0 };
+        const key = String(r.category);
+        const g = m.get(key) ?? { key, label: key, qty: 0, value: 0, cost: 0, costless: 0 };
         g.qty += n(r.qty);
         g.value += n(r.value);
         g.cost += n(r.cost);
@@ -261,6 +289,17 @@ export class ReportsService {
         m.set(key, g);
       }
       groups = [...m.values()].sort((a, b) => b.value - a.value || a.key.localeCompare(b.key, undefined, { numeric: true }));
+    }
+    if (by === 'product' && paged.pageSize) {
+      // Names only for the page shown (the product's name now).
+      groups = groups.filter((g) => g.qty !== 0 || g.value !== 0 || g.cost !== 0).slice(paged.page * paged.pageSize, (paged.page + 1) * paged.pageSize);
+      paged = { page: 0, pageSize: null };
+    }
+    if (by === 'product' && groups.some((g) => !g.label)) {
+      const names = new Map<string, string>();
+      const ids = groups.map((g) => `${companyId}:${g.key}`);
+      for (const p of await coll(this.db, C.products).find({ _id: { $in: ids } }, { projection: { name: 1, productId: 1 } }).toArray()) names.set(String(p.productId), String(p.name ?? ''));
+      for (const g of groups) g.label ||= names.get(g.key) ?? '';
     }
     groups = groups.filter((g) => g.qty !== 0 || g.value !== 0 || g.cost !== 0);
     if (paged.pageSize) groups = groups.slice(paged.page * paged.pageSize, (paged.page + 1) * paged.pageSize);

@@ -25,6 +25,12 @@ export const C = {
   /** Profit per category (as the product had it when the line was projected) per day. */
   profitCat: 'profit_cat',
   profitCatMonth: 'profit_cat_month',
+  /**
+   * Profit per product as running totals: one document per company, bucket of products and date
+   * holding every product's totals from the first sale through that date (`p.<productId>`), so
+   * any range is two documents per bucket (the end's less the day before the start).
+   */
+  profitCum: 'profit_cum',
   /** Per company: the stock summary's totals (products, stock, values at cost and MRP). */
   stockTotals: 'stock_totals',
   /** Per company, side and date: what is still open of the dues raised that day (ageing totals). */
@@ -52,6 +58,8 @@ export async function ensureIndexes(conn: Connection): Promise<void> {
     db.collection(C.profitCat).createIndex({ companyId: 1, date: 1 }),
     db.collection(C.profitCatMonth).createIndex({ companyId: 1, month: 1 }),
     db.collection(C.profitDay).createIndex({ companyId: 1, productId: 1 }),
+    db.collection(C.profitCum).createIndex({ companyId: 1, bucket: 1, date: 1 }),
+    db.collection(C.profitCum).createIndex({ companyId: 1, date: 1 }),
     db.collection(C.products).createIndex({ companyId: 1, name: 1, productId: 1 }),
     db.collection(C.openDues).createIndex({ companyId: 1, side: 1, date: 1 }),
     db.collection(C.products).createIndex({ companyId: 1, category: 1, brand: 1 }),

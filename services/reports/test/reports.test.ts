@@ -1,4 +1,5 @@
-import { EventSubjects as E, type HistoryEvent } from '@bahi/contracts';
+import { JSONCodec } from 'nats';
+import { DocumentSubjects, EventSubjects as E, type HistoryEvent } from '@bahi/contracts';
 import { today } from '@bahi/service-kit';
 import { openTable } from '@bahi/tabular';
 import { addDays } from '../src/params';
@@ -240,6 +241,32 @@ describe('reports from the event streams', () => {
       const res = await s.get(p).expect(400);
       expect(String(res.body.message)).toMatch(re);
     }
+  });
+
+  it('answers documents over NATS with the same report as its JSON route, the same 400s, and no rows past maxRows', async () => {
+    const ask = async (payload: Record<string, unknown>) => {
+      const msg = await s.nc.request(DocumentSubjects.reportRows, JSONCodec().encode({ id: 'r1', pattern: DocumentSubjects.reportRows, data: payload }), { timeout: 10_000 });
+      return JSONCodec<{ response?: Record<string, any>; err?: { status: number; message: string } }>().decode(msg.data);
+    };
+    for (const [name, query, path] of [
+      ['sales-register', { from: D, to: D }, `/reports/sales-register?from=${D}&to=${D}`],
+      ['profit', { from: D, to: D, by: 'category' }, `/reports/profit?from=${D}&to=${D}&by=category`],
+      ['ageing', { side: 'payable' }, '/reports/ageing?side=payable'],
+      ['daybook', { date: D }, `/reports/daybook?date=${D}`],
+    ] as const) {
+      const http = (await s.get(path).expect(200)).body;
+      const r = await ask({ companyId: 1, name, query, maxRows: 100 });
+      expect(r.response).toMatchObject({ name, more: false });
+      expect(r.response!.report.rows).toEqual(http.rows);
+      expect(r.response!.report.totals).toEqual(http.totals);
+    }
+    // The company is the payload's (documents puts the token's there): company 2's register.
+    expect((await ask({ companyId: 2, name: 'sales-register', query: { from: D, to: D }, maxRows: 100 })).response!.report.totals).toMatchObject({ count: 1, amount: '999.00' });
+    // Two bills, one allowed: no rows, `more`; the totals still whole.
+    const cut = await ask({ companyId: 1, name: 'sales-register', query: { from: D, to: D }, maxRows: 1 });
+    expect(cut.response).toMatchObject({ more: true, report: { rows: [], totals: { count: 2, net: '160.00' } } });
+    expect((await ask({ companyId: 1, name: 'profit', query: { by: 'colour' }, maxRows: 10 })).err).toMatchObject({ status: 400, message: 'by must be one of product, category, month.' });
+    expect((await ask({ companyId: 1, name: 'cashflow', query: {}, maxRows: 10 })).err).toMatchObject({ status: 400 });
   });
 
   it('exports a report as CSV and XLSX with the same rows', async () => {
