@@ -3,3 +3,4 @@ export { cellText, numberText, openTable, sniffFormat, TabularError, type OpenTa
 export { CONTENT_TYPES, csvWriter, exportFileName, exportFormat, indianDate, sendTable, tableWriter, xlsxWriter, type DownloadResponse, type CellValue, type Column, type ColumnType, type TableWriter } from './write';
 export { checkMapping, guessMapping, mapRow, type ColumnMapping, type ImportField } from './mapping';
 export { ImportError, ImportSessions, type ImportHandler, type ImportReportShape, type ImportSessionsOptions, type ImportStatusShape, type RowError, type RowOutcome } from './import-session';
+export { formatParam, importHttp, uploadedFile, type Upload } from './nest';

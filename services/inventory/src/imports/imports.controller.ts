@@ -5,7 +5,7 @@ import type { Connection, Model } from 'mongoose';
 import type { Response } from 'express';
 import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, Subjects } from '@bahi/contracts';
 import { LOGGER, NatsClient, Positions, Tenant } from '@bahi/service-kit';
-import { ImportError, ImportSessions, exportFormat, sendTable, type Column } from '@bahi/tabular';
+import { formatParam, importHttp, ImportSessions, sendTable, uploadedFile, type Column, type Upload } from '@bahi/tabular';
 import { milliStr, paiseStr, taxPercent } from '../common';
 import type { TaxMode } from '../products/gst-rules';
 import { labelSpecs, parseFilters, ProductsService } from '../products/products.service';
@@ -15,18 +15,6 @@ import { PURCHASE_MODEL, type PurchaseDoc } from '../purchases/purchase.schema';
 import { StockService } from '../stock/stock.service';
 import { productImportHandler } from './products.import';
 
-/** An import's failure as the HTTP answer the user reads. */
-export function importHttp(err: unknown): never {
-  if (err instanceof ImportError) {
-    if (err.status === 404) throw new NotFoundException(err.message);
-    if (err.status === 409) throw new ConflictException(err.message);
-    throw new BadRequestException(err.message);
-  }
-  if (err instanceof HttpException) throw err;
-  throw err;
-}
-
-type Upload = { fieldname: string; originalname: string; buffer: Buffer };
 
 /** Products from CSV or XLSX (upload, validate, run, progress), managers only. */
 @Controller()
@@ -64,8 +52,7 @@ export class ProductImportsController implements OnModuleInit {
   @HttpCode(200)
   @UseInterceptors(AnyFilesInterceptor({ limits: { fileSize: ImportMaxBytes, files: 1, fields: 5 } }))
   async upload(@Tenant() companyId: number, @UploadedFiles() files: Upload[] | undefined) {
-    const file = files?.find((f) => f.fieldname === 'file');
-    if (!file) throw new BadRequestException('Choose a CSV or XLSX file to upload (form field "file").');
+    const file = uploadedFile(files);
     return this.sessions.upload(companyId, this.handler as never, file.originalname, file.buffer).catch(importHttp);
   }
 
@@ -84,15 +71,6 @@ export class ProductImportsController implements OnModuleInit {
   @HttpCode(202)
   async run(@Tenant() companyId: number, @Param('id') id: string, @Body() body: Record<string, unknown>) {
     return this.sessions.run(companyId, this.handler, id, body?.mapping, body?.mode).catch(importHttp);
-  }
-}
-
-/** Parses ?format=; a 400 with the sentence otherwise. */
-export function formatParam(v: unknown) {
-  try {
-    return exportFormat(v);
-  } catch (err) {
-    throw new BadRequestException((err as Error).message);
   }
 }
 

@@ -5,7 +5,7 @@ import type { Connection, Model } from 'mongoose';
 import type { Response } from 'express';
 import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, type HistoryRow, type ImportKind } from '@bahi/contracts';
 import { inTransaction, LOGGER, Positions, SequenceService, Tenant } from '@bahi/service-kit';
-import { exportFormat, ImportError, ImportSessions, sendTable, type Column, type ImportHandler } from '@bahi/tabular';
+import { formatParam, importHttp, ImportSessions, sendTable, uploadedFile, type Column, type ImportHandler, type Upload } from '@bahi/tabular';
 import { AccountsService } from '../accounts/accounts.service';
 import { EntryDoc } from '../accounts/entry.schema';
 import { CustomerDoc } from '../customers/customer.schema';
@@ -14,17 +14,6 @@ import { idParam } from '../common';
 import { partyGst } from '../gst-party';
 import { customerImportHandler, distributorImportHandler } from './parties.import';
 
-function importHttp(err: unknown): never {
-  if (err instanceof ImportError) {
-    if (err.status === 404) throw new NotFoundException(err.message);
-    if (err.status === 409) throw new ConflictException(err.message);
-    throw new BadRequestException(err.message);
-  }
-  if (err instanceof HttpException) throw err;
-  throw err;
-}
-
-type Upload = { fieldname: string; originalname: string; buffer: Buffer };
 
 /** Customers and distributors from CSV or XLSX (upload, validate, run, progress); managers only, like every import. */
 @Controller()
@@ -60,8 +49,7 @@ export class PartyImportsController implements OnModuleInit {
   }
 
   private upload(companyId: number, kind: 'customers' | 'distributors', files: Upload[] | undefined) {
-    const file = files?.find((f) => f.fieldname === 'file');
-    if (!file) throw new BadRequestException('Choose a CSV or XLSX file to upload (form field "file").');
+    const file = uploadedFile(files);
     return this.sessions.upload(companyId, this.handler(kind), file.originalname, file.buffer).catch(importHttp);
   }
 
@@ -112,14 +100,6 @@ export class PartyImportsController implements OnModuleInit {
   @HttpCode(202)
   runDistributors(@Tenant() companyId: number, @Param('id') id: string, @Body() body: Record<string, unknown>) {
     return this.sessions.run(companyId, this.handler('distributors'), id, body?.mapping, body?.mode).catch(importHttp);
-  }
-}
-
-function formatParam(v: unknown) {
-  try {
-    return exportFormat(v);
-  } catch (err) {
-    throw new BadRequestException((err as Error).message);
   }
 }
 

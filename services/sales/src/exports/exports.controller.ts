@@ -3,19 +3,11 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Response } from 'express';
 import { money, Tenant } from '@bahi/service-kit';
-import { exportFormat, sendTable, type Column } from '@bahi/tabular';
+import { formatParam, sendTable, type Column } from '@bahi/tabular';
 import { Models, type SaleDoc } from '../common/schemas';
 import { EstimatesService } from '../estimates/estimates.service';
 import { returnStatus } from '../returns/status';
 import { ReturnModels, type CreditNoteDoc, type ReturnableSale } from '../returns/schema';
-
-function formatOf(v: unknown) {
-  try {
-    return exportFormat(v);
-  } catch (err) {
-    throw new BadRequestException((err as Error).message);
-  }
-}
 
 /** Rupees as stored ('50', '20.5') with two decimals, exact. */
 const rupees = (v: string | undefined) => money(v ?? '0').toFixed(2);
@@ -36,7 +28,7 @@ export class SalesExportsController {
   /** GET /export/estimates: the estimate list (newest first, each priced for its customer as the list is), every position. */
   @Get('export/estimates')
   async estimateList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
-    const format = formatOf(q.format);
+    const format = formatParam(q.format);
     type Row = { id: number; Date: string; 'Clients Name': string; 'Total Amount': number };
     const columns: Column<Row>[] = [
       { header: 'Estimate no', type: 'number', value: (e) => e.id },
@@ -50,7 +42,7 @@ export class SalesExportsController {
   /** GET /export/creditNotes: the credit note list (complete notes, newest first), every position as the list. */
   @Get('export/creditNotes')
   async creditNoteList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
-    const format = formatOf(q.format);
+    const format = formatParam(q.format);
     const cursor = this.notes.find({ companyId, status: 'complete' }).sort({ creditNoteId: -1 }).lean().cursor() as AsyncIterable<CreditNoteDoc>;
     const columns: Column<CreditNoteDoc>[] = [
       { header: 'Credit note no', width: 18, value: (n) => n.credit_note_no },
@@ -66,7 +58,7 @@ export class SalesExportsController {
 
   @Get('export/sales')
   async saleList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
-    const format = formatOf(q.format);
+    const format = formatParam(q.format);
     const cursor = this.sales.find({ companyId, status: 'complete' }).sort({ saleId: -1 }).lean().cursor() as AsyncIterable<ReturnableSale>;
     const columns: Column<ReturnableSale>[] = [
       { header: 'Bill no', type: 'number', value: (s) => s.saleId },
