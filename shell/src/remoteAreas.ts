@@ -32,10 +32,12 @@ export interface NavEntry {
   label: string;
   icon: string;
   managerOnly?: boolean;
+  /** Active only on exactly this path (not on the pages below it). */
+  end?: boolean;
 }
 
 // Sidebar (spec 000 §2): the first seven only for managers, the next four for everyone; then
-// Reports (GST returns) and the Reorder List (purchase area), for managers.
+// the Dashboard (managers' landing page), Reports (GST returns) and the Reorder List (purchase area), for managers.
 export const NAV: NavEntry[] = [
   { to: '/', label: 'Cart', icon: 'cart', managerOnly: true },
   { to: '/product/null', label: 'View Products', icon: 'grid', managerOnly: true },
@@ -48,6 +50,7 @@ export const NAV: NavEntry[] = [
   { to: '/salesList', label: 'Sells Account', icon: 'receipt', managerOnly: false },
   { to: '/clientList', label: 'Customer Details', icon: 'person', managerOnly: false },
   { to: '/payments/receivePayment', label: 'Receive Payment', icon: 'arrowDown', managerOnly: false },
+  { to: '/reports', label: 'Dashboard', icon: 'chart', managerOnly: true, end: true },
   { to: '/reports/gst', label: 'Reports', icon: 'chart', managerOnly: true },
   { to: '/reorderList', label: 'Reorder List', icon: 'box', managerOnly: true },
 ];

@@ -17,6 +17,7 @@ describe('sidebar entries by position (spec 000 §2)', () => {
       'Sells Account',
       'Customer Details',
       'Receive Payment',
+      'Dashboard',
       'Reports',
       'Reorder List',
     ]);

@@ -12,7 +12,7 @@ export function Sidebar({ position, collapsed }: { position: string | undefined;
       <ul>
         {navFor(position).map((e) => (
           <li key={e.to}>
-            <NavLink to={e.to} end={e.to === '/'} title={e.label} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+            <NavLink to={e.to} end={e.to === '/' || e.end} title={e.label} className={({ isActive }) => (isActive ? 'active' : undefined)}>
               <Icon name={e.icon} />
               {!collapsed && <span>{e.label}</span>}
             </NavLink>

@@ -33,6 +33,8 @@ export function LoginPage() {
       // A temporary password (the admin's default one too) opens nothing but its change.
       if (reply.forceChange) navigate('/updatePassword', { replace: true });
       else if (reply.user?.position === 'admin') navigate('/admin', { replace: true });
+      // A manager's day starts on the dashboard (the evening's figures); staff start at the cart.
+      else if (reply.user?.position === 'manager') navigate('/reports', { replace: true });
       else navigate('/', { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.status > 0) {
