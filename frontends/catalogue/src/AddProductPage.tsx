@@ -1,27 +1,29 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, Card, Field, FormActions, FormGrid, SelectField, api, errorMessage, useAlert } from '@bahi/ui-kit';
-import type { Named } from './shared';
+import { CONNECT_FAILED, type Named } from './shared';
 import { TaxFields, taxFieldOf, type TaxErrors } from './TaxFields';
 
 /** /productItem/addProducts (001 section 5: every field required, quantity per piece defaults to 1). */
 export function AddProductPage() {
   const navigate = useNavigate();
   const alert = useAlert();
+  const { t } = useTranslation('catalogue');
   const [opts, setOpts] = useState<{ brands: string[]; category: Named[]; units: string[] }>({ brands: [], category: [], units: [] });
   const [f, setF] = useState({ catagory: '', brand_name: '', name: '', mrp: '', cp: '', unit: '', per_peice_quantity: '1', tax: '', hsn_code: '', price_includes_tax: 'true' });
   const [taxErrors, setTaxErrors] = useState<TaxErrors>({});
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    api.get<typeof opts>('/addProductPageDetails').then(setOpts, () => alert.error('unable to connet to server'));
+    api.get<typeof opts>('/addProductPageDetails').then(setOpts, () => alert.error(CONNECT_FAILED()));
   }, []);
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
 
   return (
     <>
       <div className="bk-page-title">
-        <h1>Add Product</h1>
+        <h1>{t('add.title')}</h1>
       </div>
       <Card>
         <form
@@ -32,42 +34,42 @@ export function AddProductPage() {
             try {
               const r = await api.post<{ done: boolean; id: number }>('/createNewProduct', f);
               if (!r.done) throw new Error();
-              alert.success(`Product ${r.id} created.`);
+              alert.success(t('add.created', { id: String(r.id) }));
               navigate(`/productItem/${r.id}`);
             } catch (err) {
               const field = taxFieldOf(errorMessage(err, ''));
               if (field) setTaxErrors({ [field]: errorMessage(err, '') });
-              alert.error(`Cannot create the product${err instanceof Error && errorMessage(err, '') ? `: ${errorMessage(err, '')}` : ''}`);
+              alert.error(err instanceof Error && errorMessage(err, '') ? t('add.failedWith', { detail: errorMessage(err, '') }) : t('add.failed'));
             } finally {
               setBusy(false);
             }
           }}
         >
           <FormGrid>
-            <SelectField label="Category" required value={f.catagory} onChange={set('catagory')}>
-              <option value="">Select a category</option>
+            <SelectField label={t('common.category')} required value={f.catagory} onChange={set('catagory')}>
+              <option value="">{t('add.selectCategory')}</option>
               {opts.category.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name}
                 </option>
               ))}
             </SelectField>
-            <Field label="Brand" required list="ct-brands" value={f.brand_name} onChange={set('brand_name')} />
+            <Field label={t('common.brand')} required list="ct-brands" value={f.brand_name} onChange={set('brand_name')} />
             <datalist id="ct-brands">
               {opts.brands.map((b) => (
                 <option key={b} value={b} />
               ))}
             </datalist>
-            <Field label="Name" required value={f.name} onChange={set('name')} />
-            <Field label="MRP" required type="number" step="0.01" min="0" value={f.mrp} onChange={set('mrp')} />
-            <Field label="Cost Price" required type="number" step="0.01" min="0" value={f.cp} onChange={set('cp')} />
-            <Field label="Unit" required list="ct-units" value={f.unit} onChange={set('unit')} />
+            <Field label={t('common.name')} required value={f.name} onChange={set('name')} />
+            <Field label={t('common.mrp')} required type="number" step="0.01" min="0" value={f.mrp} onChange={set('mrp')} />
+            <Field label={t('common.costPrice')} required type="number" step="0.01" min="0" value={f.cp} onChange={set('cp')} />
+            <Field label={t('common.unit')} required list="ct-units" value={f.unit} onChange={set('unit')} />
             <datalist id="ct-units">
               {opts.units.map((u) => (
                 <option key={u} value={u} />
               ))}
             </datalist>
-            <Field label="Quantity per piece" required type="number" step="0.001" min="0.001" value={f.per_peice_quantity} onChange={set('per_peice_quantity')} />
+            <Field label={t('common.qtyPerPiece')} required type="number" step="0.001" min="0.001" value={f.per_peice_quantity} onChange={set('per_peice_quantity')} />
             <TaxFields
               value={f}
               errors={taxErrors}
@@ -79,10 +81,10 @@ export function AddProductPage() {
           </FormGrid>
           <FormActions>
             <Button variant="ghost" onClick={() => navigate('/productItem')}>
-              Cancel
+              {t('common.cancel')}
             </Button>
             <Button type="submit" busy={busy}>
-              Add Product
+              {t('add.submit')}
             </Button>
           </FormActions>
         </form>

@@ -1,7 +1,9 @@
+import './i18n';
 import { useEffect, useState } from 'react';
 import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, Card, Field, FormActions, FormGrid, PagedTable, SelectField, Spinner, api, errorMessage, useAlert, useConfirm } from '@bahi/ui-kit';
-import type { Named, Spec } from './shared';
+import { CONNECT_FAILED, type Named, type Spec } from './shared';
 import './catalogue.css';
 
 interface CatRow extends Record<string, unknown> {
@@ -12,14 +14,15 @@ interface CatRow extends Record<string, unknown> {
 
 function CategoryList() {
   const navigate = useNavigate();
+  const { t } = useTranslation('catalogue');
   return (
     <>
       <div className="bk-page-title">
-        <h1>Categories</h1>
-        <Button onClick={() => navigate('/productsCatagory/add')}>Add Category</Button>
+        <h1>{t('categories.title')}</h1>
+        <Button onClick={() => navigate('/productsCatagory/add')}>{t('categories.add')}</Button>
       </div>
       <PagedTable<CatRow>
-        title="Categories"
+        title={t('categories.title')}
         pageBase={0}
         rowUrl="/productsCatagory"
         load={async (pageNo, signal) => {
@@ -27,10 +30,10 @@ function CategoryList() {
           return { rows: r.categoryList, noOfPages: r.noOfPages };
         }}
         columns={[
-          { key: 'name', header: 'Name' },
-          { key: 'belongs_to_name', header: 'Belongs To', render: (r) => r.belongs_to_name || '—' },
+          { key: 'name', header: t('common.name') },
+          { key: 'belongs_to_name', header: t('categories.belongsTo'), render: (r) => r.belongs_to_name || '—' },
         ]}
-        emptyText="No categories yet."
+        emptyText={t('categories.empty')}
         testId="category-list"
       />
     </>
@@ -40,28 +43,29 @@ function CategoryList() {
 function CategoryAdd() {
   const navigate = useNavigate();
   const alert = useAlert();
+  const { t } = useTranslation('catalogue');
   const [cats, setCats] = useState<Named[]>([]);
   const [name, setName] = useState('');
   const [parent, setParent] = useState('');
   const [specs, setSpecs] = useState<{ name: string; def: string; num: boolean }[]>([]);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    api.get<{ categoryList: Named[] }>('/getCategoryList').then((r) => setCats(r.categoryList), () => alert.error('unable to connet to server'));
+    api.get<{ categoryList: Named[] }>('/getCategoryList').then((r) => setCats(r.categoryList), () => alert.error(CONNECT_FAILED()));
   }, []);
   const upd = (i: number, patch: Partial<(typeof specs)[number]>) => setSpecs((s) => s.map((x, j) => (j === i ? { ...x, ...patch } : x)));
 
   return (
     <>
       <div className="bk-page-title">
-        <h1>Add Category</h1>
+        <h1>{t('categories.add')}</h1>
       </div>
       <Card>
         <form
           onSubmit={async (e) => {
             e.preventDefault();
-            if (!name.trim()) return alert.error('Category name is required.');
+            if (!name.trim()) return alert.error(t('categories.nameRequired'));
             const missing = specs.findIndex((s) => !s.name.trim() || !s.def.trim());
-            if (missing >= 0) return alert.error(`Spec ${missing + 1}: the spec name and its default are required.`);
+            if (missing >= 0) return alert.error(t('categories.specRequired', { n: missing + 1 }));
             const body: Record<string, unknown> = { name, belongs_to: parent || null };
             specs.forEach((s, i) => {
               body[`spec_${i + 1}`] = s.name;
@@ -81,9 +85,9 @@ function CategoryAdd() {
           }}
         >
           <FormGrid>
-            <Field label="Name" required value={name} onChange={(e) => setName(e.target.value)} />
-            <SelectField label="Belongs To" value={parent} onChange={(e) => setParent(e.target.value)}>
-              <option value="">None (top level)</option>
+            <Field label={t('common.name')} required value={name} onChange={(e) => setName(e.target.value)} />
+            <SelectField label={t('categories.belongsTo')} value={parent} onChange={(e) => setParent(e.target.value)}>
+              <option value="">{t('categories.topLevel')}</option>
               {cats.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name}
@@ -91,28 +95,28 @@ function CategoryAdd() {
               ))}
             </SelectField>
           </FormGrid>
-          <h3>Specs</h3>
+          <h3>{t('categories.specs')}</h3>
           {specs.map((s, i) => (
             <div className="ct-specs" key={i}>
-              <Field label={`Spec ${i + 1} name`} required value={s.name} onChange={(e) => upd(i, { name: e.target.value })} />
-              <Field label="Default" required value={s.def} onChange={(e) => upd(i, { def: e.target.value })} />
+              <Field label={t('categories.specName', { n: i + 1 })} required value={s.name} onChange={(e) => upd(i, { name: e.target.value })} />
+              <Field label={t('common.default')} required value={s.def} onChange={(e) => upd(i, { def: e.target.value })} />
               <label className="ct-check">
-                <input type="checkbox" checked={s.num} onChange={(e) => upd(i, { num: e.target.checked })} /> Number
+                <input type="checkbox" checked={s.num} onChange={(e) => upd(i, { num: e.target.checked })} /> {t('common.number')}
               </label>
-              <Button variant="ghost" aria-label={`Remove spec ${i + 1}`} onClick={() => setSpecs((x) => x.filter((_, j) => j !== i))}>
-                Remove
+              <Button variant="ghost" aria-label={t('categories.removeSpec', { n: i + 1 })} onClick={() => setSpecs((x) => x.filter((_, j) => j !== i))}>
+                {t('categories.remove')}
               </Button>
             </div>
           ))}
           <Button variant="secondary" onClick={() => setSpecs((s) => [...s, { name: '', def: '', num: false }])}>
-            Add Spec
+            {t('categories.addSpec')}
           </Button>
           <FormActions>
             <Button variant="ghost" onClick={() => navigate('/productsCatagory')}>
-              Cancel
+              {t('common.cancel')}
             </Button>
             <Button type="submit" busy={busy}>
-              Save Category
+              {t('categories.saveCategory')}
             </Button>
           </FormActions>
         </form>
@@ -131,9 +135,10 @@ function CategoryView() {
   const navigate = useNavigate();
   const alert = useAlert();
   const confirm = useConfirm();
+  const { t } = useTranslation('catalogue');
   const [v, setV] = useState<CatView | null>(null);
   useEffect(() => {
-    api.get<CatView>(`/editCatagory/${id}`).then(setV, () => alert.error('unable to connet to server'));
+    api.get<CatView>(`/editCatagory/${id}`).then(setV, () => alert.error(CONNECT_FAILED()));
   }, [id]);
   if (!v) return <Spinner />;
   const c = v.category;
@@ -143,12 +148,12 @@ function CategoryView() {
         <h1>{c.name}</h1>
         <div className="ct-row-actions">
           <Button variant="secondary" onClick={() => navigate(`/productsCatagory/${c.id}/labelEdit`)}>
-            Edit Label
+            {t('categories.editLabel')}
           </Button>
           <Button
             variant="danger"
             onClick={async () => {
-              if (!(await confirm({ message: `Delete the category ${c.name}?`, confirmLabel: 'Delete', danger: true }))) return;
+              if (!(await confirm({ message: t('categories.deleteConfirm', { name: c.name }), confirmLabel: t('common.delete'), danger: true }))) return;
               try {
                 const r = await api.delete<{ success: boolean; message: string }>(`/deleteCatagory/${c.id}`);
                 if (!r.success) throw new Error();
@@ -156,46 +161,46 @@ function CategoryView() {
                 navigate('/productsCatagory');
               } catch (err) {
                 const detail = errorMessage(err, '');
-                alert.error(`Cannot delete${detail ? `: ${detail}` : ''}`);
+                alert.error(detail ? t('categories.cannotDeleteWith', { detail }) : t('categories.cannotDelete'));
               }
             }}
           >
-            Delete
+            {t('common.delete')}
           </Button>
         </div>
       </div>
-      <Card title="Category">
+      <Card title={t('categories.category')}>
         <dl className="ct-dl">
-          <dt>Belongs To</dt>
+          <dt>{t('categories.belongsTo')}</dt>
           <dd>{c.belongs_to_name || '—'}</dd>
-          <dt>Products</dt>
+          <dt>{t('categories.products')}</dt>
           <dd>{c.products}</dd>
-          <dt>Label features</dt>
+          <dt>{t('categories.labelFeatures')}</dt>
           <dd>
             {[1, 2, 3]
-              .map((i) => c[`label_feature_${i}`] && `${c[`label_feature_${i}`]} (prints as "${c[`label_feature_alias_${i}`]}")`)
+              .map((i) => c[`label_feature_${i}`] && t('categories.printsAs', { feature: String(c[`label_feature_${i}`]), alias: String(c[`label_feature_alias_${i}`] ?? '') }))
               .filter(Boolean)
               .join(', ') || '—'}
           </dd>
         </dl>
       </Card>
       <div style={{ marginTop: 16 }}>
-        <Card title="Specs">
+        <Card title={t('categories.specs')}>
           <div className="bk-table-wrap">
             <table className="bk-table" data-testid="category-specs">
               <thead>
                 <tr>
-                  <th>Name</th>
-                  <th>Default</th>
-                  <th>Number</th>
-                  <th>Label order</th>
+                  <th>{t('common.name')}</th>
+                  <th>{t('common.default')}</th>
+                  <th>{t('common.number')}</th>
+                  <th>{t('categories.labelOrder')}</th>
                 </tr>
               </thead>
               <tbody>
                 {v.category_specs.length === 0 && (
                   <tr>
                     <td colSpan={4} className="bk-table__empty">
-                      No specs.
+                      {t('categories.noSpecs')}
                     </td>
                   </tr>
                 )}
@@ -203,7 +208,7 @@ function CategoryView() {
                   <tr key={s.field_name}>
                     <td>{s.field_name}</td>
                     <td>{s.default_value}</td>
-                    <td>{s.is_number ? 'Yes' : 'No'}</td>
+                    <td>{s.is_number ? t('common.yes') : t('common.no')}</td>
                     <td>{s.priority || '—'}</td>
                   </tr>
                 ))}
@@ -220,6 +225,7 @@ function LabelEdit() {
   const { id } = useParams();
   const navigate = useNavigate();
   const alert = useAlert();
+  const { t } = useTranslation('catalogue');
   const [v, setV] = useState<CatView | null>(null);
   const [f, setF] = useState<Record<string, string>>({});
   useEffect(() => {
@@ -228,14 +234,14 @@ function LabelEdit() {
         setV(r);
         setF(Object.fromEntries([1, 2, 3].flatMap((i) => [[`label_feature_${i}`, String(r.category[`label_feature_${i}`] ?? '')], [`label_feature_alias_${i}`, String(r.category[`label_feature_alias_${i}`] ?? '')]])));
       },
-      () => alert.error('unable to connet to server'),
+      () => alert.error(CONNECT_FAILED()),
     );
   }, [id]);
   if (!v) return <Spinner />;
   return (
     <>
       <div className="bk-page-title">
-        <h1>Label features: {v.category.name}</h1>
+        <h1>{t('categories.labelTitle', { name: v.category.name })}</h1>
       </div>
       <Card>
         <form
@@ -252,20 +258,20 @@ function LabelEdit() {
         >
           {[1, 2, 3].map((i) => (
             <FormGrid key={i}>
-              <SelectField label={`Feature ${i}`} value={f[`label_feature_${i}`] ?? ''} onChange={(e) => setF((x) => ({ ...x, [`label_feature_${i}`]: e.target.value }))}>
-                <option value="">None</option>
+              <SelectField label={t('categories.feature', { n: i })} value={f[`label_feature_${i}`] ?? ''} onChange={(e) => setF((x) => ({ ...x, [`label_feature_${i}`]: e.target.value }))}>
+                <option value="">{t('categories.none')}</option>
                 {v.category_specs.map((s) => (
                   <option key={s.field_name}>{s.field_name}</option>
                 ))}
               </SelectField>
-              <Field label={`Print feature ${i} as`} value={f[`label_feature_alias_${i}`] ?? ''} onChange={(e) => setF((x) => ({ ...x, [`label_feature_alias_${i}`]: e.target.value }))} />
+              <Field label={t('categories.printFeatureAs', { n: i })} value={f[`label_feature_alias_${i}`] ?? ''} onChange={(e) => setF((x) => ({ ...x, [`label_feature_alias_${i}`]: e.target.value }))} />
             </FormGrid>
           ))}
           <FormActions>
             <Button variant="ghost" onClick={() => navigate(`/productsCatagory/${id}`)}>
-              Cancel
+              {t('common.cancel')}
             </Button>
-            <Button type="submit">Save</Button>
+            <Button type="submit">{t('common.save')}</Button>
           </FormActions>
         </form>
       </Card>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, Card, Field, FormActions, Spinner, api, openDocument, useAlert } from '@bahi/ui-kit';
-import { PRINT_FAILED, money } from './shared';
+import { CONNECT_FAILED, PRINT_FAILED, money } from './shared';
 
 interface Label {
   product: { product_id: number; product_name: string; brand_name: string; mrp: string; unit: string; per_peice_quantity: string; barcode: string };
@@ -13,6 +14,7 @@ interface Label {
 export function LabelPage() {
   const { id } = useParams();
   const alert = useAlert();
+  const { t } = useTranslation('catalogue');
   const [l, setL] = useState<Label | null>(null);
   const [mode, setMode] = useState<'stock' | 'packet'>('stock');
   const [count, setCount] = useState('12');
@@ -20,56 +22,56 @@ export function LabelPage() {
   const [shown, setShown] = useState({ count: 12, qty: '1' });
 
   useEffect(() => {
-    api.get<Label>(`/getLabelDetails/${id}`).then(setL, () => alert.error('unable to connet to server'));
+    api.get<Label>(`/getLabelDetails/${id}`).then(setL, () => alert.error(CONNECT_FAILED()));
   }, [id]);
   if (!l) return <Spinner />;
 
   return (
     <>
       <div className="bk-page-title">
-        <h1>Label: {l.product.product_name}</h1>
+        <h1>{t('label.title', { name: l.product.product_name })}</h1>
       </div>
       <Card>
-        <div className="ct-mode" role="radiogroup" aria-label="Label mode">
+        <div className="ct-mode" role="radiogroup" aria-label={t('label.mode')}>
           <label>
-            <input type="radio" name="mode" checked={mode === 'stock'} onChange={() => setMode('stock')} /> Stock Book
+            <input type="radio" name="mode" checked={mode === 'stock'} onChange={() => setMode('stock')} /> {t('label.stockBook')}
           </label>
           <label>
-            <input type="radio" name="mode" checked={mode === 'packet'} onChange={() => setMode('packet')} /> Packet
+            <input type="radio" name="mode" checked={mode === 'packet'} onChange={() => setMode('packet')} /> {t('label.packet')}
           </label>
         </div>
         <div className="ct-filters">
-          <Field label="Number of labels" type="number" min="1" max="500" value={count} onChange={(e) => setCount(e.target.value)} />
-          <Field label="Quantity per label" type="number" min="0" step="0.001" value={qty} onChange={(e) => setQty(e.target.value)} />
+          <Field label={t('label.count')} type="number" min="1" max="500" value={count} onChange={(e) => setCount(e.target.value)} />
+          <Field label={t('label.qty')} type="number" min="0" step="0.001" value={qty} onChange={(e) => setQty(e.target.value)} />
           <Button
             variant="secondary"
             onClick={() => {
               const n = Number(count);
-              if (!Number.isInteger(n) || n < 1 || n > 500) return alert.error('Number of labels must be between 1 and 500.');
-              if (!(Number(qty) > 0)) return alert.error('Quantity per label must be more than 0.');
+              if (!Number.isInteger(n) || n < 1 || n > 500) return alert.error(t('label.countRange'));
+              if (!(Number(qty) > 0)) return alert.error(t('label.qtyPositive'));
               setShown({ count: n, qty });
             }}
           >
-            Update
+            {t('label.update')}
           </Button>
           <Button
             onClick={async () => {
               const q = new URLSearchParams({ mode: mode === 'stock' ? 'stockbook' : 'packet', count: String(shown.count), qty: shown.qty });
-              await openDocument(`/documents/labels/${l.product.product_id}?${q}`, { print: true }).catch(() => alert.error(PRINT_FAILED));
+              await openDocument(`/documents/labels/${l.product.product_id}?${q}`, { print: true }).catch(() => alert.error(PRINT_FAILED()));
             }}
           >
-            Print
+            {t('common.print')}
           </Button>
         </div>
         <p className="bk-muted">
-          {mode === 'stock' ? 'Stock book labels: 12 per page (2 columns by 6 rows), CODE128 barcode.' : 'Packet labels: 3 per row, 10 rows per page.'}
+          {mode === 'stock' ? t('label.stockHelp') : t('label.packetHelp')}
         </p>
         <div className="ct-label-preview" data-testid="label-preview">
           {Array.from({ length: Math.min(shown.count, 6) }, (_, i) => (
             <div className="ct-label" key={i}>
               <strong>{l.product.product_name}</strong>
               <div>
-                {l.product.brand_name} · MRP {money(l.product.mrp)} / {l.product.unit}
+                {t('label.mrpLine', { brand: l.product.brand_name, mrp: money(l.product.mrp), unit: l.product.unit })}
               </div>
               {l.features.map((f) => (
                 <div key={f.field_name}>
@@ -77,12 +79,12 @@ export function LabelPage() {
                 </div>
               ))}
               <div>
-                Qty {shown.qty} · Code {l.code}
+                {t('label.qtyLine', { qty: shown.qty, code: l.code })}
               </div>
             </div>
           ))}
         </div>
-        {shown.count > 6 && <p className="bk-muted">…and {shown.count - 6} more.</p>}
+        {shown.count > 6 && <p className="bk-muted">{t('label.more', { count: shown.count - 6 })}</p>}
         <FormActions>
           <span />
         </FormActions>

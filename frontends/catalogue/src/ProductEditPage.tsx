@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { ApiError, Button, Card, Field, FormActions, FormGrid, Pager, SelectField, Spinner, api, errorMessage, useAlert, useConfirm } from '@bahi/ui-kit';
-import { LevelBadge, money, type Named, type Spec } from './shared';
+import { CONNECT_FAILED, LevelBadge, money, type Named, type Spec } from './shared';
 import { TaxFields, taxFieldOf, type TaxErrors, type TaxForm } from './TaxFields';
 
 interface Details {
@@ -69,6 +70,7 @@ export function ProductEditPage() {
   const navigate = useNavigate();
   const alert = useAlert();
   const confirm = useConfirm();
+  const { t } = useTranslation('catalogue');
   const [d, setD] = useState<Details | null>(null);
   const [form, setForm] = useState<Form>({});
   const [specs, setSpecs] = useState<Record<string, string>>({});
@@ -86,7 +88,7 @@ export function ProductEditPage() {
       setForm(formOf(r));
       setSpecs(r.specsValues);
     } catch (err) {
-      alert.error(err instanceof ApiError && err.status === 404 ? `Product ${id} not found.` : 'unable to connet to server');
+      alert.error(err instanceof ApiError && err.status === 404 ? t('edit.notFound', { id }) : CONNECT_FAILED());
     }
   }, [id]);
   const loadHistory = useCallback(
@@ -95,7 +97,7 @@ export function ProductEditPage() {
         const r = await api.get<{ result: HistoryRow[]; noOfPages: number }>('/getProductHistory', { query: { id, pageNo: page } });
         setHistory({ ...r, page });
       } catch {
-        alert.error('unable to connet to server');
+        alert.error(CONNECT_FAILED());
       }
     },
     [id],
@@ -118,7 +120,7 @@ export function ProductEditPage() {
     try {
       const r = await api.post<{ done: boolean; err: string | null }>('/editProduct', { product_id: p.product_id, ...form, specs });
       if (!r.done) throw new Error(r.err ?? '');
-      alert.success('Product saved.');
+      alert.success(t('edit.saved'));
       setEditing(false);
       await load();
       await loadHistory(0);
@@ -126,7 +128,7 @@ export function ProductEditPage() {
       const detail = errorMessage(err, '');
       const field = taxFieldOf(detail);
       if (field) setTaxErrors({ [field]: detail });
-      alert.error(`Cannot Edit The Products Please Contact Admin.${detail ? ` (${detail})` : ''}`);
+      alert.error(detail ? t('edit.editFailedWith', { detail }) : t('edit.editFailed'));
     } finally {
       setBusy(false);
     }
@@ -138,20 +140,20 @@ export function ProductEditPage() {
     fd.append('image', file);
     try {
       await api.upload('/updateProductImage/' + p.product_id, fd);
-      alert.success('Image was uploaded successfully.');
+      alert.success(t('edit.imageUploaded'));
       await load();
       setImgKey((k) => k + 1);
     } catch (err) {
-      alert.error(`${err instanceof ApiError ? err.status : 0} error`);
+      alert.error(t('edit.uploadFailed', { status: String(err instanceof ApiError ? err.status : 0) }));
     }
   };
 
   const duplicate = async () => {
     setMenu(false);
-    if (!(await confirm({ message: `Duplicate ${p.product_name}? The copy starts with no stock.`, confirmLabel: 'Duplicate' }))) return;
+    if (!(await confirm({ message: t('edit.duplicateConfirm', { name: p.product_name }), confirmLabel: t('edit.duplicate') }))) return;
     try {
       const r = await api.post<{ duplicatedProductId: number }>('/duplicateProduct', { originalProductId: p.product_id });
-      alert.success(`Product ${r.duplicatedProductId} created as a copy.`);
+      alert.success(t('edit.duplicated', { id: String(r.duplicatedProductId) }));
       navigate(`/productItem/${r.duplicatedProductId}`);
     } catch (err) {
       alert.error(errorMessage(err));
@@ -160,7 +162,7 @@ export function ProductEditPage() {
 
   const remove = async () => {
     setMenu(false);
-    if (!(await confirm({ message: `Delete ${p.product_name}? A product with stock history is made inactive instead.`, confirmLabel: 'Delete', danger: true }))) return;
+    if (!(await confirm({ message: t('edit.deleteConfirm', { name: p.product_name }), confirmLabel: t('common.delete'), danger: true }))) return;
     try {
       const r = await api.delete<{ success: boolean; message: string; deactivated: boolean }>(`/product/${p.product_id}`);
       if (!r.success) throw new Error();
@@ -168,7 +170,7 @@ export function ProductEditPage() {
       if (r.deactivated) await load();
       else navigate('/productItem');
     } catch {
-      alert.error('Unable to delete the product.');
+      alert.error(t('edit.deleteFailed'));
     }
   };
 
@@ -182,18 +184,18 @@ export function ProductEditPage() {
           <LevelBadge level={p.stock_level} />
           <div className="ct-menu">
             <Button variant="secondary" aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu((m) => !m)}>
-              Menu ▾
+              {t('edit.menu')}
             </Button>
             {menu && (
               <div className="ct-menu__list" role="menu">
                 <button role="menuitem" onClick={() => navigate(`/productItem/${p.product_id}/label`)}>
-                  Generate label
+                  {t('edit.generateLabel')}
                 </button>
                 <button role="menuitem" onClick={duplicate}>
-                  Duplicate
+                  {t('edit.duplicate')}
                 </button>
                 <button role="menuitem" onClick={remove}>
-                  Delete
+                  {t('common.delete')}
                 </button>
               </div>
             )}
@@ -201,19 +203,19 @@ export function ProductEditPage() {
         </div>
       </div>
       <div className="ct-edit">
-        <Card title="Image" className="ct-image">
+        <Card title={t('edit.image')} className="ct-image">
           <img key={imgKey} src={p.image_url} alt={p.product_name} data-testid="product-image" />
           <label className="bk-muted" style={{ display: 'block', marginTop: 8 }}>
-            Upload image
-            <input type="file" accept="image/png,image/jpeg,image/webp" aria-label="Upload image" onChange={(e) => void upload(e.target.files?.[0])} />
+            {t('edit.uploadImage')}
+            <input type="file" accept="image/png,image/jpeg,image/webp" aria-label={t('edit.uploadImage')} onChange={(e) => void upload(e.target.files?.[0])} />
           </label>
         </Card>
         <Card
-          title="Details"
+          title={t('edit.details')}
           actions={
             editing ? null : (
               <Button variant="secondary" onClick={() => setEditing(true)}>
-                Edit Details
+                {t('edit.editDetails')}
               </Button>
             )
           }
@@ -224,42 +226,42 @@ export function ProductEditPage() {
               void save();
             }}
           >
-            <div className="ct-radios" role="radiogroup" aria-label="Status">
+            <div className="ct-radios" role="radiogroup" aria-label={t('edit.status')}>
               <label>
-                <input type="radio" name="active" value="1" disabled={dis} checked={form.active === '1'} onChange={set('active')} /> Active
+                <input type="radio" name="active" value="1" disabled={dis} checked={form.active === '1'} onChange={set('active')} /> {t('common.active')}
               </label>
               <label>
-                <input type="radio" name="active" value="0" disabled={dis} checked={form.active === '0'} onChange={set('active')} /> Inactive
+                <input type="radio" name="active" value="0" disabled={dis} checked={form.active === '0'} onChange={set('active')} /> {t('common.inactive')}
               </label>
             </div>
             <FormGrid>
-              <SelectField label="Category" disabled={dis} value={form.catagory} onChange={set('catagory')}>
+              <SelectField label={t('common.category')} disabled={dis} value={form.catagory} onChange={set('catagory')}>
                 {d.category.map((c) => (
                   <option key={c.id} value={c.id}>
                     {c.name}
                   </option>
                 ))}
               </SelectField>
-              <Field label="Brand" disabled={dis} list="ct-edit-brands" value={form.brand_name} onChange={set('brand_name')} />
+              <Field label={t('common.brand')} disabled={dis} list="ct-edit-brands" value={form.brand_name} onChange={set('brand_name')} />
               <datalist id="ct-edit-brands">
                 {d.brands.map((b) => (
                   <option key={b} value={b} />
                 ))}
               </datalist>
-              <Field label="Name" disabled={dis} value={form.name} onChange={set('name')} />
-              <Field label="MRP" disabled={dis} type="number" step="0.01" value={form.mrp} onChange={set('mrp')} />
-              <Field label="Cost Price" disabled={dis} type="number" step="0.01" value={form.cp} onChange={set('cp')} />
-              <Field label="Unit" disabled={dis} list="ct-edit-units" value={form.unit} onChange={set('unit')} />
+              <Field label={t('common.name')} disabled={dis} value={form.name} onChange={set('name')} />
+              <Field label={t('common.mrp')} disabled={dis} type="number" step="0.01" value={form.mrp} onChange={set('mrp')} />
+              <Field label={t('common.costPrice')} disabled={dis} type="number" step="0.01" value={form.cp} onChange={set('cp')} />
+              <Field label={t('common.unit')} disabled={dis} list="ct-edit-units" value={form.unit} onChange={set('unit')} />
               <datalist id="ct-edit-units">
                 {d.units.map((u) => (
                   <option key={u} value={u} />
                 ))}
               </datalist>
-              <Field label="Quantity per piece" disabled={dis} type="number" step="0.001" value={form.quantity_per_peice} onChange={set('quantity_per_peice')} />
-              <Field label="Stock" disabled={dis} type="number" step="0.001" value={form.stock} onChange={set('stock')} hint="A change is recorded as a stock adjustment." />
-              <Field label="Minimum stock" disabled={dis} type="number" step="0.001" value={form.min_stock} onChange={set('min_stock')} />
-              <Field label="Default stock" disabled={dis} type="number" step="0.001" value={form.default_stock} onChange={set('default_stock')} />
-              <Field label="Barcode" disabled={dis} value={form.barcode} onChange={set('barcode')} />
+              <Field label={t('common.qtyPerPiece')} disabled={dis} type="number" step="0.001" value={form.quantity_per_peice} onChange={set('quantity_per_peice')} />
+              <Field label={t('common.stock')} disabled={dis} type="number" step="0.001" value={form.stock} onChange={set('stock')} hint={t('edit.stockHint')} />
+              <Field label={t('edit.minStock')} disabled={dis} type="number" step="0.001" value={form.min_stock} onChange={set('min_stock')} />
+              <Field label={t('edit.defaultStock')} disabled={dis} type="number" step="0.001" value={form.default_stock} onChange={set('default_stock')} />
+              <Field label={t('edit.barcode')} disabled={dis} value={form.barcode} onChange={set('barcode')} />
               <TaxFields
                 value={form as unknown as TaxForm}
                 disabled={dis}
@@ -291,10 +293,10 @@ export function ProductEditPage() {
                     setEditing(false);
                   }}
                 >
-                  Cancel
+                  {t('common.cancel')}
                 </Button>
                 <Button type="submit" busy={busy}>
-                  Save
+                  {t('common.save')}
                 </Button>
               </FormActions>
             )}
@@ -302,23 +304,23 @@ export function ProductEditPage() {
         </Card>
       </div>
       <div style={{ marginTop: 20 }}>
-        <Card title="Transactions">
+        <Card title={t('edit.transactions')}>
           <div className="bk-table-wrap">
             <table className="bk-table" data-testid="history">
               <thead>
                 <tr>
-                  <th>Buy/Sell</th>
-                  <th style={{ textAlign: 'right' }}>Qty</th>
-                  <th style={{ textAlign: 'right' }}>Rate</th>
-                  <th style={{ textAlign: 'right' }}>Stock</th>
-                  <th>Date</th>
+                  <th>{t('edit.buySell')}</th>
+                  <th style={{ textAlign: 'right' }}>{t('edit.qty')}</th>
+                  <th style={{ textAlign: 'right' }}>{t('edit.rate')}</th>
+                  <th style={{ textAlign: 'right' }}>{t('common.stock')}</th>
+                  <th>{t('edit.date')}</th>
                 </tr>
               </thead>
               <tbody>
                 {history.result.length === 0 && (
                   <tr>
                     <td colSpan={5} className="bk-table__empty">
-                      No stock movements yet.
+                      {t('edit.noMovements')}
                     </td>
                   </tr>
                 )}

@@ -1,4 +1,6 @@
+import './i18n';
 import { Route, Routes, useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { ImportWizard } from '@bahi/ui-kit';
 import { AddProductPage } from './AddProductPage';
 import { LabelPage } from './LabelPage';
@@ -10,7 +12,8 @@ import './catalogue.css';
 /** /productItem/import: products from a CSV or XLSX sheet. */
 function ProductImportPage() {
   const navigate = useNavigate();
-  return <ImportWizard kind="products" title="Import Products" doneLabel="See the products" onDone={() => navigate('/productItem')} />;
+  const { t } = useTranslation('catalogue');
+  return <ImportWizard kind="products" title={t('import.title')} doneLabel={t('import.done')} onDone={() => navigate('/productItem')} />;
 }
 
 /** Mounted by the shell at /productItem/* (routes relative to it). */

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, ExportButtons, PagedTable, SelectField, api, useAlert } from '@bahi/ui-kit';
-import { LevelBadge, STOCK_LEVELS, loadCategoryBrand, money, type Named, type ProductRow } from './shared';
+import { CONNECT_FAILED, LevelBadge, STOCK_LEVELS, loadCategoryBrand, money, type Named, type ProductRow } from './shared';
 
 interface Filters {
   category: string;
@@ -15,19 +16,20 @@ const EMPTY: Filters = { category: '', brand: '', stock: '', active: '' };
 export function ProductListPage() {
   const navigate = useNavigate();
   const alert = useAlert();
+  const { t } = useTranslation('catalogue');
   const [opts, setOpts] = useState<{ brand: string[]; cat: Named[] }>({ brand: [], cat: [] });
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [totals, setTotals] = useState<{ totalStock: string; totalAmount: string } | null>(null);
 
   useEffect(() => {
-    loadCategoryBrand().then(setOpts, () => alert.error('unable to connet to server'));
+    loadCategoryBrand().then(setOpts, () => alert.error(CONNECT_FAILED()));
   }, []);
 
   const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
 
   const printStockBook = () => {
-    if (!draft.category) return alert.error('Please Select A Category.');
+    if (!draft.category) return alert.error(t('common.selectCategory'));
     const qs = new URLSearchParams(Object.entries(draft).filter(([, v]) => v) as [string, string][]);
     navigate(`/productItem/stockBookPrint?${qs}`);
   };
@@ -35,58 +37,58 @@ export function ProductListPage() {
   return (
     <>
       <div className="bk-page-title">
-        <h1>Product Details</h1>
+        <h1>{t('list.title')}</h1>
         <div className="ct-row-actions">
           <ExportButtons list="products" query={{ ...applied }} onError={(m) => alert.error(m)} />
           <Button variant="secondary" onClick={() => navigate('/productItem/import')}>
-            Import
+            {t('list.import')}
           </Button>
           <Button variant="secondary" onClick={printStockBook}>
-            Print Stock Book
+            {t('list.printStockBook')}
           </Button>
-          <Button onClick={() => navigate('/productItem/addProducts')}>Add Product</Button>
+          <Button onClick={() => navigate('/productItem/addProducts')}>{t('list.add')}</Button>
         </div>
       </div>
       <section className="bk-card" style={{ marginBottom: 16 }}>
         <div className="bk-card__body">
           <form
             className="ct-filters"
-            aria-label="Filters"
+            aria-label={t('list.filters')}
             onSubmit={(e) => {
               e.preventDefault();
               setApplied(draft);
             }}
           >
-            <SelectField label="Category" value={draft.category} onChange={set('category')}>
-              <option value="">All categories</option>
+            <SelectField label={t('common.category')} value={draft.category} onChange={set('category')}>
+              <option value="">{t('common.allCategories')}</option>
               {opts.cat.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name}
                 </option>
               ))}
             </SelectField>
-            <SelectField label="Brand" value={draft.brand} onChange={set('brand')}>
-              <option value="">All brands</option>
+            <SelectField label={t('common.brand')} value={draft.brand} onChange={set('brand')}>
+              <option value="">{t('common.allBrands')}</option>
               {opts.brand.map((b) => (
                 <option key={b} value={b}>
                   {b}
                 </option>
               ))}
             </SelectField>
-            <SelectField label="Stock" value={draft.stock} onChange={set('stock')}>
-              <option value="">Any stock</option>
+            <SelectField label={t('common.stock')} value={draft.stock} onChange={set('stock')}>
+              <option value="">{t('common.anyStock')}</option>
               {STOCK_LEVELS.map((l) => (
                 <option key={l.value} value={l.value}>
                   {l.label}
                 </option>
               ))}
             </SelectField>
-            <SelectField label="Active" value={draft.active} onChange={set('active')}>
-              <option value="">Active and inactive</option>
-              <option value="1">Active</option>
-              <option value="0">Inactive</option>
+            <SelectField label={t('common.active')} value={draft.active} onChange={set('active')}>
+              <option value="">{t('list.activeAll')}</option>
+              <option value="1">{t('common.active')}</option>
+              <option value="0">{t('common.inactive')}</option>
             </SelectField>
-            <Button type="submit">Filter</Button>
+            <Button type="submit">{t('common.filter')}</Button>
             <Button
               variant="ghost"
               onClick={() => {
@@ -94,23 +96,23 @@ export function ProductListPage() {
                 setApplied(EMPTY);
               }}
             >
-              Reset
+              {t('common.reset')}
             </Button>
           </form>
         </div>
       </section>
       <div className="ct-totals" data-testid="totals">
         <div className="ct-total">
-          <span>Stock count</span>
+          <span>{t('list.stockCount')}</span>
           <strong data-testid="total-stock">{totals ? totals.totalStock : '…'}</strong>
         </div>
         <div className="ct-total">
-          <span>Stock value (cost)</span>
+          <span>{t('list.stockValue')}</span>
           <strong data-testid="total-amount">{totals ? money(totals.totalAmount) : '…'}</strong>
         </div>
       </div>
       <PagedTable<ProductRow>
-        title="Products"
+        title={t('list.table')}
         pageBase={0}
         deps={[applied]}
         rowUrl="/productItem"
@@ -123,17 +125,17 @@ export function ProductListPage() {
           return { rows: r.list.map((p) => ({ ...p, id: p.product_id })), noOfPages: r.noOfPages };
         }}
         columns={[
-          { key: 'product_id', header: 'ID' },
-          { key: 'product_name', header: 'Name' },
-          { key: 'brand_name', header: 'Brand' },
-          { key: 'category', header: 'Category' },
-          { key: 'mrp', header: 'MRP', align: 'right', render: (r) => money(r.mrp) },
-          { key: 'cp', header: 'Cost', align: 'right', render: (r) => money(r.cp) },
-          { key: 'stock', header: 'Stock', align: 'right', render: (r) => `${r.stock} ${r.unit}` },
-          { key: 'stock_level', header: 'Level', render: (r) => <LevelBadge level={r.stock_level} /> },
-          { key: 'active', header: 'Active', render: (r) => (r.active ? 'Yes' : 'No') },
+          { key: 'product_id', header: t('common.id') },
+          { key: 'product_name', header: t('common.name') },
+          { key: 'brand_name', header: t('common.brand') },
+          { key: 'category', header: t('common.category') },
+          { key: 'mrp', header: t('common.mrp'), align: 'right', render: (r) => money(r.mrp) },
+          { key: 'cp', header: t('list.cost'), align: 'right', render: (r) => money(r.cp) },
+          { key: 'stock', header: t('common.stock'), align: 'right', render: (r) => `${r.stock} ${r.unit}` },
+          { key: 'stock_level', header: t('list.level'), render: (r) => <LevelBadge level={r.stock_level} /> },
+          { key: 'active', header: t('common.active'), render: (r) => (r.active ? t('common.yes') : t('common.no')) },
         ]}
-        emptyText="No products match these filters."
+        emptyText={t('list.empty')}
         testId="product-list"
       />
     </>

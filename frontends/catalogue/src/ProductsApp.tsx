@@ -1,7 +1,9 @@
+import './i18n';
 import { useEffect, useState } from 'react';
 import { Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, Field, Pager, SelectField, Spinner, api, useAlert } from '@bahi/ui-kit';
-import { LevelBadge, STOCK_LEVELS, money, type Named, type ProductRow } from './shared';
+import { CONNECT_FAILED, LevelBadge, STOCK_LEVELS, money, type Named, type ProductRow } from './shared';
 import './catalogue.css';
 
 interface Page {
@@ -20,12 +22,13 @@ function ProductGrid() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const alert = useAlert();
+  const { t } = useTranslation('catalogue');
   const [data, setData] = useState<Page | null>(null);
   const [draft, setDraft] = useState<Record<string, string>>({});
 
   useEffect(() => {
     setDraft(Object.fromEntries(params));
-    api.get<Page>(`/productPage/${cat}`, { query: Object.fromEntries(params) }).then(setData, () => alert.error('unable to connet to server'));
+    api.get<Page>(`/productPage/${cat}`, { query: Object.fromEntries(params) }).then(setData, () => alert.error(CONNECT_FAILED()));
   }, [cat, params]);
   if (!data) return <Spinner />;
   const page = data.pageNumber;
@@ -34,7 +37,7 @@ function ProductGrid() {
   return (
     <>
       <div className="bk-page-title">
-        <h1>View Products</h1>
+        <h1>{t('grid.title')}</h1>
       </div>
       <section className="bk-card" style={{ marginBottom: 16 }}>
         <div className="bk-card__body">
@@ -45,23 +48,23 @@ function ProductGrid() {
               setParams(Object.fromEntries(Object.entries(draft).filter(([k, v]) => v && k !== 'pageNumber')));
             }}
           >
-            <SelectField label="Category" value={cat} onChange={(e) => navigate(`/product/${e.target.value}`)}>
-              <option value="null">All categories</option>
+            <SelectField label={t('common.category')} value={cat} onChange={(e) => navigate(`/product/${e.target.value}`)}>
+              <option value="null">{t('common.allCategories')}</option>
               {data.catagory.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name}
                 </option>
               ))}
             </SelectField>
-            <Field label="Search" value={draft.text ?? ''} onChange={(e) => setDraft((d) => ({ ...d, text: e.target.value }))} placeholder="Name, brand or barcode" />
-            <SelectField label="Brand" value={draft.brand ?? ''} onChange={(e) => setDraft((d) => ({ ...d, brand: e.target.value }))}>
-              <option value="">All brands</option>
+            <Field label={t('grid.search')} value={draft.text ?? ''} onChange={(e) => setDraft((d) => ({ ...d, text: e.target.value }))} placeholder={t('grid.searchPlaceholder')} />
+            <SelectField label={t('common.brand')} value={draft.brand ?? ''} onChange={(e) => setDraft((d) => ({ ...d, brand: e.target.value }))}>
+              <option value="">{t('common.allBrands')}</option>
               {data.brands.map((b) => (
                 <option key={b}>{b}</option>
               ))}
             </SelectField>
-            <SelectField label="Stock" value={draft.stock ?? ''} onChange={(e) => setDraft((d) => ({ ...d, stock: e.target.value }))}>
-              <option value="">Any stock</option>
+            <SelectField label={t('common.stock')} value={draft.stock ?? ''} onChange={(e) => setDraft((d) => ({ ...d, stock: e.target.value }))}>
+              <option value="">{t('common.anyStock')}</option>
               {STOCK_LEVELS.map((l) => (
                 <option key={l.value} value={l.value}>
                   {l.label}
@@ -71,15 +74,15 @@ function ProductGrid() {
             {data.fields.map((f) => (
               <Field key={f.field_name} label={f.field_name} value={draft[f.field_name] ?? ''} onChange={(e) => setDraft((d) => ({ ...d, [f.field_name]: e.target.value }))} />
             ))}
-            <Button type="submit">Filter</Button>
+            <Button type="submit">{t('common.filter')}</Button>
             <Button variant="ghost" onClick={() => setParams({})}>
-              Reset
+              {t('common.reset')}
             </Button>
           </form>
         </div>
       </section>
       {data.product_list.length === 0 ? (
-        <div className="bk-card bk-card__body bk-muted">No products match these filters.</div>
+        <div className="bk-card bk-card__body bk-muted">{t('grid.empty')}</div>
       ) : (
         <div className="ct-grid" data-testid="product-grid">
           {data.product_list.map((p) => (

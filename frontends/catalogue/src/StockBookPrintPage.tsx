@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, Card, ExportButtons, Spinner, api, openDocument, useAlert } from '@bahi/ui-kit';
-import { PRINT_FAILED, money, moveRow } from './shared';
+import { CONNECT_FAILED, PRINT_FAILED, money, moveRow } from './shared';
 
 interface Row {
   product_id: number;
@@ -20,6 +21,7 @@ interface Row {
 export function StockBookPrintPage() {
   const [params] = useSearchParams();
   const alert = useAlert();
+  const { t } = useTranslation('catalogue');
   const [rows, setRows] = useState<Row[] | null>(null);
   const [specField, setSpecField] = useState<string[]>([]);
   const [title, setTitle] = useState('');
@@ -27,7 +29,7 @@ export function StockBookPrintPage() {
 
   useEffect(() => {
     if (!params.get('category')) {
-      alert.error('Please Select A Category.');
+      alert.error(t('common.selectCategory'));
       setRows([]);
       return;
     }
@@ -37,7 +39,7 @@ export function StockBookPrintPage() {
         setSpecField(r.specField);
         setTitle(r.filterDtls.category);
       },
-      () => alert.error('unable to connet to server'),
+      () => alert.error(CONNECT_FAILED()),
     );
   }, [params]);
   if (!rows) return <Spinner />;
@@ -47,10 +49,10 @@ export function StockBookPrintPage() {
   return (
     <>
       <div className="bk-page-title">
-        <h1>Stock Book{title ? `: ${title}` : ''}</h1>
+        <h1>{title ? t('stockBook.titleWith', { title }) : t('stockBook.title')}</h1>
         <div className="ct-row-actions">
           <label className="ct-check">
-            <input type="checkbox" checked={showCp} onChange={(e) => setShowCp(e.target.checked)} /> Show Cost Price
+            <input type="checkbox" checked={showCp} onChange={(e) => setShowCp(e.target.checked)} /> {t('stockBook.showCp')}
           </label>
           <ExportButtons
             list="stockBook"
@@ -67,10 +69,10 @@ export function StockBookPrintPage() {
               }
               q.set('order', rows.map((r) => r.product_id).join(','));
               if (showCp) q.set('cost', '1');
-              await openDocument(`/documents/stockbook?${q}`, { print: true }).catch(() => alert.error(PRINT_FAILED));
+              await openDocument(`/documents/stockbook?${q}`, { print: true }).catch(() => alert.error(PRINT_FAILED()));
             }}
           >
-            Print
+            {t('common.print')}
           </Button>
         </div>
       </div>
@@ -79,35 +81,32 @@ export function StockBookPrintPage() {
           <table className="bk-table ct-sb" data-testid="stock-book">
             <thead>
               <tr>
-                <th>Order</th>
-                <th>ID</th>
-                <th>Name</th>
-                <th>Brand</th>
+                <th>{t('stockBook.order')}</th>
+                <th>{t('common.id')}</th>
+                <th>{t('common.name')}</th>
+                <th>{t('common.brand')}</th>
                 {specField.map((s) => (
                   <th key={s}>{s}</th>
                 ))}
-                <th style={{ textAlign: 'right' }}>MRP</th>
-                {showCp && <th style={{ textAlign: 'right' }}>Cost Price</th>}
-                <th style={{ textAlign: 'right' }}>Stock</th>
+                <th style={{ textAlign: 'right' }}>{t('common.mrp')}</th>
+                {showCp && <th style={{ textAlign: 'right' }}>{t('common.costPrice')}</th>}
+                <th style={{ textAlign: 'right' }}>{t('common.stock')}</th>
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 && (
                 <tr>
                   <td colSpan={7 + specField.length} className="bk-table__empty">
-                    No products in this stock book.
+                    {t('stockBook.empty')}
                   </td>
                 </tr>
               )}
               {rows.map((r, i) => (
                 <tr key={r.product_id}>
                   <td>
-                    <Button variant="ghost" className="ct-move" aria-label={`Move ${r.product_name} up`} disabled={i === 0} onClick={() => move(i, -1)}>
-                      ▲
-                    </Button>
-                    <Button variant="ghost" className="ct-move" aria-label={`Move ${r.product_name} down`} disabled={i === rows.length - 1} onClick={() => move(i, 1)}>
-                      ▼
-                    </Button>
+                    {/* The arrows are drawn by CSS (decoration; the aria-label names the move). */}
+                    <Button variant="ghost" className="ct-move ct-move--up" aria-label={t('stockBook.moveUp', { name: r.product_name })} disabled={i === 0} onClick={() => move(i, -1)} />
+                    <Button variant="ghost" className="ct-move ct-move--down" aria-label={t('stockBook.moveDown', { name: r.product_name })} disabled={i === rows.length - 1} onClick={() => move(i, 1)} />
                   </td>
                   <td>{r.product_id}</td>
                   <td>{r.product_name}</td>

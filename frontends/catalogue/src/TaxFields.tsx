@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { Field } from '@bahi/ui-kit';
 
 /** The product's tax fields as the form holds them (strings, as the inputs give them). */
@@ -30,6 +31,7 @@ export function TaxFields({
   disabled?: boolean;
 }) {
   const id = useId();
+  const { t } = useTranslation('catalogue');
   // No min/max/step on Tax %: the browser's own tooltip would hide the server's sentence, which names the allowed rates.
   const err = (k: keyof TaxErrors) =>
     errors[k]
@@ -45,9 +47,9 @@ export function TaxFields({
       : {};
   return (
     <>
-      <Field label="Tax %" disabled={disabled} type="number" step="any" value={value.tax} onChange={(e) => onChange('tax', e.target.value)} {...err('tax')} />
+      <Field label={t('tax.rate')} disabled={disabled} type="number" step="any" value={value.tax} onChange={(e) => onChange('tax', e.target.value)} {...err('tax')} />
       <Field
-        label="HSN code"
+        label={t('tax.hsn')}
         disabled={disabled}
         inputMode="numeric"
         maxLength={12}
@@ -65,10 +67,10 @@ export function TaxFields({
               checked={value.price_includes_tax !== 'false'}
               onChange={(e) => onChange('price_includes_tax', String(e.target.checked))}
             />{' '}
-            Price includes tax
+            {t('tax.includes')}
           </label>
           <span id={`${id}-incl`} className="bk-muted">
-            (MRP with GST in it)
+            {t('tax.includesHint')}
           </span>
         </div>
       </div>

@@ -1,3 +1,4 @@
+import { i18n } from '@bahi/i18n';
 import { api, formatINR } from '@bahi/ui-kit';
 import { STOCK_LEVELS } from './rows';
 
@@ -30,7 +31,9 @@ export interface ProductRow extends Record<string, unknown> {
 
 
 /** Printing is the documents service's; until it answers, say so plainly. */
-export const PRINT_FAILED = 'Unable to print, please try again later.';
+export const PRINT_FAILED = () => i18n.t('catalogue:common.printFailed');
+/** The catalogue's connection failure, in the active language. */
+export const CONNECT_FAILED = () => i18n.t('catalogue:common.connectFailed');
 
 export const loadCategoryBrand = () => api.get<{ brand: string[]; cat: Named[] }>('/getCategoryBrand');
 
