@@ -1,5 +1,6 @@
 import { Subjects } from '@bahi/contracts';
 import { today } from '@bahi/service-kit';
+import { openTable } from '@bahi/tabular';
 import { overdueAccounts, type AccountEntry } from '../src/reminders/overdue';
 import { as, customerForm, startLedger, tokenFor, type Stack } from './helpers';
 
@@ -110,6 +111,29 @@ describe('GET /getClientsList?overdue=1 and POST /customers/reminded', () => {
     expect(at).toBeGreaterThanOrEqual(before - 1000);
     const list = (await A().get('/getClientsList?overdue=1')).body.clientsList as { id: number; last_reminded_at: string | null }[];
     expect(list.map((r) => r.last_reminded_at)).toEqual([res.body.lastRemindedAt, res.body.lastRemindedAt]);
+  });
+
+  it('exports the overdue list as the Overdue filter shows it (CSV, staff too; company 2 gets only its header)', async () => {
+    const r = await staff().get('/export/customers?overdue=1&format=csv').buffer(true);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-disposition']).toContain('overdue-customers-');
+    const t = await openTable(Buffer.from(r.text));
+    expect(t.headers).toEqual(['Customer ID', 'Name', 'Mobile', 'City or district', 'Due', 'Due date', 'Days overdue', 'Last reminded']);
+    const rows: string[][] = [];
+    for await (const row of t.rows) rows.push(row.values);
+    // The list's order and figures: Bina 250.75 (30 days), then Anil 1000 - 400 = 600.00 (3 days).
+    expect(rows.map((v) => [v[1], v[4], v[6]])).toEqual([
+      ['Bina', '250.75', '30'],
+      ['Anil', '600.00', '3'],
+    ]);
+    const other = await B().get('/export/customers?overdue=1&format=csv').buffer(true);
+    const o = await openTable(Buffer.from(other.text));
+    const none: unknown[] = [];
+    for await (const row of o.rows) none.push(row);
+    expect(none).toEqual([]);
+    const bad = await A().get('/export/customers?overdue=2&format=csv');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('overdue must be 0 or 1.');
   });
 
   it("never touches another company's customer (404) and refuses bad bodies with a sentence, changing nothing", async () => {

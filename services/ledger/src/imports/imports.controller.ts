@@ -3,14 +3,15 @@ import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import type { Connection, Model } from 'mongoose';
 import type { Response } from 'express';
-import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, type HistoryRow, type ImportKind } from '@bahi/contracts';
+import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, type HistoryRow, type ImportKind, type OverdueClientRow } from '@bahi/contracts';
 import { inTransaction, LOGGER, Positions, SequenceService, Tenant } from '@bahi/service-kit';
-import { formatParam, importHttp, ImportSessions, sendTable, uploadedFile, type Column, type ImportHandler, type Upload } from '@bahi/tabular';
+import { formatParam, importHttp, ImportSessions, sendTable, uploadedFile, type Column, type ImportHandler, type TableFormat, type Upload } from '@bahi/tabular';
 import { AccountsService } from '../accounts/accounts.service';
 import { EntryDoc } from '../accounts/entry.schema';
 import { CustomerDoc } from '../customers/customer.schema';
 import { DistributorDoc } from '../distributors/distributor.schema';
 import { idParam } from '../common';
+import { RemindersService } from '../reminders/reminders.service';
 import { partyGst } from '../gst-party';
 import { customerImportHandler, distributorImportHandler } from './parties.import';
 
@@ -130,6 +131,7 @@ export class PartyExportsController {
     @InjectModel(CustomerDoc.name) private readonly customers: Model<CustomerDoc>,
     @InjectModel(DistributorDoc.name) private readonly distributors: Model<DistributorDoc>,
     private readonly accounts: AccountsService,
+    private readonly reminders: RemindersService,
   ) {}
 
   /** Rows of a cursor with their dues, 500 at a time (one dues query a batch). */
@@ -150,7 +152,8 @@ export class PartyExportsController {
   @Get('export/customers')
   async customerList(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
     const format = formatParam(q.format);
-    if (q.overdue !== undefined && q.overdue !== '0') throw new BadRequestException('The overdue list does not export yet; export the whole customer list.');
+    if (q.overdue !== undefined && q.overdue !== '0' && q.overdue !== '1') throw new BadRequestException('overdue must be 0 or 1.');
+    if (q.overdue === '1') return this.overdueList(companyId, format, res);
     const cursor = this.customers.find({ companyId, walkIn: false }).sort({ client_id: -1 }).lean().cursor() as AsyncIterable<CustomerDoc>;
     const columns: Column<WithDue<CustomerDoc>>[] = [
       { header: 'Customer ID', type: 'number', value: (r) => r.doc.client_id },
@@ -159,6 +162,21 @@ export class PartyExportsController {
       ...ADDRESS_COLUMNS<WithDue<CustomerDoc>>(),
     ];
     await sendTable(res, format, 'customers', columns, this.withDues(cursor, 'customer', companyId, (d) => d.client_id), 'Customers');
+  }
+
+  /** The Overdue filter's list: every overdue customer, most days overdue first, as the list shows them. */
+  private async overdueList(companyId: number, format: TableFormat, res: Response) {
+    const columns: Column<OverdueClientRow>[] = [
+      { header: 'Customer ID', type: 'number', value: (r) => r.id },
+      { header: 'Name', width: 24, value: (r) => r.name },
+      { header: 'Mobile', width: 12, value: (r) => r.mobile_no },
+      { header: 'City or district', width: 16, value: (r) => r.city_or_district },
+      { header: 'Due', type: 'number', numFmt: '0.00', value: (r) => r.due.toFixed(2) },
+      { header: 'Due date', type: 'date', value: (r) => r.due_date },
+      { header: 'Days overdue', type: 'number', value: (r) => r.days_overdue },
+      { header: 'Last reminded', width: 20, value: (r) => r.last_reminded_at ?? '' },
+    ];
+    await sendTable(res, format, 'overdue-customers', columns, await this.reminders.overdueRows(companyId), 'Overdue');
   }
 
   /** A party's account (the history list, oldest first, with the running due): one party's rows, read whole. */

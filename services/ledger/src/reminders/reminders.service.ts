@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import type { OverdueClientsReply } from '@bahi/contracts';
+import type { OverdueClientRow, OverdueClientsReply } from '@bahi/contracts';
 import { num } from '../accounts/accounts.service';
 import { EntryDoc } from '../accounts/entry.schema';
 import { PAGE_SIZE } from '../common';
@@ -17,16 +17,21 @@ export class RemindersService {
   ) {}
 
   async overdue(companyId: number, pageNo: number, now = Date.now()): Promise<OverdueClientsReply> {
+    const all = await this.overdueRows(companyId, now);
+    return { clientsList: all.slice(pageNo * PAGE_SIZE, (pageNo + 1) * PAGE_SIZE), noOfPages: Math.ceil(all.length / PAGE_SIZE) };
+  }
+
+  /** Every overdue customer in the list's order (most days overdue first), for the list and its export. */
+  async overdueRows(companyId: number, now = Date.now()): Promise<OverdueClientRow[]> {
     const entries = await this.entries
       .find({ companyId, partyKind: 'customer' }, { _id: 0, partyId: 1, seq: 1, delta: 1, dueDate: 1, entryKind: 1 })
       .lean();
     const named = new Map(
       (await this.customers.find({ companyId, walkIn: false }, { _id: 0, client_id: 1, name: 1, mobile_no: 1, city_or_district: 1, lastRemindedAt: 1 }).lean()).map((c) => [c.client_id, c]),
     );
-    const all = overdueAccounts(entries, now).filter((a) => named.has(a.partyId));
-    const page = all.slice(pageNo * PAGE_SIZE, (pageNo + 1) * PAGE_SIZE);
-    return {
-      clientsList: page.map((a) => {
+    return overdueAccounts(entries, now)
+      .filter((a) => named.has(a.partyId))
+      .map((a) => {
         const c = named.get(a.partyId)!;
         return {
           id: c.client_id,
@@ -38,9 +43,7 @@ export class RemindersService {
           days_overdue: a.daysOverdue,
           last_reminded_at: c.lastRemindedAt ? new Date(c.lastRemindedAt).toISOString() : null,
         };
-      }),
-      noOfPages: Math.ceil(all.length / PAGE_SIZE),
-    };
+      });
   }
 
   /** Records a reminder sent now to each customer; every id must be a named customer of the company. */
