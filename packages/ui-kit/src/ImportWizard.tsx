@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ImportKind, ImportMapping, ImportMode, ImportReport, ImportStatus, ImportUploadReply } from '@bahi/contracts';
+import { translateServerMessage as server, useTranslation } from '@bahi/i18n';
 import { api, errorMessage, requestBlob } from './api';
 import { Button, Card } from './controls';
 import { fileNameOf } from './documents';
@@ -7,12 +8,10 @@ import './import.css';
 
 type Step = 'upload' | 'map' | 'report' | 'progress';
 
-const STEPS: { key: Step; label: string }[] = [
-  { key: 'upload', label: 'Upload' },
-  { key: 'map', label: 'Match columns' },
-  { key: 'report', label: 'Check rows' },
-  { key: 'progress', label: 'Import' },
-];
+const STEPS: Step[] = ['upload', 'map', 'report', 'progress'];
+
+/** Counts as the screens show them, lakh grouping in both languages. */
+const n = (v: number) => v.toLocaleString('en-IN');
 
 /**
  * The one import screen of products, customers and distributors: upload a CSV or XLSX, match its
@@ -20,7 +19,8 @@ const STEPS: { key: Step; label: string }[] = [
  * report of bad rows, choose to import the valid rows or nothing unless all are valid, and watch
  * the progress. The server checks every row with the same rules as its form.
  */
-export function ImportWizard({ kind, title, onDone, doneLabel = 'Done' }: { kind: ImportKind; title: string; onDone: () => void; doneLabel?: string }) {
+export function ImportWizard({ kind, title, onDone, doneLabel }: { kind: ImportKind; title: string; onDone: () => void; doneLabel?: string }) {
+  const { t } = useTranslation('ui');
   const [step, setStep] = useState<Step>('upload');
   const [file, setFile] = useState<File | null>(null);
   const [session, setSession] = useState<ImportUploadReply | null>(null);
@@ -86,7 +86,10 @@ export function ImportWizard({ kind, title, onDone, doneLabel = 'Done' }: { kind
 
   const used = new Map<number, string>();
   for (const [k, v] of Object.entries(mapping)) if (v >= 0) used.set(v, k);
-  const stepIndex = STEPS.findIndex((s) => s.key === step);
+  const stepIndex = STEPS.indexOf(step);
+  const stepLabel = (s: Step) =>
+    s === 'upload' ? t('import.steps.upload') : s === 'map' ? t('import.steps.map') : s === 'report' ? t('import.steps.report') : t('import.steps.progress');
+  const fieldLabel = (key: string | undefined) => server(session?.fields.find((f) => f.key === key)?.label ?? '');
 
   return (
     <div className="bk-import" data-testid="import-wizard">
@@ -95,8 +98,8 @@ export function ImportWizard({ kind, title, onDone, doneLabel = 'Done' }: { kind
       </div>
       <ol className="bk-import__steps">
         {STEPS.map((s, i) => (
-          <li key={s.key} className={i === stepIndex ? 'is-current' : i < stepIndex ? 'is-done' : ''}>
-            <span>{i + 1}</span> {s.label}
+          <li key={s} className={i === stepIndex ? 'is-current' : i < stepIndex ? 'is-done' : ''}>
+            <span>{i + 1}</span> {stepLabel(s)}
           </li>
         ))}
       </ol>
@@ -107,12 +110,12 @@ export function ImportWizard({ kind, title, onDone, doneLabel = 'Done' }: { kind
       )}
 
       {step === 'upload' && (
-        <Card title="Choose a file">
-          <p className="bk-muted">A CSV or Excel (.xlsx) sheet whose first row names the columns, up to 20 MB.</p>
+        <Card title={t('import.chooseFile')}>
+          <p className="bk-muted">{t('import.fileHelp')}</p>
           <div className="bk-import__upload">
-            <input type="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" aria-label="File" data-testid="import-file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+            <input type="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" aria-label={t('import.file')} data-testid="import-file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
             <Button onClick={upload} busy={busy} disabled={!file} data-testid="import-upload">
-              Upload
+              {t('import.upload')}
             </Button>
           </div>
         </Card>
@@ -120,13 +123,16 @@ export function ImportWizard({ kind, title, onDone, doneLabel = 'Done' }: { kind
 
       {step === 'map' && session && (
         <>
-          <Card title={`Match the columns of ${session.fileName}`} actions={<span className="bk-muted">{session.total.toLocaleString('en-IN')} rows</span>}>
-            <p className="bk-muted">Matches by {session.matchBy}</p>
+          <Card
+            title={t('import.matchColumnsOf', { file: session.fileName })}
+            actions={<span className="bk-muted">{t('import.rows', { count: session.total })}</span>}
+          >
+            <p className="bk-muted">{t('import.matchesBy', { key: server(session.matchBy) })}</p>
             <div className="bk-import__mapping" data-testid="import-mapping">
               {session.fields.map((f) => (
                 <label key={f.key} className="bk-import__map">
                   <span>
-                    {f.label}
+                    {server(f.label)}
                     {f.required && <b className="bk-import__req"> *</b>}
                   </span>
                   <select
@@ -144,10 +150,10 @@ export function ImportWizard({ kind, title, onDone, doneLabel = 'Done' }: { kind
                       });
                     }}
                   >
-                    <option value={-1}>— not imported —</option>
+                    <option value={-1}>{t('import.notImported')}</option>
                     {session.headers.map((h, i) => (
                       <option key={i} value={i}>
-                        {h || `Column ${i + 1}`}
+                        {h || t('import.column', { n: i + 1 })}
                       </option>
                     ))}
                   </select>
@@ -155,16 +161,16 @@ export function ImportWizard({ kind, title, onDone, doneLabel = 'Done' }: { kind
               ))}
             </div>
           </Card>
-          <Card title="First rows of the file">
+          <Card title={t('import.firstRows')}>
             <div className="bk-table-wrap">
               <table className="bk-table bk-import__preview" data-testid="import-preview">
                 <thead>
                   <tr>
-                    <th>Row</th>
+                    <th>{t('import.row')}</th>
                     {session.headers.map((h, i) => (
                       <th key={i} className={used.has(i) ? 'is-used' : 'is-unused'}>
                         {h}
-                        <small>{used.has(i) ? `→ ${session.fields.find((f) => f.key === used.get(i))?.label}` : 'not imported'}</small>
+                        <small>{used.has(i) ? `→ ${fieldLabel(used.get(i))}` : t('import.notImportedShort')}</small>
                       </th>
                     ))}
                   </tr>
@@ -186,10 +192,10 @@ export function ImportWizard({ kind, title, onDone, doneLabel = 'Done' }: { kind
           </Card>
           <div className="bk-import__actions">
             <Button variant="ghost" onClick={() => setStep('upload')}>
-              Choose another file
+              {t('import.chooseAnother')}
             </Button>
             <Button onClick={check} busy={busy} data-testid="import-check">
-              Check rows
+              {t('import.checkRows')}
             </Button>
           </div>
         </>
@@ -197,86 +203,91 @@ export function ImportWizard({ kind, title, onDone, doneLabel = 'Done' }: { kind
 
       {step === 'report' && session && report && (
         <>
-          <Card title="Check of every row">
+          <Card title={t('import.checkOfEveryRow')}>
             <div className="bk-import__totals" data-testid="import-report">
               <div>
-                <strong>{report.total.toLocaleString('en-IN')}</strong> rows
+                <strong>{n(report.total)}</strong> {t('import.rowsWord')}
               </div>
               <div className="is-ok">
-                <strong>{report.valid.toLocaleString('en-IN')}</strong> valid
-                {report.updates > 0 && <small> ({report.updates.toLocaleString('en-IN')} update existing)</small>}
+                <strong>{n(report.valid)}</strong> {t('import.valid')}
+                {report.updates > 0 && <small> {t('import.updates', { count: n(report.updates) })}</small>}
               </div>
               <div className={report.invalid ? 'is-bad' : ''}>
-                <strong>{report.invalid.toLocaleString('en-IN')}</strong> with errors
+                <strong>{n(report.invalid)}</strong> {t('import.withErrors')}
               </div>
             </div>
-            {report.creates?.length ? <p className="bk-muted">New categories will be created: {report.creates.join(', ')}.</p> : null}
+            {report.creates?.length ? <p className="bk-muted">{t('import.newCategories', { names: report.creates.join(', ') })}</p> : null}
             {report.errors.length > 0 && (
               <div className="bk-table-wrap bk-import__errors">
                 <table className="bk-table" data-testid="import-errors">
                   <thead>
                     <tr>
-                      <th>Row</th>
-                      <th>Column</th>
-                      <th>Problem</th>
+                      <th>{t('import.row')}</th>
+                      <th>{t('import.columnHead')}</th>
+                      <th>{t('import.problem')}</th>
                     </tr>
                   </thead>
                   <tbody>
                     {report.errors.map((e, i) => (
                       <tr key={i}>
                         <td>{e.row}</td>
-                        <td>{e.field}</td>
-                        <td>{e.reason}</td>
+                        <td>{server(e.field)}</td>
+                        <td>{server(e.reason)}</td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
-                {report.invalid > report.errors.length && <p className="bk-muted">The first {report.errors.length} problems are shown.</p>}
+                {report.invalid > report.errors.length && <p className="bk-muted">{t('import.firstProblems', { count: n(report.errors.length) })}</p>}
               </div>
             )}
           </Card>
-          <Card title="What to import">
+          <Card title={t('import.whatToImport')}>
             <div className="bk-import__modes" role="radiogroup">
               <label>
                 <input type="radio" name="import-mode" checked={mode === 'valid'} onChange={() => setMode('valid')} data-testid="mode-valid" />
-                Import the {report.valid.toLocaleString('en-IN')} valid rows and skip the rest
+                {t('import.modeValid', { count: n(report.valid) })}
               </label>
               <label>
                 <input type="radio" name="import-mode" checked={mode === 'all'} onChange={() => setMode('all')} data-testid="mode-all" />
-                Import nothing unless every row is valid
+                {t('import.modeAll')}
               </label>
             </div>
           </Card>
           <div className="bk-import__actions">
             <Button variant="ghost" onClick={() => setStep('map')}>
-              Change the columns
+              {t('import.changeColumns')}
             </Button>
             <Button onClick={run} busy={busy} disabled={mode === 'valid' ? report.valid === 0 : report.invalid > 0} data-testid="import-run">
-              Import
+              {t('import.import')}
             </Button>
           </div>
         </>
       )}
 
       {step === 'progress' && status && (
-        <Card title={status.state === 'running' ? 'Importing…' : status.state === 'done' ? 'Imported' : 'Not imported'}>
+        <Card title={status.state === 'running' ? t('import.importing') : status.state === 'done' ? t('import.imported') : t('import.notImportedTitle')}>
           <div className="bk-import__bar" role="progressbar" aria-valuemin={0} aria-valuemax={status.total} aria-valuenow={status.done} data-testid="import-progress">
             <span style={{ width: `${status.total ? Math.round((status.done / status.total) * 100) : 0}%` }} />
           </div>
           <p data-testid="import-summary">
-            {status.done.toLocaleString('en-IN')} of {status.total.toLocaleString('en-IN')} rows · {status.created.toLocaleString('en-IN')} added · {status.updated.toLocaleString('en-IN')} updated ·{' '}
-            {status.skipped.toLocaleString('en-IN')} skipped
+            {t('import.summary', {
+              done: n(status.done),
+              total: n(status.total),
+              created: n(status.created),
+              updated: n(status.updated),
+              skipped: n(status.skipped),
+            })}
           </p>
-          {status.message && <p className="bk-import__error">{status.message}</p>}
+          {status.message && <p className="bk-import__error">{server(status.message)}</p>}
           {status.state !== 'running' && (
             <div className="bk-import__actions">
               {status.state === 'failed' && (
                 <Button variant="ghost" onClick={() => setStep('report')}>
-                  Back to the report
+                  {t('import.backToReport')}
                 </Button>
               )}
               <Button onClick={onDone} data-testid="import-done">
-                {doneLabel}
+                {doneLabel ?? t('import.done')}
               </Button>
             </div>
           )}
@@ -311,6 +322,7 @@ export function ExportButtons({
   /** "Export: CSV XLSX" for a crowded header. */
   compact?: boolean;
 }) {
+  const { t } = useTranslation('ui');
   const [busy, setBusy] = useState<'csv' | 'xlsx' | null>(null);
   const go = async (format: 'csv' | 'xlsx') => {
     setBusy(format);
@@ -326,12 +338,12 @@ export function ExportButtons({
   };
   return (
     <span className={compact ? 'bk-export bk-export--compact' : 'bk-export'} data-testid={`export-${list}`}>
-      {compact && <span className="bk-muted">Export</span>}
-      <Button variant="secondary" busy={busy === 'csv'} onClick={() => go('csv')} aria-label="Export CSV">
-        {compact ? 'CSV' : 'Export CSV'}
+      {compact && <span className="bk-muted">{t('export.export')}</span>}
+      <Button variant="secondary" busy={busy === 'csv'} onClick={() => go('csv')} aria-label={t('export.csv')}>
+        {compact ? t('export.csvShort') : t('export.csv')}
       </Button>
-      <Button variant="secondary" busy={busy === 'xlsx'} onClick={() => go('xlsx')} aria-label="Export XLSX">
-        {compact ? 'XLSX' : 'Export XLSX'}
+      <Button variant="secondary" busy={busy === 'xlsx'} onClick={() => go('xlsx')} aria-label={t('export.xlsx')}>
+        {compact ? t('export.xlsxShort') : t('export.xlsx')}
       </Button>
     </span>
   );

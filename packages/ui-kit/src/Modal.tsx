@@ -1,5 +1,6 @@
 import { useEffect, useId, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { useTranslation } from '@bahi/i18n';
 
 export interface ModalProps {
   open: boolean;
@@ -25,9 +26,7 @@ export function Modal({ open, title, onClose, children, footer, width = 480 }: M
         {title && (
           <div className="bk-modal__head">
             <h2 id={titleId}>{title}</h2>
-            <button type="button" className="bk-modal__close" aria-label="Close" onClick={onClose}>
-              ×
-            </button>
+            <CloseButton onClose={onClose} />
           </div>
         )}
         <div className="bk-modal__body">{children}</div>
@@ -35,5 +34,15 @@ export function Modal({ open, title, onClose, children, footer, width = 480 }: M
       </div>
     </div>,
     document.body,
+  );
+}
+
+// Its own component so a closed Modal (always mounted by ConfirmProvider) never waits for messages.
+function CloseButton({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation('ui');
+  return (
+    <button type="button" className="bk-modal__close" aria-label={t('common.close')} onClick={onClose}>
+      ×
+    </button>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { useAlert } from './alert';
 import { Spinner } from './controls';
 import { Pager } from './Pager';
@@ -29,7 +30,7 @@ export interface PagedTableProps<R extends Row = Row> {
   rowUrl?: string;
   /** Reload when any of these change (a search text, for example); page goes back to 0. */
   deps?: unknown[];
-  /** Alert shown when a page fails to load; null logs only (the sales list does that). */
+  /** Alert shown when a page fails to load (default: the spec's 'unable to connet to server'); null logs only (the sales list does that). */
   loadErrorMessage?: string | null;
   actions?: ReactNode;
   emptyText?: ReactNode;
@@ -47,12 +48,13 @@ export function PagedTable<R extends Row = Row>({
   columns,
   rowUrl,
   deps = [],
-  loadErrorMessage = 'unable to connet to server',
+  loadErrorMessage,
   actions,
-  emptyText = 'No records found.',
+  emptyText,
   testId = 'paged-table',
   pageBase = 1,
 }: PagedTableProps<R>) {
+  const { t } = useTranslation('ui');
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const alert = useAlert();
@@ -78,7 +80,7 @@ export function PagedTable<R extends Row = Row>({
       (err) => {
         if (ctrl.signal.aborted) return;
         console.error('paged table load failed', err);
-        if (loadErrorMessage) alert.error(loadErrorMessage);
+        if (loadErrorMessage !== null) alert.error(loadErrorMessage ?? t('table.loadError'));
         setState({ loading: false, rows: [], noOfPages: 0 });
       },
     );
@@ -109,7 +111,7 @@ export function PagedTable<R extends Row = Row>({
       )}
       <div className="bk-table-wrap">
         {loading ? (
-          <Spinner label="Loading list…" />
+          <Spinner label={t('table.loading')} />
         ) : (
           <table className={`bk-table ${rowUrl ? 'bk-table--clickable' : ''}`}>
             <thead>
@@ -125,7 +127,7 @@ export function PagedTable<R extends Row = Row>({
               {rows.length === 0 && (
                 <tr>
                   <td colSpan={Math.max(cols.length, 1)} className="bk-table__empty">
-                    {emptyText}
+                    {emptyText ?? t('table.empty')}
                   </td>
                 </tr>
               )}

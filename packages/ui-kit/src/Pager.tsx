@@ -1,7 +1,8 @@
 import { useState } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { useAlert } from './alert';
 import { Button } from './controls';
-import { PAGE_NOT_VALID, pageFromInput, pageLabel, type PageBase } from './paging';
+import { pageFromInput, pageLabel, type PageBase } from './paging';
 
 export interface PagerProps {
   /** Zero-based current page. */
@@ -15,21 +16,22 @@ export interface PagerProps {
 
 /** Prev, the neighbour pages, Next and the go-to box: the footer of every paged list. */
 export function Pager({ pageNo, noOfPages, onPage, base = 1, className }: PagerProps) {
+  const { t } = useTranslation('ui');
   const alert = useAlert();
   const [jump, setJump] = useState('');
   const label = (p: number) => pageLabel(p, base);
   const onGo = () => {
     const p = pageFromInput(jump, noOfPages, base);
-    if (p === null) alert.error(PAGE_NOT_VALID);
+    if (p === null) alert.error(t('pager.notValid'));
     else {
       setJump('');
       onPage(p);
     }
   };
   return (
-    <footer className={`bk-pager ${className ?? ''}`} aria-label="Pages" data-page-base={base}>
+    <footer className={`bk-pager ${className ?? ''}`} aria-label={t('pager.pages')} data-page-base={base}>
       <Button variant="secondary" disabled={pageNo <= 0} onClick={() => onPage(pageNo - 1)}>
-        Prev
+        {t('pager.prev')}
       </Button>
       {pageNo > 0 && (
         <Button variant="ghost" onClick={() => onPage(pageNo - 1)}>
@@ -45,7 +47,7 @@ export function Pager({ pageNo, noOfPages, onPage, base = 1, className }: PagerP
         </Button>
       )}
       <Button variant="secondary" disabled={pageNo + 1 >= noOfPages} onClick={() => onPage(pageNo + 1)}>
-        Next
+        {t('pager.next')}
       </Button>
       <span className="bk-pager__spacer" />
       <input
@@ -53,16 +55,16 @@ export function Pager({ pageNo, noOfPages, onPage, base = 1, className }: PagerP
         type="number"
         min={base}
         max={Math.max(base, noOfPages - 1 + base)}
-        placeholder="Page Number"
-        aria-label="Page Number"
+        placeholder={t('pager.pageNumber')}
+        aria-label={t('pager.pageNumber')}
         value={jump}
         onChange={(e) => setJump(e.target.value)}
         onKeyDown={(e) => e.key === 'Enter' && onGo()}
       />
       <Button variant="secondary" onClick={onGo}>
-        Go
+        {t('pager.go')}
       </Button>
-      <span className="bk-pager__info">{base === 0 ? `pages 0–${Math.max(0, noOfPages - 1)}` : `of ${noOfPages}`}</span>
+      <span className="bk-pager__info">{base === 0 ? t('pager.rangeZero', { last: Math.max(0, noOfPages - 1) }) : t('pager.of', { count: noOfPages })}</span>
     </footer>
   );
 }

@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { Button } from './controls';
 
 interface Props {
@@ -10,15 +11,17 @@ interface Props {
 
 /** Shown in a remote's own area when it cannot load or crashes; the rest of the app keeps working. */
 export function RemoteUnavailable({ name, onRetry, detail }: { name: string; onRetry?(): void; detail?: string }) {
+  // Never suspends: shown when loading failed, perhaps the messages too.
+  const { t } = useTranslation('ui', { useSuspense: false });
   return (
     <div className="bk-remote-fallback" role="alert" data-testid="remote-fallback" data-remote={name}>
       <div className="bk-remote-fallback__icon" aria-hidden="true">!</div>
-      <h2>This part of the app is not available right now</h2>
+      <h2>{t('remote.title')}</h2>
       <p>
-        The <strong>{name}</strong> module could not be loaded. Everything else keeps working; try again in a moment.
+        {t('remote.before')} <strong>{name}</strong> {t('remote.after')}
       </p>
       {detail && <p className="bk-remote-fallback__detail">{detail}</p>}
-      {onRetry && <Button onClick={onRetry}>Retry</Button>}
+      {onRetry && <Button onClick={onRetry}>{t('common.retry')}</Button>}
     </div>
   );
 }

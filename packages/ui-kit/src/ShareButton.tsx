@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { CreateShareReply, ListSharesReply, ShareKind, ShareLang, ShareLinkRow } from '@bahi/contracts';
+import { useLanguage, useTranslation } from '@bahi/i18n';
 import { api, errorMessage } from './api';
 import { useAlert } from './alert';
 import { Button } from './controls';
@@ -29,7 +30,7 @@ export function openTab(): { go(url: string): void; close(): void } {
 export interface ShareButtonProps {
   kind: ShareKind;
   id: number | string;
-  /** Button text; default "Share on WhatsApp". */
+  /** Button text; default "Share on WhatsApp" (in the screen's language). */
   label?: string;
   /** Full width, as in a column of full-width actions. */
   block?: boolean;
@@ -38,11 +39,15 @@ export interface ShareButtonProps {
 /**
  * "Share on WhatsApp" for one document: makes a share link (POST /share), opens WhatsApp with the
  * company's message, then shows the link with Copy, its expiry, the document's other live links
- * and Revoke.
+ * and Revoke. The message is in the screen's language unless another one is picked.
  */
-export function ShareButton({ kind, id, label = 'Share on WhatsApp', block = false }: ShareButtonProps) {
+export function ShareButton({ kind, id, label, block = false }: ShareButtonProps) {
+  const { t } = useTranslation('ui');
   const alert = useAlert();
-  const [lang, setLang] = useState<ShareLang>('en');
+  const screenLang = useLanguage();
+  // null: follow the screen's language (a switch of the screen's language moves it too).
+  const [picked, setLang] = useState<ShareLang | null>(null);
+  const lang: ShareLang = picked ?? screenLang;
   const [busy, setBusy] = useState(false);
   const [made, setMade] = useState<CreateShareReply | null>(null);
   const [open, setOpen] = useState(false);
@@ -67,7 +72,7 @@ export function ShareButton({ kind, id, label = 'Share on WhatsApp', block = fal
       await refresh();
     } catch (err) {
       tab.close();
-      alert.error(errorMessage(err, 'Unable to share the document, please try again later.'));
+      alert.error(errorMessage(err, t('share.failed')));
     } finally {
       setBusy(false);
     }
@@ -76,16 +81,16 @@ export function ShareButton({ kind, id, label = 'Share on WhatsApp', block = fal
   const copy = async (text: string) => {
     try {
       await navigator.clipboard.writeText(text);
-      alert.success('Link copied.');
+      alert.success(t('share.copied'));
     } catch {
-      alert.error('Copying is not allowed here; select the link and copy it.');
+      alert.error(t('share.copyNotAllowed'));
     }
   };
 
   const revoke = async (token: string) => {
     try {
       await api.post('/share/revoke', { token });
-      alert.success('The link no longer opens.');
+      alert.success(t('share.revoked'));
       if (made?.token === token) setMade(null);
       await refresh();
     } catch (err) {
@@ -97,62 +102,59 @@ export function ShareButton({ kind, id, label = 'Share on WhatsApp', block = fal
     <span className={block ? 'bk-share bk-share--block' : 'bk-share'}>
       <Button variant="secondary" busy={busy} onClick={() => void share()} data-testid={`share-${kind}`}>
         <span className="bk-share__wa" aria-hidden="true" />
-        {label}
+        {label ?? t('share.label')}
       </Button>
       <select
         className="bk-share__lang"
-        aria-label="Message language"
+        aria-label={t('share.language')}
         value={lang}
         onChange={(e) => setLang(e.target.value as ShareLang)}
         data-testid={`share-lang-${kind}`}
       >
-        <option value="en">English</option>
-        <option value="hi">हिन्दी</option>
+        <option value="en">{t('share.english')}</option>
+        <option value="hi">{t('share.hindi')}</option>
       </select>
-      <Modal open={open} title="Shared link" onClose={() => setOpen(false)} width={560}>
+      <Modal open={open} title={t('share.title')} onClose={() => setOpen(false)} width={560}>
         {made && (
           <div className="bk-share__made" data-testid="share-made">
-            <p className="bk-share__hint">
-              WhatsApp opened in a new tab with this message. Anyone with the link can see this document until it
-              expires.
-            </p>
+            <p className="bk-share__hint">{t('share.hint')}</p>
             <div className="bk-share__row">
               <input
                 className="bk-share__url"
                 readOnly
                 value={made.url}
-                aria-label="Share link"
+                aria-label={t('share.link')}
                 data-testid="share-url"
                 onFocus={(e) => e.currentTarget.select()}
               />
               <Button variant="secondary" onClick={() => void copy(made.url)}>
-                Copy
+                {t('share.copy')}
               </Button>
             </div>
-            <div className="bk-share__meta">Expires {when(made.expiresAt)}</div>
+            <div className="bk-share__meta">{t('share.expires', { when: when(made.expiresAt) })}</div>
             <div className="bk-share__message" data-testid="share-message">
               {made.message}
             </div>
             <div className="bk-share__row">
               <a className="bk-btn bk-btn--primary" href={made.waUrl} target="_blank" rel="noreferrer noopener">
-                Open WhatsApp again
+                {t('share.openAgain')}
               </a>
               <Button variant="secondary" onClick={() => void copy(made.message)}>
-                Copy message
+                {t('share.copyMessage')}
               </Button>
             </div>
           </div>
         )}
-        <h3 className="bk-share__title">Live links of this document</h3>
+        <h3 className="bk-share__title">{t('share.liveLinks')}</h3>
         {links.length === 0 ? (
-          <p className="bk-share__hint">None.</p>
+          <p className="bk-share__hint">{t('share.none')}</p>
         ) : (
           <table className="bk-share__links" data-testid="share-links">
             <thead>
               <tr>
-                <th>Made</th>
-                <th>Expires</th>
-                <th>Views</th>
+                <th>{t('share.made')}</th>
+                <th>{t('share.expiresHead')}</th>
+                <th>{t('share.views')}</th>
                 <th />
               </tr>
             </thead>
@@ -164,7 +166,7 @@ export function ShareButton({ kind, id, label = 'Share on WhatsApp', block = fal
                   <td>{l.views}</td>
                   <td className="r">
                     <Button variant="danger" onClick={() => void revoke(l.token)} data-testid="share-revoke">
-                      Revoke
+                      {t('share.revoke')}
                     </Button>
                   </td>
                 </tr>

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from '@bahi/i18n';
 
 export type AlertVariant = 'success' | 'error' | 'info' | 'warning';
 export const ALERT_MS = 5000;
@@ -42,16 +43,22 @@ export function AlertProvider({ children }: { children: ReactNode }) {
 
   return (
     <AlertContext.Provider value={api}>
-      {alert && (
-        <div className={`bk-alert bk-alert--${alert.variant}`} role={alert.variant === 'error' ? 'alert' : 'status'} data-testid="alert">
-          <span className="bk-alert__text">{alert.message}</span>
-          <button type="button" className="bk-alert__close" aria-label="Dismiss" onClick={hide}>
-            ×
-          </button>
-        </div>
-      )}
+      {alert && <AlertBanner alert={alert} onHide={hide} />}
       {children}
     </AlertContext.Provider>
+  );
+}
+
+function AlertBanner({ alert, onHide }: { alert: AlertState; onHide(): void }) {
+  // Never suspends: the banner sits above every screen (and its text comes from the caller).
+  const { t, ready } = useTranslation('ui', { useSuspense: false });
+  return (
+    <div className={`bk-alert bk-alert--${alert.variant}`} role={alert.variant === 'error' ? 'alert' : 'status'} data-testid="alert">
+      <span className="bk-alert__text">{alert.message}</span>
+      <button type="button" className="bk-alert__close" aria-label={ready ? t('common.dismiss') : undefined} onClick={onHide}>
+        ×
+      </button>
+    </div>
   );
 }
 

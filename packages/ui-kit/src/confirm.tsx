@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { Modal } from './Modal';
 import { Button } from './controls';
 
@@ -15,6 +16,7 @@ const ConfirmContext = createContext<ConfirmFn | null>(null);
 
 /** A styled confirmation dialog instead of window.confirm; resolves true on confirm. */
 export function ConfirmProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('ui', { useSuspense: false });
   const [opts, setOpts] = useState<ConfirmOptions | null>(null);
   const resolver = useRef<((ok: boolean) => void) | null>(null);
 
@@ -35,16 +37,16 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
       {children}
       <Modal
         open={!!opts}
-        title={opts?.title ?? 'Please confirm'}
+        title={opts?.title ?? t('common.pleaseConfirm')}
         onClose={() => close(false)}
         width={420}
         footer={
           <>
             <Button variant="ghost" onClick={() => close(false)}>
-              {opts?.cancelLabel ?? 'Cancel'}
+              {opts?.cancelLabel ?? t('common.cancel')}
             </Button>
             <Button variant={opts?.danger ? 'danger' : 'primary'} onClick={() => close(true)} autoFocus>
-              {opts?.confirmLabel ?? 'OK'}
+              {opts?.confirmLabel ?? t('common.ok')}
             </Button>
           </>
         }

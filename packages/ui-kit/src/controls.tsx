@@ -1,11 +1,14 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { useId } from 'react';
+import { useTranslation } from '@bahi/i18n';
 
-export function Spinner({ label = 'Loading…', inline = false }: { label?: string; inline?: boolean }) {
+export function Spinner({ label, inline = false }: { label?: string; inline?: boolean }) {
+  // Never suspends: a spinner is what Suspense shows while catalogues load.
+  const { t, ready } = useTranslation('ui', { useSuspense: false });
   return (
     <div className={inline ? 'bk-spinner bk-spinner--inline' : 'bk-spinner'} role="status" aria-live="polite">
       <span className="bk-spinner__wheel" aria-hidden="true" />
-      <span className="bk-sr-only">{label}</span>
+      <span className="bk-sr-only">{label ?? (ready ? t('common.loading') : '')}</span>
     </div>
   );
 }

@@ -2,6 +2,8 @@
 // The rules are @bahi/gst's; deep imports keep decimal.js (its invoice maths) out of the bundles.
 import { GST_STATES, parseState, stateName } from '@bahi/gst/dist/states';
 import { validateGstin } from '@bahi/gst/dist/gstin';
+import { i18n, translateServerMessage, useTranslation } from '@bahi/i18n';
+import './i18n';
 
 /** States a party can be in: current codes only (no retired 25/28, no Centre Jurisdiction). */
 export const STATE_CHOICES = GST_STATES.filter((s) => !s.retired && s.code !== '99').map((s) => ({ code: s.code, name: s.name, short: s.short[0] ?? '' }));
@@ -21,9 +23,12 @@ export function describeState(text: string): string | null {
 export function describeGstin(text: string): { ok: boolean; text: string } | null {
   const g = text.trim();
   if (!g) return null;
-  if (g.length < 15) return { ok: false, text: `${g.length} of 15 characters` };
+  if (g.length < 15) return { ok: false, text: i18n.t('ui:gst.gstinLength', { length: g.length }) };
   const r = validateGstin(g);
-  return r.ok ? { ok: true, text: `Registered in ${stateName(r.stateCode)} (${r.stateCode})` } : { ok: false, text: r.message };
+  // The rule's own words are the server's too (it checks the same GSTIN): the server catalogue has them.
+  return r.ok
+    ? { ok: true, text: i18n.t('ui:gst.registeredIn', { state: stateName(r.stateCode), code: r.stateCode }) }
+    : { ok: false, text: translateServerMessage(r.message) };
 }
 
 interface FieldProps {
@@ -39,6 +44,7 @@ interface FieldProps {
  * line below says which state it reads as.
  */
 export function StateInput({ id, value, onChange, disabled, required }: FieldProps & { required?: boolean }) {
+  const { t } = useTranslation('ui');
   const known = describeState(value);
   return (
     <>
@@ -59,7 +65,7 @@ export function StateInput({ id, value, onChange, disabled, required }: FieldPro
         ))}
       </datalist>
       <small id={`${id}-hint`} className="bk-field__hint bk-gst-hint" data-testid={`${id}-hint`}>
-        {known ?? (value.trim() ? 'Not an Indian state; kept as typed' : 'Code, name or short form, e.g. 27, Maharashtra or MH')}
+        {known ?? (value.trim() ? t('gst.stateUnknown') : t('gst.stateHint'))}
       </small>
     </>
   );
@@ -67,6 +73,8 @@ export function StateInput({ id, value, onChange, disabled, required }: FieldPro
 
 /** The optional GSTIN, uppercased as typed; the hint checks it, the server decides (and says why). */
 export function GstinInput({ id, value, onChange, disabled }: FieldProps) {
+  // The hint below is worded in the active language (describeGstin reads the shared instance).
+  const { t } = useTranslation('ui');
   const hint = describeGstin(value);
   return (
     <>
@@ -76,7 +84,7 @@ export function GstinInput({ id, value, onChange, disabled }: FieldProps) {
         autoComplete="off"
         spellCheck={false}
         maxLength={15}
-        placeholder="e.g. 27AAPFU0939F1ZV"
+        placeholder={t('gst.gstinPlaceholder')}
         value={value}
         onChange={(e) => onChange(e.target.value.toUpperCase().replace(/\s/g, ''))}
         disabled={disabled}
@@ -84,7 +92,7 @@ export function GstinInput({ id, value, onChange, disabled }: FieldProps) {
         className="bk-gstin"
       />
       <small id={`${id}-hint`} className={`bk-field__hint bk-gst-hint${hint && !hint.ok && value.trim().length >= 15 ? ' bk-gst-hint--bad' : ''}`} data-testid={`${id}-hint`}>
-        {hint?.text ?? 'Optional; a customer with a GSTIN is billed as a business (B2B)'}
+        {hint?.text ?? t('gst.gstinHint')}
       </small>
     </>
   );

@@ -1,4 +1,5 @@
 import './styles.css';
+import './i18n';
 
 export * from './api';
 export * from './idempotency';

@@ -2,6 +2,7 @@
 // and the transactions table. The sales and purchase remotes show the same ledger.
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { HistoryReply, HistoryRow } from '@bahi/contracts';
+import { useTranslation } from '@bahi/i18n';
 import { api, errorMessage } from './api';
 import { useAlert } from './alert';
 import { formatINR } from './format';
@@ -66,28 +67,53 @@ export interface PartyHistoryProps {
 
 /** The party's transactions, newest first, paged. */
 export function PartyHistoryTable({ path, id, testId, refLink, pageBase }: PartyHistoryProps) {
-  const columns = useMemo<Column<LedgerRow>[]>(
-    () => [
-      { key: 'date', header: 'Date' },
-      { key: 'type', header: 'Transaction' },
-      { key: 'ref', header: 'Reference', render: (r) => (r.ref === null ? '—' : (refLink(r) ?? `#${r.ref}`)) },
-      { key: 'amount', header: 'Amount', align: 'right', render: (r) => formatINR(r.amount) },
-      { key: 'paid', header: 'Paid', align: 'right', render: (r) => (r.paid ? formatINR(r.paid) : '—') },
-      { key: 'balance', header: 'Balance', align: 'right', render: (r) => formatINR(r.balance) },
-      { key: 'due_date', header: 'Due Date', render: (r) => r.due_date ?? '—' },
-    ],
-    [refLink],
-  );
+  const { t } = useTranslation('ui');
+  const columns = useMemo<Column<LedgerRow>[]>(() => {
+    // The ledger's entry types (HistoryRow.type) in the screen's language; anything newer as sent.
+    const typeLabel = (type: string): string => {
+      switch (type) {
+        case 'Opening Balance':
+          return t('party.types.opening');
+        case 'Sale':
+          return t('party.types.sale');
+        case 'Purchase':
+          return t('party.types.purchase');
+        case 'Payment Received':
+          return t('party.types.paymentReceived');
+        case 'Payment Given':
+          return t('party.types.paymentGiven');
+        case 'Reversal':
+          return t('party.types.reversal');
+        case 'Credit Note':
+          return t('party.types.creditNote');
+        case 'Debit Note':
+          return t('party.types.debitNote');
+        case 'Sale Cancelled':
+          return t('party.types.saleCancelled');
+        default:
+          return type;
+      }
+    };
+    return [
+      { key: 'date', header: t('party.date') },
+      { key: 'type', header: t('party.transaction'), render: (r) => typeLabel(r.type) },
+      { key: 'ref', header: t('party.reference'), render: (r) => (r.ref === null ? '—' : (refLink(r) ?? `#${r.ref}`)) },
+      { key: 'amount', header: t('party.amount'), align: 'right', render: (r) => formatINR(r.amount) },
+      { key: 'paid', header: t('party.paid'), align: 'right', render: (r) => (r.paid ? formatINR(r.paid) : '—') },
+      { key: 'balance', header: t('party.balance'), align: 'right', render: (r) => formatINR(r.balance) },
+      { key: 'due_date', header: t('party.dueDate'), render: (r) => r.due_date ?? '—' },
+    ];
+  }, [refLink, t]);
   return (
     <PagedTable<LedgerRow>
-      title="Transactions"
+      title={t('party.transactions')}
       testId={testId}
       columns={columns}
       load={async (pageNo, signal) => {
         const r = await api.get<HistoryReply>(path, { query: { pageNo, id }, signal });
         return { rows: r.list as LedgerRow[], noOfPages: r.noOfPages };
       }}
-      emptyText="No transactions yet."
+      emptyText={t('party.noTransactions')}
       pageBase={pageBase}
     />
   );

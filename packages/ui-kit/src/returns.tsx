@@ -2,6 +2,7 @@
 // the badge of a bill's return state and the link to a note's PDF. Both remotes use these.
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ReturnLineInput } from '@bahi/contracts';
+import { useTranslation } from '@bahi/i18n';
 import { ApiError, errorMessage } from './api';
 import { Button, Field, TextAreaField } from './controls';
 import { Modal } from './Modal';
@@ -17,6 +18,7 @@ export const notePdf = (kind: NoteKind, id: number | string) => `/documents/${ki
 
 /** A note's number that opens its PDF in a new tab (ledger rows, bill and purchase views, lists). */
 export function NotePdfLink({ kind, id, children, testId }: { kind: NoteKind; id: number | string; children: ReactNode; testId?: string }) {
+  const { t } = useTranslation('ui');
   const alert = useAlert();
   return (
     <button
@@ -26,7 +28,7 @@ export function NotePdfLink({ kind, id, children, testId }: { kind: NoteKind; id
       onClick={(e) => {
         // Inside a clickable table row the row must not open as well.
         e.stopPropagation();
-        openDocument(notePdf(kind, id), { newTab: true }).catch(() => alert.error('Unable to open the note, please try again later.'));
+        openDocument(notePdf(kind, id), { newTab: true }).catch(() => alert.error(t('returns.noteUnavailable')));
       }}
     >
       {children}
@@ -36,11 +38,21 @@ export function NotePdfLink({ kind, id, children, testId }: { kind: NoteKind; id
 
 /** A bill's return state ('' shows nothing). */
 export function ReturnStatusBadge({ status, testId }: { status: string | null | undefined; testId?: string }) {
+  const { t } = useTranslation('ui');
   if (!status) return null;
   const tone = status === 'Cancelled' ? ' bk-badge--danger' : status === 'Returned' ? ' bk-badge--warning' : ' bk-badge--info';
+  // The server's states (SaleReturnStatus) in the screen's language; anything newer as sent.
+  const text =
+    status === 'Cancelled'
+      ? t('returns.status.cancelled')
+      : status === 'Returned'
+        ? t('returns.status.returned')
+        : status === 'Partly returned'
+          ? t('returns.status.partly')
+          : status;
   return (
-    <span className={`bk-badge${tone}`} data-testid={testId}>
-      {status}
+    <span className={`bk-badge${tone}`} data-testid={testId} data-status={status}>
+      {text}
     </span>
   );
 }
@@ -103,6 +115,7 @@ const paise = (n: number) => Math.round(n * 100) / 100;
  */
 export function ReturnDialog(props: ReturnDialogProps) {
   const { open, onClose, title, kind, noteLabel, refundLabel, lines, valueOf, defaultRefund, submit, onDone, testId = 'return-dialog' } = props;
+  const { t } = useTranslation('ui');
   const alert = useAlert();
   const [qty, setQty] = useState<Record<number, string>>({});
   const [refund, setRefund] = useState<string | null>(null);
@@ -125,19 +138,19 @@ export function ReturnDialog(props: ReturnDialogProps) {
   const lineErrors = useMemo(() => {
     const errs = new Map<number, string>();
     for (const l of lines) {
-      const t = (qty[l.sl_no] ?? '').trim();
-      if (!t) continue;
-      if (!QTY.test(t)) errs.set(l.sl_no, 'Enter a number');
-      else if (Number(t) > l.returnable) errs.set(l.sl_no, `At most ${fmtQty(l.returnable)}`);
+      const typed = (qty[l.sl_no] ?? '').trim();
+      if (!typed) continue;
+      if (!QTY.test(typed)) errs.set(l.sl_no, t('returns.enterNumber'));
+      else if (Number(typed) > l.returnable) errs.set(l.sl_no, t('returns.atMost', { max: fmtQty(l.returnable) }));
     }
     return errs;
-  }, [qty, lines]);
+  }, [qty, lines, t]);
 
   const picked = useMemo(() => {
     const m = new Map<number, number>();
     for (const l of lines) {
-      const t = (qty[l.sl_no] ?? '').trim();
-      if (t && QTY.test(t) && Number(t) > 0 && !lineErrors.has(l.sl_no)) m.set(l.sl_no, Number(t));
+      const typed = (qty[l.sl_no] ?? '').trim();
+      if (typed && QTY.test(typed) && Number(typed) > 0 && !lineErrors.has(l.sl_no)) m.set(l.sl_no, Number(typed));
     }
     return m;
   }, [qty, lines, lineErrors]);
@@ -147,9 +160,9 @@ export function ReturnDialog(props: ReturnDialogProps) {
   const refundNum = Number(refundText);
   const refundError =
     refundText.trim() === '' || !QTY.test(refundText.trim())
-      ? 'Enter the refund (0 if none)'
+      ? t('returns.enterRefund')
       : refundNum > value + 1e-9
-        ? `At most ${formatINR(value)}`
+        ? t('returns.atMost', { max: formatINR(value) })
         : null;
   const canConfirm = picked.size > 0 && lineErrors.size === 0 && !refundError && !pending;
 
@@ -179,19 +192,19 @@ export function ReturnDialog(props: ReturnDialogProps) {
   const footer = done ? (
     <>
       <NotePdfLink kind={kind} id={done.id} testId="return-note-pdf">
-        Open {noteLabel.toLowerCase()} PDF
+        {t('returns.openPdf', { note: noteLabel.toLowerCase() })}
       </NotePdfLink>
       <Button onClick={onClose} data-testid="return-close">
-        Close
+        {t('common.close')}
       </Button>
     </>
   ) : (
     <>
       <Button variant="ghost" onClick={onClose} disabled={pending}>
-        Cancel
+        {t('common.cancel')}
       </Button>
       <Button onClick={() => void confirm()} disabled={!canConfirm} busy={pending} data-testid="return-confirm">
-        Confirm return
+        {t('returns.confirm')}
       </Button>
     </>
   );
@@ -202,11 +215,12 @@ export function ReturnDialog(props: ReturnDialogProps) {
         {done ? (
           <div className="bk-return__done" data-testid="return-done">
             <p>
-              {noteLabel} <b data-testid="return-note-no">{done.no}</b> made for <b data-testid="return-note-amount">{formatINR(done.amount)}</b>
+              {noteLabel} <b data-testid="return-note-no">{done.no}</b> {t('returns.madeFor')}{' '}
+              <b data-testid="return-note-amount">{formatINR(done.amount)}</b>
               {done.refund > 0 && (
                 <>
                   {' '}
-                  · refund <b>{formatINR(done.refund)}</b>
+                  · {t('returns.refund')} <b>{formatINR(done.refund)}</b>
                 </>
               )}
               .
@@ -219,10 +233,10 @@ export function ReturnDialog(props: ReturnDialogProps) {
                 <thead>
                   <tr>
                     <th>#</th>
-                    <th>Product</th>
-                    <th style={{ textAlign: 'right' }}>Sold</th>
-                    <th style={{ textAlign: 'right' }}>Returned</th>
-                    <th style={{ textAlign: 'right' }}>Return now</th>
+                    <th>{t('returns.product')}</th>
+                    <th style={{ textAlign: 'right' }}>{t('returns.sold')}</th>
+                    <th style={{ textAlign: 'right' }}>{t('returns.returned')}</th>
+                    <th style={{ textAlign: 'right' }}>{t('returns.returnNow')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -241,14 +255,14 @@ export function ReturnDialog(props: ReturnDialogProps) {
                           <input
                             className={`bk-return__qty${err ? ' bk-return__qty--bad' : ''}`}
                             inputMode="decimal"
-                            aria-label={`Return quantity of ${l.name}`}
+                            aria-label={t('returns.quantityOf', { name: l.name })}
                             placeholder="0"
                             disabled={l.returnable <= 0 || pending}
                             value={qty[l.sl_no] ?? ''}
                             onChange={(e) => setQty({ ...qty, [l.sl_no]: e.target.value })}
                             data-testid={`return-qty-${l.sl_no}`}
                           />
-                          <div className={err ? 'bk-return__err' : 'bk-muted bk-return__max'}>{err ?? `max ${fmtQty(l.returnable)}`}</div>
+                          <div className={err ? 'bk-return__err' : 'bk-muted bk-return__max'}>{err ?? t('returns.max', { max: fmtQty(l.returnable) })}</div>
                         </td>
                       </tr>
                     );
@@ -258,7 +272,7 @@ export function ReturnDialog(props: ReturnDialogProps) {
             </div>
             <div className="bk-return__foot">
               <div className="bk-return__value">
-                <span className="bk-muted">{noteLabel} value</span>
+                <span className="bk-muted">{t('returns.value', { note: noteLabel })}</span>
                 <b data-testid="return-value">{formatINR(value)}</b>
               </div>
               <Field
@@ -267,14 +281,14 @@ export function ReturnDialog(props: ReturnDialogProps) {
                 value={refundText}
                 disabled={pending}
                 onChange={(e) => setRefund(e.target.value)}
-                hint={refundError ?? `0 to ${formatINR(value)}`}
+                hint={refundError ?? t('returns.refundRange', { max: formatINR(value) })}
                 data-testid="return-refund"
               />
               <TextAreaField
-                label="Reason"
+                label={t('returns.reason')}
                 rows={2}
                 maxLength={200}
-                placeholder="Damaged, wrong size…"
+                placeholder={t('returns.reasonPlaceholder')}
                 value={reason}
                 disabled={pending}
                 onChange={(e) => setReason(e.target.value)}
