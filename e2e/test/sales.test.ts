@@ -273,6 +273,7 @@ describe('counter sales', () => {
       CUSTOMER.name,
       '₹8,127.01',
       '₹1,000.00',
+      '', // Status: nothing returned or cancelled
     ]);
     await shot('sales-list');
 

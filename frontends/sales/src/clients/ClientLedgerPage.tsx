@@ -62,7 +62,7 @@ export function ClientLedgerPage() {
         <div>
           <h1 data-testid="ledger-name">{details.name}</h1>
           <span className="bk-muted">
-            {t('ledger.customerNo', { no: details.client_id })} · +91 {details.mobile_no}
+            {t('ledger.customerNo', { no: details.client_id })} · <span className="cl-nowrap">+91 {details.mobile_no}</span>
           </span>
         </div>
         <div className="cl-title-actions">

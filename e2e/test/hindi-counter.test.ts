@@ -1,0 +1,223 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { ACCOUNTS, login, managerWithCatalogue, recordPrints, startE2E, type E2E } from '../src/harness';
+
+// The counter in Hindi: a cashier whose language is Hindi sells with the keyboard only, prints
+// the bill, and every sales area (cart, checkout, bill, estimates, customers, sells account)
+// reads in Hindi with amounts and dates still en-IN. Each screen is photographed and checked for
+// clipped text and overflow (Devanagari is wider and taller than Latin text).
+let e2e: E2E;
+let page: Page;
+let manager: string;
+let staff: string;
+let customerId: number;
+let estimateId: number;
+
+// Demo catalogue (services/inventory seed).
+const P2 = { id: 2, barcode: '89012100002', name: 'Greenply Club 12mm MR Plywood', mrp: 2150 };
+const P10 = { id: 10, barcode: '89012100010', name: 'Commercial Plywood 4mm', mrp: 520 };
+const P25 = { id: 25, barcode: '89012100025', name: 'Godrej Ultra Mortise Lock', mrp: 1890 };
+const CUSTOMER = { name: 'Sunita Verma', mobile: '9822001144' };
+
+const byId = (id: string) => page.getByTestId(id);
+const text = async (id: string) => ((await byId(id).textContent()) ?? '').trim();
+const seeText = (id: string, t: string) => byId(id).filter({ hasText: t }).first().waitFor();
+
+/**
+ * Text cut off by its box (a button, header cell or label narrower or shorter than its
+ * Devanagari text with overflow hidden), content wider than its card, or a page wider than the window.
+ */
+async function clipped(): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth + 1) out.push(`page ${doc.scrollWidth} > ${doc.clientWidth}`);
+    const name = (el: HTMLElement) => `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('.sl-card, .sl-bill, .bk-card, [role=dialog]'))) {
+      if (el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+    const texts = 'button, th, dt, label, h1, h2, a, .sl-badge, .bk-btn, .bk-field label, .sl-keys li, .sl-customer__row span';
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>(texts))) {
+      if (!el.offsetParent || !(el.textContent ?? '').trim()) continue;
+      const s = getComputedStyle(el);
+      const hidesX = s.overflowX !== 'visible' || s.textOverflow === 'ellipsis';
+      const hidesY = s.overflowY !== 'visible';
+      if (hidesX && el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} width ${el.scrollWidth} > ${el.clientWidth}`);
+      if (hidesY && el.scrollHeight > el.clientHeight + 1) out.push(`${name(el)} height ${el.scrollHeight} > ${el.clientHeight}`);
+    }
+    return out;
+  });
+}
+
+/** A screenshot to look at, at the usual counter width and at a small laptop's, each checked for clipping. */
+async function look(name: string) {
+  for (const width of [1366, 1024]) {
+    await page.setViewportSize({ width, height: 768 });
+    await page.waitForTimeout(150);
+    await e2e.shot(page, width === 1366 ? name : `${name}-${width}`);
+    expect(await clipped()).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1366, height: 800 });
+}
+
+beforeAll(async () => {
+  e2e = await startE2E({ services: ['inventory', 'ledger', 'sales', 'documents'] });
+  manager = await managerWithCatalogue(e2e);
+  staff = (await e2e.api<{ token: string }>('POST', '/loginReact', { body: ACCOUNTS.staff })).body.token;
+  const added = await e2e.api<{ id: number }>('POST', '/clients/addClient', {
+    token: manager,
+    body: {
+      mobile_no: CUSTOMER.mobile,
+      name: CUSTOMER.name,
+      address_line_1: '12 Station Road',
+      address_line_2: '',
+      city_or_district: 'Indore',
+      state: 'MP',
+      country: 'India',
+      postal_code: '452001',
+    },
+  });
+  customerId = added.body.id;
+  // An estimate to find in the list: 2 locks for the customer, made at the manager's counter.
+  const scanned = await e2e.api<unknown[]>('GET', `/addProductIntoCart/2*${P25.barcode}?cart_no=1`, { token: manager });
+  expect(scanned.body).toHaveLength(2);
+  const made = await e2e.api<{ error?: string }>('GET', `/createEstimate?cart_no=1&clientId=${customerId}`, { token: manager });
+  expect(made.body?.error).toBeUndefined();
+  const list = await e2e.api<{ estimateList: { id: number }[] }>('GET', '/getEstimateList?pageNo=0', { token: manager });
+  expect(list.body.estimateList).toHaveLength(1);
+  estimateId = list.body.estimateList[0]!.id;
+  // The cashier's language is Hindi, remembered on the server: the shell applies it at sign-in.
+  const set = await e2e.api('PUT', '/profile/language', { token: staff, body: { language: 'hi' } });
+  expect(set.status).toBe(200);
+
+  page = await e2e.newPage();
+  await recordPrints(page.context());
+  await login(page, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
+  await page.evaluate(() => localStorage.setItem('bahi.language', 'hi'));
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.lang === 'hi');
+}, 240_000);
+
+afterAll(async () => {
+  await e2e?.stop();
+});
+
+describe('the counter in Hindi', () => {
+  it('sells with the keyboard only, in Hindi, and prints the bill', async () => {
+    await page.goto('/');
+    await byId('product-entry').waitFor();
+    await page.getByRole('heading', { name: 'कार्ट', exact: true }).waitFor();
+    expect(await byId('product-entry').getAttribute('placeholder')).toContain('बारकोड स्कैन करें');
+    // The keys stay the keys; what they do is said in Hindi.
+    const keys = await text('keys');
+    for (const k of ['F2', 'Enter', '5*code', 'F4', 'F9', 'Esc']) expect(keys).toContain(k);
+    expect(keys).toContain('ग्राहक खोजें');
+    expect(await byId('clear-cart').textContent()).toBe('कार्ट खाली करें');
+    await look('hindi-cart-empty');
+
+    await page.keyboard.press('F2');
+    for (const code of [P2.barcode, `3*${P10.barcode}`]) {
+      await page.keyboard.type(code);
+      await page.keyboard.press('Enter');
+    }
+    // Amounts stay en-IN: 2150 + 3 x 520 = 3710.
+    await seeText('subtotal', '₹3,710.00');
+    await page.getByLabel(`${P10.name} की मात्रा`, { exact: true }).waitFor();
+    await page.keyboard.press('F4');
+    await page.keyboard.type(CUSTOMER.mobile.slice(0, 8));
+    await byId('customer-suggestions').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await seeText('current-customer', CUSTOMER.name);
+    expect((await byId('summary').locator('dt').allTextContents()).map((s) => s.trim())).toEqual([
+      'उप-योग',
+      'बकाया',
+      'टैक्स (18%)',
+      'शिपिंग',
+      'छूट',
+      'कुल',
+    ]);
+    await look('hindi-cart');
+
+    // F9: the sell panel, in Hindi; Paid is focused with the total, typed over.
+    await page.keyboard.press('F9');
+    const panel = byId('sell-panel');
+    await panel.waitFor();
+    await panel.getByLabel('भुगतान', { exact: true }).waitFor();
+    await panel.getByLabel('बकाया तारीख', { exact: true }).waitFor();
+    expect(await text('sell-confirm')).toBe('बिक्री पक्की करें (Enter)');
+    await page.keyboard.type('1000');
+    await look('hindi-checkout');
+    await page.keyboard.press('Enter');
+
+    // The bill opens on its print route: the bill's PDF goes to the print dialog.
+    await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
+    const saleId = Number(page.url().split('/').pop());
+    await byId('bill').waitFor();
+    await page.locator('iframe[data-testid="print-frame"][src^="blob:"]').waitFor({ state: 'attached' });
+    await page.waitForFunction(() => (window as unknown as { __prints?: number }).__prints === 1);
+    const pdf = await fetch(`${e2e.baseUrl}/api/documents/bill/${saleId}`, { headers: { Authorization: `Bearer ${staff}` } });
+    expect(pdf.status).toBe(200);
+    const file = path.join(os.tmpdir(), `hindi-counter-bill-${saleId}.pdf`);
+    fs.writeFileSync(file, Buffer.from(await pdf.arrayBuffer()));
+    expect(fs.readFileSync(file).subarray(0, 4).toString('latin1')).toBe('%PDF');
+    expect(execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })).toContain(CUSTOMER.name);
+
+    // The bill view in Hindi, its figures en-IN: 3710 sold, 1000 paid, 2710 due.
+    await byId('bill').getByText(`बिल #${saleId}`).waitFor();
+    expect(await text('bill-amount')).toBe('₹3,710.00');
+    expect(await text('bill-paid')).toBe('₹1,000.00');
+    expect(await text('bill-due')).toBe('₹2,710');
+    const labels = (await byId('bill-totals').locator('span:not(.r)').allTextContents()).map((s) => s.trim());
+    expect(labels).toEqual(['उप-योग', 'शिपिंग', 'छूट', 'राशि', 'पिछला बकाया', 'कुल', 'भुगतान', 'कुल बकाया']);
+    expect(await text('print-bill')).toBe('प्रिंट');
+    expect(await text('move-to-cart')).toBe('कार्ट में डालें');
+    await look('hindi-bill');
+  });
+
+  it('estimates, customers and the sells account read in Hindi', async () => {
+    await page.goto('/estimateList');
+    const estimates = byId('estimate-list');
+    await estimates.locator('tbody tr').first().waitFor();
+    expect((await estimates.locator('th').allTextContents()).map((s) => s.trim())).toEqual(['आईडी', 'तारीख', 'ग्राहक का नाम', 'कुल राशि']);
+    await estimates.getByText('₹3,780.00').first().waitFor(); // 2 x 1890
+    await look('hindi-estimates');
+
+    await page.goto(`/estimateList/edit/${estimateId}`);
+    await byId('estimate-editor').waitFor();
+    await page.getByRole('heading', { name: `एस्टिमेट #${estimateId}`, exact: true }).waitFor();
+    await seeText('estimate-customer', CUSTOMER.name);
+    await page.getByRole('button', { name: 'कॉपी बनाएँ', exact: true }).waitFor();
+    await look('hindi-estimate-editor');
+
+    await page.goto('/clientList');
+    await page.getByRole('heading', { name: 'ग्राहक विवरण', exact: true }).waitFor();
+    await byId('clients-table').getByText(CUSTOMER.name).waitFor();
+    expect(await page.getByLabel('ग्राहक खोजें').first().getAttribute('placeholder')).toBe('नाम या मोबाइल से ग्राहक खोजें');
+    await look('hindi-customers');
+
+    await page.goto(`/clientList/transaction/${customerId}`);
+    await byId('ledger-name').filter({ hasText: CUSTOMER.name }).waitFor();
+    await page.getByText('कुल बकाया').first().waitFor();
+    expect(await text('ledger-due')).toContain('₹2,710.00');
+    await look('hindi-customer-ledger');
+
+    await page.goto('/salesList');
+    const sales = byId('sales-list');
+    await sales.locator('tbody tr').first().getByText(CUSTOMER.name).waitFor();
+    expect((await sales.locator('th').allTextContents()).map((s) => s.trim())).toEqual([
+      'आईडी',
+      'तारीख',
+      'ग्राहक का नाम',
+      'कुल राशि',
+      'भुगतान',
+      'स्थिति',
+    ]);
+    // Dates stay dd-mm-yyyy or ISO as in English; amounts en-IN.
+    await sales.locator('tbody tr').first().getByText('₹3,710.00').waitFor();
+    await look('hindi-sales-list');
+  });
+});
