@@ -2,6 +2,13 @@ import './i18n';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { GstReturnsPage } from './GstReturnsPage';
 import { DashboardPage } from './dashboard/DashboardPage';
+import { AgeingPage } from './pages/AgeingPage';
+import { DaybookPage } from './pages/DaybookPage';
+import { ProfitPage } from './pages/ProfitPage';
+import { PurchaseRegisterPage } from './pages/PurchaseRegisterPage';
+import { SalesRegisterPage } from './pages/SalesRegisterPage';
+import { StockSummaryPage } from './pages/StockSummaryPage';
+import './pages/pages.css';
 import './reports.css';
 
 /** Mounted by the shell at /reports/* (managers only: the shell's route loader refuses others). */
@@ -10,6 +17,12 @@ export default function ReportsArea() {
     <Routes>
       <Route index element={<DashboardPage />} />
       <Route path="gst" element={<GstReturnsPage />} />
+      <Route path="daybook" element={<DaybookPage />} />
+      <Route path="sales-register" element={<SalesRegisterPage />} />
+      <Route path="purchase-register" element={<PurchaseRegisterPage />} />
+      <Route path="stock-summary" element={<StockSummaryPage />} />
+      <Route path="profit" element={<ProfitPage />} />
+      <Route path="ageing" element={<AgeingPage />} />
       <Route path="*" element={<Navigate to="gst" replace />} />
     </Routes>
   );
