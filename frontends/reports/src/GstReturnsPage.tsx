@@ -12,6 +12,7 @@ import {
   useAlert,
 } from '@bahi/ui-kit';
 import type { Gstr3bReply } from '@bahi/contracts';
+import { useLanguage, useTranslation } from '@bahi/i18n';
 import {
   defaultPeriod,
   fallbackFileName,
@@ -59,6 +60,7 @@ function SectionTable<R>({
   rows: R[];
   empty: string;
 }) {
+  const { t } = useTranslation('reports');
   const hasTotals = rows.length > 0 && columns.some((c) => c.total !== undefined);
   return (
     <div className="bk-table-wrap">
@@ -96,7 +98,7 @@ function SectionTable<R>({
             <tr data-testid={`${testId}-total`}>
               {columns.map((c, i) => (
                 <td key={c.label} className={c.num ? 'rp-num bk-money' : undefined}>
-                  {i === 0 ? 'Total' : c.total}
+                  {i === 0 ? t('gst.total') : c.total}
                 </td>
               ))}
             </tr>
@@ -111,6 +113,7 @@ const inr = (v: number | undefined) => formatINR(v ?? 0);
 
 /** /reports/gst: GSTR-1 and GSTR-3B of one month, with the portal's JSON and CSV downloads. */
 export function GstReturnsPage() {
+  const { t } = useTranslation('reports');
   const alert = useAlert();
   const [period, setPeriod] = useState(defaultPeriod);
   const [state, setState] = useState<State>({ status: 'loading' });
@@ -145,19 +148,19 @@ export function GstReturnsPage() {
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (err) {
-      alert.error(err instanceof ApiError ? err.message : 'The download failed; try again.');
+      alert.error(err instanceof ApiError ? errorMessage(err) : t('gst.downloadFailed'));
     } finally {
       setDownloading(null);
     }
   };
 
-  const csvButton = (section: CsvSection, label = 'Download CSV') => (
+  const csvButton = (section: CsvSection, label = t('gst.downloadCsv')) => (
     <Button
       variant="secondary"
       busy={downloading === section}
       onClick={() => void download(section)}
       data-testid={`download-${section}`}
-      aria-label={`Download ${section.toUpperCase()} CSV`}
+      aria-label={t('gst.downloadCsvOf', { section: section.toUpperCase() })}
     >
       {label}
     </Button>
@@ -168,14 +171,12 @@ export function GstReturnsPage() {
     <div className="rp-page">
       <div className="bk-page-title">
         <div>
-          <h1>GST returns</h1>
-          <p className="bk-muted rp-sub">
-            GSTR-1 (outward supplies) and GSTR-3B (summary) for the month, as the GST portal's offline tool takes them.
-          </p>
+          <h1>{t('gst.title')}</h1>
+          <p className="bk-muted rp-sub">{t('gst.sub')}</p>
         </div>
         <div className="rp-controls">
           <label className="rp-month">
-            <span>Month</span>
+            <span>{t('gst.month')}</span>
             <input
               type="month"
               name="period"
@@ -191,12 +192,12 @@ export function GstReturnsPage() {
             onClick={() => void download()}
             data-testid="download-json"
           >
-            Download JSON
+            {t('gst.downloadJson')}
           </Button>
         </div>
       </div>
       {state.status === 'loading' ? (
-        <Spinner label="Loading the returns…" />
+        <Spinner label={t('gst.loading')} />
       ) : (
         <Returns state={state} csvButton={csvButton} />
       )}
@@ -211,10 +212,12 @@ function Returns({
   state: Extract<State, { status: 'done' }>;
   csvButton: (s: CsvSection, label?: string) => ReactNode;
 }) {
+  const { t } = useTranslation('reports');
+  const lng = useLanguage();
   const { gstr1, gstr3b, period } = state;
   if (!gstr1.ok) {
     return (
-      <Card title="The returns cannot be prepared">
+      <Card title={t('gst.cannotPrepare')}>
         <p className="rp-error" role="alert" data-testid="gst-error">
           {gstr1.message}
         </p>
@@ -232,7 +235,7 @@ function Returns({
   const threeB = gstr3b.ok ? (
     <Gstr3b data={gstr3b.data} />
   ) : (
-    <Card title="GSTR-3B summary">
+    <Card title={t('gst.summary3b')}>
       <p className="rp-error" role="alert">
         {gstr3b.message}
       </p>
@@ -243,27 +246,27 @@ function Returns({
     <>
       <div className="bk-stats rp-stats" data-testid="gst-summary">
         <div className="bk-stat">
-          <span className="bk-stat__label">GSTIN</span>
+          <span className="bk-stat__label">{t('gst.gstin')}</span>
           <span className="bk-stat__value bk-stat__value--small" data-testid="gst-gstin">
             {r.gstin}
           </span>
         </div>
         <div className="bk-stat">
-          <span className="bk-stat__label">Return period</span>
+          <span className="bk-stat__label">{t('gst.period')}</span>
           <span className="bk-stat__value bk-stat__value--small" data-testid="gst-fp">
-            {monthLabel(period)} ({r.fp})
+            {monthLabel(period, lng)} ({r.fp})
           </span>
         </div>
         {!empty && (
           <>
             <div className="bk-stat">
-              <span className="bk-stat__label">Taxable value</span>
+              <span className="bk-stat__label">{t('gst.taxable')}</span>
               <span className="bk-stat__value bk-stat__value--small bk-money">
                 {inr(sum([...b2b.map((x) => x.txval), ...b2cl.map((x) => x.txval), ...b2cs.map((x) => x.txval)]))}
               </span>
             </div>
             <div className="bk-stat">
-              <span className="bk-stat__label">Tax</span>
+              <span className="bk-stat__label">{t('gst.tax')}</span>
               <span className="bk-stat__value bk-stat__value--small bk-money">
                 {inr(sum([...b2b.map((x) => x.tax), ...b2cl.map((x) => x.tax), ...b2cs.map(taxOf)]))}
               </span>
@@ -274,9 +277,9 @@ function Returns({
 
       {empty ? (
         <>
-          <Card title="GSTR-1">
+          <Card title={t('gst.gstr1')}>
             <p className="rp-empty" data-testid="gst-empty">
-              No invoices in {monthLabel(period)}.
+              {t('gst.noInvoices', { month: monthLabel(period, lng) })}
             </p>
           </Card>
           {threeB}
@@ -284,93 +287,93 @@ function Returns({
       ) : (
         <>
           {threeB}
-          <Card title={`B2B invoices (${b2b.length})`} actions={csvButton('b2b')}>
+          <Card title={t('gst.b2b', { count: b2b.length })} actions={csvButton('b2b')}>
             <SectionTable
               testId="gst-b2b"
               rows={b2b}
-              empty="No invoices to registered customers."
+              empty={t('gst.b2bEmpty')}
               columns={[
-                { label: 'Customer GSTIN', cell: (x) => <span className="rp-code">{x.ctin}</span> },
-                { label: 'Invoice no', cell: (x) => x.inum },
-                { label: 'Date', cell: (x) => x.idt },
-                { label: 'Place of supply', cell: (x) => posLabel(x.pos) },
-                { label: 'Invoice value', num: true, cell: (x) => inr(x.val), total: inr(sum(b2b.map((x) => x.val))) },
+                { label: t('gst.cols.customerGstin'), cell: (x) => <span className="rp-code">{x.ctin}</span> },
+                { label: t('gst.cols.invoiceNo'), cell: (x) => x.inum },
+                { label: t('gst.cols.date'), cell: (x) => x.idt },
+                { label: t('gst.cols.pos'), cell: (x) => posLabel(x.pos) },
+                { label: t('gst.cols.invoiceValue'), num: true, cell: (x) => inr(x.val), total: inr(sum(b2b.map((x) => x.val))) },
                 {
-                  label: 'Taxable value',
+                  label: t('gst.cols.taxable'),
                   num: true,
                   cell: (x) => inr(x.txval),
                   total: inr(sum(b2b.map((x) => x.txval))),
                 },
-                { label: 'Tax', num: true, cell: (x) => inr(x.tax), total: inr(sum(b2b.map((x) => x.tax))) },
+                { label: t('gst.cols.tax'), num: true, cell: (x) => inr(x.tax), total: inr(sum(b2b.map((x) => x.tax))) },
               ]}
             />
           </Card>
 
-          <Card title={`B2C large invoices (${b2cl.length})`} actions={csvButton('b2cl')}>
+          <Card title={t('gst.b2cl', { count: b2cl.length })} actions={csvButton('b2cl')}>
             <SectionTable
               testId="gst-b2cl"
               rows={b2cl}
-              empty="No inter-state invoice above ₹1,00,000 to an unregistered customer."
+              empty={t('gst.b2clEmpty')}
               columns={[
-                { label: 'Invoice no', cell: (x) => x.inum },
-                { label: 'Date', cell: (x) => x.idt },
-                { label: 'Place of supply', cell: (x) => posLabel(x.pos) },
-                { label: 'Invoice value', num: true, cell: (x) => inr(x.val), total: inr(sum(b2cl.map((x) => x.val))) },
+                { label: t('gst.cols.invoiceNo'), cell: (x) => x.inum },
+                { label: t('gst.cols.date'), cell: (x) => x.idt },
+                { label: t('gst.cols.pos'), cell: (x) => posLabel(x.pos) },
+                { label: t('gst.cols.invoiceValue'), num: true, cell: (x) => inr(x.val), total: inr(sum(b2cl.map((x) => x.val))) },
                 {
-                  label: 'Taxable value',
+                  label: t('gst.cols.taxable'),
                   num: true,
                   cell: (x) => inr(x.txval),
                   total: inr(sum(b2cl.map((x) => x.txval))),
                 },
-                { label: 'IGST', num: true, cell: (x) => inr(x.iamt), total: inr(sum(b2cl.map((x) => x.iamt))) },
+                { label: t('gst.cols.igst'), num: true, cell: (x) => inr(x.iamt), total: inr(sum(b2cl.map((x) => x.iamt))) },
               ]}
             />
           </Card>
 
-          <Card title={`B2C small (${b2cs.length})`} actions={csvButton('b2cs')}>
+          <Card title={t('gst.b2cs', { count: b2cs.length })} actions={csvButton('b2cs')}>
             <SectionTable
               testId="gst-b2cs"
               rows={b2cs}
-              empty="No sales to unregistered customers."
+              empty={t('gst.b2csEmpty')}
               columns={[
-                { label: 'Supply', cell: (x) => (x.sply_ty === 'INTER' ? 'Inter-state' : 'Intra-state') },
-                { label: 'Place of supply', cell: (x) => posLabel(x.pos) },
-                { label: 'Rate', num: true, cell: (x) => formatRate(x.rt) },
+                { label: t('gst.cols.supply'), cell: (x) => (x.sply_ty === 'INTER' ? t('gst.inter') : t('gst.intra')) },
+                { label: t('gst.cols.pos'), cell: (x) => posLabel(x.pos) },
+                { label: t('gst.cols.rate'), num: true, cell: (x) => formatRate(x.rt) },
                 {
-                  label: 'Taxable value',
+                  label: t('gst.cols.taxable'),
                   num: true,
                   cell: (x) => inr(x.txval),
                   total: inr(sum(b2cs.map((x) => x.txval))),
                 },
-                { label: 'IGST', num: true, cell: (x) => inr(x.iamt), total: inr(sum(b2cs.map((x) => x.iamt))) },
-                { label: 'CGST', num: true, cell: (x) => inr(x.camt), total: inr(sum(b2cs.map((x) => x.camt))) },
-                { label: 'SGST/UTGST', num: true, cell: (x) => inr(x.samt), total: inr(sum(b2cs.map((x) => x.samt))) },
+                { label: t('gst.cols.igst'), num: true, cell: (x) => inr(x.iamt), total: inr(sum(b2cs.map((x) => x.iamt))) },
+                { label: t('gst.cols.cgst'), num: true, cell: (x) => inr(x.camt), total: inr(sum(b2cs.map((x) => x.camt))) },
+                { label: t('gst.cols.sgstUtgst'), num: true, cell: (x) => inr(x.samt), total: inr(sum(b2cs.map((x) => x.samt))) },
               ]}
             />
           </Card>
 
-          <Card title={`HSN summary (${hsn.length})`} actions={csvButton('hsn')}>
+          <Card title={t('gst.hsn', { count: hsn.length })} actions={csvButton('hsn')}>
             <SectionTable
               testId="gst-hsn"
               rows={hsn}
-              empty="No goods sold."
+              empty={t('gst.hsnEmpty')}
               columns={[
-                { label: 'HSN', cell: (x) => <span className="rp-code">{x.hsn_sc}</span> },
-                { label: 'Description', cell: (x) => <span className="rp-desc">{x.desc ?? ''}</span> },
-                { label: 'UQC', cell: (x) => x.uqc },
-                { label: 'Quantity', num: true, cell: (x) => formatQty(x.qty) },
-                { label: 'Rate', num: true, cell: (x) => formatRate(x.rt) },
+                { label: t('gst.cols.hsn'), cell: (x) => <span className="rp-code">{x.hsn_sc}</span> },
+                { label: t('gst.cols.description'), cell: (x) => <span className="rp-desc">{x.desc ?? ''}</span> },
+                { label: t('gst.cols.uqc'), cell: (x) => x.uqc },
+                { label: t('gst.cols.quantity'), num: true, cell: (x) => formatQty(x.qty) },
+                { label: t('gst.cols.rate'), num: true, cell: (x) => formatRate(x.rt) },
                 {
-                  label: 'Taxable value',
+                  label: t('gst.cols.taxable'),
                   num: true,
                   cell: (x) => inr(x.txval),
                   total: inr(sum(hsn.map((x) => x.txval))),
                 },
-                { label: 'IGST', num: true, cell: (x) => inr(x.iamt), total: inr(sum(hsn.map((x) => x.iamt))) },
-                { label: 'CGST', num: true, cell: (x) => inr(x.camt), total: inr(sum(hsn.map((x) => x.camt))) },
-                { label: 'SGST', num: true, cell: (x) => inr(x.samt), total: inr(sum(hsn.map((x) => x.samt))) },
+                { label: t('gst.cols.igst'), num: true, cell: (x) => inr(x.iamt), total: inr(sum(hsn.map((x) => x.iamt))) },
+                { label: t('gst.cols.cgst'), num: true, cell: (x) => inr(x.camt), total: inr(sum(hsn.map((x) => x.camt))) },
+                { label: t('gst.cols.sgst'), num: true, cell: (x) => inr(x.samt), total: inr(sum(hsn.map((x) => x.samt))) },
                 {
-                  label: 'Total value',
+                  label: t('gst.cols.totalValue'),
                   num: true,
                   cell: (x) => inr(x.val ?? sum([x.txval, taxOf(x)])),
                   total: inr(sum(hsn.map((x) => x.val ?? sum([x.txval, taxOf(x)])))),
@@ -379,21 +382,21 @@ function Returns({
             />
           </Card>
 
-          <Card title="Documents issued" actions={csvButton('docs')}>
+          <Card title={t('gst.docs')} actions={csvButton('docs')}>
             <SectionTable
               testId="gst-docs"
               rows={docs}
-              empty="No invoice numbers used."
+              empty={t('gst.docsEmpty')}
               columns={[
                 {
-                  label: 'Nature of document',
-                  cell: (x) => (x.doc_num === 1 ? 'Invoices for outward supply' : `Document type ${x.doc_num}`),
+                  label: t('gst.cols.nature'),
+                  cell: (x) => (x.doc_num === 1 ? t('gst.invoicesOutward') : t('gst.docType', { n: x.doc_num })),
                 },
-                { label: 'From', cell: (x) => x.from },
-                { label: 'To', cell: (x) => x.to },
-                { label: 'Total', num: true, cell: (x) => x.totnum },
-                { label: 'Cancelled', num: true, cell: (x) => x.cancel },
-                { label: 'Net issued', num: true, cell: (x) => x.net_issue },
+                { label: t('gst.cols.from'), cell: (x) => x.from },
+                { label: t('gst.cols.to'), cell: (x) => x.to },
+                { label: t('gst.cols.total'), num: true, cell: (x) => x.totnum },
+                { label: t('gst.cols.cancelled'), num: true, cell: (x) => x.cancel },
+                { label: t('gst.cols.netIssued'), num: true, cell: (x) => x.net_issue },
               ]}
             />
           </Card>
@@ -404,6 +407,7 @@ function Returns({
 }
 
 function Gstr3b({ data }: { data: Gstr3bReply }) {
+  const { t } = useTranslation('reports');
   type Row = {
     label: string;
     txval?: number;
@@ -414,34 +418,34 @@ function Gstr3b({ data }: { data: Gstr3bReply }) {
     strong?: boolean;
   };
   const rows: Row[] = [
-    { label: '3.1(a) Outward taxable supplies', ...data.outward },
-    { label: '3.1(c) Nil rated and exempted', txval: data.nil_exempt.txval },
-    { label: '4(A)(5) Input tax credit from purchases', ...data.itc },
-    { label: 'Tax payable in cash', ...data.net_payable, strong: true },
-    { label: 'Input tax credit carried forward', ...data.itc_carried },
+    { label: t('gst.rows3b.outward'), ...data.outward },
+    { label: t('gst.rows3b.nil'), txval: data.nil_exempt.txval },
+    { label: t('gst.rows3b.itc'), ...data.itc },
+    { label: t('gst.rows3b.payable'), ...data.net_payable, strong: true },
+    { label: t('gst.rows3b.carried'), ...data.itc_carried },
   ];
   const cell = (v: number | undefined) => (v === undefined ? '' : inr(v));
   return (
-    <Card title="GSTR-3B summary">
+    <Card title={t('gst.summary3b')}>
       <div className="bk-table-wrap">
         <table className="bk-table rp-table" data-testid="gst-3b">
           <thead>
             <tr>
-              <th scope="col">Head</th>
+              <th scope="col">{t('gst.cols.head')}</th>
               <th scope="col" className="rp-num">
-                Taxable value
+                {t('gst.cols.taxable')}
               </th>
               <th scope="col" className="rp-num">
-                IGST
+                {t('gst.cols.igst')}
               </th>
               <th scope="col" className="rp-num">
-                CGST
+                {t('gst.cols.cgst')}
               </th>
               <th scope="col" className="rp-num">
-                SGST
+                {t('gst.cols.sgst')}
               </th>
               <th scope="col" className="rp-num">
-                Cess
+                {t('gst.cols.cess')}
               </th>
             </tr>
           </thead>
@@ -461,8 +465,8 @@ function Gstr3b({ data }: { data: Gstr3bReply }) {
       </div>
       {data.inter_state_unreg.length > 0 && (
         <p className="bk-muted rp-note">
-          3.2 Inter-state supplies to unregistered persons:{' '}
-          {data.inter_state_unreg.map((x) => `${posLabel(x.pos)} ${inr(x.txval)} (IGST ${inr(x.iamt)})`).join('; ')}
+          {t('gst.interUnreg')}{' '}
+          {data.inter_state_unreg.map((x) => t('gst.interUnregItem', { pos: posLabel(x.pos), txval: inr(x.txval), iamt: inr(x.iamt) })).join('; ')}
         </p>
       )}
     </Card>

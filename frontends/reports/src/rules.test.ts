@@ -23,6 +23,9 @@ describe('GST page rules', () => {
   it('names months and places of supply', () => {
     expect(monthLabel('2026-10')).toBe('October 2026');
     expect(monthLabel('2027-01')).toBe('January 2027');
+    // Hindi month names (ICU data spells October either way), the year stays in Latin digits.
+    expect(monthLabel('2026-10', 'hi')).toMatch(/^अक्[टत]ूबर 2026$/);
+    expect(monthLabel('2027-01', 'hi')).toBe('जनवरी 2027');
     expect(posLabel('24')).toBe('Gujarat (24)');
     expect(posLabel('27')).toBe('Maharashtra (27)');
     expect(posLabel('42')).toBe('42');

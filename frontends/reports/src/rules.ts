@@ -110,10 +110,14 @@ export function isPeriod(p: string): boolean {
   return !!m && Number(m[2]) >= 1 && Number(m[2]) <= 12;
 }
 
-/** '2026-10' -> 'October 2026'. */
-export function monthLabel(period: string): string {
+/** '2026-10' -> 'October 2026' (Hindi: 'अक्टूबर 2026', the month named by the browser's hi-IN data, the year in Latin digits). */
+export function monthLabel(period: string, lng: 'en' | 'hi' = 'en'): string {
   if (!isPeriod(period)) return period;
   const [y, m] = period.split('-');
+  if (lng === 'hi') {
+    const month = new Intl.DateTimeFormat('hi-IN', { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(Number(y), Number(m) - 1, 1)));
+    return `${month} ${y}`;
+  }
   return `${MONTHS[Number(m) - 1]} ${y}`;
 }
 
