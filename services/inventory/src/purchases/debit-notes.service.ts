@@ -2,7 +2,7 @@ import { BadRequestException, ConflictException, Inject, Injectable, NotFoundExc
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
-import { Subjects, type DebitNoteDetails, type NoteLine, type PurchaseReturnReply } from '@bahi/contracts';
+import { Subjects, type DebitNoteDetails, type EntryPostRequest, type NoteLine, type PurchaseReturnReply } from '@bahi/contracts';
 import { Decimal, DocumentSeries, financialYearOf, leaseMs, Limits, LOGGER, money, NatsClient, Outbox, SequenceService, today } from '@bahi/service-kit';
 import { InventoryEvents } from '../events/inventory-events';
 import { stateName } from '@bahi/gst';
@@ -98,6 +98,17 @@ const figureFields = (fig: NoteFigures) => ({
  * DN number written together with the point of no return. Any failure undoes them in reverse and
  * releases the reservation; the re-driver does the same for notes a crash left behind.
  */
+/** The distributor's ledger entry of a debit note: the refund is what they paid back. */
+const distributorEntry = (d: DebitNoteDoc, docNo?: string): EntryPostRequest => ({
+  companyId: d.companyId,
+  party: { kind: 'distributor', id: d.distributorId },
+  source: { kind: 'debit-note', id: d.debitNoteId },
+  amount: d.amount,
+  paid: d.refund,
+  date: d.date,
+  ...(docNo ? { docNo } : {}),
+});
+
 @Injectable()
 export class DebitNotesService implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly outbox: Outbox<DebitNoteDoc, PurchaseReturnReply>;
@@ -242,14 +253,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
     const negative = new Set(applied.negativeStock ?? []);
     const warnings = d.lines.filter((l) => negative.has(l.product_id)).map((l) => `Stock of ${l.product_name} (${l.product_id}) is now below zero.`);
     await this.outbox.mark(d, { stockApplied: true, warnings });
-    await this.nats.send(Subjects.ledger.entryPost, {
-      companyId: d.companyId,
-      party: { kind: 'distributor', id: d.distributorId },
-      source: { kind: 'debit-note', id: d.debitNoteId },
-      amount: d.amount,
-      paid: d.refund,
-      date: d.date,
-    });
+    await this.nats.send(Subjects.ledger.entryPost, distributorEntry(d));
     const { serial, number } = await this.series.assign(d.companyId, d.fy, { debitNoteId: d.debitNoteId }, { ledgerPosted: true });
     Object.assign(d, { serial, debit_note_no: number, ledgerPosted: true });
   }
@@ -261,15 +265,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
       Object.assign(d, { serial, debit_note_no: number });
     }
     try {
-      await this.nats.send(Subjects.ledger.entryPost, {
-        companyId: d.companyId,
-        party: { kind: 'distributor', id: d.distributorId },
-        source: { kind: 'debit-note', id: d.debitNoteId },
-        amount: d.amount,
-        paid: d.refund,
-        date: d.date,
-        docNo: d.debit_note_no,
-      });
+      await this.nats.send(Subjects.ledger.entryPost, distributorEntry(d, d.debit_note_no));
     } catch (err) {
       this.log.warn({ err, debitNoteId: d.debitNoteId }, 'the debit note number did not reach the ledger entry');
     }
