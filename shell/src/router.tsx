@@ -24,7 +24,7 @@ export const routes: RouteObject[] = [
   {
     element: <Root />,
     errorElement: <ErrorPage />,
-    hydrateFallbackElement: <Spinner label="Loading…" />,
+    hydrateFallbackElement: <Spinner />,
     children: [
       { path: 'loginApp', element: <LoginPage /> },
       { path: 'logout', element: <LogoutPage /> },

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { applyLanguage, isLanguage } from '@bahi/i18n';
 import { api, type User } from '@bahi/ui-kit';
 
 // The signed-in user, read once per session from /getUserData and shared through UserProvider.
@@ -7,6 +8,9 @@ const listeners = new Set<() => void>();
 
 export function setUser(user: User | null): void {
   current = user;
+  // The language the user chose, remembered on the server, follows them to every browser.
+  const language = (user as { language?: unknown } | null)?.language;
+  if (isLanguage(language)) void applyLanguage(language);
   listeners.forEach((l) => l());
 }
 

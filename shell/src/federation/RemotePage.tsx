@@ -1,4 +1,5 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { RemoteBoundary, RemoteUnavailable, Spinner } from '@bahi/ui-kit';
 import { cachedRemoteComponent, loadRemoteComponent } from './remotes';
 
@@ -6,6 +7,7 @@ type State = { status: 'loading' } | { status: 'ready'; Comp: ComponentType } | 
 
 /** Renders one exposed module of a remote in this area, with a spinner, fallback and retry. */
 export function RemotePage({ remote, module }: { remote: string; module: string }) {
+  const { t } = useTranslation('shell');
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<State>(() => {
     const Comp = cachedRemoteComponent(remote, module);
@@ -30,12 +32,15 @@ export function RemotePage({ remote, module }: { remote: string; module: string 
   }, [remote, module, attempt]);
 
   const retry = () => setAttempt((a) => a + 1);
-  if (state.status === 'loading') return <Spinner label={`Loading ${remote}…`} />;
+  if (state.status === 'loading') return <Spinner label={t('layout.loadingArea', { name: remote })} />;
   if (state.status === 'failed') return <RemoteUnavailable name={remote} onRetry={retry} detail={state.error} />;
   const { Comp } = state;
   return (
     <RemoteBoundary key={attempt} name={remote} onRetry={retry}>
-      <Comp />
+      {/* The remote's catalogue loads (active language only) before its first render. */}
+      <Suspense fallback={<Spinner />}>
+        <Comp />
+      </Suspense>
     </RemoteBoundary>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { getToken, Modal } from '@bahi/ui-kit';
 import shellPackage from '../../package.json';
 
@@ -41,6 +42,7 @@ async function collectVersions(): Promise<{ services: Row[]; remotes: Row[] }> {
 }
 
 export function AboutBox({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation('shell');
   const [data, setData] = useState<{ services: Row[]; remotes: Row[] } | null>(null);
   useEffect(() => {
     if (!open) return;
@@ -65,15 +67,15 @@ export function AboutBox({ open, onClose }: { open: boolean; onClose: () => void
     </table>
   );
   return (
-    <Modal open={open} title="About Bahi" onClose={onClose}>
-      {table('Shell', [{ part: 'shell', version: shellPackage.version }])}
+    <Modal open={open} title={t('about.title')} onClose={onClose}>
+      {table(t('about.shell'), [{ part: 'shell', version: shellPackage.version }])}
       {data ? (
         <>
-          {table('Modules', data.remotes)}
-          {table('Services', data.services)}
+          {table(t('about.modules'), data.remotes)}
+          {table(t('about.services'), data.services)}
         </>
       ) : (
-        <p>Loading versions…</p>
+        <p>{t('about.loading')}</p>
       )}
     </Modal>
   );

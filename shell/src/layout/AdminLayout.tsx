@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { PageHeaderProvider, PageHeaderSlot, UserProvider } from '@bahi/ui-kit';
 import { fetchUser, useCurrentUser } from '../userStore';
 import { Footer, NavigationProgress } from './Layout';
@@ -6,6 +7,7 @@ import { ProfileMenu } from './ProfileMenu';
 
 /** The platform administration frame: no staff sidebar, just the top bar with logout. */
 export function AdminLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('shell');
   const user = useCurrentUser();
   return (
     <UserProvider value={{ user, refresh: async () => void (await fetchUser()) }}>
@@ -14,7 +16,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
           <header className="sh-topbar sh-topbar--admin">
             <div className="sh-brand sh-brand--light">
               <span className="sh-brand__mark">ब</span>
-              <span className="sh-brand__name">Bahi Administration</span>
+              <span className="sh-brand__name">{t('brand.admin')}</span>
             </div>
             <div className="sh-topbar__middle">
               <PageHeaderSlot />

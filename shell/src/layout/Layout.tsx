@@ -1,29 +1,35 @@
 import { useState } from 'react';
 import { Outlet, useMatches, useNavigation } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { PageHeaderProvider, PageHeaderSlot, Spinner, UserProvider } from '@bahi/ui-kit';
 import { fetchUser, useCurrentUser } from '../userStore';
 import { Icon } from './Icon';
+import { useAreaLabel } from './labels';
 import { ProfileMenu } from './ProfileMenu';
 import { Sidebar } from './Sidebar';
 
 const COLLAPSED_KEY = 'sidebarCollapsed';
 
 export function Footer() {
-  return <footer className="sh-footer">© {new Date().getFullYear()} Bahi. All rights reserved.</footer>;
+  const { t } = useTranslation('shell');
+  return <footer className="sh-footer">{t('footer', { year: String(new Date().getFullYear()) })}</footer>;
 }
 
 /** Spinner while a navigation loads (route loaders, a remote's first load). */
 export function NavigationProgress() {
+  const { t } = useTranslation('shell');
   const busy = useNavigation().state !== 'idle';
   return busy ? (
     <div className="sh-progress" data-testid="navigating">
-      <Spinner inline label="Loading page…" />
+      <Spinner inline label={t('layout.loadingPage')} />
     </div>
   ) : null;
 }
 
 /** The main shell: collapsible sidebar (250/70), top bar, content, footer. */
 export function Layout() {
+  const { t } = useTranslation('shell');
+  const label = useAreaLabel();
   const user = useCurrentUser();
   const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === '1');
   const matches = useMatches();
@@ -41,14 +47,14 @@ export function Layout() {
           <Sidebar position={user?.position} collapsed={collapsed} />
           <div className="sh-main">
             <header className="sh-topbar">
-              <button type="button" className="sh-icon-btn" aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'} onClick={toggle}>
+              <button type="button" className="sh-icon-btn" aria-label={collapsed ? t('layout.expandSidebar') : t('layout.collapseSidebar')} onClick={toggle}>
                 <Icon name="menu" />
               </button>
               <div className="sh-company" data-testid="company-name">
                 {user?.companyName}
               </div>
               <div className="sh-topbar__middle">
-                <PageHeaderSlot fallback={title ? <span className="sh-page-title">{title}</span> : null} />
+                <PageHeaderSlot fallback={title ? <span className="sh-page-title">{label(title)}</span> : null} />
               </div>
               <ProfileMenu name={user?.name ?? ''} manager={user?.position === 'manager'} />
             </header>

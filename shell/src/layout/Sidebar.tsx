@@ -1,20 +1,24 @@
 import { NavLink } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { navFor } from '../remoteAreas';
 import { Icon } from './Icon';
+import { useAreaLabel } from './labels';
 
 export function Sidebar({ position, collapsed }: { position: string | undefined; collapsed: boolean }) {
+  const { t } = useTranslation('shell');
+  const label = useAreaLabel();
   return (
-    <nav className="sh-sidebar" aria-label="Main" data-collapsed={collapsed || undefined}>
+    <nav className="sh-sidebar" aria-label={t('nav.main')} data-collapsed={collapsed || undefined}>
       <div className="sh-brand">
         <span className="sh-brand__mark">ब</span>
-        {!collapsed && <span className="sh-brand__name">Bahi</span>}
+        {!collapsed && <span className="sh-brand__name">{t('brand.name')}</span>}
       </div>
       <ul>
         {navFor(position).map((e) => (
           <li key={e.to}>
-            <NavLink to={e.to} end={e.to === '/' || e.end} title={e.label} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+            <NavLink to={e.to} end={e.to === '/' || e.end} title={label(e.label)} className={({ isActive }) => (isActive ? 'active' : undefined)}>
               <Icon name={e.icon} />
-              {!collapsed && <span>{e.label}</span>}
+              {!collapsed && <span>{label(e.label)}</span>}
             </NavLink>
           </li>
         ))}

@@ -1,3 +1,4 @@
+import { LANGUAGE_NAMES, LANGUAGES, useTranslation, type Language } from '@bahi/i18n';
 import { Button, Field, FormGrid, SelectField, TextAreaField } from '@bahi/ui-kit';
 
 export type BillFormat = 'a5' | 'thermal-80' | 'thermal-58';
@@ -6,6 +7,8 @@ export type TemplateKey = 'document.en' | 'document.hi' | 'reminder.en' | 'remin
 /** The company's bills and sharing settings as the profile form edits them (identity's fields). */
 export interface BillsSharing {
   bill_format: BillFormat;
+  /** The language documents print in. */
+  doc_language: Language;
   /** As typed; sent as a number. */
   share_expiry_days: string;
   /** '' means the shipped default (the server stores no edit and sends the default back). */
@@ -19,19 +22,20 @@ interface ShareTemplates {
 
 export const TEMPLATE_MAX = 1000;
 const PLACEHOLDERS = '{name} {amount} {due_date} {link} {company} {document}';
-const TEMPLATES: { key: TemplateKey; label: string; lang: string }[] = [
-  { key: 'document.en', label: 'Document message (English)', lang: 'en' },
-  { key: 'document.hi', label: 'Document message (Hindi)', lang: 'hi' },
-  { key: 'reminder.en', label: 'Due reminder (English)', lang: 'en' },
-  { key: 'reminder.hi', label: 'Due reminder (Hindi)', lang: 'hi' },
+const TEMPLATES: { key: TemplateKey; lang: string }[] = [
+  { key: 'document.en', lang: 'en' },
+  { key: 'document.hi', lang: 'hi' },
+  { key: 'reminder.en', lang: 'en' },
+  { key: 'reminder.hi', lang: 'hi' },
 ];
 
 /** From GET /getCompanyDetails (identity always sends them; an older reply reads as the defaults). */
 export function billsSharingOf(reply: object): BillsSharing {
-  const c = reply as { bill_format?: BillFormat; share_expiry_days?: number; share_templates?: ShareTemplates };
+  const c = reply as { bill_format?: BillFormat; doc_language?: Language; share_expiry_days?: number; share_templates?: ShareTemplates };
   const t = c.share_templates;
   return {
     bill_format: c.bill_format ?? 'a5',
+    doc_language: c.doc_language === 'hi' ? 'hi' : 'en',
     share_expiry_days: String(c.share_expiry_days ?? 30),
     templates: { 'document.en': t?.document.en ?? '', 'document.hi': t?.document.hi ?? '', 'reminder.en': t?.reminder.en ?? '', 'reminder.hi': t?.reminder.hi ?? '' },
   };
@@ -42,6 +46,7 @@ export function billsSharingBody(s: BillsSharing) {
   const days = s.share_expiry_days.trim();
   return {
     bill_format: s.bill_format,
+    doc_language: s.doc_language,
     // Whole days go as a number; anything else as typed, so the server's sentence names the field.
     share_expiry_days: /^\d+$/.test(days) ? Number(days) : days,
     share_templates: {
@@ -51,19 +56,27 @@ export function billsSharingBody(s: BillsSharing) {
   };
 }
 
-export type BillsSharingErrors = Partial<Record<'bill_format' | 'share_expiry_days' | TemplateKey, string>>;
+export type BillsSharingErrors = Partial<Record<'bill_format' | 'doc_language' | 'share_expiry_days' | TemplateKey, string>>;
 
 /** The field a server sentence names (e.g. "share_templates.reminder.hi has an unknown placeholder {naam}; ..."). */
 export function billsSharingError(message: string): BillsSharingErrors {
   const t = /share_templates\.(document|reminder)\.(en|hi)/.exec(message);
   if (t) return { [`${t[1]}.${t[2]}`]: message } as BillsSharingErrors;
   if (/bill_format/.test(message)) return { bill_format: message };
+  if (/doc_language/.test(message)) return { doc_language: message };
   if (/share_expiry_days/.test(message)) return { share_expiry_days: message };
   return {};
 }
 
 /** "Bills and sharing" in the company profile form: the default print format, link expiry and the WhatsApp templates. */
 export function BillsSharingSection({ value, onChange, errors }: { value: BillsSharing; onChange: (next: BillsSharing) => void; errors: BillsSharingErrors }) {
+  const { t } = useTranslation('shell');
+  const templateLabel: Record<TemplateKey, string> = {
+    'document.en': t('sharing.documentEn'),
+    'document.hi': t('sharing.documentHi'),
+    'reminder.en': t('sharing.reminderEn'),
+    'reminder.hi': t('sharing.reminderHi'),
+  };
   const hint = (key: keyof BillsSharingErrors, text: string) =>
     errors[key] ? (
       <span className="sh-field-error" data-testid={`error-${key}`}>
@@ -74,22 +87,36 @@ export function BillsSharingSection({ value, onChange, errors }: { value: BillsS
     );
   return (
     <fieldset className="sh-gst sh-share" data-testid="bills-sharing-section">
-      <legend>Bills and sharing</legend>
+      <legend>{t('sharing.legend')}</legend>
       <FormGrid>
         <SelectField
-          label="Bill print format"
+          label={t('sharing.billFormat')}
           name="bill_format"
           value={value.bill_format}
           onChange={(e) => onChange({ ...value, bill_format: e.target.value as BillFormat })}
           className={errors.bill_format ? 'sh-field--invalid' : ''}
-          hint={hint('bill_format', 'What Print and the after-sale print use; the bill view offers the others.')}
+          hint={hint('bill_format', t('sharing.billFormatHint'))}
         >
-          <option value="a5">A5 bill (A4 in GST mode)</option>
-          <option value="thermal-80">Thermal receipt 80 mm</option>
-          <option value="thermal-58">Thermal receipt 58 mm</option>
+          <option value="a5">{t('sharing.a5')}</option>
+          <option value="thermal-80">{t('sharing.thermal80')}</option>
+          <option value="thermal-58">{t('sharing.thermal58')}</option>
+        </SelectField>
+        <SelectField
+          label={t('setting.docLanguage')}
+          name="doc_language"
+          value={value.doc_language}
+          onChange={(e) => onChange({ ...value, doc_language: e.target.value as Language })}
+          className={errors.doc_language ? 'sh-field--invalid' : ''}
+          hint={hint('doc_language', t('setting.docLanguageHint'))}
+        >
+          {LANGUAGES.map((lng) => (
+            <option key={lng} value={lng} lang={lng}>
+              {LANGUAGE_NAMES[lng]}
+            </option>
+          ))}
         </SelectField>
         <Field
-          label="Share links expire after (days)"
+          label={t('sharing.expiry')}
           name="share_expiry_days"
           type="number"
           inputMode="numeric"
@@ -99,25 +126,25 @@ export function BillsSharingSection({ value, onChange, errors }: { value: BillsS
           value={value.share_expiry_days}
           onChange={(e) => onChange({ ...value, share_expiry_days: e.target.value })}
           className={errors.share_expiry_days ? 'sh-field--invalid' : ''}
-          hint={hint('share_expiry_days', '1 to 365 days; 30 unless changed.')}
+          hint={hint('share_expiry_days', t('sharing.expiryHint'))}
         />
       </FormGrid>
       <p className="sh-gst__note">
-        WhatsApp messages. Placeholders: <code>{PLACEHOLDERS}</code>. An empty message uses the shipped one.
+        {t('sharing.notePlaceholders')} <code>{PLACEHOLDERS}</code>. {t('sharing.noteEmpty')}
       </p>
       <div className="sh-share__templates">
-        {TEMPLATES.map(({ key, label, lang }) => {
+        {TEMPLATES.map(({ key, lang }) => {
           const text = value.templates[key];
           return (
             <div key={key} className="sh-share__template">
               <TextAreaField
-                label={label}
+                label={templateLabel[key]}
                 name={`template-${key}`}
                 lang={lang}
                 rows={3}
                 value={text}
                 maxLength={TEMPLATE_MAX}
-                placeholder="The shipped message is used"
+                placeholder={t('sharing.shipped')}
                 onChange={(e) => onChange({ ...value, templates: { ...value.templates, [key]: e.target.value } })}
                 className={errors[key] ? 'sh-field--invalid' : ''}
                 hint={hint(key, `${text.length} / ${TEMPLATE_MAX}`)}
@@ -129,7 +156,7 @@ export function BillsSharingSection({ value, onChange, errors }: { value: BillsS
                 disabled={text === ''}
                 onClick={() => onChange({ ...value, templates: { ...value.templates, [key]: '' } })}
               >
-                Reset to default
+                {t('sharing.reset')}
               </Button>
             </div>
           );

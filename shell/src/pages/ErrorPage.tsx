@@ -1,4 +1,5 @@
 import { Link, isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { translateServerMessage, useTranslation } from '@bahi/i18n';
 import { ApiError } from '@bahi/ui-kit';
 
 interface ErrorContent {
@@ -22,7 +23,19 @@ export function describeError(error: unknown): ErrorContent {
 export function ErrorPage() {
   const error = useRouteError();
   if (!isRouteErrorResponse(error)) console.error(error);
-  const { status, header, message } = describeError(error);
+  const { t } = useTranslation('shell');
+  const { status, header: headerEn, message: messageEn } = describeError(error);
+  // describeError speaks the spec's English; the page shows it in the active language.
+  const known: Record<string, string> = {
+    'Unexpected Application Error!': t('error.unexpected'),
+    'Page Not Found!': t('error.notFound'),
+    'An error occured!': t('error.occured'),
+    'Something went wrong!': t('error.wrong'),
+    'Not allowed': t('error.notAllowed'),
+    'This page is for managers only.': t('error.managersOnly'),
+  };
+  const header = known[headerEn] ?? translateServerMessage(headerEn);
+  const message = known[messageEn] ?? translateServerMessage(messageEn);
   return (
     <div className="sh-error" data-testid="error-page">
       {status !== undefined && <div className="sh-error__status">{status}</div>}
@@ -30,11 +43,11 @@ export function ErrorPage() {
       <p>{message}</p>
       {status === 401 ? (
         <Link className="bk-btn bk-btn--primary" to="/loginApp">
-          Login
+          {t('error.login')}
         </Link>
       ) : (
         <Link className="bk-btn bk-btn--primary" to="/">
-          Home
+          {t('error.home')}
         </Link>
       )}
     </div>

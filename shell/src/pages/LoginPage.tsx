@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { translateServerMessage, useTranslation } from '@bahi/i18n';
 import { ApiError, Button, Field, api, setSession, useAlert, type User } from '@bahi/ui-kit';
 import { setUser } from '../userStore';
 import { AuthCard } from './AuthCard';
@@ -13,6 +14,7 @@ interface LoginReply {
 }
 
 export function LoginPage() {
+  const { t } = useTranslation('shell');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -25,7 +27,7 @@ export function LoginPage() {
     try {
       const reply = await api.post<LoginReply>('/loginReact', { email, password }, { authRedirect: false });
       if (!reply?.success || !reply.token) {
-        alert.error(reply?.msg || 'Login failed');
+        alert.error(reply?.msg ? translateServerMessage(reply.msg) : t('login.failed'));
         return;
       }
       setSession(reply.token);
@@ -39,20 +41,20 @@ export function LoginPage() {
     } catch (err) {
       if (err instanceof ApiError && err.status > 0) {
         const body = err.body as { msg?: string } | undefined;
-        alert.error(body?.msg || 'Login failed');
-      } else alert.error('Something went wrong while logging in.');
+        alert.error(body?.msg ? translateServerMessage(body.msg) : t('login.failed'));
+      } else alert.error(t('login.error'));
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <AuthCard title="Sign in" subtitle="Billing and inventory for your shop">
+    <AuthCard title={t('login.title')} subtitle={t('brand.tagline')}>
       <form onSubmit={submit} className="sh-auth__form">
-        <Field label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field label={t('login.email')} name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+        <Field label={t('login.password')} name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         <Button type="submit" busy={busy} className="sh-auth__submit">
-          Login
+          {t('login.submit')}
         </Button>
       </form>
     </AuthCard>

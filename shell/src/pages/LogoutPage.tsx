@@ -1,10 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Spinner, api, clearSession } from '@bahi/ui-kit';
 import { setUser } from '../userStore';
 
 /** /logout: posts the logout (revoking the token), then clears the session and goes to login. */
 export function LogoutPage() {
+  const { t } = useTranslation('shell');
   const navigate = useNavigate();
   const started = useRef(false);
   useEffect(() => {
@@ -19,5 +21,5 @@ export function LogoutPage() {
         navigate('/loginApp', { replace: true });
       });
   }, [navigate]);
-  return <Spinner label="Signing out…" />;
+  return <Spinner label={t('logout.signingOut')} />;
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { translateServerMessage, useTranslation } from '@bahi/i18n';
 import {
   ApiError,
   Button,
@@ -50,12 +51,14 @@ interface CompanyUser {
 
 const EMPTY: Company = { id: 0, name: '', add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: '', tax_mode: 'simple', gstin: '', state_code: null, invoice_prefix: '' };
 
+type TFunction = ReturnType<typeof useTranslation>['t'];
+
 /** "Maharashtra (27)" from what is typed so far: the GSTIN's first two digits. */
-function stateOf(gstin: string): string {
+function stateOf(gstin: string, t: TFunction): string {
   const code = gstin.trim().slice(0, 2);
   if (!/^\d{2}$/.test(code)) return '';
   const state = stateByCode(code);
-  return state && !state.retired ? `${state.name} (${code})` : `Unknown state code ${code}`;
+  return state && !state.retired ? `${state.name} (${code})` : t('gst.unknownState', { code });
 }
 
 /** An example invoice number for the prefix, this financial year (e.g. DT/26-27/0001); '' while the prefix is not valid. */
@@ -69,31 +72,28 @@ function sampleInvoiceNo(prefix: string): string {
 
 /** The GST part of the profile form; the server checks it and its sentence is shown under the field it is about. */
 function GstSection({ company, onChange, errors }: { company: Company; onChange: (patch: Partial<Company>) => void; errors: { gstin?: string; prefix?: string } }) {
+  const { t } = useTranslation('shell');
   const gstin = company.gstin ?? '';
   const sample = sampleInvoiceNo(company.invoice_prefix);
   return (
     <fieldset className="sh-gst" data-testid="gst-section">
-      <legend>GST</legend>
+      <legend>{t('gst.legend')}</legend>
       <FormGrid>
         <SelectField
-          label="Tax mode"
+          label={t('gst.taxMode')}
           name="tax_mode"
           value={company.tax_mode}
           onChange={(e) => onChange({ tax_mode: e.target.value as TaxMode })}
           hint={
-            company.tax_mode === 'simple'
-              ? 'Bills as today: a flat 18 % Tax when the cart asks for it.'
-              : company.tax_mode === 'gst'
-                ? 'Tax invoices with CGST and SGST, or IGST.'
-                : 'Bills of supply: no tax collected.'
+            company.tax_mode === 'simple' ? t('gst.simpleHint') : company.tax_mode === 'gst' ? t('gst.gstHint') : t('gst.compositionHint')
           }
         >
-          <option value="simple">Simple</option>
-          <option value="gst">GST regular</option>
-          <option value="composition">Composition</option>
+          <option value="simple">{t('gst.simple')}</option>
+          <option value="gst">{t('gst.regular')}</option>
+          <option value="composition">{t('gst.composition')}</option>
         </SelectField>
         <Field
-          label="GSTIN"
+          label={t('gst.gstin')}
           name="gstin"
           value={gstin}
           onChange={(e) => onChange({ gstin: e.target.value.toUpperCase() })}
@@ -110,13 +110,13 @@ function GstSection({ company, onChange, errors }: { company: Company; onChange:
                 {errors.gstin}
               </span>
             ) : (
-              '15 characters, e.g. 27AAPFU0939F1ZV'
+              t('gst.gstinHint')
             )
           }
         />
-        <Field label="State (from GSTIN)" name="gst_state" value={stateOf(gstin)} readOnly placeholder="From the GSTIN's first two digits" />
+        <Field label={t('gst.state')} name="gst_state" value={stateOf(gstin, t)} readOnly placeholder={t('gst.statePlaceholder')} />
         <Field
-          label="Invoice prefix"
+          label={t('gst.prefix')}
           name="invoice_prefix"
           value={company.invoice_prefix}
           onChange={(e) => onChange({ invoice_prefix: e.target.value.toUpperCase() })}
@@ -132,19 +132,20 @@ function GstSection({ company, onChange, errors }: { company: Company; onChange:
                 {errors.prefix}
               </span>
             ) : sample ? (
-              `Invoice numbers: ${sample}`
+              t('gst.sample', { sample })
             ) : (
-              '1 to 6 letters or digits'
+              t('gst.prefixHint')
             )
           }
         />
       </FormGrid>
-      {company.tax_mode === 'composition' && <p className="sh-gst__note">Bills will say: Composition taxable person, not eligible to collect tax on supplies.</p>}
+      {company.tax_mode === 'composition' && <p className="sh-gst__note">{t('gst.compositionNote')}</p>}
     </fieldset>
   );
 }
 
 function CompanyProfile() {
+  const { t } = useTranslation('shell');
   const alert = useAlert();
   const { refresh } = useUserContext();
   const [company, setCompany] = useState<Company | null>(null);
@@ -164,11 +165,11 @@ function CompanyProfile() {
         setLoadedPrefix(c.invoice_prefix ?? '');
         setSharing(billsSharingOf(c));
       },
-      () => alert.error('unable to connet to server'),
+      () => alert.error(t('setting.noConnection')),
     );
-  }, [alert]);
+  }, [alert, t]);
 
-  if (!company || !sharing) return <Spinner label="Loading company profile…" />;
+  if (!company || !sharing) return <Spinner label={t('setting.loadingProfile')} />;
   const set = (k: keyof Company) => (e: React.ChangeEvent<HTMLInputElement>) => setCompany({ ...company, [k]: e.target.value });
 
   const save = async (e: FormEvent) => {
@@ -186,16 +187,16 @@ function CompanyProfile() {
         setSharing(billsSharingOf(fresh));
         setCompany({ ...company, state_code: fresh.state_code, gstin: fresh.gstin ?? '', invoice_prefix: fresh.invoice_prefix });
         setLoadedPrefix(fresh.invoice_prefix);
-        alert.success('Profile Updated.');
+        alert.success(t('setting.updated'));
         await refresh(); // the company name in the top bar
-      } else alert.error('Internal server error, cannot update the details.');
+      } else alert.error(t('setting.updateFailed'));
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.message) {
         // The server's sentence, under the GST field it names (and in the banner).
         setGstErrors({ gstin: /GSTIN/.test(err.message) ? err.message : undefined, prefix: /prefix/i.test(err.message) ? err.message : undefined });
         setSharingErrors(billsSharingError(err.message));
-        alert.error(err.message);
-      } else alert.error('Internal server error, cannot update the details.');
+        alert.error(translateServerMessage(err.message));
+      } else alert.error(t('setting.updateFailed'));
     } finally {
       setBusy(false);
     }
@@ -209,11 +210,11 @@ function CompanyProfile() {
     setUploading(true);
     try {
       await api.upload(`/manage/profile/edit/${company.id}/uploadProfileImage`, form);
-      alert.success('Image was uploaded successfully.');
+      alert.success(t('setting.uploaded'));
       setCompany({ ...company, logo: `/companyLogo/${company.id}` });
       setLogoVersion((v) => v + 1);
     } catch (err) {
-      alert.error(`${err instanceof ApiError ? err.status : 500} error`);
+      alert.error(t('setting.uploadFailed', { status: String(err instanceof ApiError ? err.status : 500) }));
     } finally {
       setUploading(false);
       if (fileRef.current) fileRef.current.value = '';
@@ -221,28 +222,28 @@ function CompanyProfile() {
   };
 
   return (
-    <Card title="Company Profile">
+    <Card title={t('setting.profile')}>
       <div className="sh-profile-grid">
         <div className="sh-logo">
           {company.logo ? (
-            <img src={`/api${company.logo}?v=${logoVersion}`} alt={`${company.name} logo`} data-testid="company-logo" />
+            <img src={`/api${company.logo}?v=${logoVersion}`} alt={t('setting.logoAlt', { name: company.name })} data-testid="company-logo" />
           ) : (
-            <div className="sh-logo__empty">No logo</div>
+            <div className="sh-logo__empty">{t('setting.noLogo')}</div>
           )}
           <label className="bk-btn bk-btn--secondary">
-            {uploading ? 'Uploading…' : 'Upload Logo'}
-            <input ref={fileRef} type="file" accept="image/*" hidden onChange={upload} name="image" aria-label="Logo image" />
+            {uploading ? t('setting.uploading') : t('setting.uploadLogo')}
+            <input ref={fileRef} type="file" accept="image/*" hidden onChange={upload} name="image" aria-label={t('setting.logoImage')} />
           </label>
         </div>
         <form onSubmit={save} className="sh-profile-form">
           <FormGrid>
-            <Field label="Company Name" name="name" required value={company.name} onChange={set('name')} />
-            <Field label="Email" name="email" type="email" value={company.email} onChange={set('email')} />
-            <Field label="Address Line 1" name="add1" value={company.add1} onChange={set('add1')} />
-            <Field label="Address Line 2" name="add2" value={company.add2} onChange={set('add2')} />
-            <Field label="Mobile 1" name="mob1" inputMode="tel" value={company.mob1} onChange={set('mob1')} />
-            <Field label="Mobile 2" name="mob2" inputMode="tel" value={company.mob2} onChange={set('mob2')} />
-            <Field label="UPI Id" name="upiId" value={company.upiId ?? ''} onChange={set('upiId')} hint="Printed as a payment QR code on bills" />
+            <Field label={t('setting.companyName')} name="name" required value={company.name} onChange={set('name')} />
+            <Field label={t('setting.email')} name="email" type="email" value={company.email} onChange={set('email')} />
+            <Field label={t('setting.add1')} name="add1" value={company.add1} onChange={set('add1')} />
+            <Field label={t('setting.add2')} name="add2" value={company.add2} onChange={set('add2')} />
+            <Field label={t('setting.mob1')} name="mob1" inputMode="tel" value={company.mob1} onChange={set('mob1')} />
+            <Field label={t('setting.mob2')} name="mob2" inputMode="tel" value={company.mob2} onChange={set('mob2')} />
+            <Field label={t('setting.upiId')} name="upiId" value={company.upiId ?? ''} onChange={set('upiId')} hint={t('setting.upiHint')} />
           </FormGrid>
           <GstSection
             company={company}
@@ -263,7 +264,7 @@ function CompanyProfile() {
           />
           <FormActions>
             <Button type="submit" busy={busy}>
-              Save
+              {t('setting.save')}
             </Button>
           </FormActions>
         </form>
@@ -275,6 +276,7 @@ function CompanyProfile() {
 const NEW_USER = { name: '', email: '', password: '', position: 'staff' };
 
 function CompanyUsers() {
+  const { t } = useTranslation('shell');
   const alert = useAlert();
   const confirm = useConfirm();
   const me = useUser();
@@ -287,9 +289,9 @@ function CompanyUsers() {
     () =>
       api.get<{ users: CompanyUser[] }>('/users').then(
         (r) => setUsers(r.users ?? []),
-        () => alert.error('unable to connet to server'),
+        () => alert.error(t('setting.noConnection')),
       ),
-    [alert],
+    [alert, t],
   );
   useEffect(() => void load(), [load]);
 
@@ -298,7 +300,7 @@ function CompanyUsers() {
     setBusy(true);
     try {
       const reply = await api.post<{ success: boolean; message: string }>('/users', form);
-      alert.success(reply?.message || 'User added.');
+      alert.success(reply?.message ? translateServerMessage(reply.message) : t('users.added'));
       setAdding(false);
       setForm(NEW_USER);
       await load();
@@ -310,10 +312,10 @@ function CompanyUsers() {
   };
 
   const remove = async (u: CompanyUser) => {
-    if (!(await confirm({ title: 'Remove user', message: `Do you want to remove ${u.name} (${u.email})?`, confirmLabel: 'Remove', danger: true }))) return;
+    if (!(await confirm({ title: t('users.removeTitle'), message: t('users.removeAsk', { name: u.name, email: u.email }), confirmLabel: t('users.remove'), danger: true }))) return;
     try {
       await api.delete(`/users/${u.id}`);
-      alert.success('User removed.');
+      alert.success(t('users.removed'));
       await load();
     } catch (err) {
       alert.error(errorMessage(err));
@@ -321,17 +323,17 @@ function CompanyUsers() {
   };
 
   return (
-    <Card title="Users" actions={<Button onClick={() => setAdding(true)}>Add User</Button>}>
+    <Card title={t('users.title')} actions={<Button onClick={() => setAdding(true)}>{t('users.add')}</Button>}>
       {!users ? (
         <Spinner />
       ) : (
         <table className="bk-table" data-testid="company-users">
           <thead>
             <tr>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Position</th>
-              <th>Status</th>
+              <th>{t('users.name')}</th>
+              <th>{t('users.email')}</th>
+              <th>{t('users.position')}</th>
+              <th>{t('users.status')}</th>
               <th />
             </tr>
           </thead>
@@ -340,12 +342,12 @@ function CompanyUsers() {
               <tr key={u.id}>
                 <td>{u.name}</td>
                 <td>{u.email}</td>
-                <td style={{ textTransform: 'capitalize' }}>{u.position}</td>
-                <td>{u.is_locked ? <span className="bk-badge bk-badge--danger">Locked</span> : <span className="bk-badge bk-badge--success">Active</span>}</td>
+                <td style={{ textTransform: 'capitalize' }}>{u.position === 'manager' ? t('users.manager') : u.position === 'staff' ? t('users.staff') : u.position}</td>
+                <td>{u.is_locked ? <span className="bk-badge bk-badge--danger">{t('users.locked')}</span> : <span className="bk-badge bk-badge--success">{t('users.active')}</span>}</td>
                 <td style={{ textAlign: 'right' }}>
                   {u.id !== me?.id && (
                     <Button variant="ghost" onClick={() => remove(u)}>
-                      Remove
+                      {t('users.remove')}
                     </Button>
                   )}
                 </td>
@@ -354,21 +356,21 @@ function CompanyUsers() {
           </tbody>
         </table>
       )}
-      <Modal open={adding} title="Add User" onClose={() => setAdding(false)}>
+      <Modal open={adding} title={t('users.add')} onClose={() => setAdding(false)}>
         <form onSubmit={add} className="sh-stack">
-          <Field label="Name" name="name" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-          <Field label="Email" name="email" type="email" required value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
-          <Field label="Password" name="password" type="password" required minLength={6} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
-          <SelectField label="Position" name="position" value={form.position} onChange={(e) => setForm({ ...form, position: e.target.value })}>
-            <option value="staff">Staff</option>
-            <option value="manager">Manager</option>
+          <Field label={t('users.name')} name="name" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+          <Field label={t('users.email')} name="email" type="email" required value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+          <Field label={t('users.password')} name="password" type="password" required minLength={6} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+          <SelectField label={t('users.position')} name="position" value={form.position} onChange={(e) => setForm({ ...form, position: e.target.value })}>
+            <option value="staff">{t('users.staff')}</option>
+            <option value="manager">{t('users.manager')}</option>
           </SelectField>
           <FormActions>
             <Button variant="ghost" onClick={() => setAdding(false)}>
-              Cancel
+              {t('users.cancel')}
             </Button>
             <Button type="submit" busy={busy}>
-              Add User
+              {t('users.add')}
             </Button>
           </FormActions>
         </form>

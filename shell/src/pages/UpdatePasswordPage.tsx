@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { translateServerMessage, useTranslation } from '@bahi/i18n';
 import { Button, Field, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { mustChangePassword } from '../guards';
 import { AuthCard } from './AuthCard';
@@ -9,6 +10,7 @@ import { AuthCard } from './AuthCard';
  * With a temporary password it is the only page there is until the password is changed.
  */
 export function UpdatePasswordPage() {
+  const { t } = useTranslation('shell');
   const [form, setForm] = useState({ current_password: '', new_password: '', re_type_new_password: '' });
   const [busy, setBusy] = useState(false);
   const alert = useAlert();
@@ -19,7 +21,7 @@ export function UpdatePasswordPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (form.new_password !== form.re_type_new_password) {
-      alert.error('Password Do Not Match');
+      alert.error(t('password.noMatch'));
       return;
     }
     setBusy(true);
@@ -27,10 +29,10 @@ export function UpdatePasswordPage() {
       // A wrong current password is an answer here, not a dead session.
       const reply = await api.post<{ success: boolean; message: string }>('/manage/profile/edit/updatePassword', form, { authRedirect: false });
       if (!reply?.success) {
-        alert.error(reply?.message || 'Unable to process the request please contact support.');
+        alert.error(reply?.message ? translateServerMessage(reply.message) : t('password.support'));
         return;
       }
-      alert.success('Password Updated Successfully');
+      alert.success(t('password.updated'));
       navigate('/logout', { replace: true });
     } catch (err) {
       alert.error(errorMessage(err));
@@ -41,14 +43,14 @@ export function UpdatePasswordPage() {
 
   return (
     <AuthCard
-      title="Update Password"
-      subtitle={forced ? 'Your password is temporary. Choose your own password to continue.' : 'After the update you sign in again with the new password.'}
+      title={t('password.title')}
+      subtitle={forced ? t('password.forced') : t('password.after')}
     >
       <form onSubmit={submit} className="sh-auth__form">
-        <Field label="Current Password" name="current_password" type="password" autoComplete="current-password" required value={form.current_password} onChange={set('current_password')} autoFocus />
-        <Field label="New Password" name="new_password" type="password" autoComplete="new-password" required value={form.new_password} onChange={set('new_password')} />
+        <Field label={t('password.current')} name="current_password" type="password" autoComplete="current-password" required value={form.current_password} onChange={set('current_password')} autoFocus />
+        <Field label={t('password.new')} name="new_password" type="password" autoComplete="new-password" required value={form.new_password} onChange={set('new_password')} />
         <Field
-          label="Re-type New Password"
+          label={t('password.retype')}
           name="re_type_new_password"
           type="password"
           autoComplete="new-password"
@@ -57,11 +59,11 @@ export function UpdatePasswordPage() {
           onChange={set('re_type_new_password')}
         />
         <Button type="submit" busy={busy} className="sh-auth__submit">
-          Update Password
+          {t('password.submit')}
         </Button>
       </form>
       <p className="sh-auth__aside">
-        {forced ? <Link to="/logout">Logout</Link> : <Link to="/">Cancel</Link>}
+        {forced ? <Link to="/logout">{t('password.logout')}</Link> : <Link to="/">{t('password.cancel')}</Link>}
       </p>
     </AuthCard>
   );
