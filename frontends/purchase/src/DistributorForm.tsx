@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from '@bahi/i18n';
 import { ApiError, Button, PartyField, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { FIELDS, MSG, NEW_DISTRIBUTOR, distributorFormError, fieldLabel, formValues, isRequired, type Distributor, type DistributorFormValues, type OfficerRow } from './distributor';
 
@@ -32,6 +33,7 @@ export function DistributorForm({ distributor, onSaved, onCancel, testId = 'dist
   const [mode, setMode] = useState<Mode>(existing ? 'read' : 'add');
   const [busy, setBusy] = useState(false);
   const alert = useAlert();
+  const { t } = useTranslation('purchase');
   const locked = mode === 'read';
 
   const setValue = (k: keyof DistributorFormValues) => (value: string) => setForm({ ...form, [k]: value });
@@ -47,13 +49,13 @@ export function DistributorForm({ distributor, onSaved, onCancel, testId = 'dist
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (locked) return;
-    const problem = distributorFormError(form) ?? (officers.some((o) => !o.name.trim()) ? 'Officer name is required (or remove the row).' : null);
+    const problem = distributorFormError(form) ?? (officers.some((o) => !o.name.trim()) ? t('form.officerRequired') : null);
     if (problem) return alert.error(problem);
     setBusy(true);
     try {
       const body = { ...form, officers: officers.map((o) => ({ ...(o.id ? { id: o.id } : {}), name: o.name.trim(), mobile: (o.mobile ?? '').trim() })) };
       const reply = existing ? await api.put<SaveReply>('/addDistributor', { ...body, id: distributor!.distributor_id }) : await api.post<SaveReply>('/addDistributor', { ...body, id: 0 });
-      if (!reply?.done || !reply.distributor) return alert.error(reply?.err || 'Unable to process the request please contact support.');
+      if (!reply?.done || !reply.distributor) return alert.error(reply?.err || t('form.supportError'));
       const next = { form: formValues(reply.distributor), officers: reply.distributor.officers ?? [] };
       setSaved(next);
       setForm(next.form);
@@ -91,34 +93,34 @@ export function DistributorForm({ distributor, onSaved, onCancel, testId = 'dist
         ))}
       </div>
       <fieldset className="pu-officers" disabled={locked}>
-        <legend>Officers</legend>
-        {officers.length === 0 && <p className="bk-muted pu-officers__none">No officers yet.</p>}
+        <legend>{t('form.officers')}</legend>
+        {officers.length === 0 && <p className="bk-muted pu-officers__none">{t('form.noOfficers')}</p>}
         {officers.map((o, i) => (
           <div className="pu-officer" key={o.id ?? `new-${i}`}>
-            <input aria-label={`Officer ${i + 1} name`} placeholder="Name" value={o.name} onChange={(e) => setOfficer(i, 'name', e.target.value)} />
-            <input aria-label={`Officer ${i + 1} mobile`} placeholder="Mobile" inputMode="numeric" value={o.mobile ?? ''} onChange={(e) => setOfficer(i, 'mobile', e.target.value)} />
-            <Button variant="ghost" onClick={() => setOfficers(officers.filter((_, j) => j !== i))} aria-label={`Remove officer ${i + 1}`}>
-              Remove
+            <input aria-label={t('form.officerName', { n: i + 1 })} placeholder={t('form.namePlaceholder')} value={o.name} onChange={(e) => setOfficer(i, 'name', e.target.value)} />
+            <input aria-label={t('form.officerMobile', { n: i + 1 })} placeholder={t('form.mobilePlaceholder')} inputMode="numeric" value={o.mobile ?? ''} onChange={(e) => setOfficer(i, 'mobile', e.target.value)} />
+            <Button variant="ghost" onClick={() => setOfficers(officers.filter((_, j) => j !== i))} aria-label={t('form.removeOfficer', { n: i + 1 })}>
+              {t('common.remove')}
             </Button>
           </div>
         ))}
         {!locked && (
           <Button variant="secondary" onClick={() => setOfficers([...officers, { name: '', mobile: '' }])}>
-            Add officer
+            {t('form.addOfficer')}
           </Button>
         )}
       </fieldset>
       <div className="bk-form-actions pu-form__actions">
         {existing && (
           <Button variant="secondary" onClick={() => setMode('edit')} disabled={mode === 'edit'}>
-            Edit
+            {t('common.edit')}
           </Button>
         )}
         <Button variant="ghost" onClick={cancel} disabled={locked || busy}>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <Button type="submit" busy={busy} disabled={locked}>
-          Save
+          {t('common.save')}
         </Button>
       </div>
     </form>

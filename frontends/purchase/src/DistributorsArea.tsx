@@ -1,6 +1,8 @@
-import { useState } from 'react';
+import './i18n';
+import { useCallback, useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
 import type { DistributorListRow, HistoryRow } from '@bahi/contracts';
+import { useTranslation } from '@bahi/i18n';
 import { Button, Card, ExportButtons, ImportWizard, Modal, NotePdfLink, PagedTable, PartyHistoryTable, Spinner, StatCards, api, formatINR, useAlert, usePartyDetails, type Column } from '@bahi/ui-kit';
 import type { Distributor } from './distributor';
 import { DistributorForm } from './DistributorForm';
@@ -8,40 +10,41 @@ import { NotFound } from './NotFound';
 import './purchase.css';
 
 type ListRow = DistributorListRow & Record<string, unknown>;
-const LIST_COLUMNS: Column<ListRow>[] = [
-  { key: 'id', header: 'ID' },
-  { key: 'name', header: 'Name' },
-  { key: 'city_or_district', header: 'City' },
-  { key: 'due', header: 'Due', align: 'right', render: (r) => formatINR(r.due) },
-];
 
 /** /distributor: the distributors with what we owe each. */
 export function DistributorListPage() {
   const navigate = useNavigate();
   const alert = useAlert();
+  const { t } = useTranslation('purchase');
+  const columns: Column<ListRow>[] = [
+    { key: 'id', header: t('common.id') },
+    { key: 'name', header: t('common.name') },
+    { key: 'city_or_district', header: t('distributors.city') },
+    { key: 'due', header: t('distributors.due'), align: 'right', render: (r) => formatINR(r.due) },
+  ];
   return (
     <>
       <div className="bk-page-title">
-        <h1>Distributors</h1>
+        <h1>{t('distributors.title')}</h1>
         <div className="pu-title-actions">
           <ExportButtons list="distributors" onError={(m) => alert.error(m)} />
           <Button variant="secondary" onClick={() => navigate('/distributor/import')}>
-            Import
+            {t('common.import')}
           </Button>
-          <Button onClick={() => navigate('/distributor/add')}>Add Distributor</Button>
+          <Button onClick={() => navigate('/distributor/add')}>{t('distributors.add')}</Button>
         </div>
       </div>
       <PagedTable<ListRow>
-        title="Distributor List"
+        title={t('distributors.table')}
         testId="distributor-table"
         pageBase={0}
-        columns={LIST_COLUMNS}
+        columns={columns}
         rowUrl="/distributor/transaction"
         load={async (pageNo, signal) => {
           const r = await api.get<{ distributorsList: ListRow[]; noOfPages: number }>('/getDistributorsList', { query: { pageNo }, signal });
           return { rows: r.distributorsList, noOfPages: r.noOfPages };
         }}
-        emptyText="No distributors yet. Add one with Add Distributor."
+        emptyText={t('distributors.empty')}
       />
     </>
   );
@@ -50,33 +53,24 @@ export function DistributorListPage() {
 /** /distributor/import: distributors (with opening balances) from a CSV or XLSX sheet. */
 function DistributorImportPage() {
   const navigate = useNavigate();
-  return <ImportWizard kind="distributors" title="Import Distributors" doneLabel="See the distributors" onDone={() => navigate('/distributor')} />;
+  const { t } = useTranslation('purchase');
+  return <ImportWizard kind="distributors" title={t('distributors.importTitle')} doneLabel={t('distributors.importDone')} onDone={() => navigate('/distributor')} />;
 }
 
 /** /distributor/add */
 export function AddDistributorPage() {
   const navigate = useNavigate();
+  const { t } = useTranslation('purchase');
   return (
     <>
       <div className="bk-page-title">
-        <h1>Add Distributor</h1>
+        <h1>{t('distributors.add')}</h1>
       </div>
-      <Card title="Distributor">
+      <Card title={t('distributors.card')}>
         <DistributorForm testId="add-distributor-form" onSaved={(d) => navigate(`/distributor/transaction/${d.distributor_id}`)} onCancel={() => navigate('/distributor')} />
       </Card>
     </>
   );
-}
-
-function refLink(r: HistoryRow) {
-  if (r.hide_link === 'purchase') return <Link className="pu-link" to={`/purchase/${r.ref}`}>Purchase #{r.ref}</Link>;
-  if (r.hide_link === 'debit-note')
-    return (
-      <NotePdfLink kind="debit-note" id={r.ref!} testId={`ledger-debit-note-${r.ref}`}>
-        {r.doc_no ?? `Debit note #${r.ref}`}
-      </NotePdfLink>
-    );
-  return null;
 }
 
 /** /distributor/transaction/{id}: the distributor's account, with its details (read/edit) in a modal. */
@@ -86,37 +80,54 @@ export function DistributorLedgerPage() {
   const { details, setDetails, failed } = usePartyDetails<Distributor & { due: number; dueDate: string | null }>('/getDistributorsDetails', id);
   const [showDetails, setShowDetails] = useState(false);
   const [version, setVersion] = useState(0);
+  const { t } = useTranslation('purchase');
+  // The ledger's reference cell: a purchase opens its page, a debit note its PDF.
+  const refLink = useCallback((r: HistoryRow) => {
+    if (r.hide_link === 'purchase')
+      return (
+        <Link className="pu-link" to={`/purchase/${r.ref}`}>
+          {t('distributors.purchaseRef', { id: String(r.ref) })}
+        </Link>
+      );
+    if (r.hide_link === 'debit-note')
+      return (
+        <NotePdfLink kind="debit-note" id={r.ref!} testId={`ledger-debit-note-${r.ref}`}>
+          {r.doc_no ?? t('distributors.debitNoteRef', { id: String(r.ref) })}
+        </NotePdfLink>
+      );
+    return null;
+  }, [t]);
 
-  if (failed) return <NotFound title="Distributor not found" back="/distributor" backLabel="Back to Distributors" />;
-  if (!details) return <Spinner label="Loading distributor…" />;
+  if (failed) return <NotFound title={t('distributors.notFound')} back="/distributor" backLabel={t('distributors.back')} />;
+  if (!details) return <Spinner label={t('distributors.loading')} />;
   return (
     <>
       <div className="bk-page-title">
         <div>
           <h1 data-testid="distributor-name">{details.name}</h1>
           <span className="bk-muted">
-            Distributor #{details.distributor_id} · {details.city_or_district}, {details.state}
+            {t('distributors.subtitle', { id: String(details.distributor_id), city: details.city_or_district, state: details.state })}
           </span>
         </div>
         <div className="pu-actions">
           <Button variant="secondary" onClick={() => setShowDetails(true)}>
-            Show Details
+            {t('distributors.showDetails')}
           </Button>
           <ExportButtons compact list="distributorHistory" query={{ id: details.distributor_id }} />
-          <Button onClick={() => navigate('/payments/givePayment')}>Give Payment</Button>
+          <Button onClick={() => navigate('/payments/givePayment')}>{t('distributors.givePayment')}</Button>
         </div>
       </div>
       <StatCards
         stats={[
-          { label: 'Total Due', value: formatINR(details.due), due: details.due > 0, testId: 'distributor-due' },
-          { label: 'Due Date', value: details.dueDate ?? '—' },
-          { label: 'State', value: details.state_code ? `${details.state} (${details.state_code})` : details.state || '—', small: true, testId: 'distributor-state' },
-          { label: 'GSTIN', value: details.gstin || '—', small: true, testId: 'distributor-gstin' },
-          { label: 'Officers', value: details.officers?.map((o) => o.name).join(', ') || '—', small: true },
+          { label: t('distributors.totalDue'), value: formatINR(details.due), due: details.due > 0, testId: 'distributor-due' },
+          { label: t('common.dueDate'), value: details.dueDate ?? '—' },
+          { label: t('distributors.state'), value: details.state_code ? `${details.state} (${details.state_code})` : details.state || '—', small: true, testId: 'distributor-state' },
+          { label: t('distributors.gstin'), value: details.gstin || '—', small: true, testId: 'distributor-gstin' },
+          { label: t('distributors.officers'), value: details.officers?.map((o) => o.name).join(', ') || '—', small: true },
         ]}
       />
       <PartyHistoryTable key={version} path="/distributorsHistory" id={id} testId="distributor-history" refLink={refLink} pageBase={0} />
-      <Modal open={showDetails} title="Distributor Details" onClose={() => setShowDetails(false)} width={680}>
+      <Modal open={showDetails} title={t('distributors.details')} onClose={() => setShowDetails(false)} width={680}>
         <DistributorForm
           testId="distributor-details-form"
           distributor={details}

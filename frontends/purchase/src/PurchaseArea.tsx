@@ -1,5 +1,7 @@
+import './i18n';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, Card, Spinner, StatCards, api, errorMessage, formatINR, openDocument, useAlert } from '@bahi/ui-kit';
 import { labelPages, packetsQuery } from './distributor';
 import { purchaseGstView } from './gst';
@@ -42,32 +44,33 @@ export function PurchaseDetailPage() {
   const navigate = useNavigate();
   // Bumped after a return to the distributor: the purchase is read again.
   const [version, setVersion] = useState(0);
+  const { t } = useTranslation('purchase');
   const p = usePurchase<Details>('/getPurchaseDetails', id, version);
-  if (p === 'missing') return <NotFound title="Purchase not found" back="/purchaseList" backLabel="Back to Purchase Account" />;
-  if (!p) return <Spinner label="Loading purchase…" />;
+  if (p === 'missing') return <NotFound title={t('detail.notFound')} back="/purchaseList" backLabel={t('detail.back')} />;
+  if (!p) return <Spinner label={t('detail.loading')} />;
   const g = purchaseGstView(p);
   return (
     <>
       <div className="bk-page-title">
         <div>
-          <h1 data-testid="purchase-title">Purchase #{p.id}</h1>
+          <h1 data-testid="purchase-title">{t('detail.title', { id: String(p.id) })}</h1>
           <span className="bk-muted">
-            Bill {p.bill_no} · {p.date}
+            {t('detail.bill', { bill: String(p.bill_no), date: p.date })}
           </span>
         </div>
         <div className="pu-actions">
           <Button variant="secondary" onClick={() => navigate('/purchaseList')}>
-            Purchase Account
+            {t('common.purchaseAccount')}
           </Button>
           <ReturnToDistributor purchase={p} onReturned={() => setVersion((v) => v + 1)} />
-          <Button onClick={() => navigate(`/purchase/${p.id}/printLabel`)}>Configure Label</Button>
+          <Button onClick={() => navigate(`/purchase/${p.id}/printLabel`)}>{t('detail.configureLabel')}</Button>
         </div>
       </div>
       <PurchaseDebitNotes purchase={p} />
       <StatCards
         stats={[
           {
-            label: 'Distributor',
+            label: t('detail.distributor'),
             value: (
               <Link className="pu-link" to={`/distributor/transaction/${p.distributor_id}`} data-testid="purchase-distributor">
                 {p.name}
@@ -76,34 +79,34 @@ export function PurchaseDetailPage() {
           },
           ...(g
             ? [
-                { label: 'Distributor GSTIN', value: g.gst.distributor_gstin ?? 'Unregistered (no input tax credit)', small: true, testId: 'purchase-gstin' },
-                { label: 'Distributor State', value: g.distributorState, small: true, testId: 'purchase-state' },
+                { label: t('detail.gstin'), value: g.gst.distributor_gstin ?? t('detail.unregistered'), small: true, testId: 'purchase-gstin' },
+                { label: t('detail.state'), value: g.distributorState, small: true, testId: 'purchase-state' },
               ]
             : []),
-          { label: 'Officer', value: p.officer?.name ?? '—' },
-          { label: 'Due Date', value: p.duedate },
-          { label: 'New Due', value: formatINR(p.new_due), due: p.new_due > 0, testId: 'purchase-new-due' },
+          { label: t('detail.officer'), value: p.officer?.name ?? '—' },
+          { label: t('common.dueDate'), value: p.duedate },
+          { label: t('detail.newDue'), value: formatINR(p.new_due), due: p.new_due > 0, testId: 'purchase-new-due' },
         ]}
       />
       {/* GST mode's extra columns need the full width: the totals go below the lines. */}
       <div className={g ? 'pu-detail pu-detail--gst' : 'pu-detail'}>
-        <Card title="Products">
+        <Card title={t('detail.products')}>
           <div className="pu-table-wrap">
             <table className="pu-table" data-testid="purchase-lines">
               <thead>
                 <tr>
                   <th>#</th>
-                  <th>Product</th>
-                  <th className="pu-num">Qty</th>
-                  <th className="pu-num">Rate (cost)</th>
-                  <th className="pu-num">Disc</th>
-                  <th className="pu-num">Units in</th>
-                  <th className="pu-num">Amount</th>
+                  <th>{t('common.product')}</th>
+                  <th className="pu-num">{t('detail.qty')}</th>
+                  <th className="pu-num">{t('detail.rate')}</th>
+                  <th className="pu-num">{t('detail.disc')}</th>
+                  <th className="pu-num">{t('detail.unitsIn')}</th>
+                  <th className="pu-num">{t('common.amount')}</th>
                   {g && (
                     <>
-                      <th>HSN</th>
-                      <th className="pu-num">GST %</th>
-                      <th className="pu-num">Taxable</th>
+                      <th>{t('detail.hsn')}</th>
+                      <th className="pu-num">{t('detail.gstRate')}</th>
+                      <th className="pu-num">{t('detail.taxable')}</th>
                       {g.heads.map((h) => (
                         <th key={h.key} className="pu-num">
                           {h.label}
@@ -139,43 +142,43 @@ export function PurchaseDetailPage() {
             </table>
           </div>
         </Card>
-        <Card title="Totals">
+        <Card title={t('detail.totals')}>
           <dl className="pu-totals" data-testid="purchase-totals">
-            <dt>Sub Total</dt>
+            <dt>{t('detail.subTotal')}</dt>
             <dd>{formatINR(p.subTotal)}</dd>
             {g ? (
               <>
-                <dt>Shipping</dt>
+                <dt>{t('detail.shipping')}</dt>
                 <dd>{formatINR(p.shipping)}</dd>
-                <dt>Discount</dt>
+                <dt>{t('detail.discount')}</dt>
                 <dd>- {formatINR(p.summery_discount)}</dd>
-                <dt>Taxable Value</dt>
+                <dt>{t('detail.taxableValue')}</dt>
                 <dd data-testid="purchase-taxable">{formatINR(g.gst.taxable_total)}</dd>
                 {g.heads.map((h) => (
                   <GstTotal key={h.key} label={h.label} value={h.total} />
                 ))}
-                <dt>Round Off</dt>
+                <dt>{t('detail.roundOff')}</dt>
                 <dd data-testid="purchase-round-off">{formatINR(g.roundOff)}</dd>
               </>
             ) : (
               <>
-                <dt>Tax {p.tax === 1 ? '(18%)' : ''}</dt>
+                <dt>{p.tax === 1 ? t('detail.taxAt18') : t('detail.tax')}</dt>
                 <dd>{formatINR(p.taxAmount)}</dd>
-                <dt>Shipping</dt>
+                <dt>{t('detail.shipping')}</dt>
                 <dd>{formatINR(p.shipping)}</dd>
-                <dt>Discount</dt>
+                <dt>{t('detail.discount')}</dt>
                 <dd>- {formatINR(p.summery_discount)}</dd>
               </>
             )}
-            <dt className="pu-totals__strong">Total</dt>
+            <dt className="pu-totals__strong">{t('detail.total')}</dt>
             <dd className="pu-totals__strong" data-testid="purchase-total">
               {formatINR(p.total)}
             </dd>
-            <dt>Paid</dt>
+            <dt>{t('detail.paid')}</dt>
             <dd>{formatINR(p.paid)}</dd>
-            <dt>Previous Due</dt>
+            <dt>{t('detail.previousDue')}</dt>
             <dd>{formatINR(p.previous_due)}</dd>
-            <dt className="pu-totals__strong">New Due</dt>
+            <dt className="pu-totals__strong">{t('detail.newDue')}</dt>
             <dd className="pu-totals__strong">{formatINR(p.new_due)}</dd>
           </dl>
         </Card>
@@ -215,6 +218,7 @@ export function PurchaseLabelPage() {
   const { id } = useParams();
   const navigate = useNavigate();
   const alert = useAlert();
+  const { t } = useTranslation('purchase');
   const data = usePurchase<GetPurchaseLabelDetailsReply>('/getPurchaseLabelDetails', id);
   const [packets, setPackets] = useState<Record<number, string>>({});
   const [printing, setPrinting] = useState(false);
@@ -222,16 +226,16 @@ export function PurchaseLabelPage() {
     if (data && data !== 'missing') setPackets(Object.fromEntries(data.labels.map((l) => [l.product_id, String(l.packets)])));
   }, [data]);
   const count = useMemo(() => labelPages(packets), [packets]);
-  if (data === 'missing') return <NotFound title="Purchase not found" back="/purchaseList" backLabel="Back to Purchase Account" />;
-  if (!data) return <Spinner label="Loading labels…" />;
+  if (data === 'missing') return <NotFound title={t('detail.notFound')} back="/purchaseList" backLabel={t('detail.back')} />;
+  if (!data) return <Spinner label={t('labels.loading')} />;
 
   const print = async () => {
-    if (!count.labels) return alert.error('Enter at least one packet to print.');
+    if (!count.labels) return alert.error(t('labels.enterPacket'));
     setPrinting(true);
     try {
       await openDocument(`/documents/purchase-labels/${data.purchase_id}?packets=${encodeURIComponent(packetsQuery(packets))}`, { print: true });
     } catch {
-      alert.error('Unable to print the labels, please try again later.');
+      alert.error(t('labels.printFailed'));
     } finally {
       setPrinting(false);
     }
@@ -241,30 +245,37 @@ export function PurchaseLabelPage() {
     <>
       <div className="bk-page-title">
         <div>
-          <h1>Labels of purchase #{data.purchase_id}</h1>
+          <h1>{t('labels.title', { id: String(data.purchase_id) })}</h1>
           <span className="bk-muted">
             {data.distributor_name} · {data.date}
           </span>
         </div>
         <div className="pu-actions">
           <Button variant="secondary" onClick={() => navigate(`/purchase/${data.purchase_id}`)}>
-            Back to purchase
+            {t('labels.backToPurchase')}
           </Button>
           <Button busy={printing} onClick={print} data-testid="print-labels">
-            Print
+            {t('common.print')}
           </Button>
         </div>
       </div>
-      <Card title="Packets per product" actions={<span className="bk-muted" data-testid="label-count">{count.labels} labels · {count.pages} {count.pages === 1 ? 'page' : 'pages'}</span>}>
+      <Card
+        title={t('labels.card')}
+        actions={
+          <span className="bk-muted" data-testid="label-count">
+            {t('labels.count', { labels: String(count.labels), pages: count.pages })}
+          </span>
+        }
+      >
         <div className="pu-table-wrap">
           <table className="pu-table" data-testid="label-table">
             <thead>
               <tr>
-                <th>Product</th>
-                <th>Brand</th>
-                <th className="pu-num">MRP</th>
-                <th>Code</th>
-                <th className="pu-num">Packets</th>
+                <th>{t('common.product')}</th>
+                <th>{t('common.brand')}</th>
+                <th className="pu-num">{t('common.mrp')}</th>
+                <th>{t('common.code')}</th>
+                <th className="pu-num">{t('labels.packets')}</th>
               </tr>
             </thead>
             <tbody>
@@ -279,7 +290,7 @@ export function PurchaseLabelPage() {
                   <td className="pu-num">
                     <input
                       className="pu-packets"
-                      aria-label={`Packets of ${l.product_name}`}
+                      aria-label={t('labels.packetsOf', { name: l.product_name })}
                       type="number"
                       min={0}
                       step={1}

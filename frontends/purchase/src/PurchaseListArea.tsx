@@ -1,4 +1,6 @@
+import './i18n';
 import { Route, Routes, useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, ExportButtons, PagedTable, api, formatINR, type Column } from '@bahi/ui-kit';
 import { DebitNotesPage } from './DebitNotesPage';
 import { NotFound } from './NotFound';
@@ -12,39 +14,40 @@ interface Row extends Record<string, unknown> {
   Paid: number;
 }
 
-const COLUMNS: Column<Row>[] = [
-  { key: 'id', header: 'ID' },
-  { key: 'Date', header: 'Date' },
-  { key: 'Distributors', header: 'Distributors' },
-  { key: 'Total Amount', header: 'Total Amount', align: 'right', render: (r) => formatINR(r['Total Amount']) },
-  { key: 'Paid', header: 'Paid', align: 'right', render: (r) => formatINR(r.Paid) },
-];
 
 /** /purchaseList: Purchase Account, one row per purchase, newest first; a row opens /purchase/{id}. */
 export function PurchaseListPage() {
   const navigate = useNavigate();
+  const { t } = useTranslation('purchase');
+  const columns: Column<Row>[] = [
+    { key: 'id', header: t('common.id') },
+    { key: 'Date', header: t('common.date') },
+    { key: 'Distributors', header: t('common.distributors') },
+    { key: 'Total Amount', header: t('list.total'), align: 'right', render: (r) => formatINR(r['Total Amount']) },
+    { key: 'Paid', header: t('list.paid'), align: 'right', render: (r) => formatINR(r.Paid) },
+  ];
   return (
     <>
       <div className="bk-page-title">
-        <h1>Purchase Account</h1>
+        <h1>{t('common.purchaseAccount')}</h1>
         <div className="pu-title-actions">
           <ExportButtons list="purchases" />
           <Button variant="secondary" onClick={() => navigate('/purchaseList/debitNotes')} data-testid="open-debit-notes">
-            Debit Notes
+            {t('list.debitNotes')}
           </Button>
         </div>
       </div>
       <PagedTable<Row>
-        title="Purchase List"
+        title={t('list.table')}
         testId="purchase-table"
         pageBase={0}
-        columns={COLUMNS}
+        columns={columns}
         rowUrl="/purchase"
         load={async (pageNo, signal) => {
           const r = await api.get<{ purchaseList: Row[]; noOfPages: number }>('/getPurchaseList', { query: { pageNo }, signal });
           return { rows: r.purchaseList, noOfPages: r.noOfPages };
         }}
-        emptyText="No purchases yet. Fill the cart and press Proceed to purchase."
+        emptyText={t('list.empty')}
       />
     </>
   );

@@ -1,17 +1,20 @@
+import './i18n';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, Card } from '@bahi/ui-kit';
 import './purchase.css';
 
 /** /purchaseProducts: purchases are made from the cart's 'Proceed to purchase' panel; this points there. */
 export default function PurchaseProductsArea() {
   const navigate = useNavigate();
+  const { t } = useTranslation('purchase');
   return (
-    <Card title="Purchase products">
-      <p className="bk-muted">Put the products you bought in the cart, then press Proceed to purchase and enter the bill number, distributor and officer.</p>
+    <Card title={t('products.title')}>
+      <p className="bk-muted">{t('products.help')}</p>
       <div className="pu-actions">
-        <Button onClick={() => navigate('/')}>Go to the cart</Button>
+        <Button onClick={() => navigate('/')}>{t('products.goCart')}</Button>
         <Button variant="secondary" onClick={() => navigate('/purchaseList')}>
-          Purchase Account
+          {t('common.purchaseAccount')}
         </Button>
       </div>
     </Card>

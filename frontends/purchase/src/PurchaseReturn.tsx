@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { i18n, useTranslation } from '@bahi/i18n';
 import type { GetPurchaseDetailsReply, PurchaseReturnReply, PurchaseReturnRequest } from '@bahi/contracts';
 import {
   api,
@@ -29,7 +30,7 @@ export function purchaseReturnable(p: GetPurchaseDetailsReply): { lines: ReturnD
     return {
       sl_no: l.sl_no,
       name: `${l.product_id} : ${l.product_name}`,
-      packLabel: l.per_peice_quantity !== 1 ? `pack of ${l.per_peice_quantity} ${l.unit}` : l.unit,
+      packLabel: l.per_peice_quantity !== 1 ? i18n.t('purchase:return.packOf', { qty: String(l.per_peice_quantity), unit: l.unit }) : l.unit,
       sold: r.sold,
       returned: r.returned,
       returnable: r.returnable,
@@ -44,6 +45,7 @@ export function purchaseReturnable(p: GetPurchaseDetailsReply): { lines: ReturnD
 /** "Return to distributor" on the purchase detail (managers): the shared return dialog posting /purchaseReturn. */
 export function ReturnToDistributor({ purchase, onReturned }: { purchase: GetPurchaseDetailsReply; onReturned(): void }) {
   const user = useUser();
+  const { t } = useTranslation('purchase');
   const [open, setOpen] = useState(false);
   const { lines, value } = useMemo(() => purchaseReturnable(purchase), [purchase]);
   const can = isManager(user) && lines.some((l) => l.returnable > 0);
@@ -53,16 +55,16 @@ export function ReturnToDistributor({ purchase, onReturned }: { purchase: GetPur
     <>
       {can && (
         <Button variant="secondary" onClick={() => setOpen(true)} data-testid="return-to-distributor">
-          Return to distributor
+          {t('return.button')}
         </Button>
       )}
       <ReturnDialog
         open={open}
         onClose={() => setOpen(false)}
-        title={`Return goods of purchase #${purchase.id} to ${purchase.name}`}
+        title={t('return.dialogTitle', { id: String(purchase.id), name: purchase.name })}
         kind="debit-note"
-        noteLabel="Debit note"
-        refundLabel="Refund from the distributor"
+        noteLabel={t('return.noteLabel')}
+        refundLabel={t('return.refundLabel')}
         lines={lines}
         valueOf={(picked) => noteValue(value, picked)}
         defaultRefund={() => 0}
@@ -80,21 +82,22 @@ export function ReturnToDistributor({ purchase, onReturned }: { purchase: GetPur
 
 /** The purchase's debit notes, each opening its PDF. */
 export function PurchaseDebitNotes({ purchase }: { purchase: GetPurchaseDetailsReply }) {
+  const { t } = useTranslation('purchase');
   const notes = purchase.debitNotes ?? [];
   if (notes.length === 0) return null;
   return (
     <div className="pu-notes" data-testid="purchase-debit-notes">
       <span className={`bk-badge ${(purchase.returns ?? []).every((r) => r.returnable <= 0) ? 'bk-badge--warning' : 'bk-badge--info'}`}>
-        {(purchase.returns ?? []).every((r) => r.returnable <= 0) ? 'Returned' : 'Partly returned'}
+        {(purchase.returns ?? []).every((r) => r.returnable <= 0) ? t('return.returned') : t('return.partly')}
       </span>
       {notes.map((n) => (
         <span key={n.debitNoteId} data-testid={`purchase-debit-note-${n.debitNoteId}`}>
-          Debit note{' '}
+          {t('return.debitNote')}{' '}
           <NotePdfLink kind="debit-note" id={n.debitNoteId}>
             {n.debit_note_no}
           </NotePdfLink>{' '}
           · {n.date} · {formatINR(n.amount)}
-          {n.refund > 0 && <> (refund {formatINR(n.refund)})</>}
+          {n.refund > 0 && <> {t('return.refund', { amount: formatINR(n.refund) })}</>}
         </span>
       ))}
     </div>

@@ -1,4 +1,11 @@
+import { applyLanguage, i18n } from '@bahi/i18n';
+import './i18n';
 import { distributorFormError, labelPages, NEW_DISTRIBUTOR, packetsQuery } from './distributor';
+
+beforeAll(async () => {
+  await applyLanguage('en');
+  await i18n.loadNamespaces('purchase');
+});
 
 describe('distributor form rules', () => {
   it('defaults to Kolkata, 700001, WB, India', () => {
@@ -15,6 +22,15 @@ describe('distributor form rules', () => {
     expect(distributorFormError({ ...ok, postal_code: '' })).toBe('Zip is required.');
     expect(distributorFormError({ ...ok, postal_code: '70000A' })).toBe('Zip must be numeric.');
     expect(distributorFormError({ ...ok, address_line_2: '' })).toBeNull();
+  });
+  it('names the missing field in Hindi once Hindi is chosen', async () => {
+    const ok = { ...NEW_DISTRIBUTOR, name: 'Gupta Wholesale', address_line_1: '7 Burrabazar' };
+    await applyLanguage('hi');
+    await i18n.loadNamespaces('purchase');
+    expect(distributorFormError({ ...ok, city_or_district: '' })).toBe('शहर ज़रूरी है।');
+    expect(distributorFormError({ ...ok, postal_code: '70000A' })).toBe('पिन कोड में सिर्फ़ अंक हों।');
+    await applyLanguage('en');
+    expect(distributorFormError({ ...ok, city_or_district: '' })).toBe('City is required.');
   });
 });
 

@@ -1,6 +1,7 @@
 // Distributor form rules (spec 001 §3-§5, §8).
 
 import type { Distributor, Officer } from '@bahi/contracts';
+import { i18n } from '@bahi/i18n';
 
 export type { Distributor };
 /** An officer row of the form: a new row has no id yet. */
@@ -11,13 +12,15 @@ export type DistributorFormValues = Pick<Distributor, 'name' | 'address_line_1' 
   gstin: string;
 };
 
+// Getters: each message is read in the language active when it is shown.
 export const MSG = {
-  created: 'Distributor is created.',
-  updated: 'Distributor Details Has been updated',
-  listFailed: 'unable to connet to server',
-  purchaseSuccess: 'Purchase Success...',
-  purchaseFailed: 'Error Occured please contact admin..',
-} as const;
+  get created() {
+    return i18n.t('purchase:form.created');
+  },
+  get updated() {
+    return i18n.t('purchase:form.updated');
+  },
+};
 
 /** Add defaults (spec 001 §5). */
 export const NEW_DISTRIBUTOR: DistributorFormValues = {
@@ -31,25 +34,26 @@ export const NEW_DISTRIBUTOR: DistributorFormValues = {
   gstin: '',
 };
 
+/** Each field's label key in the purchase catalogue. */
 const LABELS: Record<keyof DistributorFormValues, string> = {
-  name: 'Name',
-  address_line_1: 'Address line 1',
-  address_line_2: 'Address line 2',
-  city_or_district: 'City',
-  state: 'State',
-  country: 'Country',
-  postal_code: 'Zip',
-  gstin: 'GSTIN',
+  name: 'name',
+  address_line_1: 'address1',
+  address_line_2: 'address2',
+  city_or_district: 'city',
+  state: 'state',
+  country: 'country',
+  postal_code: 'zip',
+  gstin: 'gstin',
 };
 
 export const FIELDS = Object.keys(LABELS) as (keyof DistributorFormValues)[];
-export const fieldLabel = (k: keyof DistributorFormValues) => LABELS[k];
+export const fieldLabel = (k: keyof DistributorFormValues) => i18n.t(`purchase:form.${LABELS[k]}`);
 export const isRequired = (k: keyof DistributorFormValues) => k !== 'address_line_2' && k !== 'gstin';
 
 /** The first problem of the form as a sentence, or null when it can be saved. All required but address line 2; zip numeric. */
 export function distributorFormError(v: DistributorFormValues): string | null {
-  for (const k of FIELDS) if (isRequired(k) && !String(v[k] ?? '').trim()) return `${LABELS[k]} is required.`;
-  if (!/^\d+$/.test(v.postal_code.trim())) return 'Zip must be numeric.';
+  for (const k of FIELDS) if (isRequired(k) && !String(v[k] ?? '').trim()) return i18n.t('purchase:form.required', { field: fieldLabel(k) });
+  if (!/^\d+$/.test(v.postal_code.trim())) return i18n.t('purchase:form.zipNumeric');
   return null;
 }
 

@@ -1,5 +1,12 @@
 import type { PurchaseGst } from '@bahi/contracts';
+import { applyLanguage, i18n } from '@bahi/i18n';
+import './i18n';
 import { purchaseGstView } from './gst';
+
+beforeAll(async () => {
+  await applyLanguage('en');
+  await i18n.loadNamespaces('purchase');
+});
 
 const base: PurchaseGst = {
   distributor_gstin: '27AAACB1234C1ZF',

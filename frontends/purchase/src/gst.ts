@@ -1,4 +1,5 @@
 import type { GetPurchaseDetailsReply, PurchaseGst, PurchaseGstLine } from '@bahi/contracts';
+import { i18n } from '@bahi/i18n';
 
 /** Whole paise of a two-decimal string or a number (display amounts; exact for what the service sends). */
 const paise = (v: string | number): number => {
@@ -37,6 +38,6 @@ export function purchaseGstView(p: Pick<GetPurchaseDetailsReply, 'gst' | 'total'
     line: (sl) => byLine.get(sl),
     distributorState: gst.distributor_state_code
       ? `${gst.distributor_state_name ?? ''} (${gst.distributor_state_code})`.trim()
-      : `Not recorded: taken as the company's (${gst.company_state_code})`,
+      : i18n.t('purchase:detail.notRecorded', { code: gst.company_state_code }),
   };
 }

@@ -1,5 +1,7 @@
+import '../i18n';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Route, Routes, useNavigate } from 'react-router-dom';
+import { useTranslation } from '@bahi/i18n';
 import { Button, Card, Spinner, api, errorMessage, fetchDocument, openDocument, useAlert, useConfirm } from '@bahi/ui-kit';
 import type { FillCartReply, GetProductsReply, GetReorderListReply, ReorderGroup } from '@bahi/contracts';
 import { NotFound } from '../NotFound';
@@ -16,25 +18,27 @@ const rupees = (s: string | null) => (s === null ? '—' : `₹${Number(s).toLoc
 /** Print, download or (on a phone) share one group's list as a PDF to its distributor. */
 function GroupActions({ group, selected }: { group: ReorderGroup; selected: ReadonlySet<number> }) {
   const alert = useAlert();
+  const { t } = useTranslation('purchase');
   const path = reorderDocumentPath(group, selected);
-  const run = (what: string, fn: () => Promise<void>) => () => void fn().catch((err) => alert.error(`Unable to ${what} the list: ${errorMessage(err)}`));
+  const run = (failed: 'printFailed' | 'downloadFailed' | 'shareFailed', fn: () => Promise<void>) => () =>
+    void fn().catch((err) => alert.error(t(`reorder.${failed}`, { error: errorMessage(err) })));
   const share = async () => {
     const { blob, fileName } = await fetchDocument(path);
     const file = new File([blob], fileName, { type: 'application/pdf' });
     // Phones share the PDF straight to WhatsApp; a desktop without the share sheet downloads it.
-    if (navigator.canShare?.({ files: [file] })) await navigator.share({ files: [file], title: `Order for ${group.distributorName}` });
+    if (navigator.canShare?.({ files: [file] })) await navigator.share({ files: [file], title: t('reorder.shareTitle', { name: group.distributorName }) });
     else await openDocument(path, { download: true });
   };
   return (
     <div className="pu-actions">
-      <Button variant="secondary" onClick={run('print', () => openDocument(path, { print: true }))} data-testid={`reorder-print-${group.distributorId}`}>
-        Print
+      <Button variant="secondary" onClick={run('printFailed', () => openDocument(path, { print: true }))} data-testid={`reorder-print-${group.distributorId}`}>
+        {t('common.print')}
       </Button>
-      <Button variant="secondary" onClick={run('download', () => openDocument(path, { download: true }))}>
-        PDF
+      <Button variant="secondary" onClick={run('downloadFailed', () => openDocument(path, { download: true }))}>
+        {t('reorder.pdf')}
       </Button>
-      <Button variant="secondary" onClick={run('share', share)}>
-        Share
+      <Button variant="secondary" onClick={run('shareFailed', share)}>
+        {t('reorder.share')}
       </Button>
     </div>
   );
@@ -45,6 +49,7 @@ export function ReorderPage() {
   const alert = useAlert();
   const confirm = useConfirm();
   const navigate = useNavigate();
+  const { t } = useTranslation('purchase');
   const [data, setData] = useState<GetReorderListReply | null>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [typed, setTyped] = useState<Record<number, string>>({});
@@ -70,7 +75,7 @@ export function ReorderPage() {
   const lines = useMemo(() => (data ? selectedLines(data.groups, selected, typed) : []), [data, selected, typed]);
 
   const createPurchase = async () => {
-    if (!data || !lines.length) return alert.error('Select the products to buy.');
+    if (!data || !lines.length) return alert.error(t('reorder.selectProducts'));
     for (const l of lines) {
       const err = quantityError(l.quantity);
       if (err) return alert.error(err);
@@ -78,7 +83,7 @@ export function ReorderPage() {
     setBusy(true);
     try {
       const cart = await api.get<GetProductsReply>('/getProducts', { query: { cart_no: CART_NO } });
-      if (cart.cart.length && !(await confirm({ message: `Your cart already holds ${cart.cart.length} line${cart.cart.length === 1 ? '' : 's'}. Add the ${lines.length} selected to it?`, confirmLabel: 'Add to cart' }))) return;
+      if (cart.cart.length && !(await confirm({ message: t('reorder.cartHolds', { lines: cart.cart.length, selected: lines.length }), confirmLabel: t('reorder.addToCart') }))) return;
       await api.post<FillCartReply>('/reorderList/fillCart', { cart_no: CART_NO, lines });
       const distributor = commonDistributor(data.groups, selected);
       navigate(`/?purchase=1${distributor ? `&distributor=${distributor}` : ''}`);
@@ -89,29 +94,29 @@ export function ReorderPage() {
     }
   };
 
-  if (!data) return <Spinner label="Loading the reorder list…" />;
+  if (!data) return <Spinner label={t('reorder.loading')} />;
   return (
     <>
       <div className="bk-page-title">
         <div>
-          <h1>Reorder List</h1>
+          <h1>{t('reorder.title')}</h1>
           <span className="bk-muted" data-testid="reorder-count">
-            {data.count} product{data.count === 1 ? '' : 's'} at or below their minimum stock
+            {t('reorder.count', { count: data.count })}
           </span>
         </div>
         <div className="pu-actions">
           <Button variant="secondary" onClick={() => navigate('/purchaseList')}>
-            Purchase Account
+            {t('common.purchaseAccount')}
           </Button>
           <Button onClick={() => void createPurchase()} disabled={busy || !lines.length} data-testid="reorder-create-purchase">
-            Create purchase{lines.length ? ` (${lines.length})` : ''}
+            {lines.length ? t('reorder.createN', { n: lines.length }) : t('reorder.create')}
           </Button>
         </div>
       </div>
       {data.groups.length === 0 && (
         <Card>
           <p className="bk-muted" data-testid="reorder-empty">
-            Nothing to reorder: every active product with a minimum stock is above it.
+            {t('reorder.empty')}
           </p>
         </Card>
       )}
@@ -123,10 +128,10 @@ export function ReorderPage() {
             <header className="bk-card__head">
               <h2>
                 <label className="ro-check">
-                  <input type="checkbox" checked={all} onChange={(e) => toggle(ids, e.target.checked)} aria-label={`Select all of ${g.distributorName}`} />
+                  <input type="checkbox" checked={all} onChange={(e) => toggle(ids, e.target.checked)} aria-label={t('reorder.selectAll', { name: g.distributorName })} />
                   {g.distributorName}
                 </label>
-                <span className="ro-count">{g.lines.length} products</span>
+                <span className="ro-count">{t('reorder.groupCount', { count: g.lines.length })}</span>
               </h2>
               <div className="bk-card__actions">
                 <GroupActions group={g} selected={selected} />
@@ -137,15 +142,15 @@ export function ReorderPage() {
                 <thead>
                   <tr>
                     <th />
-                    <th>Code</th>
-                    <th>Product</th>
-                    <th style={{ textAlign: 'right' }}>Stock</th>
-                    <th style={{ textAlign: 'right' }}>Min</th>
-                    <th style={{ textAlign: 'right' }}>Default</th>
-                    <th style={{ textAlign: 'right' }}>Last cost</th>
-                    <th>Last bought</th>
-                    <th style={{ textAlign: 'right' }}>Order qty</th>
-                    <th style={{ textAlign: 'right' }}>Units in</th>
+                    <th>{t('common.code')}</th>
+                    <th>{t('common.product')}</th>
+                    <th style={{ textAlign: 'right' }}>{t('reorder.stock')}</th>
+                    <th style={{ textAlign: 'right' }}>{t('reorder.min')}</th>
+                    <th style={{ textAlign: 'right' }}>{t('reorder.default')}</th>
+                    <th style={{ textAlign: 'right' }}>{t('reorder.lastCost')}</th>
+                    <th>{t('reorder.lastBought')}</th>
+                    <th style={{ textAlign: 'right' }}>{t('reorder.orderQty')}</th>
+                    <th style={{ textAlign: 'right' }}>{t('reorder.unitsIn')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -155,14 +160,14 @@ export function ReorderPage() {
                     return (
                       <tr key={l.product_id} data-testid={`reorder-line-${l.product_id}`} className={selected.has(l.product_id) ? 'ro-selected' : ''}>
                         <td>
-                          <input type="checkbox" checked={selected.has(l.product_id)} onChange={(e) => toggle([l.product_id], e.target.checked)} aria-label={`Select ${l.product_name}`} />
+                          <input type="checkbox" checked={selected.has(l.product_id)} onChange={(e) => toggle([l.product_id], e.target.checked)} aria-label={t('reorder.select', { name: l.product_name })} />
                         </td>
                         <td>{l.product_id}</td>
                         <td>
                           <div className="ro-name">{l.product_name}</div>
                           <div className="bk-muted ro-brand">
                             {l.brand_name}
-                            {l.per_peice_quantity !== '1' ? ` · pack of ${qty(l.per_peice_quantity)} ${l.unit}` : ''}
+                            {l.per_peice_quantity !== '1' ? t('reorder.packOf', { qty: qty(l.per_peice_quantity), unit: l.unit }) : ''}
                           </div>
                         </td>
                         <td style={{ textAlign: 'right' }} className={Number(l.stock) < 0 ? 'ro-negative' : ''}>
@@ -177,7 +182,7 @@ export function ReorderPage() {
                             className="ro-qty"
                             inputMode="decimal"
                             value={value}
-                            aria-label={`Order quantity of ${l.product_name}`}
+                            aria-label={t('reorder.orderQtyOf', { name: l.product_name })}
                             onChange={(e) => setTyped((t) => ({ ...t, [l.product_id]: e.target.value }))}
                           />
                         </td>

@@ -1,5 +1,12 @@
 import type { ReorderGroup, ReorderLine } from '@bahi/contracts';
+import { applyLanguage, i18n } from '@bahi/i18n';
+import '../i18n';
 import { commonDistributor, quantityError, reorderDocumentPath, selectedLines } from './reorder';
+
+beforeAll(async () => {
+  await applyLanguage('en');
+  await i18n.loadNamespaces('purchase');
+});
 
 const line = (product_id: number, suggested_quantity: string): ReorderLine => ({
   product_id, product_name: `P${product_id}`, brand_name: '', unit: 'pcs', per_peice_quantity: '1', stock: '0', min_stock: '5', default_stock: '10',
@@ -34,6 +41,6 @@ describe('reorder page rules', () => {
     expect(quantityError('0')).not.toBeNull();
     expect(quantityError('-1')).not.toBeNull();
     expect(quantityError('1.2345')).not.toBeNull();
-    expect(quantityError('')).not.toBeNull();
+    expect(quantityError('')).toBe('Order quantity must be a number above 0 (at most 3 decimals).');
   });
 });

@@ -1,10 +1,11 @@
 // The reorder page's rules, kept apart from React so they are unit-tested.
 import type { FillCartRequest, ReorderGroup } from '@bahi/contracts';
+import { i18n } from '@bahi/i18n';
 
 /** A typed order quantity: a number above 0 with at most 3 decimals (the cart's own rule). */
 export function quantityError(text: string): string | null {
   const t = text.trim();
-  if (!/^(\d+(\.\d{0,3})?|\.\d{1,3})$/.test(t) || Number(t) <= 0) return 'Order quantity must be a number above 0 (at most 3 decimals).';
+  if (!/^(\d+(\.\d{0,3})?|\.\d{1,3})$/.test(t) || Number(t) <= 0) return i18n.t('purchase:reorder.quantityError');
   return null;
 }
 
