@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from '@bahi/i18n';
+import { translateServerMessage, useTranslation } from '@bahi/i18n';
 
 export type AlertVariant = 'success' | 'error' | 'info' | 'warning';
 export const ALERT_MS = 5000;
@@ -54,7 +54,8 @@ function AlertBanner({ alert, onHide }: { alert: AlertState; onHide(): void }) {
   const { t, ready } = useTranslation('ui', { useSuspense: false });
   return (
     <div className={`bk-alert bk-alert--${alert.variant}`} role={alert.variant === 'error' ? 'alert' : 'status'} data-testid="alert">
-      <span className="bk-alert__text">{alert.message}</span>
+      {/* A service's English sentence shows in Hindi when Hindi is on (the server catalogue); other text as given. */}
+      <span className="bk-alert__text">{translateServerMessage(alert.message)}</span>
       <button type="button" className="bk-alert__close" aria-label={ready ? t('common.dismiss') : undefined} onClick={onHide}>
         ×
       </button>

@@ -1,3 +1,4 @@
+import { translateServerMessage } from '@bahi/i18n';
 import { clearSession, getToken } from './session';
 
 export const DEFAULT_ERROR = 'Unable to process the request please contact support.';
@@ -138,8 +139,8 @@ export const api = {
   upload: <T = unknown>(path: string, form: FormData, opts?: RequestOptions) => request<T>('POST', path, form, opts),
 };
 
-/** A person-readable message for any thrown value. */
+/** A person-readable message for any thrown value, in Hindi when Hindi is on (the server catalogue). */
 export function errorMessage(err: unknown, fallback = DEFAULT_ERROR): string {
-  if (err instanceof ApiError) return err.message || fallback;
-  return fallback;
+  if (err instanceof ApiError) return translateServerMessage(err.message || fallback);
+  return translateServerMessage(fallback);
 }
