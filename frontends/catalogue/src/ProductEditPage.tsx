@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { useTranslation } from '@bahi/i18n';
+import { i18n, useTranslation } from '@bahi/i18n';
 import { ApiError, Button, Card, Field, FormActions, FormGrid, Pager, SelectField, Spinner, api, errorMessage, useAlert, useConfirm } from '@bahi/ui-kit';
 import { CONNECT_FAILED, LevelBadge, money, type Named, type Spec } from './shared';
 import { TaxFields, taxFieldOf, type TaxErrors, type TaxForm } from './TaxFields';
@@ -88,7 +88,7 @@ export function ProductEditPage() {
       setForm(formOf(r));
       setSpecs(r.specsValues);
     } catch (err) {
-      alert.error(err instanceof ApiError && err.status === 404 ? t('edit.notFound', { id }) : CONNECT_FAILED());
+      alert.error(err instanceof ApiError && err.status === 404 ? i18n.t('catalogue:edit.notFound', { id }) : CONNECT_FAILED());
     }
   }, [id]);
   const loadHistory = useCallback(

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { useTranslation } from '@bahi/i18n';
+import { i18n, useTranslation } from '@bahi/i18n';
 import { Button, Card, ExportButtons, Spinner, api, openDocument, useAlert } from '@bahi/ui-kit';
 import { CONNECT_FAILED, PRINT_FAILED, money, moveRow } from './shared';
 
@@ -29,7 +29,7 @@ export function StockBookPrintPage() {
 
   useEffect(() => {
     if (!params.get('category')) {
-      alert.error(t('common.selectCategory'));
+      alert.error(i18n.t('catalogue:common.selectCategory'));
       setRows([]);
       return;
     }
