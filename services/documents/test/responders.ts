@@ -7,7 +7,7 @@ import { interB2b } from './gst-fixtures';
 import { CREDIT_NOTES, DEBIT_NOTES } from './note-fixtures';
 
 /** Per-company fixture data; other companies see nothing (null -> 404), as the owners scope by companyId. */
-export const state = { statementRows: 40, logo: true, saleLines: 1200, statementMaxRows: undefined as number | undefined };
+export const state = { statementRows: 40, logo: true, saleLines: 1200, statementMaxRows: undefined as number | undefined, docLanguage: undefined as 'en' | 'hi' | undefined };
 
 /** How many requests each subject got (the tests prove counts are refused before the owner is asked). */
 export const asked: Record<string, number> = {};
@@ -27,7 +27,7 @@ class FixtureResponders {
   }
   @MessagePattern(Subjects.identity.companyDetails)
   company(@Payload() p: { companyId: number }) {
-    return mine(p) ? { ...F.companyDetails, logo: state.logo ? `/companyLogo/${p.companyId}` : null } : { ...F.companyDetails, id: p.companyId, name: 'Other Co', upiId: null };
+    return mine(p) ? { ...F.companyDetails, logo: state.logo ? `/companyLogo/${p.companyId}` : null, ...(state.docLanguage ? { doc_language: state.docLanguage } : {}) } : { ...F.companyDetails, id: p.companyId, name: 'Other Co', upiId: null };
   }
   @MessagePattern(D.saleDocument)
   sale(@Payload() p: { companyId: number; saleId: number }) {

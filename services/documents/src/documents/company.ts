@@ -1,8 +1,20 @@
 import type { CompanyDetails } from '@bahi/contracts';
+import { parseLang } from '../i18n';
 import type { CompanyView } from '../templates/model';
+import type { DocumentRequest, DocumentSources } from './kinds';
 
 const LOGO_TTL_MS = 60_000;
 const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The company header for a document, printed in `?lang=` (en, hi) when given, else in the
+ * company's doc_language (400 for any other lang).
+ */
+export async function companyFor(req: DocumentRequest, src: DocumentSources): Promise<CompanyView> {
+  const lang = parseLang(req.query.lang);
+  const company = await src.company(req.companyId);
+  return lang ? { ...company, docLanguage: lang } : company;
+}
 
 /**
  * The company header: details from identity over NATS, the logo bytes over identity's internal
@@ -21,7 +33,7 @@ export class CompanyHeaders {
   async get(companyId: number): Promise<CompanyView> {
     const d = await this.details(companyId);
     const logo = d.logo ? await this.logo(companyId) : null;
-    return { id: d.id, name: d.name, add1: d.add1, add2: d.add2, mob1: d.mob1, mob2: d.mob2, email: d.email, upiId: d.upiId ?? null, billFormat: d.bill_format ?? 'a5', logo, gstin: d.gstin ?? null, stateCode: d.state_code ?? null };
+    return { id: d.id, name: d.name, add1: d.add1, add2: d.add2, mob1: d.mob1, mob2: d.mob2, email: d.email, upiId: d.upiId ?? null, billFormat: d.bill_format ?? 'a5', docLanguage: d.doc_language ?? 'en', logo, gstin: d.gstin ?? null, stateCode: d.state_code ?? null };
   }
 
   private async logo(companyId: number): Promise<string | null> {

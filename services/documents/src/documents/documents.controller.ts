@@ -8,6 +8,7 @@ import { Printer } from '../core.module';
 import { CompanyHeaders } from './company';
 import { DOCUMENT_KINDS, type DocumentSources, type Query as DocQuery } from './kinds';
 import { renderForResponse } from './renderer';
+import { parseLang } from '../i18n';
 
 
 /** Query values as single strings; a repeated parameter is a 400. */
@@ -60,6 +61,8 @@ export class DocumentsController {
     if (def.needsId && id === undefined) throw new BadRequestException(`A ${kind} document needs an id: /documents/${kind}/{id}.`);
     if (!def.needsId && id !== undefined) throw new NotFoundException(`A ${kind} document takes no id; use /documents/${kind}?options.`);
     const query = flatQuery(rawQuery);
+    // A bad lang is a 400 before any owner is asked.
+    parseLang(query.lang);
     const doc = await def.prepare({ companyId, id, query }, this.sources);
     const pdf = await renderForResponse(this.printer.pool, doc, res, this.logger, `${kind} ${id ?? ''}`);
     const disposition = query.download === '1' ? 'attachment' : 'inline';

@@ -12,6 +12,8 @@ import { arrangeRows, labelsPerPage, LabelsTemplate, StockBookTemplate, type Lab
 import { reorderKind } from '../templates/reorder-doc';
 import { THERMAL_ROLLS, ThermalBillTemplate, thermalSize, ThermalTaxInvoiceTemplate, type ThermalFormat } from '../templates/thermal';
 import { creditNoteView, debitNoteView, NoteTemplate, noteSize } from '../templates/note-docs';
+import { tOf } from '../i18n';
+import { companyFor } from './company';
 
 /** Asks the owning service (NATS request-reply in production). */
 export type Ask = <T extends Subject>(subject: T, payload: PayloadOf<T>) => Promise<ReplyOf<T>>;
@@ -130,7 +132,7 @@ const bill: DocumentKindDef = {
   async prepare(req, src) {
     const saleId = positiveId(req.id, 'The bill number');
     const asked = billFormat(req.query.format);
-    const [company, sale] = await Promise.all([src.company(req.companyId), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
+    const [company, sale] = await Promise.all([companyFor(req, src), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
     if (!sale) notFound(`Bill ${saleId}`);
     boundLines(`Bill ${saleId}`, sale.soldProducts);
     const format = asked ?? company.billFormat ?? 'a5';
@@ -152,7 +154,7 @@ const challan: DocumentKindDef = {
   needsId: true,
   async prepare(req, src) {
     const saleId = positiveId(req.id, 'The bill number');
-    const [company, sale] = await Promise.all([src.company(req.companyId), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
+    const [company, sale] = await Promise.all([companyFor(req, src), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
     if (!sale) notFound(`Bill ${saleId}`);
     boundLines(`Bill ${saleId}`, sale.soldProducts);
     return { element: <ChallanTemplate company={company} sale={sale} />, size: BILL_SIZE, fileName: `challan-${saleId}.pdf` };
@@ -164,7 +166,7 @@ const estimate: DocumentKindDef = {
   needsId: true,
   async prepare(req, src) {
     const estimateId = positiveId(req.id, 'The estimate number');
-    const [company, est] = await Promise.all([src.company(req.companyId), src.ask(S.estimateDocument, { companyId: req.companyId, estimateId })]);
+    const [company, est] = await Promise.all([companyFor(req, src), src.ask(S.estimateDocument, { companyId: req.companyId, estimateId })]);
     if (!est) notFound(`Estimate ${estimateId}`);
     boundLines(`Estimate ${estimateId}`, est.lines);
     return { element: <EstimateTemplate company={company} estimate={est} />, size: BILL_SIZE, fileName: `estimate-${estimateId}.pdf` };
@@ -176,7 +178,7 @@ const receipt: DocumentKindDef = {
   needsId: true,
   async prepare(req, src) {
     const paymentId = positiveId(req.id, 'The receipt number');
-    const [company, r] = await Promise.all([src.company(req.companyId), src.ask(S.receiptDocument, { companyId: req.companyId, paymentId })]);
+    const [company, r] = await Promise.all([companyFor(req, src), src.ask(S.receiptDocument, { companyId: req.companyId, paymentId })]);
     if (!r) notFound(`Receipt ${paymentId}`);
     const upi = await upiQr(company, String(r.due), `Due of customer ${r.client_id}`);
     return { element: <ReceiptTemplate company={company} receipt={r} upi={upi} />, size: BILL_SIZE, fileName: `receipt-${paymentId}.pdf` };
@@ -188,7 +190,7 @@ const statement: DocumentKindDef = {
   needsId: true,
   async prepare(req, src) {
     const clientId = positiveId(req.id, 'The customer id');
-    const [company, st] = await Promise.all([src.company(req.companyId), src.ask(S.customerStatement, { companyId: req.companyId, clientId, maxRows: LIMITS.statementRows })]);
+    const [company, st] = await Promise.all([companyFor(req, src), src.ask(S.customerStatement, { companyId: req.companyId, clientId, maxRows: LIMITS.statementRows })]);
     if (!st) notFound(`Customer ${clientId}`);
     // The ledger sends no rows past maxRows, only their number.
     const entries = Math.max(st.entries ?? 0, st.rows.length);
@@ -216,7 +218,7 @@ const stockbook: DocumentKindDef = {
     const order = orderParts.map((s) => positiveId(s, 'Every id of order'));
     const showCost = q.cost === '1' || q.cost === 'true';
     const [company, book] = await Promise.all([
-      src.company(req.companyId),
+      companyFor(req, src),
       src.ask(S.stockBook, { companyId: req.companyId, category, brand: q.brand || null, stock, active }),
     ]);
     if (book.list.length > LIMITS.stockBookRows) throw new BadRequestException(`Category ${category} has more than ${LIMITS.stockBookRows} products; choose a brand or a stock level to print fewer.`);
@@ -244,7 +246,7 @@ const labels: DocumentKindDef = {
     if (mode !== 'stockbook' && mode !== 'packet') throw new BadRequestException("mode must be 'stockbook' or 'packet'.");
     const count = optionalInt(req.query.count, 'count', 1, MAX_LABELS) ?? labelsPerPage(mode);
     const qty = quantity(req.query.qty);
-    const [company, details] = await Promise.all([src.company(req.companyId), src.ask(S.labelDetails, { companyId: req.companyId, productId })]);
+    const [company, details] = await Promise.all([companyFor(req, src), src.ask(S.labelDetails, { companyId: req.companyId, productId })]);
     if (!details) notFound(`Product ${productId}`);
     const barcode = barcodeSvg(details.code, mode === 'packet' ? { height: 22, width: 1.2, fontSize: 9 } : { height: 36, width: 1.6, fontSize: 11 });
     const one: LabelView = { details, quantity: qty, barcode, qr: null };
@@ -279,7 +281,7 @@ const purchaseLabels: DocumentKindDef = {
   async prepare(req, src) {
     const purchaseId = positiveId(req.id, 'The purchase number');
     const overrides = packetOverrides(req.query.packets);
-    const [company, purchase] = await Promise.all([src.company(req.companyId), src.ask(S.purchaseLabels, { companyId: req.companyId, purchaseId })]);
+    const [company, purchase] = await Promise.all([companyFor(req, src), src.ask(S.purchaseLabels, { companyId: req.companyId, purchaseId })]);
     if (!purchase) notFound(`Purchase ${purchaseId}`);
     const inPurchase = new Set(purchase.lines.map((l) => l.product.product_id));
     for (const id of overrides.keys()) {
@@ -315,10 +317,10 @@ const creditNote: DocumentKindDef = {
   needsId: true,
   async prepare(req, src) {
     const creditNoteId = positiveId(req.id, 'The credit note id');
-    const [company, note] = await Promise.all([src.company(req.companyId), src.ask(S.creditNoteDocument, { companyId: req.companyId, creditNoteId })]);
+    const [company, note] = await Promise.all([companyFor(req, src), src.ask(S.creditNoteDocument, { companyId: req.companyId, creditNoteId })]);
     if (!note) notFound(`Credit note ${creditNoteId}`);
     boundLines(`Credit note ${creditNoteId}`, note.lines);
-    const view = creditNoteView(note);
+    const view = creditNoteView(note, tOf(company));
     return { element: <NoteTemplate company={company} view={view} />, size: noteSize(view), fileName: `credit-note-${creditNoteId}.pdf` };
   },
 };
@@ -330,10 +332,10 @@ const debitNote: DocumentKindDef = {
   positions: ['manager'],
   async prepare(req, src) {
     const debitNoteId = positiveId(req.id, 'The debit note id');
-    const [company, note] = await Promise.all([src.company(req.companyId), src.ask(S.debitNoteDocument, { companyId: req.companyId, debitNoteId })]);
+    const [company, note] = await Promise.all([companyFor(req, src), src.ask(S.debitNoteDocument, { companyId: req.companyId, debitNoteId })]);
     if (!note) notFound(`Debit note ${debitNoteId}`);
     boundLines(`Debit note ${debitNoteId}`, note.lines);
-    const view = debitNoteView(note);
+    const view = debitNoteView(note, tOf(company));
     return { element: <NoteTemplate company={company} view={view} />, size: noteSize(view), fileName: `debit-note-${debitNoteId}.pdf` };
   },
 };

@@ -2,6 +2,7 @@ import type { CustomerStatement, HistoryRow, ReceiptDocument } from '@bahi/contr
 import { Money } from '@bahi/service-kit';
 import type { Code } from '../render/codes';
 import { date, rupees } from '../render/format';
+import { langOf, tOf } from '../i18n';
 import { CompanyHeader, Html, Svg } from './layout';
 import { A4, BILL_SIZE, type CompanyView } from './model';
 
@@ -20,60 +21,61 @@ const RECEIPT_CSS = `
 
 export function ReceiptTemplate(props: { company: CompanyView; receipt: ReceiptDocument; upi: Code | null }) {
   const { company, receipt: r } = props;
+  const t = tOf(company);
   return (
-    <Html title={`Receipt ${r.id}`} size={BILL_SIZE} css={RECEIPT_CSS}>
+    <Html title={`Receipt ${r.id}`} size={BILL_SIZE} lang={langOf(company)} css={RECEIPT_CSS}>
       <CompanyHeader
         company={company}
         right={
           <>
-            <h2>MONEY RECEIPT</h2>
-            <div>Receipt No: {r.id}</div>
-            <div>Date: {date(r.date)}</div>
+            <h2>{t('receipt.heading')}</h2>
+            <div>{t('receipt.no', { id: r.id })}</div>
+            <div>{t('common.date', { date: date(r.date) })}</div>
           </>
         }
       />
       <div className="body">
         <div className="main">
-          <div className="muted">Amount received</div>
+          <div className="muted">{t('receipt.amountReceived')}</div>
           <div className="amount">{rupees(r.amount)}</div>
           <table>
             <tbody>
               <tr>
-                <td>Customer</td>
+                <td>{t('receipt.customer')}</td>
                 <td>
-                  <strong>{r.name}</strong> (ID {r.client_id})
+                  <strong>{r.name}</strong> {t('common.idInBrackets', { id: r.client_id })}
                 </td>
               </tr>
               <tr>
-                <td>Mobile</td>
+                <td>{t('receipt.mobile')}</td>
                 <td>{r.mobile_no}</td>
               </tr>
               {r.address ? (
                 <tr>
-                  <td>Address</td>
+                  <td>{t('receipt.address')}</td>
                   <td>{r.address}</td>
                 </tr>
               ) : null}
               <tr>
-                <td>Payment</td>
+                <td>{t('receipt.payment')}</td>
                 <td>
-                  {r.type}
-                  {r.transaction_id ? ` · Txn ${r.transaction_id}` : ''}
+                  {t(`receipt.paymentType.${r.type}`, { defaultValue: r.type })}
+                  {r.transaction_id ? ` · ${t('receipt.txn', { id: r.transaction_id })}` : ''}
                 </td>
               </tr>
               <tr>
-                <td>Previous due</td>
+                <td>{t('common.previousDue')}</td>
                 <td>{rupees(r.previous_due)}</td>
               </tr>
               <tr>
-                <td>Due after payment</td>
+                <td>{t('receipt.dueAfter')}</td>
                 <td>
                   <strong>{rupees(r.due)}</strong>
                 </td>
               </tr>
               {r.next_due_date ? (
                 <tr>
-                  <td>Next due date</td>
+                  <td>{t('receipt.nextDueDate')}</td>
                   <td>{date(r.next_due_date)}</td>
                 </tr>
               ) : null}
@@ -83,12 +85,12 @@ export function ReceiptTemplate(props: { company: CompanyView; receipt: ReceiptD
         {props.upi ? (
           <div className="upi">
             <Svg className="qr" markup={props.upi.svg} />
-            <div>Pay the remaining due by UPI</div>
+            <div>{t('receipt.payRemaining')}</div>
             <div>{company.upiId}</div>
           </div>
         ) : null}
       </div>
-      <div className="sign">For {company.name}</div>
+      <div className="sign">{t('common.forCompany', { name: company.name })}</div>
     </Html>
   );
 }
@@ -135,8 +137,9 @@ export function StatementTemplate(props: { company: CompanyView; statement: Cust
   for (let i = 0; i < s.rows.length; i += per) pages.push(s.rows.slice(i, i + per));
   if (pages.length === 0) pages.push([]);
   const c = s.customer;
+  const t = tOf(company);
   return (
-    <Html title={`Statement ${c.client_id}`} size={A4} margin={`${STATEMENT.marginMm}mm`} css={STATEMENT_CSS}>
+    <Html title={`Statement ${c.client_id}`} size={A4} margin={`${STATEMENT.marginMm}mm`} lang={langOf(company)} css={STATEMENT_CSS}>
       {pages.map((rows, p) => (
         <section className="sheet" key={p}>
           <div className="top">
@@ -144,40 +147,40 @@ export function StatementTemplate(props: { company: CompanyView; statement: Cust
               company={company}
               right={
                 <>
-                  <h2>STATEMENT OF ACCOUNT</h2>
-                  <div>Printed on {date(props.printedOn)}</div>
+                  <h2>{t('statement.heading')}</h2>
+                  <div>{t('statement.printedOn', { date: date(props.printedOn) })}</div>
                 </>
               }
             />
             <div className="info">
               <div>
-                <strong>{c.name}</strong> (ID {c.client_id})
+                <strong>{c.name}</strong> {t('common.idInBrackets', { id: c.client_id })}
                 <div>{[c.address_line_1, c.address_line_2, c.city_or_district].filter(Boolean).join(', ')}</div>
-                <div>Mob: {c.mobile_no}</div>
+                <div>{t('common.mob', { phones: c.mobile_no })}</div>
               </div>
               <div className="due">
-                Total due: <strong>{rupees(statementDue(s.due))}</strong>
-                {s.dueDate ? <div>Due date: {date(s.dueDate)}</div> : null}
+                {t('statement.totalDue')} <strong>{rupees(statementDue(s.due))}</strong>
+                {s.dueDate ? <div>{t('common.dueDate', { date: date(s.dueDate) })}</div> : null}
               </div>
             </div>
           </div>
           <table>
             <thead>
               <tr>
-                <th style={{ width: '22mm' }}>Date</th>
-                <th>Particulars</th>
-                <th style={{ width: '14mm' }}>Ref</th>
-                <th className="num">Amount</th>
-                <th className="num">Paid</th>
-                <th className="num">Balance</th>
-                <th style={{ width: '22mm' }}>Due date</th>
+                <th style={{ width: '22mm' }}>{t('statement.date')}</th>
+                <th>{t('statement.particulars')}</th>
+                <th style={{ width: '14mm' }}>{t('statement.ref')}</th>
+                <th className="num">{t('common.amount')}</th>
+                <th className="num">{t('common.paid')}</th>
+                <th className="num">{t('statement.balance')}</th>
+                <th style={{ width: '22mm' }}>{t('statement.dueDate')}</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id}>
                   <td>{date(r.date)}</td>
-                  <td>{r.type}</td>
+                  <td>{t(`statement.type.${r.type}`, { defaultValue: r.type })}</td>
                   <td>{r.ref ?? ''}</td>
                   <td className="num">{rupees(String(r.amount))}</td>
                   <td className="num">{rupees(String(r.paid))}</td>
@@ -189,9 +192,7 @@ export function StatementTemplate(props: { company: CompanyView; statement: Cust
           </table>
           <div className="foot">
             <span>{company.name}</span>
-            <span>
-              Page {p + 1} of {pages.length}
-            </span>
+            <span>{t('common.pageOf', { page: p + 1, pages: pages.length })}</span>
           </div>
         </section>
       ))}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { DocLanguage, useT, type Language } from '../i18n';
 import type { CompanyView, PageSize } from './model';
 
 const BASE_CSS = `
@@ -21,11 +22,16 @@ td { border-bottom: 0.1mm solid #ccc; }
 .qr svg, svg.qr { width: 100%; height: 100%; }
 `;
 
-/** A whole HTML document with the print page size; `css` adds the document's own rules. */
-export function Html(props: { title: string; size: PageSize; margin?: string; css?: string; children: ReactNode }) {
+/**
+ * A whole HTML document with the print page size; `css` adds the document's own rules. `lang`
+ * (default 'en') is the language of its labels, given to every part through useT().
+ */
+export function Html(props: { title: string; size: PageSize; margin?: string; css?: string; lang?: Language; children: ReactNode }) {
   const page = `@page { size: ${props.size.widthMm}mm ${props.size.heightMm}mm; margin: ${props.margin ?? '8mm'}; }`;
+  const lang = props.lang ?? 'en';
   return (
-    <html lang="en">
+    <DocLanguage lang={lang}>
+    <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <title>{props.title}</title>
@@ -33,12 +39,14 @@ export function Html(props: { title: string; size: PageSize; margin?: string; cs
       </head>
       <body>{props.children}</body>
     </html>
+    </DocLanguage>
   );
 }
 
 /** The company block every document starts with; `right` holds the document's title and number. */
 export function CompanyHeader(props: { company: CompanyView; right: ReactNode }) {
   const c = props.company;
+  const t = useT();
   const phones = [c.mob1, c.mob2].filter(Boolean).join(', ');
   return (
     <div className="header">
@@ -47,7 +55,7 @@ export function CompanyHeader(props: { company: CompanyView; right: ReactNode })
         <h1>{c.name}</h1>
         <div>{[c.add1, c.add2].filter(Boolean).join(', ')}</div>
         <div className="muted">
-          {phones ? `Mob: ${phones}` : ''}
+          {phones ? t('common.mob', { phones }) : ''}
           {phones && c.email ? ' · ' : ''}
           {c.email}
         </div>

@@ -1,4 +1,4 @@
-import type { BillFormat } from '@bahi/contracts';
+import type { BillFormat, Language } from '@bahi/contracts';
 
 /** The company as printed on every document header. */
 export interface CompanyView {
@@ -14,6 +14,8 @@ export interface CompanyView {
   upiId: string | null;
   /** The company's default bill print format (identity's bill_format; 'a5' when absent). */
   billFormat?: BillFormat;
+  /** The language its documents print in (identity's doc_language, or the request's ?lang=); 'en' when absent. */
+  docLanguage?: Language;
   /** GST mode: the company's GSTIN and its state code (printed on credit and debit notes); absent in simple mode. */
   gstin?: string | null;
   stateCode?: string | null;

@@ -1,11 +1,12 @@
 import type { CreditNoteDetails, DebitNoteDetails, GstParty, NoteFigures, NoteGst, NoteLine } from '@bahi/contracts';
-import { amountInWords, stateByCode } from '@bahi/gst';
+import { stateByCode } from '@bahi/gst';
 import { Money } from '@bahi/service-kit';
 import { amount, date, fixed, rupees, signed } from '../render/format';
+import { inWords, langOf, textFor, tOf, type DocT } from '../i18n';
 import { CompanyHeader, Html } from './layout';
 import { A4, BILL_SIZE, type CompanyView, type PageSize } from './model';
 import { isWalkIn, QtyCell, Row, SALE_CSS } from './sale-docs';
-import { COMPOSITION_LINE, ItemTotals, pageCss, PartyBox, stateLine, TAX_INVOICE_CSS, type Heads } from './tax-invoice';
+import { ItemTotals, pageCss, PartyBox, stateLine, TAX_INVOICE_CSS, type Heads } from './tax-invoice';
 
 const { money, sub } = Money;
 
@@ -28,24 +29,25 @@ export interface NoteView {
   adjustedLabel: string;
 }
 
-export function creditNoteView(n: CreditNoteDetails): NoteView {
+/** The labels of a view are in the document's language (`t`; English when not given). */
+export function creditNoteView(n: CreditNoteDetails, t: DocT = textFor('en')): NoteView {
   const c = n.walkIn || isWalkIn(n.customer) ? null : n.customer;
   const gst = n.gst;
   const reference: [string, string][] = gst
     ? [
-        ['Original invoice No', gst.invoice_no],
-        ['Invoice date', date(gst.invoice_date)],
+        [t('note.originalInvoiceNo'), gst.invoice_no],
+        [t('note.invoiceDate'), date(gst.invoice_date)],
       ]
     : [
-        ['Against bill No', String(n.saleId)],
-        ['Bill date', date(n.sale_date)],
+        [t('note.againstBillNo'), String(n.saleId)],
+        [t('note.billDate'), date(n.sale_date)],
       ];
   return {
     title: 'Credit Note',
     no: n.credit_note_no,
     figures: n,
     reference,
-    partyTitle: gst?.gstin ? 'Issued to (registered)' : 'Issued to',
+    partyTitle: gst?.gstin ? t('note.issuedToRegistered') : t('note.issuedTo'),
     party: c
       ? {
           name: c.name,
@@ -55,14 +57,14 @@ export function creditNoteView(n: CreditNoteDetails): NoteView {
           state: gst ? gst.place_of_supply : null,
         }
       : gst
-        ? { name: 'Walk-in customer', address: [], mobile: '', gstin: null, state: gst.place_of_supply }
+        ? { name: t('note.walkIn'), address: [], mobile: '', gstin: null, state: gst.place_of_supply }
         : null,
-    refundLabel: 'Refunded in cash',
-    adjustedLabel: "Less the customer's due",
+    refundLabel: t('note.refundedInCash'),
+    adjustedLabel: t('note.lessCustomerDue'),
   };
 }
 
-export function debitNoteView(n: DebitNoteDetails): NoteView {
+export function debitNoteView(n: DebitNoteDetails, t: DocT = textFor('en')): NoteView {
   const gst = n.gst;
   const gstin = gst?.gstin ?? null;
   return {
@@ -70,15 +72,15 @@ export function debitNoteView(n: DebitNoteDetails): NoteView {
     no: n.debit_note_no,
     figures: n,
     reference: [
-      ['Purchase No', String(n.purchaseId)],
-      ["Distributor's bill No", (gst?.invoice_no || n.bill_no) ?? ''],
-      ['Bill date', date(gst?.invoice_date || n.purchase_date)],
+      [t('note.purchaseNo'), String(n.purchaseId)],
+      [t('note.distributorBillNo'), (gst?.invoice_no || n.bill_no) ?? ''],
+      [t('note.billDate'), date(gst?.invoice_date || n.purchase_date)],
     ],
-    partyTitle: gstin ? 'Issued to (supplier, registered)' : 'Issued to (supplier)',
+    partyTitle: gstin ? t('note.issuedToSupplierRegistered') : t('note.issuedToSupplier'),
     // A registered distributor's state is its GSTIN's first two digits.
     party: { name: n.name, address: [], mobile: '', gstin, state: gstin ? gstin.slice(0, 2) : null },
-    refundLabel: 'Received back from the distributor',
-    adjustedLabel: "Less the distributor's due",
+    refundLabel: t('note.receivedBack'),
+    adjustedLabel: t('note.lessDistributorDue'),
   };
 }
 
@@ -90,6 +92,10 @@ const NOTE_CSS = `
 
 /** The note's value less the refund: what goes off the party's due. */
 const adjusted = (f: NoteFigures) => sub(f.amount, f.refund);
+
+/** The note's printed name and its heading, in the document's language. */
+const titleOf = (t: DocT, v: NoteView) => (v.title === 'Credit Note' ? t('note.credit') : t('note.debit'));
+const headingOf = (t: DocT, v: NoteView) => (v.title === 'Credit Note' ? t('note.creditHeading') : t('note.debitHeading'));
 
 function Reference(props: { view: NoteView }) {
   return (
@@ -108,15 +114,18 @@ function SimpleNote(props: { company: CompanyView; view: NoteView }) {
   const { company, view: v } = props;
   const f = v.figures;
   const p = v.party;
+  const t = tOf(company);
+  const lang = langOf(company);
+  const title = titleOf(t, v);
   return (
-    <Html title={`${v.title} ${v.no}`} size={BILL_SIZE} css={SALE_CSS + NOTE_CSS}>
+    <Html title={`${v.title} ${v.no}`} size={BILL_SIZE} lang={lang} css={SALE_CSS + NOTE_CSS}>
       <CompanyHeader
         company={company}
         right={
           <>
-            <h2>{v.title.toUpperCase()}</h2>
-            <div>No: {v.no}</div>
-            <div>Date: {date(f.date)}</div>
+            <h2>{headingOf(t, v)}</h2>
+            <div>{t('note.no', { no: v.no })}</div>
+            <div>{t('common.date', { date: date(f.date) })}</div>
           </>
         }
       />
@@ -126,11 +135,11 @@ function SimpleNote(props: { company: CompanyView; view: NoteView }) {
             <div className="label">{v.partyTitle}</div>
             <strong>{p.name}</strong>
             {p.address.length ? <div>{p.address.join(', ')}</div> : null}
-            {p.mobile ? <div>Mob: {p.mobile}</div> : null}
+            {p.mobile ? <div>{t('common.mob', { phones: p.mobile })}</div> : null}
           </div>
         ) : null}
         <div className="meta">
-          <div className="label">Original document</div>
+          <div className="label">{t('note.originalDocument')}</div>
           <Reference view={v} />
         </div>
       </div>
@@ -138,12 +147,12 @@ function SimpleNote(props: { company: CompanyView; view: NoteView }) {
         <thead>
           <tr>
             <th>#</th>
-            <th>Item returned</th>
-            <th>HSN</th>
-            <th className="num">Qty</th>
-            <th className="num">Rate</th>
-            <th className="num">Disc</th>
-            <th className="num">Amount</th>
+            <th>{t('note.itemReturned')}</th>
+            <th>{t('common.hsn')}</th>
+            <th className="num">{t('common.qty')}</th>
+            <th className="num">{t('common.rate')}</th>
+            <th className="num">{t('common.disc')}</th>
+            <th className="num">{t('common.amount')}</th>
           </tr>
         </thead>
         <tbody>
@@ -164,22 +173,22 @@ function SimpleNote(props: { company: CompanyView; view: NoteView }) {
       </table>
       <div className="bottom">
         <div className="left">
-          {f.reason ? <div className="reason">Reason: {f.reason}</div> : null}
-          <div className="reason muted">In words: {amountInWords(f.amount)}</div>
+          {f.reason ? <div className="reason">{t('note.reason', { reason: f.reason })}</div> : null}
+          <div className="reason muted">{t('note.inWords', { words: inWords(lang, f.amount) })}</div>
         </div>
         <table className="totals">
           <tbody>
-            <Row name="Subtotal" value={rupees(f.subtotal)} />
-            <Row name="Discount" value={`- ${rupees(f.discount)}`} />
-            <Row name="Tax" value={rupees(f.tax)} />
-            <Row name="Shipping" value={rupees(f.shipping)} />
-            <Row name={`${v.title} value`} value={rupees(f.amount)} strong />
+            <Row name={t('common.subtotal')} value={rupees(f.subtotal)} />
+            <Row name={t('common.discount')} value={`- ${rupees(f.discount)}`} />
+            <Row name={t('common.tax')} value={rupees(f.tax)} />
+            <Row name={t('common.shipping')} value={rupees(f.shipping)} />
+            <Row name={t('note.value', { title })} value={rupees(f.amount)} strong />
             <Row name={v.refundLabel} value={rupees(f.refund)} />
             <Row name={v.adjustedLabel} value={rupees(adjusted(f))} />
           </tbody>
         </table>
       </div>
-      <div className="sign">For {company.name}</div>
+      <div className="sign">{t('common.forCompany', { name: company.name })}</div>
     </Html>
   );
 }
@@ -206,52 +215,55 @@ function GstNote(props: { company: CompanyView; view: NoteView; gst: NoteGst }) 
   const taxed = g.tax_mode === 'gst';
   const phones = [company.mob1, company.mob2].filter(Boolean).join(', ');
   const supplierState = company.stateCode ? stateLine({ state_code: company.stateCode, state_name: stateByCode(company.stateCode)?.name ?? null }) : null;
+  const t = tOf(company);
+  const lang = langOf(company);
+  const title = titleOf(t, v);
   return (
-    <Html title={`${v.title} ${v.no}`} size={A4} margin="10mm 10mm 12mm" css={pageCss(v.no, v.title) + TAX_INVOICE_CSS + NOTE_CSS}>
+    <Html title={`${v.title} ${v.no}`} size={A4} margin="10mm 10mm 12mm" lang={lang} css={pageCss(v.no, title, t('common.page'), t('common.of')) + TAX_INVOICE_CSS + NOTE_CSS}>
       <div className="top">
         {company.logo ? <img className="logo" src={company.logo} alt="" /> : null}
         <div className="who">
           <h1>{company.name}</h1>
           <div>{[company.add1, company.add2].filter(Boolean).join(', ')}</div>
           <div className="muted">
-            {phones ? `Mob: ${phones}` : ''}
+            {phones ? t('common.mob', { phones }) : ''}
             {phones && company.email ? ' · ' : ''}
             {company.email}
           </div>
           {company.gstin ? (
             <div>
-              <span className="k">GSTIN:</span> <strong>{company.gstin}</strong>
+              <span className="k">{t('gst.gstin')}</span> <strong>{company.gstin}</strong>
               {supplierState ? (
                 <>
                   {' · '}
-                  <span className="k">State:</span> {supplierState}
+                  <span className="k">{t('gst.state')}</span> {supplierState}
                 </>
               ) : null}
             </div>
           ) : null}
         </div>
         <div className="doc">
-          <h2>{v.title}</h2>
-          <div className="copy">Original for recipient</div>
+          <h2>{title}</h2>
+          <div className="copy">{t('gst.originalForRecipient')}</div>
         </div>
       </div>
-      {taxed ? null : <div className="composition">{COMPOSITION_LINE}</div>}
+      {taxed ? null : <div className="composition">{t('gst.compositionLine')}</div>}
       <div className="parties">
         {v.party ? <PartyBox title={v.partyTitle} party={asParty(v.party)} /> : null}
         <div className="box meta">
-          <div className="label">{v.title}</div>
+          <div className="label">{title}</div>
           <div>
-            <span className="k">{v.title} No:</span> <strong>{v.no}</strong>
+            <span className="k">{t('note.titleNo', { title })}</span> <strong>{v.no}</strong>
           </div>
           <div>
-            <span className="k">Date:</span> {date(f.date)}
+            <span className="k">{t('thermal.date')}</span> {date(f.date)}
           </div>
           <Reference view={v} />
           <div>
-            <span className="k">Place of supply:</span> {g.place_of_supply_name} ({g.place_of_supply})
+            <span className="k">{t('gst.placeOfSupply')}</span> {g.place_of_supply_name} ({g.place_of_supply})
           </div>
           <div>
-            <span className="k">Tax payable on reverse charge:</span> No
+            <span className="k">{t('gst.reverseCharge')}</span> {t('common.no')}
           </div>
         </div>
       </div>
@@ -259,13 +271,13 @@ function GstNote(props: { company: CompanyView; view: NoteView; gst: NoteGst }) 
         <thead>
           <tr>
             <th className="l">#</th>
-            <th className="l desc">Description of goods</th>
-            <th className="l">HSN</th>
-            <th>Qty</th>
-            <th>Rate</th>
-            <th>Disc</th>
-            <th>{taxed ? 'Taxable value' : 'Value'}</th>
-            {taxed ? <th>GST %</th> : null}
+            <th className="l desc">{t('gst.description')}</th>
+            <th className="l">{t('common.hsn')}</th>
+            <th>{t('common.qty')}</th>
+            <th>{t('common.rate')}</th>
+            <th>{t('common.disc')}</th>
+            <th>{taxed ? t('gst.taxableValue') : t('gst.value')}</th>
+            {taxed ? <th>{t('gst.gstPct')}</th> : null}
             {heads.cgst ? <th>CGST</th> : null}
             {heads.sgst ? <th>{g.state_tax_name}</th> : null}
             {heads.igst ? <th>IGST</th> : null}
@@ -293,25 +305,25 @@ function GstNote(props: { company: CompanyView; view: NoteView; gst: NoteGst }) 
       <div className="after">
         <div className="left">
           <div className="words">
-            <span className="k">{v.title} value in words:</span>
-            <strong>{amountInWords(f.amount)}</strong>
+            <span className="k">{t('note.valueInWords', { title })}</span>
+            <strong>{inWords(lang, f.amount)}</strong>
           </div>
           {f.reason ? (
             <div className="reason">
-              <span className="k">Reason:</span> {f.reason}
+              <span className="k">{t('note.reasonLabel')}</span> {f.reason}
             </div>
           ) : null}
-          <div className="note">Tax reversed at the rates and heads of the original {v.title === 'Credit Note' ? 'invoice' : 'bill'}.</div>
+          <div className="note">{t('note.taxReversed', { of: v.title === 'Credit Note' ? 'invoice' : 'bill' })}</div>
         </div>
         <table className="totals">
           <tbody>
-            <Row name={taxed ? 'Taxable value' : 'Total value'} value={amount(g.taxable_total)} />
+            <Row name={taxed ? t('gst.taxableValue') : t('gst.totalValue')} value={amount(g.taxable_total)} />
             {heads.cgst ? <Row name="CGST" value={amount(g.cgst_total)} /> : null}
             {heads.sgst ? <Row name={g.state_tax_name} value={amount(g.sgst_total)} /> : null}
             {heads.igst ? <Row name="IGST" value={amount(g.igst_total)} /> : null}
-            <Row name="Round off" value={signed(g.round_off)} />
+            <Row name={t('gst.roundOff')} value={signed(g.round_off)} />
             <tr className="value">
-              <td>{v.title} value</td>
+              <td>{t('note.value', { title })}</td>
               <td className="num">{rupees(f.amount)}</td>
             </tr>
           </tbody>
@@ -327,12 +339,12 @@ function GstNote(props: { company: CompanyView; view: NoteView; gst: NoteGst }) 
           </table>
         </div>
         <div className="sign">
-          <div>For {company.name}</div>
+          <div>{t('common.forCompany', { name: company.name })}</div>
           <div className="space" />
-          <div className="line">Authorised Signatory</div>
+          <div className="line">{t('gst.signatory')}</div>
         </div>
       </div>
-      <div className="generated">This is a computer-generated {v.title.toLowerCase()}.</div>
+      <div className="generated">{t('gst.generated', { what: v.title === 'Credit Note' ? t('note.creditLower') : t('note.debitLower') })}</div>
     </Html>
   );
 }

@@ -1,8 +1,10 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { DocumentSubjects as S, REORDER_MAX_LINES, type ReorderDocument } from '@bahi/contracts';
 import { Money } from '@bahi/service-kit';
+import { companyFor } from '../documents/company';
 import type { DocumentKindDef } from '../documents/kinds';
 import { date, qty } from '../render/format';
+import { langOf, tOf } from '../i18n';
 import { CompanyHeader, Html } from './layout';
 import { A4, type CompanyView } from './model';
 
@@ -19,33 +21,34 @@ tr { break-inside: avoid; }
 export function ReorderTemplate(props: { company: CompanyView; list: ReorderDocument }) {
   const { list } = props;
   const pieces = list.lines.length;
+  const t = tOf(props.company);
   return (
-    <Html title={`Reorder list ${list.distributorName}`} size={A4} css={REORDER_CSS}>
+    <Html title={`Reorder list ${list.distributorName}`} size={A4} lang={langOf(props.company)} css={REORDER_CSS}>
       <CompanyHeader
         company={props.company}
         right={
           <>
-            <h2>PURCHASE ORDER</h2>
+            <h2>{t('reorder.heading')}</h2>
             <div>{date(list.date)}</div>
           </>
         }
       />
       <div className="meta">
         <span>
-          To: <strong>{list.distributorId ? list.distributorName : 'Any distributor'}</strong>
+          {t('reorder.to')} <strong>{list.distributorId ? list.distributorName : t('reorder.anyDistributor')}</strong>
         </span>
-        <span>{pieces} products</span>
+        <span>{t('common.products', { count: pieces })}</span>
       </div>
       <table>
         <thead>
           <tr>
             <th>#</th>
-            <th>Code</th>
-            <th>Product</th>
-            <th>Brand</th>
-            <th className="num">Pack of</th>
-            <th className="num">Order qty</th>
-            <th className="num">Units</th>
+            <th>{t('reorder.code')}</th>
+            <th>{t('stockbook.product')}</th>
+            <th>{t('stockbook.brand')}</th>
+            <th className="num">{t('reorder.packOf')}</th>
+            <th className="num">{t('reorder.orderQty')}</th>
+            <th className="num">{t('reorder.units')}</th>
           </tr>
         </thead>
         <tbody>
@@ -65,13 +68,13 @@ export function ReorderTemplate(props: { company: CompanyView; list: ReorderDocu
             </tr>
           ))}
           <tr className="total">
-            <td colSpan={5}>Total: {pieces} products</td>
+            <td colSpan={5}>{t('reorder.total', { count: pieces })}</td>
             <td className="num">{qty(list.lines.reduce((n, l) => n.plus(l.suggested_quantity), Money.money(0)))}</td>
             <td />
           </tr>
         </tbody>
       </table>
-      <div className="sign">For {props.company.name}</div>
+      <div className="sign">{t('common.forCompany', { name: props.company.name })}</div>
     </Html>
   );
 }
@@ -97,7 +100,7 @@ export const reorderKind: DocumentKindDef = {
     if (req.id === undefined || !/^\d{1,9}$/.test(req.id)) throw new BadRequestException('The distributor id must be a whole number (0 for products never bought).');
     const distributorId = Number(req.id);
     const ids = productIds(req.query.products);
-    const [company, list] = await Promise.all([src.company(req.companyId), src.ask(S.reorderDocument, { companyId: req.companyId, distributorId, productIds: ids })]);
+    const [company, list] = await Promise.all([companyFor(req, src), src.ask(S.reorderDocument, { companyId: req.companyId, distributorId, productIds: ids })]);
     if (!list) throw new NotFoundException(distributorId ? `Nothing to reorder from distributor ${distributorId}.` : 'Nothing to reorder among products never bought.');
     return { element: <ReorderTemplate company={company} list={list} />, size: A4, fileName: `reorder-${distributorId}.pdf` };
   },

@@ -2,6 +2,7 @@ import type { Customer, DeliveryDetails, EstimateDocument, SaleDocument, SoldLin
 import { Money } from '@bahi/service-kit';
 import type { Code } from '../render/codes';
 import { date, fixed, isPack, qty, rupees, unitQty } from '../render/format';
+import { langOf, tOf, useT } from '../i18n';
 import { CompanyHeader, Html, Svg } from './layout';
 import { BILL_SIZE, type CompanyView } from './model';
 
@@ -73,6 +74,7 @@ export const SALE_CSS = `
 
 export function CustomerBlock(props: { customer: Customer | null; title: string }) {
   const c = props.customer;
+  const t = useT();
   if (isWalkIn(c) || !c) return null;
   const place = [c.city_or_district, c.state, c.postal_code].filter(Boolean).join(', ');
   return (
@@ -81,7 +83,7 @@ export function CustomerBlock(props: { customer: Customer | null; title: string 
       <strong>{c.name}</strong>
       <div>{[c.address_line_1, c.address_line_2].filter(Boolean).join(', ')}</div>
       <div>{place}</div>
-      <div>Mob: {c.mobile_no}</div>
+      <div>{t('common.mob', { phones: c.mobile_no })}</div>
     </div>
   );
 }
@@ -99,13 +101,12 @@ export const CANCELLED_CSS = `
 
 export function CancelledMark(props: { cancelled?: { date: string; reason: string } | null }) {
   const c = props.cancelled;
+  const t = useT();
   if (!c) return null;
   return (
     <>
-      <div className="cancelled-mark">CANCELLED</div>
-      <div className="cancelled-line">
-        Cancelled on {date(c.date)}: {c.reason}
-      </div>
+      <div className="cancelled-mark">{t('common.cancelledMark')}</div>
+      <div className="cancelled-line">{t('common.cancelledOn', { date: date(c.date), reason: c.reason })}</div>
     </>
   );
 }
@@ -126,20 +127,21 @@ export function QtyCell(props: { line: Pick<SoldLine, 'quantity' | 'per_peice_qu
 }
 
 function LineTable(props: { lines: SoldLine[]; prices: boolean }) {
+  const t = useT();
   return (
     <table className="lines">
       <thead>
         <tr>
           <th>#</th>
-          <th>Item</th>
-          <th>HSN</th>
-          <th className="num">Qty</th>
+          <th>{t('common.item')}</th>
+          <th>{t('common.hsn')}</th>
+          <th className="num">{t('common.qty')}</th>
           {props.prices ? (
             <>
-              <th className="num">Rate</th>
-              <th className="num">Disc</th>
-              <th className="num">Price</th>
-              <th className="num">Amount</th>
+              <th className="num">{t('common.rate')}</th>
+              <th className="num">{t('common.disc')}</th>
+              <th className="num">{t('common.price')}</th>
+              <th className="num">{t('common.amount')}</th>
             </>
           ) : null}
         </tr>
@@ -179,12 +181,13 @@ export function Row(props: { name: string; value: string; strong?: boolean }) {
 
 /** The UPI QR of the amount due, with the payee's id (bills of both modes). */
 export function UpiBlock(props: { upi: Code | null; upiId: string | null; amount: string }) {
+  const t = useT();
   if (!props.upi) return null;
   return (
     <div className="upi">
       <Svg className="qr" markup={props.upi.svg} />
       <div>
-        <div className="label">Scan to pay by UPI</div>
+        <div className="label">{t('common.scanToPay')}</div>
         <div>{props.upiId}</div>
         <strong>{rupees(props.amount)}</strong>
       </div>
@@ -195,42 +198,43 @@ export function UpiBlock(props: { upi: Code | null; upiId: string | null; amount
 export function BillTemplate(props: { company: CompanyView; sale: SaleDocument; figures: BillFigures; upi: Code | null }) {
   const { company, sale, figures: f } = props;
   const walkIn = isWalkIn(sale.customer);
+  const t = tOf(company);
   return (
-    <Html title={`Bill ${sale.sale_id}`} size={BILL_SIZE} css={SALE_CSS + (sale.cancelled ? CANCELLED_CSS : '')}>
+    <Html title={`Bill ${sale.sale_id}`} size={BILL_SIZE} lang={langOf(company)} css={SALE_CSS + (sale.cancelled ? CANCELLED_CSS : '')}>
       <CompanyHeader
         company={company}
         right={
           <>
-            <h2>TAX INVOICE</h2>
-            <div>Bill No: {sale.sale_id}</div>
-            <div>Date: {date(sale.date)}</div>
+            <h2>{t('bill.heading')}</h2>
+            <div>{t('bill.no', { id: sale.sale_id })}</div>
+            <div>{t('common.date', { date: date(sale.date) })}</div>
           </>
         }
       />
       <CancelledMark cancelled={sale.cancelled} />
       <div className="parties">
-        <CustomerBlock customer={sale.customer} title="Bill to" />
+        <CustomerBlock customer={sale.customer} title={t('bill.billTo')} />
       </div>
       <LineTable lines={sale.soldProducts} prices />
       <div className="bottom">
         <div className="left">
           <UpiBlock upi={props.upi} upiId={company.upiId} amount={f.dueRounded} />
-          {sale.due_date ? <div>Due date: {date(sale.due_date)}</div> : null}
+          {sale.due_date ? <div>{t('common.dueDate', { date: date(sale.due_date) })}</div> : null}
         </div>
         <table className="totals">
           <tbody>
-            <Row name="Subtotal" value={rupees(f.subtotal)} />
-            <Row name="Tax" value={rupees(f.tax)} />
-            <Row name="Shipping" value={rupees(f.shipping)} />
-            <Row name="Discount" value={`- ${rupees(f.discount)}`} />
-            {walkIn ? null : <Row name="Previous due" value={rupees(f.previousDue)} />}
-            <Row name="Total" value={rupees(f.total)} strong />
-            <Row name="Paid" value={rupees(f.paid)} />
-            <Row name="Due" value={rupees(f.dueRounded, 0)} strong />
+            <Row name={t('common.subtotal')} value={rupees(f.subtotal)} />
+            <Row name={t('common.tax')} value={rupees(f.tax)} />
+            <Row name={t('common.shipping')} value={rupees(f.shipping)} />
+            <Row name={t('common.discount')} value={`- ${rupees(f.discount)}`} />
+            {walkIn ? null : <Row name={t('common.previousDue')} value={rupees(f.previousDue)} />}
+            <Row name={t('common.total')} value={rupees(f.total)} strong />
+            <Row name={t('common.paid')} value={rupees(f.paid)} />
+            <Row name={t('common.due')} value={rupees(f.dueRounded, 0)} strong />
           </tbody>
         </table>
       </div>
-      <div className="sign">For {company.name}</div>
+      <div className="sign">{t('common.forCompany', { name: company.name })}</div>
     </Html>
   );
 }
@@ -238,32 +242,33 @@ export function BillTemplate(props: { company: CompanyView; sale: SaleDocument; 
 export function EstimateTemplate(props: { company: CompanyView; estimate: EstimateDocument }) {
   const { company, estimate: e } = props;
   const f = billFigures({ ...e, previousDue: e.previous_due, paid: '0' });
+  const t = tOf(company);
   return (
-    <Html title={`Estimate ${e.estimate_id}`} size={BILL_SIZE} css={SALE_CSS}>
+    <Html title={`Estimate ${e.estimate_id}`} size={BILL_SIZE} lang={langOf(company)} css={SALE_CSS}>
       <CompanyHeader
         company={company}
         right={
           <>
-            <h2>ESTIMATE</h2>
-            <div>Estimate No: {e.estimate_id}</div>
-            <div>Date: {date(e.date)}</div>
+            <h2>{t('estimate.heading')}</h2>
+            <div>{t('estimate.no', { id: e.estimate_id })}</div>
+            <div>{t('common.date', { date: date(e.date) })}</div>
           </>
         }
       />
       <div className="parties">
-        <CustomerBlock customer={e.customer} title="Estimate for" />
+        <CustomerBlock customer={e.customer} title={t('estimate.for')} />
       </div>
       <LineTable lines={e.lines} prices />
       <div className="bottom">
-        <div className="left muted">This is an estimate, not a bill. Prices may change.</div>
+        <div className="left muted">{t('estimate.notABill')}</div>
         <table className="totals">
           <tbody>
-            <Row name="Subtotal" value={rupees(f.subtotal)} />
-            <Row name="Tax" value={rupees(f.tax)} />
-            <Row name="Shipping" value={rupees(f.shipping)} />
-            <Row name="Discount" value={`- ${rupees(f.discount)}`} />
-            {isWalkIn(e.customer) ? null : <Row name="Previous due" value={rupees(f.previousDue)} />}
-            <Row name="Total" value={rupees(f.total)} strong />
+            <Row name={t('common.subtotal')} value={rupees(f.subtotal)} />
+            <Row name={t('common.tax')} value={rupees(f.tax)} />
+            <Row name={t('common.shipping')} value={rupees(f.shipping)} />
+            <Row name={t('common.discount')} value={`- ${rupees(f.discount)}`} />
+            {isWalkIn(e.customer) ? null : <Row name={t('common.previousDue')} value={rupees(f.previousDue)} />}
+            <Row name={t('common.total')} value={rupees(f.total)} strong />
           </tbody>
         </table>
       </div>
@@ -273,41 +278,47 @@ export function EstimateTemplate(props: { company: CompanyView; estimate: Estima
 
 function DeliveryBlock(props: { d: DeliveryDetails | null }) {
   const d = props.d;
+  const t = useT();
   const cell = (v: string | undefined) => (v ? v : '—');
   return (
     <div className="delivery">
-      <div className="label">Dispatch</div>
-      <div>Transporter: {cell(d?.transporter_name)} {d?.transporter_mobile ? `(${d.transporter_mobile})` : ''}</div>
-      <div>Mode: {cell(d?.mode_of_transport)} · Vehicle: {cell(d?.vehicle_number)}</div>
-      <div>Dispatched: {cell(date(d?.dispatched_date))}</div>
-      {d?.address ? <div>Deliver to: {d.address}</div> : null}
+      <div className="label">{t('challan.dispatch')}</div>
+      <div>
+        {t('challan.transporter', { name: cell(d?.transporter_name) })} {d?.transporter_mobile ? `(${d.transporter_mobile})` : ''}
+      </div>
+      <div>{t('challan.modeVehicle', { mode: cell(d?.mode_of_transport), vehicle: cell(d?.vehicle_number) })}</div>
+      <div>{t('challan.dispatched', { date: cell(date(d?.dispatched_date)) })}</div>
+      {d?.address ? <div>{t('challan.deliverTo', { address: d.address })}</div> : null}
     </div>
   );
 }
 
 export function ChallanTemplate(props: { company: CompanyView; sale: SaleDocument }) {
   const { company, sale } = props;
+  const t = tOf(company);
   return (
-    <Html title={`Challan ${sale.sale_id}`} size={BILL_SIZE} css={SALE_CSS}>
+    <Html title={`Challan ${sale.sale_id}`} size={BILL_SIZE} lang={langOf(company)} css={SALE_CSS}>
       <CompanyHeader
         company={company}
         right={
           <>
-            <h2>DELIVERY CHALLAN</h2>
-            <div>Bill No: {sale.sale_id}</div>
-            <div>Date: {date(sale.date)}</div>
+            <h2>{t('challan.heading')}</h2>
+            <div>{t('bill.no', { id: sale.sale_id })}</div>
+            <div>{t('common.date', { date: date(sale.date) })}</div>
           </>
         }
       />
       <div className="parties">
-        <CustomerBlock customer={sale.customer} title="Consignee" />
+        <CustomerBlock customer={sale.customer} title={t('challan.consignee')} />
         <DeliveryBlock d={sale.delivery} />
       </div>
       <LineTable lines={sale.soldProducts} prices={false} />
       <div className="bottom">
-        <div className="left">Goods received in good condition.</div>
+        <div className="left">{t('challan.goodsReceived')}</div>
       </div>
-      <div className="sign">Receiver's signature &nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; For {company.name}</div>
+      <div className="sign">
+        {t('challan.receiverSignature')} &nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; {t('common.forCompany', { name: company.name })}
+      </div>
     </Html>
   );
 }

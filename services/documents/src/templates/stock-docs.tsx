@@ -1,6 +1,7 @@
 import type { LabelDetailsReply, StockBookReply, StockBookRow } from '@bahi/contracts';
 import type { Code } from '../render/codes';
 import { date, fixed, qty, rupees } from '../render/format';
+import { langOf, tOf, useT } from '../i18n';
 import { CompanyHeader, Html, Svg } from './layout';
 import { A4, type CompanyView } from './model';
 
@@ -71,17 +72,18 @@ function Features(props: { d: LabelDetailsReply }) {
 function ProductLabel(props: { label: LabelView; layout: LabelLayout; company: CompanyView }) {
   const { details: d, quantity, barcode, qr } = props.label;
   const p = d.product;
+  const t = useT();
   if (props.layout === 'purchase') {
     return (
       <div className="lbl purchase">
         <div className="text">
           <div className="name">{p.product_name}</div>
           <div>
-            {p.brand_name} · ID {p.product_id}
+            {p.brand_name} · {t('labels.id', { id: p.product_id })}
           </div>
           <Features d={d} />
           <div>
-            MRP <strong>{rupees(p.mrp)}</strong>
+            {t('labels.mrp')} <strong>{rupees(p.mrp)}</strong>
             {quantity ? ` · ${qty(quantity)} ${p.unit}` : ''}
           </div>
         </div>
@@ -96,8 +98,8 @@ function ProductLabel(props: { label: LabelView; layout: LabelLayout; company: C
       <div className="name">{p.product_name}</div>
       {packet ? null : <Features d={d} />}
       <div>
-        MRP <strong>{rupees(p.mrp)}</strong>
-        {quantity ? ` · Qty ${qty(quantity)} ${p.unit}` : ''}
+        {t('labels.mrp')} <strong>{rupees(p.mrp)}</strong>
+        {quantity ? ` · ${t('labels.qty', { qty: qty(quantity), unit: p.unit })}` : ''}
       </div>
       {barcode ? <Svg className="code" markup={barcode.svg} /> : null}
     </div>
@@ -108,7 +110,7 @@ export function LabelsTemplate(props: { company: CompanyView; labels: LabelView[
   const margin = props.layout === 'stockbook' ? 6 : 5;
   const pages = chunk(props.labels, labelsPerPage(props.layout));
   return (
-    <Html title={props.title} size={A4} margin={`${margin}mm`} css={sheetCss(props.layout, margin)}>
+    <Html title={props.title} size={A4} margin={`${margin}mm`} lang={langOf(props.company)} css={sheetCss(props.layout, margin)}>
       {pages.map((labels, i) => (
         <section className="sheet" key={i}>
           {labels.map((l, j) => (
@@ -137,36 +139,37 @@ export function arrangeRows(rows: StockBookRow[], order: number[]): StockBookRow
 
 export function StockBookTemplate(props: { company: CompanyView; book: StockBookReply; rows: StockBookRow[]; showCost: boolean; printedOn: string }) {
   const { book, rows, showCost } = props;
+  const t = tOf(props.company);
   return (
-    <Html title={`Stock book ${book.category.name}`} size={A4} css={STOCK_CSS}>
+    <Html title={`Stock book ${book.category.name}`} size={A4} lang={langOf(props.company)} css={STOCK_CSS}>
       <CompanyHeader
         company={props.company}
         right={
           <>
-            <h2>STOCK BOOK</h2>
+            <h2>{t('stockbook.heading')}</h2>
             <div>{date(props.printedOn)}</div>
           </>
         }
       />
       <div className="meta">
         <span>
-          Category: <strong>{book.category.name}</strong>
+          {t('stockbook.category')} <strong>{book.category.name}</strong>
         </span>
-        <span>{rows.length} products</span>
+        <span>{t('common.products', { count: rows.length })}</span>
       </div>
       <table>
         <thead>
           <tr>
             <th>#</th>
-            <th>ID</th>
-            <th>Product</th>
-            <th>Brand</th>
+            <th>{t('stockbook.id')}</th>
+            <th>{t('stockbook.product')}</th>
+            <th>{t('stockbook.brand')}</th>
             {book.specField.map((f) => (
               <th key={f}>{f}</th>
             ))}
-            <th className="num">Stock</th>
-            <th className="num">MRP</th>
-            {showCost ? <th className="num">Cost</th> : null}
+            <th className="num">{t('stockbook.stock')}</th>
+            <th className="num">{t('labels.mrp')}</th>
+            {showCost ? <th className="num">{t('stockbook.cost')}</th> : null}
           </tr>
         </thead>
         <tbody>

@@ -1,8 +1,9 @@
 import type { GstLine, GstParty, SaleDocument, SaleGst, SoldLine } from '@bahi/contracts';
-import { amountInWords, hsnSummary, type ComputedInvoice, type HsnSummaryRow } from '@bahi/gst';
+import { hsnSummary, type ComputedInvoice, type HsnSummaryRow } from '@bahi/gst';
 import { Money } from '@bahi/service-kit';
 import type { Code } from '../render/codes';
 import { amount, date, fixed, rupees, signed, unitQty } from '../render/format';
+import { inWords, langOf, tOf, useT } from '../i18n';
 import { Html } from './layout';
 import { A4, type CompanyView } from './model';
 import { billFigures, CANCELLED_CSS, CancelledMark, isWalkIn, QtyCell, Row, UpiBlock } from './sale-docs';
@@ -124,9 +125,11 @@ table.hsn tfoot td { font-weight: 700; border-top: 0.3mm solid #444; border-bott
 `;
 
 /** @page margin boxes: printed by Chromium on every page; the invoice number is plain letters, digits, / and -. */
-export function pageCss(invoiceNo: string, label = 'Invoice'): string {
+export function pageCss(invoiceNo: string, label = 'Invoice', page = 'Page', of = 'of'): string {
   const safe = invoiceNo.replace(/[^A-Za-z0-9/-]/g, '');
-  return `@page { @bottom-right { content: "${label} ${safe} · Page " counter(page) " of " counter(pages); font-family: 'Noto Sans', sans-serif; font-size: 7pt; color: #555; } }`;
+  // The labels come from the catalogues; quotes and backslashes are kept out of the CSS string all the same.
+  const q = (s: string) => s.replace(/["\\]/g, '');
+  return `@page { @bottom-right { content: "${q(label)} ${safe} · ${q(page)} " counter(page) " ${q(of)} " counter(pages); font-family: 'Noto Sans', 'Noto Sans Devanagari', sans-serif; font-size: 7pt; color: #555; } }`;
 }
 
 export function stateLine(p: { state_code: string | null; state_name: string | null }): string | null {
@@ -136,26 +139,27 @@ export function stateLine(p: { state_code: string | null; state_name: string | n
 
 export function PartyBox(props: { title: string; party: GstParty; shipTo?: string }) {
   const p = props.party;
+  const t = useT();
   const state = stateLine(p);
   return (
     <div className="box">
       <div className="label">{props.title}</div>
       <strong>{p.name}</strong>
       {p.address.length ? <div>{p.address.join(', ')}</div> : null}
-      {p.mobile ? <div>Mob: {p.mobile}</div> : null}
+      {p.mobile ? <div>{t('common.mob', { phones: p.mobile })}</div> : null}
       {p.gstin ? (
         <div>
-          <span className="k">GSTIN:</span> <strong>{p.gstin}</strong>
+          <span className="k">{t('gst.gstin')}</span> <strong>{p.gstin}</strong>
         </div>
       ) : null}
       {state ? (
         <div>
-          <span className="k">State:</span> {state}
+          <span className="k">{t('gst.state')}</span> {state}
         </div>
       ) : null}
       {props.shipTo ? (
         <div>
-          <span className="k">Ship to:</span> {props.shipTo}
+          <span className="k">{t('gst.shipTo')}</span> {props.shipTo}
         </div>
       ) : null}
     </div>
@@ -174,18 +178,19 @@ function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
   const byGst = new Map<number, GstLine>(gst.lines.map((l) => [l.sl_no, l]));
   const taxed = gst.document === 'tax-invoice';
   const sgstName = gst.state_tax_name;
+  const t = useT();
   return (
     <table className="items">
       <thead>
         <tr>
           <th className="l">#</th>
-          <th className="l desc">Description of goods</th>
-          <th className="l">HSN</th>
-          <th>Qty</th>
-          <th>Rate</th>
-          <th>Disc</th>
-          <th>{taxed ? 'Taxable value' : 'Amount'}</th>
-          {taxed ? <th>GST %</th> : null}
+          <th className="l desc">{t('gst.description')}</th>
+          <th className="l">{t('common.hsn')}</th>
+          <th>{t('common.qty')}</th>
+          <th>{t('common.rate')}</th>
+          <th>{t('common.disc')}</th>
+          <th>{taxed ? t('gst.taxableValue') : t('common.amount')}</th>
+          {taxed ? <th>{t('gst.gstPct')}</th> : null}
           {heads.cgst ? <th>CGST</th> : null}
           {heads.sgst ? <th>{sgstName}</th> : null}
           {heads.igst ? <th>IGST</th> : null}
@@ -224,11 +229,12 @@ function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
 /** The item table's Total row (the invoice's and a note's): the taxable value and each head that applies. */
 export function ItemTotals(props: { totals: { taxable_total: Money.MoneyInput; cgst_total: Money.MoneyInput; sgst_total: Money.MoneyInput; igst_total: Money.MoneyInput }; taxed: boolean; heads: Heads }) {
   const { totals: t, taxed, heads } = props;
+  const tr = useT();
   return (
     <tfoot>
       <tr>
         <td />
-        <td>Total</td>
+        <td>{tr('common.total')}</td>
         <td />
         <td />
         <td />
@@ -247,20 +253,21 @@ function HsnTable(props: { rows: HsnSummaryRow[]; gst: SaleGst; heads: Heads }) 
   const { rows, gst, heads } = props;
   const taxed = gst.document === 'tax-invoice';
   const tax = (r: HsnSummaryRow) => add(r.cgst, r.sgst, r.igst);
+  const t = useT();
   return (
     <table className={taxed ? 'hsn' : 'hsn narrow'}>
       <thead>
         <tr>
-          <th className="l">HSN</th>
-          <th>Qty</th>
-          <th>{taxed ? 'Taxable value' : 'Value'}</th>
-          {heads.cgst ? <th>CGST rate</th> : null}
+          <th className="l">{t('common.hsn')}</th>
+          <th>{t('common.qty')}</th>
+          <th>{taxed ? t('gst.taxableValue') : t('gst.value')}</th>
+          {heads.cgst ? <th>{t('gst.headRate', { head: 'CGST' })}</th> : null}
           {heads.cgst ? <th>CGST</th> : null}
-          {heads.sgst ? <th>{gst.state_tax_name} rate</th> : null}
+          {heads.sgst ? <th>{t('gst.headRate', { head: gst.state_tax_name })}</th> : null}
           {heads.sgst ? <th>{gst.state_tax_name}</th> : null}
-          {heads.igst ? <th>IGST rate</th> : null}
+          {heads.igst ? <th>{t('gst.headRate', { head: 'IGST' })}</th> : null}
           {heads.igst ? <th>IGST</th> : null}
-          {taxed ? <th>Total tax</th> : null}
+          {taxed ? <th>{t('gst.totalTax')}</th> : null}
         </tr>
       </thead>
       <tbody>
@@ -283,7 +290,7 @@ function HsnTable(props: { rows: HsnSummaryRow[]; gst: SaleGst; heads: Heads }) 
       </tbody>
       <tfoot>
         <tr>
-          <td className="l">Total</td>
+          <td className="l">{t('common.total')}</td>
           <td />
           <td>{amount(gst.taxable_total)}</td>
           {heads.cgst ? <td /> : null}
@@ -309,7 +316,9 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
   const { company, sale, gst, account: a } = props;
   const heads = headsOf(gst);
   const taxed = gst.document === 'tax-invoice';
-  const title = taxed ? 'Tax Invoice' : 'Bill of Supply';
+  const t = tOf(company);
+  const lang = langOf(company);
+  const title = taxed ? t('gst.taxInvoice') : t('gst.billOfSupply');
   const s = gst.supplier;
   const walkIn = isWalkIn(sale.customer);
   const phones = [company.mob1, company.mob2].filter(Boolean).join(', ');
@@ -319,54 +328,60 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
   const inclusive = taxed && gst.lines.some((l) => l.price_includes_tax);
   const shipTo = sale.delivery?.address && sale.delivery.address !== gst.recipient.address.join(', ') ? sale.delivery.address : undefined;
   return (
-    <Html title={`${title} ${gst.invoice_no}`} size={A4} margin="10mm 10mm 12mm" css={pageCss(gst.invoice_no) + TAX_INVOICE_CSS + (sale.cancelled ? CANCELLED_CSS : '')}>
+    <Html
+      title={`${title} ${gst.invoice_no}`}
+      size={A4}
+      margin="10mm 10mm 12mm"
+      lang={lang}
+      css={pageCss(gst.invoice_no, t('gst.invoice'), t('common.page'), t('common.of')) + TAX_INVOICE_CSS + (sale.cancelled ? CANCELLED_CSS : '')}
+    >
       <div className="top">
         {company.logo ? <img className="logo" src={company.logo} alt="" /> : null}
         <div className="who">
           <h1>{s.name}</h1>
           {s.address.length ? <div>{s.address.join(', ')}</div> : null}
           <div className="muted">
-            {phones ? `Mob: ${phones}` : ''}
+            {phones ? t('common.mob', { phones }) : ''}
             {phones && (s.email || company.email) ? ' · ' : ''}
             {s.email || company.email}
           </div>
           <div>
-            <span className="k">GSTIN:</span> <strong>{s.gstin}</strong>
+            <span className="k">{t('gst.gstin')}</span> <strong>{s.gstin}</strong>
             {stateLine(s) ? (
               <>
                 {' · '}
-                <span className="k">State:</span> {stateLine(s)}
+                <span className="k">{t('gst.state')}</span> {stateLine(s)}
               </>
             ) : null}
           </div>
         </div>
         <div className="doc">
           <h2>{title}</h2>
-          <div className="copy">Original for recipient</div>
+          <div className="copy">{t('gst.originalForRecipient')}</div>
         </div>
       </div>
-      {taxed ? null : <div className="composition">{COMPOSITION_LINE}</div>}
+      {taxed ? null : <div className="composition">{t('gst.compositionLine')}</div>}
       <CancelledMark cancelled={sale.cancelled} />
       <div className="parties">
-        <PartyBox title={gst.b2b ? 'Bill to (registered)' : 'Bill to'} party={gst.recipient} shipTo={shipTo} />
+        <PartyBox title={gst.b2b ? t('gst.billToRegistered') : t('bill.billTo')} party={gst.recipient} shipTo={shipTo} />
         <div className="box meta">
-          <div className="label">Invoice</div>
+          <div className="label">{t('gst.invoice')}</div>
           <div>
-            <span className="k">Invoice No:</span> <strong>{gst.invoice_no}</strong>
+            <span className="k">{t('gst.invoiceNo')}</span> <strong>{gst.invoice_no}</strong>
           </div>
           <div>
-            <span className="k">Invoice date:</span> {date(gst.invoice_date)}
+            <span className="k">{t('gst.invoiceDate')}</span> {date(gst.invoice_date)}
           </div>
           {sale.due_date ? (
             <div>
-              <span className="k">Due date:</span> {date(sale.due_date)}
+              <span className="k">{t('gst.dueDate')}</span> {date(sale.due_date)}
             </div>
           ) : null}
           <div>
-            <span className="k">Place of supply:</span> {gst.place_of_supply_name} ({gst.place_of_supply})
+            <span className="k">{t('gst.placeOfSupply')}</span> {gst.place_of_supply_name} ({gst.place_of_supply})
           </div>
           <div>
-            <span className="k">Tax payable on reverse charge:</span> {gst.reverse_charge ? 'Yes' : 'No'}
+            <span className="k">{t('gst.reverseCharge')}</span> {gst.reverse_charge ? t('common.yes') : t('common.no')}
           </div>
         </div>
       </div>
@@ -374,42 +389,44 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
       <div className="after">
         <div className="left">
           <div className="words">
-            <span className="k">Invoice value in words:</span>
-            <strong>{amountInWords(gst.invoice_value)}</strong>
+            <span className="k">{t('gst.invoiceValueInWords')}</span>
+            <strong>{inWords(lang, gst.invoice_value)}</strong>
           </div>
-          {inclusive ? <div className="note">* Rate includes GST; the taxable value is the amount less the GST in it.</div> : null}
+          {inclusive ? <div className="note">{t('gst.rateIncludesGst')}</div> : null}
           {!shipping.isZero() || !discount.isZero() ? (
             <div className="note">
-              {[!shipping.isZero() ? `shipping ${rupees(shipping)}` : '', !discount.isZero() ? `less discount ${rupees(discount)}` : ''].filter(Boolean).join(' ')} included in
-              the {taxed ? 'taxable values' : 'amounts'} above, spread over the lines in proportion to their value.
+              {t('gst.spreadNote', {
+                parts: [!shipping.isZero() ? t('gst.shippingPart', { amount: rupees(shipping) }) : '', !discount.isZero() ? t('gst.discountPart', { amount: rupees(discount) }) : ''].filter(Boolean).join(' '),
+                taxed: taxed ? 'yes' : 'no',
+              })}
             </div>
           ) : null}
         </div>
         <table className="totals">
           <tbody>
-            <Row name={taxed ? 'Taxable value' : 'Total value'} value={amount(gst.taxable_total)} />
+            <Row name={taxed ? t('gst.taxableValue') : t('gst.totalValue')} value={amount(gst.taxable_total)} />
             {heads.cgst ? <Row name="CGST" value={amount(gst.cgst_total)} /> : null}
             {heads.sgst ? <Row name={gst.state_tax_name} value={amount(gst.sgst_total)} /> : null}
             {heads.igst ? <Row name="IGST" value={amount(gst.igst_total)} /> : null}
-            <Row name="Round off" value={signed(gst.round_off)} />
+            <Row name={t('gst.roundOff')} value={signed(gst.round_off)} />
             <tr className="value">
-              <td>Invoice value</td>
+              <td>{t('gst.invoiceValue')}</td>
               <td className="num">{rupees(gst.invoice_value)}</td>
             </tr>
           </tbody>
         </table>
       </div>
-      <h3>HSN-wise summary</h3>
+      <h3>{t('gst.hsnSummary')}</h3>
       <HsnTable rows={hsnRows} gst={gst} heads={heads} />
       <div className="foot">
         <div className="account">
           <table>
             <tbody>
-              <Row name="This invoice" value={rupees(a.invoiceValue)} />
-              {walkIn ? null : <Row name="Previous due" value={rupees(a.previousDue)} />}
-              <Row name="Paid" value={rupees(a.paid)} />
+              <Row name={t('gst.thisInvoice')} value={rupees(a.invoiceValue)} />
+              {walkIn ? null : <Row name={t('common.previousDue')} value={rupees(a.previousDue)} />}
+              <Row name={t('common.paid')} value={rupees(a.paid)} />
               <tr className="due">
-                <td>Balance due</td>
+                <td>{t('gst.balanceDue')}</td>
                 <td className="num">{rupees(a.dueRounded, 0)}</td>
               </tr>
             </tbody>
@@ -417,12 +434,12 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
           <UpiBlock upi={props.upi} upiId={company.upiId} amount={a.dueRounded} />
         </div>
         <div className="sign">
-          <div>For {s.name}</div>
+          <div>{t('common.forCompany', { name: s.name })}</div>
           <div className="space" />
-          <div className="line">Authorised Signatory</div>
+          <div className="line">{t('gst.signatory')}</div>
         </div>
       </div>
-      <div className="generated">This is a computer-generated {title.toLowerCase()}.</div>
+      <div className="generated">{t('gst.generated', { what: taxed ? t('gst.taxInvoiceLower') : t('gst.billOfSupplyLower') })}</div>
     </Html>
   );
 }

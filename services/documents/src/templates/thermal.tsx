@@ -2,10 +2,11 @@ import type { BillFormat, SaleDocument, SaleGst, SoldLine } from '@bahi/contract
 import { Money } from '@bahi/service-kit';
 import type { Code } from '../render/codes';
 import { amount, date, fixed, qty, rupees, signed, unitQty, isPack } from '../render/format';
+import { langOf, tOf, useT } from '../i18n';
 import { Html } from './layout';
 import type { CompanyView, PageSize } from './model';
 import { type BillFigures, isWalkIn, UpiBlock } from './sale-docs';
-import { COMPOSITION_LINE, type GstAccount, stateLine } from './tax-invoice';
+import { type GstAccount, stateLine } from './tax-invoice';
 
 const { add, money } = Money;
 
@@ -77,24 +78,30 @@ const Rule = () => <div className="rule" />;
 
 /** Shop header: name, address, phones (and the GSTIN in GST mode), centred. */
 function Head(props: { name: string; address: string[]; phones: string; gstin?: string | null; state?: string | null }) {
+  const t = useT();
   return (
     <div className="c">
       <h1>{props.name}</h1>
       {props.address.length ? <div>{props.address.join(', ')}</div> : null}
-      {props.phones ? <div>Mob: {props.phones}</div> : null}
-      {props.gstin ? <div className="strong">GSTIN: {props.gstin}</div> : null}
-      {props.state ? <div>State: {props.state}</div> : null}
+      {props.phones ? <div>{t('common.mob', { phones: props.phones })}</div> : null}
+      {props.gstin ? (
+        <div className="strong">
+          {t('gst.gstin')} {props.gstin}
+        </div>
+      ) : null}
+      {props.state ? (
+        <div>
+          {t('gst.state')} {props.state}
+        </div>
+      ) : null}
     </div>
   );
 }
 
 function Cancelled(props: { cancelled?: { date: string; reason: string } | null }) {
   const c = props.cancelled;
-  return c ? (
-    <div className="cancelled">
-      CANCELLED on {date(c.date)}: {c.reason}
-    </div>
-  ) : null;
+  const t = useT();
+  return c ? <div className="cancelled">{t('thermal.cancelledOn', { date: date(c.date), reason: c.reason })}</div> : null;
 }
 
 /**
@@ -103,9 +110,10 @@ function Cancelled(props: { cancelled?: { date: string; reason: string } | null 
  */
 function Line(props: { n: number; line: SoldLine; meta?: string; inclusive?: boolean }) {
   const l = props.line;
+  const t = useT();
   const disc = money(l.disc);
   // Packs and the discount on a small line of their own, so the figures row never wraps.
-  const more = [isPack(l.per_peice_quantity) ? `${qty(l.quantity)} × ${qty(l.per_peice_quantity!)} ${l.unit}` : '', disc.isZero() ? '' : `MRP ${fixed(l.rate)} less ${fixed(l.disc)}`].filter(Boolean).join(' · ');
+  const more = [isPack(l.per_peice_quantity) ? `${qty(l.quantity)} × ${qty(l.per_peice_quantity!)} ${l.unit}` : '', disc.isZero() ? '' : t('thermal.mrpLess', { rate: fixed(l.rate), disc: fixed(l.disc) })].filter(Boolean).join(' · ');
   return (
     <div className="line">
       <div className="name">
@@ -124,12 +132,13 @@ function Line(props: { n: number; line: SoldLine; meta?: string; inclusive?: boo
 }
 
 function Footer(props: { upi: Code | null; upiId: string | null; due: string; dueDate: string | null | undefined; name: string }) {
+  const t = useT();
   return (
     <>
-      {props.dueDate ? <div className="c">Due date: {date(props.dueDate)}</div> : null}
+      {props.dueDate ? <div className="c">{t('common.dueDate', { date: date(props.dueDate) })}</div> : null}
       <UpiBlock upi={props.upi} upiId={props.upiId} amount={props.due} />
-      <div className="c thanks">Thank you! Visit again.</div>
-      <div className="c small">For {props.name}</div>
+      <div className="c thanks">{t('thermal.thanks')}</div>
+      <div className="c small">{t('common.forCompany', { name: props.name })}</div>
     </>
   );
 }
@@ -138,33 +147,34 @@ function Footer(props: { upi: Code | null; upiId: string | null; due: string; du
 export function ThermalBillTemplate(props: { format: ThermalFormat; company: CompanyView; sale: SaleDocument; figures: BillFigures; upi: Code | null }) {
   const { company: c, sale, figures: f, format } = props;
   const walkIn = isWalkIn(sale.customer);
+  const t = tOf(c);
   return (
-    <Html title={`Bill ${sale.sale_id}`} size={thermalSize(format)} margin="0" css={thermalCss(format)}>
+    <Html title={`Bill ${sale.sale_id}`} size={thermalSize(format)} margin="0" lang={langOf(c)} css={thermalCss(format)}>
       <Head name={c.name} address={[c.add1, c.add2].filter(Boolean)} phones={[c.mob1, c.mob2].filter(Boolean).join(', ')} />
-      <div className="c title">TAX INVOICE</div>
+      <div className="c title">{t('bill.heading')}</div>
       <Rule />
-      <KV k={`Bill No: ${sale.sale_id}`} v={`Date: ${date(sale.date)}`} />
+      <KV k={t('bill.no', { id: sale.sale_id })} v={t('common.date', { date: date(sale.date) })} />
       {walkIn || !sale.customer ? null : (
         <div>
-          Bill to: <span className="strong">{sale.customer.name}</span>
-          {sale.customer.mobile_no ? <div>Mob: {sale.customer.mobile_no}</div> : null}
+          {t('thermal.billTo')} <span className="strong">{sale.customer.name}</span>
+          {sale.customer.mobile_no ? <div>{t('common.mob', { phones: sale.customer.mobile_no })}</div> : null}
         </div>
       )}
       <Cancelled cancelled={sale.cancelled} />
       <Rule />
-      <KV k="Item / Qty × Rate" v="Amount" strong />
+      <KV k={t('thermal.itemHead')} v={t('common.amount')} strong />
       {sale.soldProducts.map((l, i) => (
         <Line key={i} n={i + 1} line={l} />
       ))}
       <Rule />
-      <KV k="Subtotal" v={rupees(f.subtotal)} />
-      {money(f.tax).isZero() ? null : <KV k="Tax" v={rupees(f.tax)} />}
-      {money(f.shipping).isZero() ? null : <KV k="Shipping" v={rupees(f.shipping)} />}
-      {money(f.discount).isZero() ? null : <KV k="Discount" v={`- ${rupees(f.discount)}`} />}
-      {walkIn ? null : <KV k="Previous due" v={rupees(f.previousDue)} />}
-      <KV k="Total" v={rupees(f.total)} strong />
-      <KV k="Paid" v={rupees(f.paid)} />
-      <KV k="Due" v={rupees(f.dueRounded, 0)} strong big />
+      <KV k={t('common.subtotal')} v={rupees(f.subtotal)} />
+      {money(f.tax).isZero() ? null : <KV k={t('common.tax')} v={rupees(f.tax)} />}
+      {money(f.shipping).isZero() ? null : <KV k={t('common.shipping')} v={rupees(f.shipping)} />}
+      {money(f.discount).isZero() ? null : <KV k={t('common.discount')} v={`- ${rupees(f.discount)}`} />}
+      {walkIn ? null : <KV k={t('common.previousDue')} v={rupees(f.previousDue)} />}
+      <KV k={t('common.total')} v={rupees(f.total)} strong />
+      <KV k={t('common.paid')} v={rupees(f.paid)} />
+      <KV k={t('common.due')} v={rupees(f.dueRounded, 0)} strong big />
       <Rule />
       <Footer upi={props.upi} upiId={c.upiId} due={f.dueRounded} dueDate={sale.due_date} name={c.name} />
     </Html>
@@ -215,52 +225,63 @@ export function ThermalTaxInvoiceTemplate(props: { format: ThermalFormat; compan
   const inclusive = taxed && gst.lines.some((l) => l.price_includes_tax);
   const shipping = money(sale.shipping);
   const discount = money(sale.summery_discount);
+  const t = tOf(company);
   return (
-    <Html title={`${taxed ? 'Tax Invoice' : 'Bill of Supply'} ${gst.invoice_no}`} size={thermalSize(format)} margin="0" css={thermalCss(format)}>
+    <Html title={`${taxed ? 'Tax Invoice' : 'Bill of Supply'} ${gst.invoice_no}`} size={thermalSize(format)} margin="0" lang={langOf(company)} css={thermalCss(format)}>
       <Head name={s.name} address={s.address} phones={[company.mob1, company.mob2].filter(Boolean).join(', ')} gstin={s.gstin} state={stateLine(s)} />
-      <div className="c title">{taxed ? 'TAX INVOICE' : 'BILL OF SUPPLY'}</div>
-      {taxed ? null : <div className="composition">{COMPOSITION_LINE}</div>}
+      <div className="c title">{taxed ? t('bill.heading') : t('thermal.billOfSupplyHeading')}</div>
+      {taxed ? null : <div className="composition">{t('gst.compositionLine')}</div>}
       <Rule />
-      <KV k="Invoice No:" v={gst.invoice_no} strong />
-      <KV k="Date:" v={date(gst.invoice_date)} />
-      <KV k="Place of supply:" v={`${gst.place_of_supply_name} (${gst.place_of_supply})`} />
+      <KV k={t('gst.invoiceNo')} v={gst.invoice_no} strong />
+      <KV k={t('thermal.date')} v={date(gst.invoice_date)} />
+      <KV k={t('gst.placeOfSupply')} v={`${gst.place_of_supply_name} (${gst.place_of_supply})`} />
       {walkIn && !gst.b2b ? null : (
         <div>
-          Bill to{gst.b2b ? ' (registered)' : ''}: <span className="strong">{r.name}</span>
-          {gst.b2b && r.gstin ? <div>GSTIN: {r.gstin}</div> : null}
-          {stateLine(r) ? <div>State: {stateLine(r)}</div> : null}
+          {gst.b2b ? t('thermal.billToRegistered') : t('thermal.billTo')} <span className="strong">{r.name}</span>
+          {gst.b2b && r.gstin ? (
+            <div>
+              {t('gst.gstin')} {r.gstin}
+            </div>
+          ) : null}
+          {stateLine(r) ? (
+            <div>
+              {t('gst.state')} {stateLine(r)}
+            </div>
+          ) : null}
         </div>
       )}
       <Cancelled cancelled={sale.cancelled} />
       <Rule />
-      <KV k="Item / Qty × Rate" v="Amount" strong />
+      <KV k={t('thermal.itemHead')} v={t('common.amount')} strong />
       {sale.soldProducts.map((l, i) => {
         const g = bySl.get(l.sl_no ?? i + 1);
         const meta = [`HSN ${g?.hsn_code ?? l.hsn_code}`, taxed && g ? `GST ${money(g.gst_rate).toFixed()}%` : ''].filter(Boolean).join(' · ');
         return <Line key={i} n={i + 1} line={l} meta={meta} inclusive={taxed && g?.price_includes_tax} />;
       })}
       <Rule />
-      {inclusive ? <div className="small">* Rate includes GST.</div> : null}
+      {inclusive ? <div className="small">{t('thermal.rateIncludesGst')}</div> : null}
       {!shipping.isZero() || !discount.isZero() ? (
         <div className="small">
-          {[!shipping.isZero() ? `Shipping ${rupees(shipping)}` : '', !discount.isZero() ? `less discount ${rupees(discount)}` : ''].filter(Boolean).join(' ')} included in the
-          {taxed ? ' taxable values' : ' amounts'}.
+          {t('thermal.spreadNote', {
+            parts: [!shipping.isZero() ? t('thermal.shippingPart', { amount: rupees(shipping) }) : '', !discount.isZero() ? t('gst.discountPart', { amount: rupees(discount) }) : ''].filter(Boolean).join(' '),
+            taxed: taxed ? 'yes' : 'no',
+          })}
         </div>
       ) : null}
-      <KV k={taxed ? 'Taxable value' : 'Total value'} v={rupees(gst.taxable_total)} />
+      <KV k={taxed ? t('gst.taxableValue') : t('gst.totalValue')} v={rupees(gst.taxable_total)} />
       {taxed && !gst.inter_state ? <KV k="CGST" v={rupees(gst.cgst_total)} /> : null}
       {taxed && !gst.inter_state ? <KV k={sgstName} v={rupees(gst.sgst_total)} /> : null}
       {taxed && gst.inter_state ? <KV k="IGST" v={rupees(gst.igst_total)} /> : null}
-      <KV k="Round off" v={signed(gst.round_off)} />
-      <KV k="Invoice value" v={rupees(gst.invoice_value)} strong big />
+      <KV k={t('gst.roundOff')} v={signed(gst.round_off)} />
+      <KV k={t('gst.invoiceValue')} v={rupees(gst.invoice_value)} strong big />
       {taxed ? (
         <>
           <Rule />
           <table className="sum">
             <thead>
               <tr>
-                <th>GST%</th>
-                <th>Taxable</th>
+                <th>{t('thermal.gstPct')}</th>
+                <th>{t('thermal.taxable')}</th>
                 {gst.inter_state ? <th>IGST</th> : <th>CGST</th>}
                 {gst.inter_state ? null : <th>{sgstName}</th>}
               </tr>
@@ -282,9 +303,9 @@ export function ThermalTaxInvoiceTemplate(props: { format: ThermalFormat; compan
       <table className="sum">
         <thead>
           <tr>
-            <th>HSN</th>
-            <th>{taxed ? 'Taxable' : 'Value'}</th>
-            {taxed ? <th>Tax</th> : null}
+            <th>{t('common.hsn')}</th>
+            <th>{taxed ? t('thermal.taxable') : t('gst.value')}</th>
+            {taxed ? <th>{t('common.tax')}</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -298,18 +319,20 @@ export function ThermalTaxInvoiceTemplate(props: { format: ThermalFormat; compan
         </tbody>
         <tfoot>
           <tr>
-            <td>Total</td>
+            <td>{t('common.total')}</td>
             <td>{amount(gst.taxable_total)}</td>
             {taxed ? <td>{amount(gst.tax_total)}</td> : null}
           </tr>
         </tfoot>
       </table>
-      <div className="small">Tax payable on reverse charge: {gst.reverse_charge ? 'Yes' : 'No'}</div>
+      <div className="small">
+        {t('gst.reverseCharge')} {gst.reverse_charge ? t('common.yes') : t('common.no')}
+      </div>
       <Rule />
-      <KV k="This invoice" v={rupees(a.invoiceValue)} />
-      {walkIn ? null : <KV k="Previous due" v={rupees(a.previousDue)} />}
-      <KV k="Paid" v={rupees(a.paid)} />
-      <KV k="Balance due" v={rupees(a.dueRounded, 0)} strong big />
+      <KV k={t('gst.thisInvoice')} v={rupees(a.invoiceValue)} />
+      {walkIn ? null : <KV k={t('common.previousDue')} v={rupees(a.previousDue)} />}
+      <KV k={t('common.paid')} v={rupees(a.paid)} />
+      <KV k={t('gst.balanceDue')} v={rupees(a.dueRounded, 0)} strong big />
       <Rule />
       <Footer upi={props.upi} upiId={company.upiId} due={a.dueRounded} dueDate={sale.due_date} name={s.name} />
     </Html>
