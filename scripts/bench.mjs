@@ -5,7 +5,9 @@
 //  3. scripts/bench/suite.mjs: HTTP floor, gateway vs direct, lists at 1,000 and 100,000 documents,
 //  4. scripts/bench/first-load.mjs: the cart screen's first load in headless Chromium,
 //  5. scripts/bench/report.mjs: writes docs/benchmarks.md from the figures of this run.
-// `npm run bench -- --only=suite,first-load` runs some steps (workspaces, counter, gst, gstr1, imports, suite, first-load);
+//  6. services/reports/bench/reports.bench.mjs: every report at 100,000 sales through the gateway,
+//     projection lag while 10 cashiers sell, the dashboard's first paint.
+// `npm run bench -- --only=suite,first-load` runs some steps (workspaces, counter, gst, gstr1, imports, suite, first-load, reports);
 // the report always uses the latest figures of every step under test-results/bench/.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -77,6 +79,11 @@ if (want('imports') && fs.existsSync(importBench)) {
 if (want('suite')) {
   say('Gateway, floor and lists at scale…');
   await run(process.execPath, ['scripts/bench/suite.mjs', path.join(OUT, 'suite.json')], 'suite.log');
+}
+const reportsBench = path.join(ROOT, 'services', 'reports', 'bench', 'reports.bench.mjs');
+if (want('reports') && fs.existsSync(reportsBench)) {
+  say('Reports at 100,000 sales, projection lag, dashboard first paint…');
+  await run(process.execPath, ['--max-old-space-size=3072', reportsBench, path.join(OUT, 'reports.json')], 'reports.log');
 }
 if (want('first-load')) {
   say('First load of the cart screen…');

@@ -143,6 +143,24 @@ if (first) {
   row('first load', `cart screen until the product entry accepts input (median of ${first.runs.length} cold loads)`, ms(first.readyMs), '≤ 1500 ms', first.readyMs <= 1500, first.runs.map((r) => r.load).join(', '));
 } else row('first load', 'scripts/bench/first-load.mjs', 'not run');
 
+// 7. reports (services/reports/bench/reports.bench.mjs)
+const reports = json('reports.json');
+if (reports?.scale) {
+  const sc = reports.scale;
+  for (const r of sc.rows) row('reports', `${r.label} via gateway, ${sc.sales.toLocaleString('en-US')} sales (n=${r.n})`, `p50 ${ms(r.p50)} / p95 ${ms(r.p95)}`, 'p95 < 200 ms', r.p95 < 200, String(r.load));
+  row('reports', `seeded from ${sc.seeded.events.toLocaleString('en-US')} events (fold checked against the projector on ${sc.check.documents} documents)`, `${sc.seeded.documents.toLocaleString('en-US')} documents, fold ${sc.seeded.foldS} s + writes ${sc.seeded.writeS} s`, '—', null, loadOf('reports.log'));
+} else row('reports', 'services/reports/bench/reports.bench.mjs (scale)', 'not run');
+if (reports?.lag) {
+  const l = reports.lag;
+  row('reports', `projection lag, MAKE_SALE answered → seen in the day book (polled every 100 ms), ${l.cashiers} cashiers (n=${l.sales}, ${l.missing} never seen)`, `p50 ${ms(l.lagMs.p50)} / p95 ${ms(l.lagMs.p95)} / max ${ms(l.lagMs.max)}`, 'p95 < 1000 ms', l.pass, String(l.load));
+  row('reports', 'projection lag, the service\'s own (event occurredAt → projected)', `p50 ${ms(l.serviceLagMs.p50)} / p95 ${ms(l.serviceLagMs.p95)} / max ${ms(l.serviceLagMs.max)}`, '—', null, String(l.load));
+  row('reports', `MAKE_SALE with reports running / stopped (alternating slices, ${l.cashiers} cashiers)`, `p95 ${ms(l.saleRunning.p95)} (n=${l.saleRunning.n}) / ${ms(l.saleStopped.p95)} (n=${l.saleStopped.n})`, '—', null, String(l.load));
+} else row('reports', 'services/reports/bench/reports.bench.mjs (lag)', 'not run');
+if (reports?.paint) {
+  const p = reports.paint;
+  row('reports', `dashboard cold: first contentful paint (median of ${p.runs}; worst ${ms(p.fcpWorst)})`, `first paint ${ms(p.firstPaint)}, FCP ${ms(p.fcp)}, cards with figures ${ms(p.cards)}`, 'FCP < 1500 ms', p.pass, String(p.load));
+} else row('reports', 'services/reports/bench/reports.bench.mjs (paint)', 'not run');
+
 const mongo = wsLines('@bahi/embedded-mongo').filter((l) => /^\s{2}\S/.test(l));
 for (const l of mongo) {
   const m = l.trim().match(/^(.*?)\s{2,}(\S+)$/);
@@ -323,6 +341,22 @@ ${before}
   the route table finds a route by an index instead of testing every pattern, and a call that
   passes every check is forwarded by http-proxy-middleware straight from the HTTP server, skipping
   Express's router (helmet's headers computed once). Its CPU per call fell to about a quarter.
+
+## Reports
+
+\`services/reports/bench/reports.bench.mjs\` (the \`reports\` step). Scale: one company (the demo
+company, its manager's token through the gateway) with 100,000 sales (300,000 lines) over the last
+30 days, 20,000 products, 2,000 customers, 5,000 payments. The read model is seeded from the
+owners' event payloads turned into facts by the service's \`toFact\` and folded in memory as the
+projector applies them (one transaction per event costs tens of milliseconds here: 100,000 sales
+would take over an hour), the running totals made by the service's \`runningTotalsFromDays\`; the
+fold is first checked against the service's Projector on a sample (every document equal, or the
+bench stops). Lag: 10 cashiers sell the counter bench's way; a separate client polls the day book
+every 100 ms; a sale's lag runs from its MAKE_SALE answer to the first poll showing it (so it
+includes up to one poll interval), cross-checked with the service's own record (occurredAt to
+its \`seen_events\` row). MAKE_SALE is timed in alternating slices with the reports process
+running and stopped. Paint: \`/reports\` in headless Chromium, a fresh context per run (cold
+cache), first contentful paint and the four cards showing figures.
 
 ## What is left
 

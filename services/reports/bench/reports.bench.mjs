@@ -1,183 +1,589 @@
-// Reports at scale: one company with 100,000 bills (300,000 lines) in a month and 20,000 products,
-// read through the reports service's HTTP API (the gateway adds one hop). The read model is
-// written directly in the shape the projections keep (their throughput is not what this measures:
-// the query side and its indexes are), then every report for the month is asked BENCH_N times.
-//   node services/reports/bench/reports.bench.mjs      (after building @bahi/reports and @bahi/devstack)
+// The reports benchmark (`npm run bench -- --only=reports`, or `node services/reports/bench/reports.bench.mjs [out.json]`
+// after building @bahi/reports, the services and the gateway). Three parts (BENCH_PARTS=scale,lag,paint):
+//  scale: one company with 100,000 sales (300,000 lines) over the last 30 days and 20,000 products,
+//    every report through the gateway with the demo manager's token. The read model is seeded from
+//    events: the owners' event payloads turned into facts by the service's own `toFact`, folded in
+//    memory exactly as the projector applies them (a sale costs the projector tens of milliseconds
+//    of transactions here, so 100,000 of them would take more than an hour), the running totals made
+//    by the service's own `runningTotalsFromDays`. Before seeding, a sample of the same events is
+//    applied by the service's Projector to one database and by the fold to another, and every
+//    document must be equal, or the bench stops.
+//  lag: 10 cashiers sell through the gateway (the counter bench's load); a separate client polls the
+//    day book every 100 ms; a sale's lag is from its MAKE_SALE answer to the first poll that shows
+//    it, cross-checked with the service's own record (event occurredAt -> seen_events.at). The
+//    MAKE_SALE p95 is compared in alternating slices with the reports service running and stopped.
+//  paint: the dashboard (/reports) in headless Chromium, a fresh context each run (cold cache):
+//    first paint, first contentful paint and the four cards showing figures.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..', '..');
 const require = createRequire(import.meta.url);
-const { startMongo, startNats, freePort } = require('@bahi/devstack');
-const { signToken } = require('@bahi/auth');
+const { startStack } = require('@bahi/devstack');
 const { MongoClient } = require('mongodb');
-const { connect, JSONCodec } = require('nats');
+const mongoose = require('mongoose');
+const { toFact } = require(path.join(HERE, '..', 'dist', 'events.js'));
+const { Projector, runningTotalsFromDays } = require(path.join(HERE, '..', 'dist', 'projector.js'));
+const { C, ensureIndexes } = require(path.join(HERE, '..', 'dist', 'store.js'));
+const { EventSubjects: E } = require('@bahi/contracts');
 
+const OUT = process.argv[2] ?? path.join(ROOT, 'test-results', 'bench', 'reports.json');
+const PARTS = (process.env.BENCH_PARTS ?? 'scale,lag,paint').split(',');
 const SALES = Number(process.env.BENCH_SALES ?? 100_000);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 20_000);
 const CUSTOMERS = 2_000;
-const N = Number(process.env.BENCH_N ?? 30);
-const MONTH = '2026-10';
-const DAYS = 31;
-const C = 1;
-const SECRET = 'reports-bench-secret-0123456789abcdef';
+const N = Number(process.env.BENCH_N ?? 20);
+const CASHIERS = Number(process.env.BENCH_CASHIERS ?? 10);
+const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 10);
+const PAINT_RUNS = Number(process.env.BENCH_PAINT_RUNS ?? 5);
+const COMPANY = 1; // the demo company, whose manager signs in
+const load = () => Number(os.loadavg()[0].toFixed(2));
+const pct = (xs, p) => (xs.length ? xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] : null);
+const r1 = (v) => (v === null ? null : Math.round(v * 10) / 10);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const day = (i) => `${MONTH}-${String(i + 1).padStart(2, '0')}`;
+/** Today in India (the services' business date). */
+const todayIST = () => new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
+const addDays = (d, n) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const rupees = (p) => `${Math.trunc(p / 100)}.${String(Math.abs(p) % 100).padStart(2, '0')}`;
+
+// ---------------------------------------------------------------------------------------------
+// Events as the owners publish them (the shapes of @bahi/contracts events.ts).
+
 let seed = 7;
 const rnd = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648), Math.floor((seed / 2147483648) * n));
 
-async function fill(db) {
-  const t0 = Date.now();
-  const batch = async (name, docs) => {
-    for (let i = 0; i < docs.length; i += 5000) await db.collection(name).insertMany(docs.slice(i, i + 5000), { ordered: false });
-  };
-  const products = [];
-  for (let p = 1; p <= PRODUCTS; p++) {
-    const cp = 1000 + rnd(50000);
-    const stock = rnd(200);
-    const minStock = rnd(20);
-    const mrp = Math.round(cp * 1.3);
-    products.push({ _id: `${C}:${p}`, companyId: C, productId: p, name: `Product ${p}`, category: `Category ${p % 40}`, brand: `Brand ${p % 100}`, cp, mrp, minStock, stock, active: true, low: stock <= minStock, v: 1, costValue: stock * cp, mrpValue: stock * mrp, counted: stock });
+/** The owners' events of a company: products, their opening stock, sales (and their stock and dues), payments. */
+function* events({ products, sales, customers, days, payments }) {
+  const first = addDays(todayIST(), -(days - 1));
+  const at = (date, s = 0) => `${date}T04:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.000Z`;
+  const cp = (p) => 1000 + ((p * 7919) % 50000); // paise
+  const base = (eventId, date, s) => ({ eventId, companyId: COMPANY, occurredAt: at(date, s), date });
+  for (let p = 1; p <= products; p++) {
+    yield [E.inventory.productChanged, {
+      ...base(`product:${COMPANY}:${p}:1`, first, 0), product_id: p, product_name: `Product ${p}`, category: { id: p % 40, name: `Category ${p % 40}` }, brand_name: `Brand ${p % 100}`,
+      unit: 'pcs', cp: rupees(cp(p)), mrp: rupees(Math.round(cp(p) * 1.3)), min_stock: String(p % 20), default_stock: '0', stock: '0', hsn_code: '', active: 1,
+    }];
   }
-  await batch('products', products);
-  const st = { _id: String(C), companyId: C, products: PRODUCTS, stock: 0, costValue: 0, mrpValue: 0 };
-  for (const p of products) {
-    st.stock += p.stock;
-    st.costValue += p.costValue;
-    st.mrpValue += p.mrpValue;
+  for (let p = 1; p <= products; p += 100) {
+    const moves = [];
+    for (let q = p; q < Math.min(p + 100, products + 1); q++) moves.push({ product_id: q, line: q - p + 1, quantity: String(200 + (q % 50)), rate: '0', stock: '0' });
+    yield [E.inventory.stockMoved, { ...base(`stock:${COMPANY}:purchase:${p}:applied`, first, 1), fact: 'applied', source: { kind: 'purchase', id: p }, movements: moves }];
   }
-  await db.collection('stock_totals').insertOne(st);
-  const cat = new Map();
-  const catMonth = new Map();
-  const invoices = [];
-  const txns = [];
-  const open = new Map();
-  const daily = new Map();
-  const pday = new Map();
-  const pmonth = new Map();
-  const balances = new Map();
-  for (let s = 1; s <= SALES; s++) {
-    const d = Math.floor(((s - 1) * DAYS) / SALES);
-    const date = day(d);
+  let seq = 0;
+  let paymentId = 0;
+  for (let s = 1; s <= sales; s++) {
+    const date = addDays(first, Math.floor(((s - 1) * days) / sales));
+    const lines = [];
     let amount = 0;
     for (let l = 0; l < 3; l++) {
-      const p = 1 + rnd(PRODUCTS);
-      const qty = 1 + rnd(5);
-      const value = qty * (2000 + rnd(60000));
-      const cost = Math.round(value * 0.8);
-      amount += value;
-      for (const [map, key, extra] of [[pday, `${C}:${date}:${p}`, { date }], [pmonth, `${C}:${MONTH}:${p}`, { month: MONTH, profit: 0 }], [cat, `${C}:${date}:Category ${p % 40}`, { date, category: `Category ${p % 40}` }], [catMonth, `${C}:${MONTH}:Category ${p % 40}`, { month: MONTH, category: `Category ${p % 40}` }]]) {
-        const r = map.get(key) ?? { _id: key, companyId: C, productId: p, name: `Product ${p}`, qty: 0, value: 0, cost: 0, costless: 0, ...extra };
-        r.qty += qty;
-        r.value += value;
-        r.cost += cost;
-        if ('profit' in r) r.profit += value - cost;
-        map.set(key, r);
-      }
-      const dr0 = daily.get(date) ?? { _id: `${C}:${date}`, companyId: C, date, sales: 0, salesCount: 0, collections: 0, newDues: 0, regCount: 0, regAmount: 0, regReturned: 0, regCancelled: 0, regNet: 0, regPaid: 0, pValue: 0, pCost: 0, pCostless: 0 };
-      dr0.pValue += value;
-      dr0.pCost += cost;
-      daily.set(date, dr0);
+      const p = 1 + rnd(products);
+      const units = 1 + rnd(5);
+      const rate = Math.round(cp(p) * 1.2);
+      amount += units * rate;
+      lines.push({ sl_no: l + 1, product_id: p, product_name: `Product ${p}`, unit: 'pcs', quantity: String(units), per_peice_quantity: '1', units: String(units), rate: rupees(rate), disc: '0', amount: rupees(units * rate), cp: rupees(cp(p)), taxable_value: null, gst_rate: null, cgst: null, sgst: null, igst: null });
     }
-    const paid = rnd(2) ? amount : 0;
-    const customerId = 1 + rnd(CUSTOMERS);
-    invoices.push({ _id: `${C}:${s}`, companyId: C, saleId: s, date, docNo: null, customerId, customerName: `Customer ${customerId}`, amount, paid, dueDate: date, sold: true });
-    txns.push({ _id: `sale:${C}:${s}:completed`, companyId: C, date, at: `${date}T10:00:00.000Z`, kind: 'sale', ref: s, docNo: null, party: `Customer ${customerId}`, partyId: customerId, amount, paid });
+    const walkIn = rnd(3) === 0;
+    const clientId = walkIn ? 0 : 1 + rnd(customers);
+    const paid = walkIn || rnd(2) ? amount : rnd(amount);
+    yield [E.sales.saleCompleted, {
+      ...base(`sale:${COMPANY}:${s}:completed`, date, s), saleId: s, clientId, customerName: walkIn ? 'Walk-in' : `Customer ${clientId}`, walkIn, lines,
+      subtotal: rupees(amount), tax: 0, taxAmount: '0', shipping: '0', discount: '0', amount: rupees(amount), paid: rupees(paid), dueDate: addDays(date, 15), gst: null,
+    }];
+    yield [E.inventory.stockMoved, { ...base(`stock:${COMPANY}:sale:${s}:applied`, date, s), fact: 'applied', source: { kind: 'sale', id: s }, movements: lines.map((l, i) => ({ product_id: l.product_id, line: i + 1, quantity: `-${l.units}`, rate: '0', stock: '0' })) }];
     if (amount > paid) {
-      open.set(customerId, [...(open.get(customerId) ?? []), { date, dueDate: date, docNo: null, amount: amount - paid }]);
-      balances.set(customerId, (balances.get(customerId) ?? 0) + amount - paid);
+      const due = rupees(amount - paid);
+      yield [E.ledger.entryPosted, { ...base(`entry:${COMPANY}:sale:${s}`, date, s), entryKind: 'sale', party: { kind: 'customer', id: clientId }, source: { kind: 'sale', id: s }, seq: ++seq, amount: due, paid: '0', delta: due, dueDate: addDays(date, 15), docNo: null }];
     }
-    const dr = daily.get(date);
-    dr.sales += amount;
-    dr.salesCount++;
-    dr.collections += paid;
-    dr.newDues += amount - paid;
-    dr.regCount++;
-    dr.regAmount += amount;
-    dr.regNet += amount;
-    dr.regPaid += paid;
-    daily.set(date, dr);
+    if (payments && s % Math.max(1, Math.floor(sales / payments)) === 0) {
+      const party = 1 + rnd(customers);
+      const amt = rupees(5000 + rnd(200000));
+      yield [E.ledger.paymentReceived, { ...base(`entry:${COMPANY}:payment:${++paymentId}`, date, s), entryKind: 'payment_received', party: { kind: 'customer', id: party }, source: { kind: 'payment', id: paymentId }, seq: ++seq, amount: amt, paid: '0', delta: `-${amt}`, dueDate: null, docNo: null, paymentId, payType: 'cash', transactionId: '' }];
+    }
   }
-  await batch('invoices', invoices);
-  await batch('txns', txns);
-  await batch('daily', [...daily.values()]);
-  await batch('profit_day', [...pday.values()]);
-  await batch('profit_month', [...pmonth.values()]);
-  await batch('profit_cat', [...cat.values()]);
-  await batch('profit_cat_month', [...catMonth.values()]);
-  const openDues = new Map();
-  for (const list of open.values()) for (const d of list) openDues.set(d.date, (openDues.get(d.date) ?? 0) + d.amount);
-  await batch('open_dues', [...openDues].map(([date, amount]) => ({ _id: `${C}:r:${date}`, companyId: C, side: 'r', date, amount })));
-  await batch('parties', [...balances].map(([id, balance]) => ({ _id: `${C}:r:${id}`, companyId: C, side: 'r', partyId: id, name: `Customer ${id}`, balance, open: open.get(id), advance: 0, oldestDue: open.get(id)[0].date })));
-  await db.collection('meta').insertOne({ _id: 'built', at: new Date() });
-  return { ms: Date.now() - t0, profitDayRows: pday.size, profitMonthRows: pmonth.size };
 }
 
-const pct = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+// ---------------------------------------------------------------------------------------------
+// The fold: each fact applied to in-memory documents exactly as src/projector.ts applies it.
 
-async function main() {
-  const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-  const nc = await connect({ servers: nats.url });
-  nc.subscribe('identity.session.revocations', { callback: (_e, m) => m.respond(JSONCodec().encode({ id: JSONCodec().decode(m.data).id, response: { revocations: [] }, isDisposed: true })) });
-  const client = await MongoClient.connect(mongo.uri);
-  const db = client.db('bahi_reports');
-  const seeded = await fill(db);
-  const port = await freePort();
-  // The service makes its indexes at start; REPORTS_CONSUME=0: nothing else writes during the run.
-  const child = spawn(process.execPath, [path.join(HERE, '..', 'dist', 'main.js')], {
-    env: { ...process.env, MONGODB_URI: mongo.uri, NATS_URL: nats.url, BAHI_JWT_SECRET: SECRET, REPORTS_PORT: String(port), REPORTS_CONSUME: '0', LOG_LEVEL: 'warn' },
-    stdio: 'inherit',
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if ((await fetch(`${base}/health`).then((r) => r.ok, () => false))) break;
-    if (i > 300) throw new Error('reports did not start');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  // Indexes as the service makes them (it does so in the background with its consumers; here by hand).
-  const { ensureIndexes } = require(path.join(HERE, '..', 'dist', 'store.js'));
-  await ensureIndexes({ db });
-  const token = signToken({ sub: 'm', uid: 11, name: 'm', email: 'm@b.local', position: 'manager', companyId: C, companyName: 'Bench', sid: 's' }, SECRET);
-  const paths = [
-    `/reports/sales-register?from=${MONTH}-01&to=${MONTH}-31`,
-    `/reports/sales-register?from=${MONTH}-01&to=${MONTH}-31&clientId=17`,
-    `/reports/daybook?date=${MONTH}-15`,
-    `/reports/profit?from=${MONTH}-01&to=${MONTH}-31&by=product`,
-    `/reports/profit?from=${MONTH}-01&to=${MONTH}-31&by=category`,
-    `/reports/profit?from=${MONTH}-01&to=${MONTH}-31&by=month`,
-    `/reports/profit?from=${MONTH}-10&to=${MONTH}-20&by=product`,
-    `/reports/stock-summary`,
-    `/reports/stock-summary?category=Category%207`,
-    `/reports/purchase-register?from=${MONTH}-01&to=${MONTH}-31`,
-    `/reports/ageing?side=receivable`,
-    `/reports/dashboard`,
-  ];
-  const out = [];
-  for (const p of paths) {
-    const times = [];
-    let bytes = 0;
-    for (let i = 0; i < N + 3; i++) {
-      const t = performance.now();
-      const res = await fetch(base + p, { headers: { Authorization: `Bearer ${token}` } });
-      const body = await res.text();
-      if (res.status !== 200) throw new Error(`${p}: ${res.status} ${body.slice(0, 200)}`);
-      if (i >= 3) times.push(performance.now() - t);
-      bytes = body.length;
+function makeFold() {
+  const cols = new Map();
+  const col = (name) => (cols.has(name) ? cols.get(name) : cols.set(name, new Map()).get(name));
+  const upsert = (name, id, inc = {}, set = {}, onInsert = {}) => {
+    const m = col(name);
+    let d = m.get(id);
+    if (!d) m.set(id, (d = { _id: id, ...onInsert }));
+    for (const [k, v] of Object.entries(inc)) d[k] = (d[k] ?? 0) + v;
+    Object.assign(d, set);
+    return d;
+  };
+  const stockValues = (p) => {
+    const stock = Number(p.stock ?? 0);
+    const costValue = Math.round(stock * Number(p.cp ?? 0));
+    const mrpValue = Math.round(stock * Number(p.mrp ?? 0));
+    const low = p.minStock !== undefined && p.active !== false && stock <= Number(p.minStock);
+    const inc = { costValue: costValue - Number(p.costValue ?? 0), mrpValue: mrpValue - Number(p.mrpValue ?? 0), stock: stock - Number(p.counted ?? 0) };
+    const products = p.counted === undefined ? 1 : 0;
+    Object.assign(p, { costValue, mrpValue, low, counted: stock });
+    upsert(C.stockTotals, String(p.companyId), { ...inc, products }, {}, { companyId: p.companyId });
+  };
+  const entry = (f) => {
+    const { side, partyId, delta, dueDate, docNo, src, reversal } = f.entry;
+    const c = f.companyId;
+    const id = `${c}:${side}:${partyId}`;
+    const cur = col(C.parties).get(id);
+    const open = (cur?.open ?? []).map((d) => ({ ...d }));
+    let advance = Number(cur?.advance ?? 0);
+    if (delta > 0) {
+      const used = Math.min(advance, delta);
+      advance -= used;
+      if (delta - used > 0) open.push({ date: f.date, dueDate, docNo, amount: delta - used, src });
+    } else {
+      let left = -delta;
+      for (let i = open.length - 1; reversal && left > 0 && i >= 0; i--) {
+        if (open[i].src !== src) continue;
+        const take = Math.min(left, open[i].amount);
+        open[i].amount -= take;
+        left -= take;
+        if (open[i].amount === 0) open.splice(i, 1);
+      }
+      while (left > 0 && open.length) {
+        const take = Math.min(left, open[0].amount);
+        open[0].amount -= take;
+        left -= take;
+        if (open[0].amount === 0) open.shift();
+      }
+      advance += left;
     }
-    out.push({ path: p, p50: pct(times, 50).toFixed(1), p95: pct(times, 95).toFixed(1), kb: (bytes / 1024).toFixed(0) });
+    const byDate = new Map();
+    for (const d of cur?.open ?? []) byDate.set(d.date, (byDate.get(d.date) ?? 0) - d.amount);
+    for (const d of open) byDate.set(d.date, (byDate.get(d.date) ?? 0) + d.amount);
+    upsert(C.parties, id, { balance: delta }, { open, advance, oldestDue: open[0]?.date ?? null }, { companyId: c, side, partyId });
+    for (const [date, amount] of byDate) if (amount !== 0) upsert(C.openDues, `${c}:${side}:${date}`, { amount }, {}, { companyId: c, side, date });
+  };
+  const apply = (f) => {
+    if (col(C.seen).has(f.eventId)) return;
+    col(C.seen).set(f.eventId, { _id: f.eventId, kind: f.kind, companyId: f.companyId });
+    const c = f.companyId;
+    const daily = (inc) => upsert(C.daily, `${c}:${f.date}`, inc, {}, { companyId: c, date: f.date });
+    switch (f.kind) {
+      case 'product-changed': {
+        const id = `${c}:${f.productId}`;
+        const cur = col(C.products).get(id);
+        if (cur && typeof cur.v === 'number' && cur.v > f.version) return;
+        if (cur?.lines) throw new Error('the fold does not move profit between categories (products come before their sales here)');
+        const p = upsert(C.products, id, {}, { v: f.version, name: f.name, category: f.category, brand: f.brand, cp: f.cp, mrp: f.mrp, minStock: f.minStock, active: f.active }, { companyId: c, productId: f.productId, stock: 0 });
+        stockValues(p);
+        return;
+      }
+      case 'stock-moved':
+        for (const m of f.movements) stockValues(upsert(C.products, `${c}:${m.productId}`, { stock: m.qty }, {}, { companyId: c, productId: m.productId, name: '', category: '', brand: '' }));
+        return;
+      case 'sale': {
+        daily({ sales: f.amount, salesCount: 1, collections: f.paid, newDues: f.amount - f.paid });
+        if (col(C.invoices).has(`${c}:${f.saleId}`)) throw new Error('the fold takes each bill once');
+        upsert(C.invoices, `${c}:${f.saleId}`, {}, { companyId: c, saleId: f.saleId, date: f.date, docNo: f.docNo, customerId: f.customerId, customerName: f.customerName, amount: f.amount, paid: f.paid, dueDate: f.dueDate, sold: true });
+        daily({ regCount: 1, regAmount: f.amount, regReturned: 0, regCancelled: 0, regNet: f.amount, regPaid: f.paid });
+        col(C.txns).set(f.eventId, { _id: f.eventId, companyId: c, date: f.date, at: f.at, kind: f.kind, ref: f.saleId, docNo: f.docNo, party: f.customerName, partyId: f.customerId, amount: f.amount, paid: f.paid });
+        if (f.customerId !== null && f.customerName) upsert(C.parties, `${c}:r:${f.customerId}`, {}, { name: f.customerName }, { companyId: c, side: 'r', partyId: f.customerId, balance: 0 });
+        col(C.saleLines).set(`${c}:${f.saleId}`, { _id: `${c}:${f.saleId}`, lines: f.lines });
+        const month = f.date.slice(0, 7);
+        const day = { pValue: 0, pCost: 0, pCostless: 0 };
+        const cats = new Map();
+        for (const l of f.lines) {
+          const d = { qty: l.qty, value: l.value, cost: l.cost ?? 0, costless: l.cost === null ? l.value : 0 };
+          upsert(C.profitDay, `${c}:${f.date}:${l.productId}`, d, { name: l.name }, { companyId: c, date: f.date, productId: l.productId });
+          upsert(C.profitMonth, `${c}:${month}:${l.productId}`, { ...d, profit: d.value - d.cost - d.costless }, { name: l.name }, { companyId: c, month, productId: l.productId });
+          day.pValue += d.value;
+          day.pCost += d.cost;
+          day.pCostless += d.costless;
+          const prod = upsert(C.products, `${c}:${l.productId}`, { lines: 1 }, {}, { companyId: c, productId: l.productId, name: l.name, category: '', brand: '' });
+          if (prod.counted === undefined) stockValues(prod);
+          const cat = String(prod.category ?? '') || '(none)';
+          const x = cats.get(cat) ?? { qty: 0, value: 0, cost: 0, costless: 0 };
+          for (const k of Object.keys(x)) x[k] += d[k];
+          cats.set(cat, x);
+        }
+        for (const [category, inc] of cats) {
+          upsert(C.profitCat, `${c}:${f.date}:${category}`, inc, {}, { companyId: c, date: f.date, category });
+          upsert(C.profitCatMonth, `${c}:${month}:${category}`, inc, {}, { companyId: c, month, category });
+        }
+        daily(day);
+        return;
+      }
+      case 'payment-received':
+        daily({ collections: f.amount });
+        col(C.txns).set(f.eventId, { _id: f.eventId, companyId: c, date: f.date, at: f.at, kind: f.kind, ref: f.paymentId, docNo: null, party: f.partyName, partyId: f.partyId, amount: f.amount, paid: f.amount });
+        entry(f);
+        return;
+      case 'ledger-entry':
+        entry(f);
+        return;
+      default:
+        throw new Error(`the fold does not take ${f.kind} facts`);
+    }
+  };
+  /** Writes the documents (then the running totals, from the day rows, as the service makes them). */
+  const write = async (db) => {
+    let docs = 0;
+    for (const [name, m] of cols) {
+      const all = [...m.values()];
+      for (let i = 0; i < all.length; i += 5000) await db.collection(name).insertMany(all.slice(i, i + 5000), { ordered: false });
+      docs += all.length;
+    }
+    docs += await runningTotalsFromDays(db);
+    await db.collection('meta').insertMany([{ _id: 'built', at: new Date() }, { _id: 'profit_cum', at: new Date() }]);
+    return docs;
+  };
+  return { apply, write };
+}
+
+/** A document as compared: keys sorted; what differs by nature left out (when, write counters). */
+function canon(name, d) {
+  const x = { ...d };
+  if (name === C.seen) delete x.at;
+  if (name === C.profitCum) {
+    delete x.writes;
+    const p = {};
+    for (const [pid, e] of Object.entries(x.p ?? {})) {
+      const n = { q: e.q ?? 0, v: e.v ?? 0, c: e.c ?? 0, l: e.l ?? 0 };
+      if (n.q || n.v || n.c || n.l) p[pid] = n;
+    }
+    x.p = p;
   }
-  console.log(`seeded ${SALES} bills (${SALES * 3} lines), ${PRODUCTS} products, ${seeded.profitDayRows} profit day rows, ${seeded.profitMonthRows} month rows in ${(seeded.ms / 1000).toFixed(1)} s`);
-  console.table(out);
-  child.kill('SIGTERM');
+  const sort = (v) => (Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' && !(v instanceof Date) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort(v[k])])) : v);
+  return JSON.stringify(sort(x));
+}
+
+/** The sample: the Projector (one transaction per event, as the consumers run it) against the fold. */
+async function checkFold(mongoUri) {
+  const opts = { products: 60, sales: 150, customers: 12, days: 3, payments: 20 };
+  const facts = [];
+  seed = 11;
+  for (const [subject, event] of events(opts)) facts.push(toFact(subject, JSON.parse(JSON.stringify(event))));
+  const conn = await mongoose.createConnection(mongoUri, { dbName: 'bench_projector' }).asPromise();
+  await ensureIndexes(conn);
+  const projector = new Projector(conn);
+  const t0 = Date.now();
+  for (const f of facts) await projector.apply(f);
+  const perEvent = (Date.now() - t0) / facts.length;
+  const client = await MongoClient.connect(mongoUri);
+  const folded = client.db('bench_fold');
+  const fold = makeFold();
+  for (const f of facts) fold.apply(f);
+  await fold.write(folded);
+  const live = client.db('bench_projector');
+  let compared = 0;
+  const diffs = [];
+  for (const name of Object.values(C)) {
+    const a = new Map((await live.collection(name).find({}).toArray()).map((d) => [d._id, canon(name, d)]));
+    const b = new Map((await folded.collection(name).find({}).toArray()).map((d) => [d._id, canon(name, d)]));
+    for (const id of new Set([...a.keys(), ...b.keys()])) {
+      compared++;
+      if (a.get(id) !== b.get(id)) diffs.push(`${name} ${id}: projector ${a.get(id) ?? 'none'} / fold ${b.get(id) ?? 'none'}`);
+    }
+  }
+  await live.dropDatabase();
+  await folded.dropDatabase();
   await client.close();
-  await nc.close();
-  await nats.stop();
-  await mongo.stop();
+  await conn.close();
+  if (diffs.length) throw new Error(`the fold differs from the projector in ${diffs.length} documents:\n${diffs.slice(0, 10).join('\n')}`);
+  return { events: facts.length, documents: compared, projectorMsPerEvent: Math.round(perEvent * 10) / 10 };
 }
 
-main().catch((err) => {
+// ---------------------------------------------------------------------------------------------
+
+async function login(base, email, password) {
+  const res = await fetch(`${base}/api/loginReact`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const body = await res.json();
+  if (!body.token) throw new Error(`login ${email}: ${res.status}`);
+  return body.token;
+}
+async function get(base, p, token) {
+  const res = await fetch(`${base}/api${p}`, { headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'gzip' } });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${p}: ${res.status} ${text.slice(0, 200)}`);
+  return text;
+}
+
+async function scale(out) {
+  const t0 = Date.now();
+  const check = await checkFoldOn();
+  console.log(`fold checked against the projector: ${check.events} events, ${check.documents} documents equal (the projector took ${check.projectorMsPerEvent} ms an event)`);
+  const stack = await startStack({ rootDir: ROOT, services: ['identity', 'reports'], env: { LOG_LEVEL: 'warn' }, logs: 'files' });
+  try {
+    const client = await MongoClient.connect(stack.mongoUri);
+    const db = client.db('bahi_reports');
+    // A new read model rebuilds itself at start: seed once that is done.
+    for (let i = 0; !(await db.collection('meta').findOne({ _id: 'built' })); i++) {
+      if (i > 600) throw new Error('reports did not finish its first build');
+      await sleep(200);
+    }
+    await db.dropDatabase();
+    const t1 = Date.now();
+    seed = 7;
+    const fold = makeFold();
+    let n = 0;
+    for (const [subject, event] of events({ products: PRODUCTS, sales: SALES, customers: CUSTOMERS, days: 30, payments: 5000 })) {
+      fold.apply(toFact(subject, event));
+      n++;
+    }
+    const foldMs = Date.now() - t1;
+    const docs = await fold.write(db);
+    await ensureIndexes({ db });
+    const seeded = { events: n, documents: docs, foldS: Math.round(foldMs / 100) / 10, writeS: Math.round((Date.now() - t1 - foldMs) / 100) / 10 };
+    console.log(`seeded ${SALES} sales (${SALES * 3} lines), ${PRODUCTS} products from ${n} events: ${docs} documents (fold ${seeded.foldS} s, writes ${seeded.writeS} s)`);
+    await client.close();
+    const token = await login(stack.gatewayUrl, 'manager@demo.local', 'manager12345');
+    const today = todayIST();
+    const from = addDays(today, -29);
+    const month = `${today.slice(0, 7)}-01`;
+    const mid = [addDays(today, -20), addDays(today, -10)];
+    const paths = [
+      [`/reports/sales-register?from=${from}&to=${today}`, 'sales-register, 30 days (one page + totals)'],
+      [`/reports/sales-register?from=${from}&to=${today}&clientId=17`, 'sales-register, one customer'],
+      [`/reports/purchase-register?from=${from}&to=${today}`, 'purchase-register, 30 days'],
+      [`/reports/daybook?date=${addDays(today, -15)}`, `daybook, one day (${Math.round(SALES / 30)} sales, every row)`],
+      [`/reports/profit?from=${from}&to=${today}&by=product`, 'profit by product, 30 days across two months'],
+      [`/reports/profit?from=${month}&to=${today}&by=product`, 'profit by product, this month (month rows)'],
+      [`/reports/profit?from=${mid[0]}&to=${mid[1]}&by=product`, 'profit by product, 11 days inside the range'],
+      [`/reports/profit?from=${from}&to=${today}&by=category`, 'profit by category, 30 days'],
+      [`/reports/profit?from=${mid[0]}&to=${mid[1]}&by=category`, 'profit by category, 11 days'],
+      [`/reports/profit?from=${from}&to=${today}&by=month`, 'profit by month'],
+      ['/reports/stock-summary', 'stock-summary (one page + totals)'],
+      ['/reports/stock-summary?category=Category%207', 'stock-summary, one category'],
+      ['/reports/ageing?side=receivable', 'ageing, receivable'],
+      ['/reports/dashboard', 'dashboard'],
+    ];
+    const rows = [];
+    for (const [p, label] of paths) {
+      const times = [];
+      let bytes = 0;
+      for (let i = 0; i < N + 3; i++) {
+        const t = performance.now();
+        const body = await get(stack.gatewayUrl, p, token);
+        if (i >= 3) times.push(performance.now() - t);
+        bytes = body.length;
+      }
+      rows.push({ label, path: p, n: N, p50: r1(pct(times, 50)), p95: r1(pct(times, 95)), kb: Math.round(bytes / 1024), load: load() });
+    }
+    console.table(rows.map(({ path: _p, ...r }) => r));
+    out.scale = { sales: SALES, lines: SALES * 3, products: PRODUCTS, customers: CUSTOMERS, check, seeded, rows, budgetMs: 200, pass: rows.every((r) => r.p95 < 200), seconds: Math.round((Date.now() - t0) / 1000) };
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** The fold check on its own small embedded MongoDB (the scale stack starts after). */
+async function checkFoldOn() {
+  const { startMongo } = require('@bahi/devstack');
+  const mongo = await startMongo();
+  try {
+    return await checkFold(mongo.uri);
+  } finally {
+    await mongo.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function lag(out) {
+  const { benchClient } = await import(path.join(ROOT, 'services', 'sales', 'bench', 'client.mjs'));
+  const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales', 'reports'], env: { LOG_LEVEL: 'warn' }, logs: 'files' });
+  let reports = null;
+  try {
+    const { agent, call, login: signIn } = benchClient(stack.gatewayUrl, { maxSockets: CASHIERS + 4, gzip: true });
+    const manager = await signIn('manager@demo.local', 'manager12345');
+    for (let i = 0; i < 200 && (await call('GET', '/getProductList', manager)).count < 10; i++) await sleep(300);
+    const run = randomUUID().slice(0, 8);
+    const cashiers = [];
+    for (let c = 0; c < CASHIERS; c++) {
+      const email = `rcashier${c}-${run}@demo.local`;
+      await call('POST', '/users', manager, { name: `Cashier ${c}`, email, password: 'cashier12345', position: 'staff' });
+      const first = await signIn(email, 'cashier12345');
+      await call('POST', '/manage/profile/edit/updatePassword', first, { current_password: 'cashier12345', new_password: 'cashier-own-1', re_type_new_password: 'cashier-own-1' });
+      cashiers.push(await signIn(email, 'cashier-own-1'));
+    }
+    // The reports process as devstack started it (its command line and environment), to stop and start it between slices.
+    const pid = stack.pids().reports;
+    const environ = Object.fromEntries(fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+    const reportsUrl = stack.services.reports;
+    const stopReports = async () => {
+      if (reports) {
+        const gone = new Promise((r) => reports.once('exit', r));
+        reports.kill('SIGTERM');
+        await gone;
+        reports = null;
+      } else process.kill(pid, 'SIGTERM');
+      for (let i = 0; i < 100 && (await fetch(`${reportsUrl}/health`).then(() => true, () => false)); i++) await sleep(100);
+    };
+    const startReports = async () => {
+      const log = fs.openSync(path.join(stack.logDir, 'reports-bench.log'), 'a');
+      reports = spawn(cmdline[0], cmdline.slice(1), { cwd, env: environ, stdio: ['ignore', log, log] });
+      for (let i = 0; !(await fetch(`${reportsUrl}/health`).then((r) => r.ok, () => false)); i++) {
+        if (i > 600) throw new Error('reports did not come back');
+        await sleep(100);
+      }
+    };
+
+    let k = 0;
+    const sale = async (token, measured) => {
+      for (let l = 0; l < 3; l++) await call('GET', `/addProductIntoCart/${1 + ((k * 7 + l * 3) % 10)}`, token);
+      const t = performance.now();
+      const r = await call('POST', '/MAKE_SALE', token, { clientId: 0, cart_no: 1, paid: '0', dueDate: '2030-01-01' }, { 'Idempotency-Key': randomUUID() });
+      k++;
+      measured?.push({ ms: performance.now() - t, saleId: r.saleId, answeredAt: Date.now() });
+    };
+    const slice = async (seconds, measured) => {
+      const end = Date.now() + seconds * 1000;
+      await Promise.all(cashiers.map(async (t) => {
+        while (Date.now() < end) await sale(t, measured);
+      }));
+    };
+    const today = todayIST();
+    const visible = async () => {
+      const book = await call('GET', `/reports/daybook?date=${today}`, manager);
+      return book.rows.filter((r) => r.kind === 'sale').map((r) => r.ref);
+    };
+    // Warm-up: every process compiles its hot paths; not measured.
+    await Promise.all(cashiers.map(async (t) => {
+      for (let i = 0; i < 3; i++) await sale(t, null);
+    }));
+    const running = [];
+    const stopped = [];
+    const firstSeen = new Map();
+    const polls = [];
+    for (let round = 0; round < 2; round++) {
+      // Reports running: a separate client polls the day book at a steady 100 ms.
+      let polling = true;
+      const poller = (async () => {
+        while (polling) {
+          const t = Date.now();
+          try {
+            const ids = await visible();
+            const now = Date.now();
+            polls.push(now - t);
+            for (const id of ids) if (!firstSeen.has(id)) firstSeen.set(id, now);
+          } catch {
+            /* counted by the missing sales below */
+          }
+          await sleep(Math.max(0, 100 - (Date.now() - t)));
+        }
+      })();
+      const before = running.length;
+      await slice(SLICE_S, running);
+      // Until every sale of the slice is seen (or 30 s), so the lag of the last ones counts too.
+      for (let i = 0; i < 300 && running.slice(before).some((s) => !firstSeen.has(s.saleId)); i++) await sleep(100);
+      polling = false;
+      await poller;
+      await stopReports();
+      await slice(SLICE_S, stopped);
+      await startReports();
+      // Caught up with what was sold while it was down before the next slice is measured.
+      const all = new Set([...running, ...stopped].map((s) => s.saleId));
+      for (let i = 0; i < 600; i++) {
+        const ids = new Set(await visible().catch(() => []));
+        if ([...all].every((id) => ids.has(id))) break;
+        await sleep(200);
+      }
+    }
+    const lags = running.map((s) => (firstSeen.has(s.saleId) ? firstSeen.get(s.saleId) - s.answeredAt : null));
+    const missing = lags.filter((x) => x === null).length;
+    const seenLags = lags.filter((x) => x !== null);
+    // The service's own measure: each sale event's occurredAt to its seen_events row.
+    const client = await MongoClient.connect(stack.mongoUri);
+    const ids = running.map((s) => `sale:${COMPANY}:${s.saleId}:completed`);
+    const seen = await client.db('bahi_reports').collection('seen_events').find({ _id: { $in: ids } }).toArray();
+    const txns = new Map((await client.db('bahi_reports').collection('txns').find({ _id: { $in: ids } }, { projection: { at: 1 } }).toArray()).map((t) => [t._id, Date.parse(t.at)]));
+    const own = seen.filter((s) => txns.has(s._id)).map((s) => new Date(s.at).getTime() - txns.get(s._id));
+    await client.close();
+    const saleMs = (xs) => ({ n: xs.length, p50: r1(pct(xs.map((s) => s.ms), 50)), p95: r1(pct(xs.map((s) => s.ms), 95)) });
+    out.lag = {
+      cashiers: CASHIERS,
+      sliceSeconds: SLICE_S,
+      sales: running.length,
+      missing,
+      lagMs: { p50: pct(seenLags, 50), p95: pct(seenLags, 95), max: pct(seenLags, 100) },
+      pollMs: { n: polls.length, p50: r1(pct(polls, 50)), p95: r1(pct(polls, 95)) },
+      serviceLagMs: { n: own.length, p50: pct(own, 50), p95: pct(own, 95), max: pct(own, 100) },
+      saleRunning: saleMs(running),
+      saleStopped: saleMs(stopped),
+      budgetMs: 1000,
+      pass: missing === 0 && pct(seenLags, 95) < 1000,
+      load: load(),
+    };
+    console.log(JSON.stringify(out.lag, null, 2));
+    agent.destroy();
+  } finally {
+    if (reports) reports.kill('SIGTERM');
+    await stack.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function paint(out) {
+  const puppeteer = require(require.resolve('puppeteer-core', { paths: [path.join(ROOT, 'e2e')] }));
+  const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales', 'reports'], env: { LOG_LEVEL: 'warn' }, logs: 'files' });
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const runs = [];
+  try {
+    const token = await login(stack.gatewayUrl, 'manager@demo.local', 'manager12345');
+    for (let i = 0; i < PAINT_RUNS + 1; i++) {
+      const ctx = await browser.createBrowserContext();
+      const page = await ctx.newPage();
+      await page.setViewport({ width: 1366, height: 800 });
+      await page.setCacheEnabled(false);
+      await page.evaluateOnNewDocument((t) => {
+        if (!localStorage.getItem('token')) {
+          localStorage.setItem('token', t);
+          localStorage.setItem('expiration', new Date(Date.now() + 86_400_000).toISOString());
+        }
+      }, token);
+      const t0 = performance.now();
+      await page.goto(`${stack.gatewayUrl}/reports`);
+      await page.waitForFunction(() => ['sales', 'collections', 'newDues', 'cashInHand'].every((c) => /\d/.test(document.querySelector(`[data-testid="card-${c}-today"]`)?.textContent ?? '')), { timeout: 60_000 });
+      const cardsMs = performance.now() - t0;
+      const paints = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('paint').map((e) => [e.name, e.startTime])));
+      const nav = await page.evaluate(() => performance.getEntriesByType('navigation')[0]?.responseStart ?? 0);
+      if (i === 0) await page.screenshot({ path: path.join(ROOT, 'test-results', 'bench', 'dashboard-paint.png') }).catch(() => undefined);
+      // The first run warms the servers' file caches; not counted.
+      if (i > 0) runs.push({ firstPaint: paints['first-paint'] ?? null, fcp: paints['first-contentful-paint'] ?? null, cards: cardsMs, navResponse: nav, load: load() });
+      await ctx.close();
+    }
+  } finally {
+    await browser.close().catch(() => undefined);
+    await stack.stop();
+  }
+  const med = (k) => r1(pct(runs.map((r) => r[k]).filter((v) => v !== null), 50));
+  const worst = (k) => r1(pct(runs.map((r) => r[k]).filter((v) => v !== null), 100));
+  out.paint = { runs: runs.length, firstPaint: med('firstPaint'), fcp: med('fcp'), cards: med('cards'), fcpWorst: worst('fcp'), cardsWorst: worst('cards'), budgetMs: 1500, pass: worst('fcp') < 1500, load: load(), all: runs };
+  console.log(JSON.stringify(out.paint, null, 2));
+}
+
+const out = { date: new Date().toISOString() };
+fs.mkdirSync(path.dirname(OUT), { recursive: true });
+const prev = fs.existsSync(OUT) ? JSON.parse(fs.readFileSync(OUT, 'utf8')) : {};
+try {
+  for (const [name, fn] of [['scale', scale], ['lag', lag], ['paint', paint]]) {
+    if (!PARTS.includes(name)) continue;
+    console.log(`reports bench: ${name}…`);
+    await fn(out);
+    // Written after each part: a later part failing keeps the figures of the earlier ones.
+    fs.writeFileSync(OUT, JSON.stringify({ ...prev, ...out }, null, 2));
+  }
+} catch (err) {
   console.error(err);
-  process.exit(1);
-});
+  process.exitCode = 1;
+}
