@@ -100,7 +100,9 @@ function systemNeeds({ browser }) {
   if (browser) {
     const chrome = process.env.CHROME_PATH || onPath('chromium') || onPath('chromium-browser');
     needs.push({ pkg: 'chromium', ok: !!chrome && fs.existsSync(chrome), hint: 'or set CHROME_PATH' });
-    needs.push({ pkg: 'fonts-noto-core', ok: dpkgInstalled('fonts-noto-core') || fs.existsSync('/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf') });
+    // Noto Sans for ₹ and Latin, Noto Sans Devanagari for documents printed in Hindi.
+    const noto = (f) => fs.existsSync(`/usr/share/fonts/truetype/noto/${f}`);
+    needs.push({ pkg: 'fonts-noto-core', ok: (dpkgInstalled('fonts-noto-core') || noto('NotoSans-Regular.ttf')) && noto('NotoSansDevanagari-Regular.ttf'), hint: 'Noto Sans and Noto Sans Devanagari (Hindi documents)' });
     needs.push({ pkg: 'poppler-utils', ok: !!onPath('pdftoppm') });
   }
   return needs;

@@ -6,10 +6,21 @@
 import type { Customer, HistoryRow, Receipt } from './ledger';
 import type { LabelDetailsReply } from './inventory';
 import type { SaleGst } from './gst';
+import type { Language } from './identity';
 
 /** The kinds under GET /api/documents/{kind}/... */
 export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels', 'credit-note', 'debit-note', 'reorder', 'report'] as const;
 export type DocumentKind = (typeof DocumentKinds)[number];
+
+/**
+ * Options every GET /documents/{kind}/... takes besides its kind's own: `lang` prints it in English
+ * or Hindi (absent: the company's doc_language; anything else is a 400), `download=1` serves it as
+ * an attachment.
+ */
+export interface DocumentOptions {
+  lang?: Language;
+  download?: '1';
+}
 
 /** Requests documents makes; each is answered by the service named in the subject. */
 export const DocumentSubjects = {
