@@ -11,6 +11,7 @@ import noLiteralString from 'eslint-plugin-i18next/lib/rules/no-literal-string';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { LITERAL_STRING_OPTIONS } from './lint-options';
+import { collectAll, shownToUsers } from './server/collect';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const rel = (f: string) => path.relative(ROOT, f);
@@ -276,6 +277,12 @@ function catalogueProblems(ns: string): string[] {
         problems.push(`${dir}/${lng}.json '${k}': not a string (${JSON.stringify(v)})`);
         continue;
       }
+      // The server catalogue is not ICU (its keys are the services' own sentences, braces and all):
+      // its {placeholders} are compared as written.
+      if (ns === 'server') {
+        args[lng].set(k, new Set([...v.matchAll(/\{(\w+)\}/g)].map((m) => m[1])));
+        continue;
+      }
       try {
         // Both the formatter i18next-icu uses and the parser, so a message that renders also names its arguments.
         new IntlMessageFormat(v, lng === 'hi' ? 'hi-IN' : 'en-IN');
@@ -310,6 +317,14 @@ describe('catalogues: every user-visible string of every area is translated', ()
   const namespaces = [...new Set([...AREAS.map((a) => a.ns), 'server'])].filter((ns) => fs.existsSync(catalogueDir(ns)));
   it.each(namespaces)('%s: en and hi have the same keys and every message is valid ICU with the same arguments', (ns) => {
     fail(`catalogue problems in ${ns}`, catalogueProblems(ns));
+  });
+
+  it("server: every sentence a service can send to the screens is in the server catalogue (Hindi for the alerts)", () => {
+    const en = JSON.parse(fs.readFileSync(path.join(catalogueDir('server'), 'en.json'), 'utf8')) as { messages: Record<string, string>; patterns: Record<string, string> };
+    const missing = shownToUsers(collectAll(ROOT))
+      .filter((f) => !(f.text.trim() in (f.pattern ? en.patterns : en.messages)))
+      .map((f) => `${f.file}:${f.line} ${JSON.stringify(f.text.trim())} (add it to packages/i18n/src/server/en.json and hi.json ${f.pattern ? 'patterns' : 'messages'})`);
+    fail('service messages missing from the server catalogue', missing);
   });
 
   it('the check itself finds a literal, a missing key and a broken message', async () => {

@@ -39,6 +39,8 @@ function whenRegistered(ns: string): Promise<Loader | undefined> {
   if (loader) return Promise.resolve(loader);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(loaders.get(ns)), WAIT_FOR_REGISTER_MS);
+    // Node (tests, server rendering): a namespace nobody registers must not keep the process alive.
+    (timer as { unref?: () => void }).unref?.();
     const list = waiting.get(ns) ?? [];
     list.push(() => {
       clearTimeout(timer);

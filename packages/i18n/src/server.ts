@@ -25,7 +25,7 @@ function patternsOf(cat: ServerCatalogue) {
       parts.forEach((part, i) => {
         if (i % 2) {
           names.push(part);
-          src += '(.+?)';
+          src += '(.*?)';
         } else src += escapeRe(part);
       });
       return { re: new RegExp(`^${src}$`, 's'), names, to };
