@@ -72,7 +72,12 @@ export function buildOption(spec: ChartSpec): Record<string, unknown> {
     type: 'category',
     data: spec.categories,
     axisTick: { alignWithLabel: true },
-    axisLabel: spec.horizontal ? { formatter: (v: string) => shorten(v), width: 130 } : { hideOverlap: true },
+    // A few categories (buckets): every label shown, wrapped; many (days): the axis thins them.
+    axisLabel: spec.horizontal
+      ? { formatter: (v: string) => shorten(v), width: 130 }
+      : spec.categories.length <= 8
+        ? { interval: 0, width: 50, overflow: 'break', fontSize: 11, lineHeight: 13 }
+        : { hideOverlap: true },
     ...(spec.horizontal ? { inverse: true } : {}),
   };
   const valueAxis = {
@@ -85,7 +90,7 @@ export function buildOption(spec: ChartSpec): Record<string, unknown> {
     textStyle,
     animation: false,
     tooltip: { trigger: 'axis', valueFormatter: (v: Figure) => fmt(v), confine: true },
-    legend: spec.series.length > 1 ? { top: 0, type: 'scroll' } : { show: false },
+    legend: spec.series.length > 1 ? { top: 0, type: spec.series.length > 4 ? 'scroll' : 'plain' } : { show: false },
     grid: { left: 8, right: 16, top: spec.series.length > 1 ? 32 : 12, bottom: 8, containLabel: true },
     xAxis: spec.horizontal ? valueAxis : categoryAxis,
     yAxis: spec.horizontal ? categoryAxis : valueAxis,

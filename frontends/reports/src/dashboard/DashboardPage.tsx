@@ -143,8 +143,16 @@ function Receivables({ data }: { data: DashboardReply }) {
         categories={BUCKET_KEYS.map((b) => t(`dashboard.receivables.${b}`))}
         series={[{ name: t('dashboard.receivables.due'), data: BUCKET_KEYS.map((b) => buckets[b]) }]}
         colors={['#b42318']}
-        height={220}
+        height={200}
       />
+      <ul className="db-buckets" data-testid="dashboard-buckets">
+        {BUCKET_KEYS.map((b) => (
+          <li key={b}>
+            <span>{t(`dashboard.receivables.${b}`)}</span>
+            <span className="db-num">{formatINR(buckets[b])}</span>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -191,8 +199,10 @@ function TopList({
                     {r.name}
                   </th>
                   <td className="db-num db-top__figure">
-                    <span className="db-bar" style={{ width: `${barWidth(r[figure], figures)}%` }} aria-hidden="true" />
-                    <span className="db-bar__text">{formatINR(r[figure])}</span>
+                    {formatINR(r[figure])}
+                    <span className="db-bar" aria-hidden="true">
+                      <span style={{ width: `${barWidth(r[figure], figures)}%` }} />
+                    </span>
                   </td>
                   <td className="db-num">{r.marginPct === null ? t('dashboard.top.noCost') : `${r.marginPct.toFixed(1)}%`}</td>
                 </tr>
@@ -248,7 +258,7 @@ function Overdue({ rows }: { rows: OverdueParty[] }) {
               {rows.map((r) => (
                 <tr key={r.partyId} data-testid={`overdue-${r.partyId}`}>
                   <th scope="row">
-                    <Link to={`/clientList/transaction/${r.partyId}`}>{r.name}</Link>
+                    <Link to={`/clientList/transaction/${r.partyId}`}>{r.name || t('dashboard.overdue.unnamed', { id: r.partyId })}</Link>
                   </th>
                   <td className="db-num">{formatINR(r.balance)}</td>
                   <td className="db-hide-phone">{formatDate(r.oldestDue)}</td>
@@ -258,7 +268,7 @@ function Overdue({ rows }: { rows: OverdueParty[] }) {
                       variant="secondary"
                       busy={opening === r.partyId}
                       onClick={() => void statement(r.partyId)}
-                      aria-label={t('dashboard.overdue.statementOf', { name: r.name })}
+                      aria-label={t('dashboard.overdue.statementOf', { name: r.name || t('dashboard.overdue.unnamed', { id: r.partyId }) })}
                     >
                       {t('dashboard.overdue.statement')}
                     </Button>
