@@ -13,6 +13,7 @@ const MANAGER_SIDEBAR = [
   'Sells Account',
   'Customer Details',
   'Receive Payment',
+  'Dashboard',
   'Reports',
   'Reorder List',
 ];
@@ -110,7 +111,8 @@ test('the admin creates a company and sets the manager password; the manager mus
   await manager.waitForURL('**/loginApp');
 
   await login(manager, 'ravi@sharma.local', 'Ravi#Own#Pass1');
-  expect(new URL(manager.url()).pathname).toBe('/');
+  // Managers land on the dashboard.
+  expect(new URL(manager.url()).pathname).toBe('/reports');
   expect(await sidebarEntries(manager)).toEqual(MANAGER_SIDEBAR);
   expect((await manager.getByTestId('company-name').textContent())?.trim()).toBe('Sharma Kirana Stores');
   const menu = await openProfileMenu(manager);
