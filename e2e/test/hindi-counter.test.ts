@@ -26,6 +26,16 @@ const byId = (id: string) => page.getByTestId(id);
 const text = async (id: string) => ((await byId(id).textContent()) ?? '').trim();
 const seeText = (id: string, t: string) => byId(id).filter({ hasText: t }).first().waitFor();
 
+/** The cashier's language on the server, once it is `want` (the switch saves it after the screen turns), or after 5 s. */
+async function serverLanguage(want: string): Promise<string | undefined> {
+  let language: string | undefined;
+  for (let i = 0; i < 50 && language !== want; i++) {
+    if (i) await new Promise((r) => setTimeout(r, 100));
+    language = (await e2e.api<{ user: { language?: string } }>('GET', '/getUserData', { token: staff })).body.user.language;
+  }
+  return language;
+}
+
 /**
  * Text cut off by its box (a button, header cell or label narrower or shorter than its
  * Devanagari text with overflow hidden), content wider than its card, or a page wider than the window.
@@ -89,16 +99,10 @@ beforeAll(async () => {
   const list = await e2e.api<{ estimateList: { id: number }[] }>('GET', '/getEstimateList?pageNo=0', { token: manager });
   expect(list.body.estimateList).toHaveLength(1);
   estimateId = list.body.estimateList[0]!.id;
-  // The cashier's language is Hindi, remembered on the server: the shell applies it at sign-in.
-  const set = await e2e.api('PUT', '/profile/language', { token: staff, body: { language: 'hi' } });
-  expect(set.status).toBe(200);
 
   page = await e2e.newPage();
   await recordPrints(page.context());
   await login(page, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
-  await page.evaluate(() => localStorage.setItem('bahi.language', 'hi'));
-  await page.reload();
-  await page.waitForFunction(() => document.documentElement.lang === 'hi');
 }, 240_000);
 
 afterAll(async () => {
@@ -106,10 +110,16 @@ afterAll(async () => {
 });
 
 describe('the counter in Hindi', () => {
-  it('sells with the keyboard only, in Hindi, and prints the bill', async () => {
+  it('switches to Hindi from the profile menu, sells with the keyboard only and prints the bill', async () => {
     await page.goto('/');
     await byId('product-entry').waitFor();
+    await page.getByRole('heading', { name: 'Cart', exact: true }).waitFor();
+    // The cashier's own choice: the open cart turns Hindi at once, and the server remembers it.
+    await page.locator('.sh-profile__button').click();
+    await byId('language-hi').click();
     await page.getByRole('heading', { name: 'कार्ट', exact: true }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('hi');
+    expect(await serverLanguage('hi')).toBe('hi');
     expect(await byId('product-entry').getAttribute('placeholder')).toContain('बारकोड स्कैन करें');
     // The keys stay the keys; what they do is said in Hindi.
     const keys = await text('keys');
@@ -179,6 +189,7 @@ describe('the counter in Hindi', () => {
   });
 
   it('estimates, customers and the sells account read in Hindi', async () => {
+    // A fresh page load keeps the chosen language.
     await page.goto('/estimateList');
     const estimates = byId('estimate-list');
     await estimates.locator('tbody tr').first().waitFor();
@@ -216,8 +227,31 @@ describe('the counter in Hindi', () => {
       'भुगतान',
       'स्थिति',
     ]);
-    // Dates stay dd-mm-yyyy or ISO as in English; amounts en-IN.
+    // Amounts stay en-IN.
     await sales.locator('tbody tr').first().getByText('₹3,710.00').waitFor();
     await look('hindi-sales-list');
+    const saleId = ((await sales.locator('tbody tr td').first().textContent()) ?? '').trim();
+
+    await byId('open-credit-notes').click();
+    await byId('credit-note-list').getByText('अभी कोई क्रेडिट नोट नहीं').waitFor();
+    await look('hindi-credit-notes');
+
+    await page.goto(`/salesList/bill/show/${saleId}/delivery`);
+    await byId('delivery-form').getByLabel('ट्रांसपोर्टर का नाम').waitFor();
+    await look('hindi-delivery');
+
+    await page.goto('/clientList?overdue=1');
+    await byId('overdue-table').waitFor();
+    await page.getByRole('button', { name: 'चुने हुओं को याद दिलाएँ (0)' }).waitFor();
+    await look('hindi-overdue');
+
+    await page.goto('/clientList/add-client');
+    const form = byId('add-client-form');
+    await form.getByLabel('पता पंक्ति 1').waitFor();
+    // Saving without a name says so in Hindi.
+    await form.getByLabel('मोबाइल').fill('9822001199');
+    await form.getByRole('button', { name: 'सेव करें' }).click();
+    await page.getByTestId('alert').filter({ hasText: 'नाम ज़रूरी है।' }).waitFor();
+    await look('hindi-add-customer');
   });
 });
