@@ -10,6 +10,7 @@ import { billFigures, BillTemplate, ChallanTemplate, EstimateTemplate } from '..
 import { gstAccount, TaxInvoiceTemplate } from '../templates/tax-invoice';
 import { arrangeRows, labelsPerPage, LabelsTemplate, StockBookTemplate, type LabelView } from '../templates/stock-docs';
 import { reorderKind } from '../templates/reorder-doc';
+import { reportKind } from '../templates/report-doc';
 import { THERMAL_ROLLS, ThermalBillTemplate, thermalSize, ThermalTaxInvoiceTemplate, type ThermalFormat } from '../templates/thermal';
 import { creditNoteView, debitNoteView, NoteTemplate, noteSize } from '../templates/note-docs';
 import { tOf } from '../i18n';
@@ -350,6 +351,7 @@ export const DOCUMENT_KINDS: Record<DocumentKind, DocumentKindDef> = {
   labels,
   'purchase-labels': purchaseLabels,
   reorder: reorderKind,
+  report: reportKind,
   'credit-note': creditNote,
   'debit-note': debitNote,
 };
