@@ -10,6 +10,7 @@ import * as tsParser from '@typescript-eslint/parser';
 import noLiteralString from 'eslint-plugin-i18next/lib/rules/no-literal-string';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { formatIcu } from './icu';
 import { LITERAL_STRING_OPTIONS } from './lint-options';
 import { collectAll, shownToUsers } from './server/collect';
 
@@ -260,6 +261,25 @@ function argumentsOf(els: MessageFormatElement[], out = new Set<string>()): Set<
   return out;
 }
 
+/** Values to format a message with: each plural/select argument through its cases, the rest as text. */
+function sampleValues(els: MessageFormatElement[]): Record<string, unknown>[] {
+  const plain: Record<string, unknown> = {};
+  const counts = new Set<string>();
+  const walkEls = (list: MessageFormatElement[]) => {
+    for (const e of list) {
+      if (e.type === TYPE.argument) plain[e.value] ??= `«${e.value}»`;
+      if (e.type === TYPE.number) plain[e.value] = 1234567.5;
+      if (e.type === TYPE.plural) counts.add(e.value);
+      if (e.type === TYPE.select) plain[e.value] = Object.keys(e.options).find((o) => o !== 'other') ?? 'other';
+      if (e.type === TYPE.plural || e.type === TYPE.select) for (const o of Object.values(e.options)) walkEls(o.value);
+      if (e.type === TYPE.tag) walkEls(e.children);
+    }
+  };
+  walkEls(els);
+  if (!counts.size) return [plain];
+  return [0, 1, 2, 5, 21, 100000].map((n) => ({ ...plain, ...Object.fromEntries([...counts].map((c) => [c, n])) }));
+}
+
 function catalogueProblems(ns: string): string[] {
   const cat = catalogue(ns);
   const problems: string[] = [];
@@ -285,8 +305,15 @@ function catalogueProblems(ns: string): string[] {
       }
       try {
         // Both the formatter i18next-icu uses and the parser, so a message that renders also names its arguments.
-        new IntlMessageFormat(v, lng === 'hi' ? 'hi-IN' : 'en-IN');
+        const locale = lng === 'hi' ? 'hi-IN' : 'en-IN';
+        const reference = new IntlMessageFormat(v, locale, undefined, { ignoreTag: true });
         args[lng].set(k, argumentsOf(parse(v)));
+        // The runtime's own ICU formatter says exactly what intl-messageformat says.
+        for (const values of sampleValues(parse(v))) {
+          const want = String(reference.format(values));
+          const got = formatIcu(v, values, locale);
+          if (got !== want) problems.push(`${dir}/${lng}.json '${k}': the runtime formats ${JSON.stringify(values)} as ${JSON.stringify(got)}, ICU as ${JSON.stringify(want)}`);
+        }
       } catch (err) {
         problems.push(`${dir}/${lng}.json '${k}': not an ICU message (${(err as Error).message}): ${JSON.stringify(v)}`);
       }

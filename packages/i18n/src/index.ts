@@ -1,10 +1,10 @@
 // English and Hindi for every screen. One i18next instance (shared as a federation singleton, like
-// react) with ICU messages; each workspace registers a loader for its namespace, and the backend
+// react) with ICU messages (./icu: the syntax of i18next-icu at a fifth of its size); each workspace registers a loader for its namespace, and the backend
 // below loads a namespace only in the active language (the other one only after a switch).
 import i18next, { type BackendModule, type ReadCallback, type i18n as I18n } from 'i18next';
-import ICU from 'i18next-icu';
 import { initReactI18next, useTranslation, Trans } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
+import { icuFormat } from './icu';
 import { matchServerMessage, type ServerCatalogue } from './server';
 
 export { useTranslation, Trans };
@@ -78,12 +78,8 @@ export function initialLanguage(): Language {
 export const i18n: I18n = i18next.createInstance();
 
 i18n
-  .use(
-    new ICU({
-      // Plural rules per language, digits and grouping Indian in both (hi-IN keeps Latin digits).
-      parseLngForICU: (lng: string) => (lng === 'hi' ? 'hi-IN' : 'en-IN'),
-    }),
-  )
+  // Plural rules per language, digits and grouping Indian in both (hi-IN keeps Latin digits).
+  .use(icuFormat((lng) => (lng === 'hi' ? 'hi-IN' : 'en-IN')))
   .use(backend)
   .use(initReactI18next);
 
