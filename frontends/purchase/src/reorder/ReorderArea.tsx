@@ -123,13 +123,15 @@ export function ReorderPage() {
       {data.groups.map((g) => {
         const ids = g.lines.map((l) => l.product_id);
         const all = ids.every((id) => selected.has(id));
+        // Group 0 is inventory's "No purchase yet": named here in the active language.
+        const name = g.distributorId === 0 ? t('reorder.noPurchase') : g.distributorName;
         return (
           <section className="bk-card bk-table-card ro-group" key={g.distributorId} data-testid={`reorder-group-${g.distributorId}`}>
             <header className="bk-card__head">
               <h2>
                 <label className="ro-check">
-                  <input type="checkbox" checked={all} onChange={(e) => toggle(ids, e.target.checked)} aria-label={t('reorder.selectAll', { name: g.distributorName })} />
-                  {g.distributorName}
+                  <input type="checkbox" checked={all} onChange={(e) => toggle(ids, e.target.checked)} aria-label={t('reorder.selectAll', { name })} />
+                  {name}
                 </label>
                 <span className="ro-count">{t('reorder.groupCount', { count: g.lines.length })}</span>
               </h2>
