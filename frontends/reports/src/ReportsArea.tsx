@@ -5,6 +5,7 @@ import { DashboardPage } from './dashboard/DashboardPage';
 import { AgeingPage } from './pages/AgeingPage';
 import { DaybookPage } from './pages/DaybookPage';
 import { ProfitPage } from './pages/ProfitPage';
+import { ReportsMenu } from './pages/ReportFrame';
 import { PurchaseRegisterPage } from './pages/PurchaseRegisterPage';
 import { SalesRegisterPage } from './pages/SalesRegisterPage';
 import { StockSummaryPage } from './pages/StockSummaryPage';
@@ -16,7 +17,15 @@ export default function ReportsArea() {
   return (
     <Routes>
       <Route index element={<DashboardPage />} />
-      <Route path="gst" element={<GstReturnsPage />} />
+      <Route
+        path="gst"
+        element={
+          <div className="rp-report">
+            <ReportsMenu />
+            <GstReturnsPage />
+          </div>
+        }
+      />
       <Route path="daybook" element={<DaybookPage />} />
       <Route path="sales-register" element={<SalesRegisterPage />} />
       <Route path="purchase-register" element={<PurchaseRegisterPage />} />
