@@ -254,4 +254,54 @@ describe('the counter in Hindi', () => {
     await page.getByTestId('alert').filter({ hasText: 'नाम ज़रूरी है।' }).waitFor();
     await look('hindi-add-customer');
   });
+
+  it("a manager's purchase checkout, bill cancel and return dialogs read in Hindi", async () => {
+    // A bill of the manager's own to cancel or return from: one lock to the walk-in, paid in full.
+    expect((await e2e.api<unknown[]>('GET', `/addProductIntoCart/${P25.barcode}?cart_no=1`, { token: manager })).body).toHaveLength(2);
+    const sold = await e2e.api<{ saleId: number }>('POST', '/MAKE_SALE', {
+      token: manager,
+      body: { clientId: 0, cart_no: 1, paid: '1890', dueDate: '2030-01-01', date: new Date().toISOString().slice(0, 10) },
+    });
+    const saleId = sold.body.saleId;
+    expect(saleId).toBeGreaterThan(0);
+    const cashier = page;
+    page = await e2e.newPage();
+    try {
+      await login(page, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
+      await page.goto('/');
+      await byId('product-entry').waitFor();
+      await page.locator('.sh-profile__button').click();
+      await byId('language-hi').click();
+      await page.getByRole('heading', { name: 'कार्ट', exact: true }).waitFor();
+
+      await byId('product-entry').fill(P10.barcode);
+      await byId('product-entry').press('Enter');
+      await byId(`line-${P10.id}`).waitFor();
+      await page.getByRole('button', { name: 'खरीद करें', exact: true }).click();
+      const purchase = byId('purchase-panel');
+      await purchase.getByLabel('वितरक').waitFor();
+      await purchase.getByRole('button', { name: 'खरीद पक्की करें' }).click();
+      await page.getByTestId('alert').filter({ hasText: 'बिल नंबर ज़रूरी है।' }).waitFor();
+      await look('hindi-purchase-panel');
+      await page.keyboard.press('Escape');
+      await byId('clear-cart').click();
+      await page.getByRole('dialog').getByText('क्या आप यह कार्ट खाली करना चाहते हैं?').waitFor();
+      await look('hindi-clear-cart-confirm');
+
+      await page.goto(`/salesList/bill/show/${saleId}`);
+      await byId('bill').waitFor();
+      await byId('cancel-bill').click();
+      await page.getByRole('dialog').getByText('सामान स्टॉक में वापस जाएगा').waitFor();
+      await page.getByRole('dialog').getByLabel('कारण').waitFor();
+      await look('hindi-cancel-bill');
+      await page.getByRole('button', { name: 'बिल रहने दें' }).click();
+      await byId('return-items').click();
+      await byId('sales-return-dialog').waitFor();
+      await page.getByRole('dialog').getByText(`बिल #${saleId} के सामान की वापसी`).waitFor();
+      await look('hindi-return-items');
+    } finally {
+      await page.context().close();
+      page = cashier;
+    }
+  });
 });
