@@ -223,8 +223,10 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
   await page.getByTestId('dashboard-trend').and(page.locator('[data-ready="yes"]')).waitFor();
   expect(await cardsShown(page)).toEqual({ sales: '₹520.00', collections: '₹400.00', newDues: '₹740.00', cashInHand: '₹400.00' });
   await shot(page, 'phone');
-  // Nothing sideways: the page is no wider than the phone.
+  // Nothing sideways: the page is no wider than the phone, and a statement is one tap away on it.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const tap = await row.getByRole('button', { name: `Statement of ${shownName(first)}` }).boundingBox();
+  expect(tap!.x + tap!.width).toBeLessThanOrEqual(390);
 }, 240_000);
 
 test('first paint: the dashboard cards of a cold browser (nothing cached), and the cart loads nothing of the charts', async () => {

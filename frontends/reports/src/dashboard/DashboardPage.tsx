@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Spinner, formatINR, openDocument, useAlert } from '@bahi/ui-kit';
 import { useTranslation } from '@bahi/i18n';
@@ -12,8 +12,18 @@ const timeOf = (d: Date) => d.toLocaleTimeString('en-IN', { hour: '2-digit', min
 
 /** /reports: the manager's landing page - today against yesterday, 30 days, products, dues, stock. */
 export function DashboardPage() {
+  // The figures are asked for at once; the words (the catalogue may still be loading) suspend
+  // only the view below, so the two requests run side by side on a cold start.
+  const state = useDashboard();
+  return (
+    <Suspense fallback={null}>
+      <DashboardView {...state} />
+    </Suspense>
+  );
+}
+
+function DashboardView({ data, error, loading, updatedAt, refresh }: ReturnType<typeof useDashboard>) {
   const { t } = useTranslation('reports');
-  const { data, error, loading, updatedAt, refresh } = useDashboard();
 
   return (
     <div className="db-page" data-testid="dashboard">
@@ -75,7 +85,7 @@ function Figures({ data }: { data: DashboardReply }) {
               { name: t('dashboard.trend.sales'), data: data.series.map((d) => d.sales) },
               { name: t('dashboard.trend.collections'), data: data.series.map((d) => d.collections) },
             ]}
-            height={280}
+            height={320}
           />
         </section>
         <Receivables data={data} />
@@ -246,7 +256,7 @@ function Overdue({ rows }: { rows: OverdueParty[] }) {
                 <th scope="col" className="db-hide-phone">
                   {t('dashboard.overdue.oldest')}
                 </th>
-                <th scope="col" className="db-num">
+                <th scope="col" className="db-num db-hide-phone">
                   {t('dashboard.overdue.days')}
                 </th>
                 <th scope="col">
@@ -262,7 +272,7 @@ function Overdue({ rows }: { rows: OverdueParty[] }) {
                   </th>
                   <td className="db-num">{formatINR(r.balance)}</td>
                   <td className="db-hide-phone">{formatDate(r.oldestDue)}</td>
-                  <td className={`db-num${r.daysOverdue > 0 ? ' db-late' : ''}`}>{r.daysOverdue}</td>
+                  <td className={`db-num db-hide-phone${r.daysOverdue > 0 ? ' db-late' : ''}`}>{r.daysOverdue}</td>
                   <td className="db-actions">
                     <Button
                       variant="secondary"
