@@ -8,6 +8,7 @@ import { BrowserPool } from '../src/render/browser-pool';
 import { DOCUMENT_KINDS, type DocumentSources, type Query } from '../src/documents/kinds';
 import { renderPdf } from '../src/documents/renderer';
 import type { CompanyView } from '../src/templates/model';
+import { COMPOSITION_LINE } from '../src/templates/tax-invoice';
 import en from '../src/locales/en.json';
 import hi from '../src/locales/hi.json';
 import * as F from './fixtures';
@@ -93,6 +94,8 @@ describe('the catalogues', () => {
 
   it('hold the same keys in English and Hindi, every Hindi label non-empty', () => {
     expect(keys(hi).sort()).toEqual(keys(en).sort());
+    // the rule's wording in English is the one the English bill of supply always printed
+    expect(en.gst.compositionLine).toBe(COMPOSITION_LINE);
     for (const k of keys(hi)) expect(k.split('.').reduce((o: any, p) => o[p], hi)).not.toBe('');
   });
 
