@@ -27,10 +27,10 @@ function sharedModules(dir) {
     // react-router-dom re-exports react-router; share it too so a direct import can't fork the router.
     'react-router': { singleton: true, requiredVersion: false },
     '@bahi/ui-kit': { singleton: true, requiredVersion: `^${uiKitVersion}` },
-    // One i18next instance: the language switch and every remote's catalogue live in it.
+    // One i18next instance: the language switch and every remote's catalogue live in it. i18next and
+    // react-i18next are reached only through @bahi/i18n (so they come with it, tree-shaken, in one
+    // shared chunk); a direct import of either would fork the instance.
     '@bahi/i18n': { singleton: true, requiredVersion: `^${i18nVersion}` },
-    i18next: { singleton: true, requiredVersion: false },
-    'react-i18next': { singleton: true, requiredVersion: false },
   };
 }
 

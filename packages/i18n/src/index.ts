@@ -121,10 +121,27 @@ function applyDocumentLanguage(lng: Language): void {
 applyDocumentLanguage(currentLanguage());
 i18n.on('languageChanged', (lng) => {
   if (isLanguage(lng)) applyDocumentLanguage(lng);
-  // Service messages are translated only in Hindi; English shows the service's own text.
-  if (lng === 'hi') void i18n.loadNamespaces('server');
+  if (lng === 'hi') soonLoadServerMessages();
 });
-if (currentLanguage() === 'hi') void i18n.loadNamespaces('server');
+
+/**
+ * Service messages are translated only in Hindi (English shows the service's own text). Their
+ * catalogue (~15 kB) stays off the first screen's load: it is fetched at the first key or tap, or a
+ * few seconds after Hindi starts, well before a reply can carry a message.
+ */
+function soonLoadServerMessages(): void {
+  if (typeof window === 'undefined') return void i18n.loadNamespaces('server');
+  const load = () => {
+    window.removeEventListener('keydown', load, true);
+    window.removeEventListener('pointerdown', load, true);
+    clearTimeout(timer);
+    if (currentLanguage() === 'hi') void i18n.loadNamespaces('server');
+  };
+  window.addEventListener('keydown', load, true);
+  window.addEventListener('pointerdown', load, true);
+  const timer = setTimeout(load, 4000);
+}
+if (currentLanguage() === 'hi') soonLoadServerMessages();
 
 type Persister = (lng: Language) => Promise<unknown>;
 let persister: Persister | null = null;
@@ -179,6 +196,10 @@ registerCatalogue('server', (lng) => (lng === 'hi' ? import('./server/hi.json') 
 export function translateServerMessage(message: string): string {
   if (currentLanguage() !== 'hi' || !message) return message;
   const catalogue = i18n.getResourceBundle('hi', 'server') as ServerCatalogue | undefined;
-  if (!catalogue) return message;
+  if (!catalogue) {
+    // Not here yet: load it; the alert re-renders in Hindi when it arrives.
+    void i18n.loadNamespaces('server');
+    return message;
+  }
   return matchServerMessage(catalogue, message) ?? message;
 }
