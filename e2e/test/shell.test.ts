@@ -284,6 +284,8 @@ test('with a remote down its area shows a fallback with Retry and the rest keeps
   const manager = await e2e.newPage();
   await manager.route(/\/remotes\/(sales|catalogue)\//, (route) => route.abort('connectionrefused'));
   await login(manager, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
+  // (Managers land on the dashboard: the cart is one click away.)
+  await manager.getByRole('link', { name: 'Cart' }).click();
   await manager.getByTestId('remote-fallback').waitFor();
   expect(await manager.getByTestId('remote-fallback').getAttribute('data-remote')).toBe('sales');
   await manager.getByRole('link', { name: 'Categories' }).click();
