@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { useTranslation } from '@bahi/i18n';
+import { i18n, useTranslation } from '@bahi/i18n';
 import { api, Button, formatINR, openDocument, ShareButton, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
 import { fmt1 } from '../cart/lines';
 import '../cart/sales.css';
@@ -183,7 +183,7 @@ export default function BillPage() {
   useEffect(() => {
     if (bill && prints === 'print' && printed.current !== id) {
       printed.current = id;
-      openDocument(invoicePdf(id), { print: true }).catch(() => alert.error(t('bill.printFailed')));
+      openDocument(invoicePdf(id), { print: true }).catch(() => alert.error(i18n.t('sales:bill.printFailed')));
     }
   }, [bill, prints]);
 

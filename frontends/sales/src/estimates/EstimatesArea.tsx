@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
-import { useTranslation } from '@bahi/i18n';
+import { i18n, useTranslation } from '@bahi/i18n';
 import {
   api,
   Button,
@@ -83,13 +83,13 @@ function EstimateEditor() {
   const gst = summeryGst ? (preview?.gst ?? summeryGst) : null;
 
   const load = useCallback(async () => {
-    if (!id) return alert.error(t('estimates.noId'));
+    if (!id) return alert.error(i18n.t('sales:estimates.noId'));
     try {
       const r = await api.get<EstimateReply>('/getEstimateProductListSummery', { query: { estimateId: id } });
       setData(r);
       boxes.show(r.summery);
     } catch {
-      alert.error(t('estimates.fetchFailed'));
+      alert.error(i18n.t('sales:estimates.fetchFailed'));
       navigate('/estimateList');
     }
     // Reloads per estimate id only; alert, navigate and the boxes are stable.
