@@ -105,11 +105,15 @@ function stringArg(n: ts.Node | undefined): string | undefined {
 
 /** The namespace(s) a useTranslation(...) call names. */
 function namespacesOf(call: ts.CallExpression): string[] {
-  const a = call.arguments[0];
-  const s = stringArg(a);
-  if (s) return [s];
-  if (a && ts.isArrayLiteralExpression(a)) return a.elements.map(stringArg).filter((x): x is string => !!x);
-  return [];
+  const of = (a: ts.Expression | undefined): string[] => {
+    const s = stringArg(a);
+    if (s) return [s];
+    if (a && ts.isArrayLiteralExpression(a)) return a.elements.map(stringArg).filter((x): x is string => !!x);
+    // useTranslation(cond ? ['ui', 'server'] : ['ui']): t reads the first namespace of either.
+    if (a && ts.isConditionalExpression(a)) return [...of(a.whenTrue), ...of(a.whenFalse)];
+    return [];
+  };
+  return of(call.arguments[0]);
 }
 
 function isUseTranslation(n: ts.Node): n is ts.CallExpression {

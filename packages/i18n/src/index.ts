@@ -95,7 +95,10 @@ void i18n.init({
   partialBundledLanguages: true,
   interpolation: { escapeValue: false },
   returnNull: false,
-  react: { useSuspense: true, bindI18n: 'languageChanged loaded', bindI18nStore: 'added' },
+  // Re-render on a language switch only: binding 'loaded'/'added' would hand every component a new
+  // `t` whenever any area's catalogue arrives, re-running effects that list `t` (reloading forms).
+  // Components that don't suspend re-render by themselves once their namespaces are in.
+  react: { useSuspense: true, bindI18n: 'languageChanged', bindI18nStore: '' },
   initAsync: true,
 });
 

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { translateServerMessage, useTranslation } from '@bahi/i18n';
+import { translateServerMessage, useLanguage, useTranslation } from '@bahi/i18n';
 
 export type AlertVariant = 'success' | 'error' | 'info' | 'warning';
 export const ALERT_MS = 5000;
@@ -51,7 +51,8 @@ export function AlertProvider({ children }: { children: ReactNode }) {
 
 function AlertBanner({ alert, onHide }: { alert: AlertState; onHide(): void }) {
   // Never suspends: the banner sits above every screen (and its text comes from the caller).
-  const { t, ready } = useTranslation('ui', { useSuspense: false });
+  // In Hindi it also waits for the services' messages, and re-renders (translated) when they are in.
+  const { t, ready } = useTranslation(useLanguage() === 'hi' ? ['ui', 'server'] : ['ui'], { useSuspense: false });
   return (
     <div className={`bk-alert bk-alert--${alert.variant}`} role={alert.variant === 'error' ? 'alert' : 'status'} data-testid="alert">
       {/* A service's English sentence shows in Hindi when Hindi is on (the server catalogue); other text as given. */}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { translateServerMessage, useTranslation } from '@bahi/i18n';
+import { i18n, translateServerMessage, useTranslation } from '@bahi/i18n';
 import {
   ApiError,
   Button,
@@ -165,9 +165,10 @@ function CompanyProfile() {
         setLoadedPrefix(c.invoice_prefix ?? '');
         setSharing(billsSharingOf(c));
       },
-      () => alert.error(t('setting.noConnection')),
+      // i18n.t, not t: a language switch must not reload the form (and lose what is typed).
+      () => alert.error(i18n.t('shell:setting.noConnection')),
     );
-  }, [alert, t]);
+  }, [alert]);
 
   if (!company || !sharing) return <Spinner label={t('setting.loadingProfile')} />;
   const set = (k: keyof Company) => (e: React.ChangeEvent<HTMLInputElement>) => setCompany({ ...company, [k]: e.target.value });
@@ -289,9 +290,9 @@ function CompanyUsers() {
     () =>
       api.get<{ users: CompanyUser[] }>('/users').then(
         (r) => setUsers(r.users ?? []),
-        () => alert.error(t('setting.noConnection')),
+        () => alert.error(i18n.t('shell:setting.noConnection')),
       ),
-    [alert, t],
+    [alert],
   );
   useEffect(() => void load(), [load]);
 
