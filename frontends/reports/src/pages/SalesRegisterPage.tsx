@@ -41,12 +41,14 @@ export function SalesRegisterPage() {
           <RangeFilter from={r.query.from ?? d?.from ?? ''} to={r.query.to ?? d?.to ?? ''} set={r.set} />
           <div className="rp-party">
             <SuggestInput<Customer>
+              // A new choice, Back or a shared link remounts it with the URL's customer.
+              key={r.query.clientId ?? ''}
               label={t('pages.filters.customer')}
               placeholder={t('pages.filters.customerPlaceholder')}
               testId="filter-customer"
               minChars={3}
               delay={200}
-              initialText={customerName}
+              initialText={r.query.clientId ? customerName || (d?.clientId === Number(r.query.clientId) ? (d.rows[0]?.customer ?? '') : '') : ''}
               suggest={async (text, signal) => {
                 const rows = await api.get<Customer[]>('/getCustomerList/', { query: { text }, signal });
                 return (Array.isArray(rows) ? rows : []).map((c) => ({ id: c.client_id, label: label(c), item: c }));
@@ -58,7 +60,6 @@ export function SalesRegisterPage() {
                 r.set({ clientId: String(s.id) });
               }}
               onInvalid={() => alert.error(t('pages.filters.customerInvalid'))}
-              onClear={() => r.query.clientId && r.set({ clientId: null })}
             />
             {r.query.clientId && (
               <Button variant="ghost" onClick={() => r.set({ clientId: null })} data-testid="clear-customer">
