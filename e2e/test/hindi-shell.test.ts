@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { ACCOUNTS, alertText, login, startE2E, type E2E } from '../src/harness';
+import { ACCOUNTS, login, startE2E, type E2E } from '../src/harness';
 
 // The shell in Hindi: the switch in the profile menu, every open screen re-rendered at once, the
 // choice remembered on the server (a fresh browser gets it at sign-in), a service's message in
@@ -21,6 +21,11 @@ async function chooseLanguage(page: Page, lng: 'en' | 'hi') {
   await page.locator('.sh-profile__button').click();
   await page.getByTestId(`language-${lng}`).click();
   await page.waitForFunction((l) => document.documentElement.lang === l, lng);
+}
+
+/** The alert banner once it shows `text` exactly (a service message turns Hindi when its catalogue is in). */
+async function seeAlert(page: Page, text: string): Promise<void> {
+  await page.locator('[data-testid="alert"] .bk-alert__text').filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).waitFor({ timeout: 10_000 });
 }
 
 async function serverLanguage(): Promise<string> {
@@ -71,7 +76,7 @@ test('a manager switches the shell to Hindi from the profile menu; it is remembe
   // A service's message shows in Hindi: identity refuses a UPI id that is not name@bank.
   await page.locator('input[name="upiId"]').fill('not a upi id');
   await page.getByRole('button', { name: 'सेव करें' }).click();
-  expect(await alertText(page)).toBe('UPI आईडी name@bank जैसी होनी चाहिए।');
+  await seeAlert(page, 'UPI आईडी name@bank जैसी होनी चाहिए।');
   await e2e.shot(page, 'hindi-shell-service-message');
 
   // The profile menu and the collapsed sidebar in Hindi (from the top: a full-page shot of a scrolled page repeats the sticky bars).
@@ -104,9 +109,12 @@ test('a manager switches the shell to Hindi from the profile menu; it is remembe
   expect(await other.getByLabel('ईमेल').count()).toBe(1);
   await e2e.shot(other, 'hindi-shell-login');
 
-  // Back to English: the spec's texts exactly as before, and the server remembers English.
+  // Back to English: the spec's texts exactly as before, and the server remembers English; what is
+  // typed in the open form stays.
+  await page.locator('input[name="add2"]').fill('Shop 4, Station Road');
   await chooseLanguage(page, 'en');
   await page.getByText('Company Profile').waitFor();
+  expect(await page.locator('input[name="add2"]').inputValue()).toBe('Shop 4, Station Road');
   expect(await sidebar(page)).toEqual(expect.arrayContaining(['Cart', 'View Products', 'Purchase Account', 'Give Payment', 'Sells Account', 'Customer Details', 'Receive Payment']));
   await page.getByText('Bills and sharing').waitFor();
   expect(await page.locator('.sh-footer').textContent()).toContain('Bahi. All rights reserved.');
@@ -114,7 +122,7 @@ test('a manager switches the shell to Hindi from the profile menu; it is remembe
   // The same service message in English is the service's own sentence.
   await page.locator('input[name="upiId"]').fill('not a upi id');
   await page.getByRole('button', { name: 'Save' }).click();
-  expect(await alertText(page)).toBe('upiId must look like name@bank.');
+  await seeAlert(page, 'upiId must look like name@bank.');
 });
 
 test('a staff member before sign-in: a Hindi browser gets the Hindi login page', async () => {
@@ -127,7 +135,7 @@ test('a staff member before sign-in: a Hindi browser gets the Hindi login page',
   await page.getByLabel('ईमेल').fill(ACCOUNTS.staff.email);
   await page.getByLabel('पासवर्ड').fill('wrong-password');
   await page.getByRole('button', { name: 'लॉगिन' }).click();
-  expect(await alertText(page)).toBe('ईमेल या पासवर्ड गलत है।');
+  await seeAlert(page, 'ईमेल या पासवर्ड गलत है।');
   await e2e.shot(page, 'hindi-shell-login-error');
   await ctx.close();
 });
