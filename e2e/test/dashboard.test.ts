@@ -287,6 +287,34 @@ test('first paint: the dashboard cards of a cold browser (nothing cached), and t
   }
 }, 120_000);
 
+test('in Hindi (the switch in the profile menu): the same figures under Hindi words, amounts and dates still en-IN', async () => {
+  const page = await e2e.newPage();
+  await login(page, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
+  await page.waitForURL((u) => u.pathname === '/reports');
+  await page.getByTestId('card-sales-today').waitFor();
+  const choose = async (lng: 'en' | 'hi') => {
+    await page.locator('.sh-profile__button').click();
+    await page.getByTestId(`language-${lng}`).click();
+    await page.waitForFunction((l) => document.documentElement.lang === l, lng);
+  };
+  await choose('hi');
+  try {
+    await page.getByRole('heading', { name: 'डैशबोर्ड', level: 1 }).waitFor();
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('card-sales').locator('.bk-stat__label').textContent()).toBe('आज की बिक्री');
+    // The first test's figures: sales 520 today, nothing yesterday.
+    expect(await text(page, 'card-sales-today')).toBe('₹520.00');
+    expect(await text(page, 'card-sales-delta')).toBe('▲ कल से ₹520.00 ज़्यादा');
+    const d = todayIst();
+    expect(await text(page, 'dashboard-date')).toContain(`आज, ${d.slice(8, 10)}-${d.slice(5, 7)}-${d.slice(0, 4)}`);
+    await page.getByTestId('dashboard-trend').and(page.locator('[data-ready="yes"]')).waitFor();
+    await shot(page, 'hindi');
+  } finally {
+    // The manager's language is remembered on the server: back to English for whoever comes next.
+    await choose('en');
+  }
+});
+
 test('staff are refused: no Dashboard entry, the managers-only page, 403 from the service', async () => {
   const staff = (await e2e.api<{ token: string }>('POST', '/loginReact', { body: ACCOUNTS.staff })).body.token;
   expect((await api('GET', '/reports/dashboard', undefined, staff)).status).toBe(403);
