@@ -46,17 +46,15 @@ export async function addToRunningTotals(db: Db, companyId: number, date: string
   const rows = coll(db, C.profitCum);
   for (const [bucket, inc] of byBucket) {
     if (!Object.keys(inc).length) continue;
-    // Every change of a bucket writes its anchor: two at once conflict and one retries, so a new
-    // day's document never copies running totals that miss the other's change.
-    await rows.updateOne(
-      { _id: `${companyId}:${bucket}:${CUM_ANCHOR}` },
-      { $inc: { writes: 1 }, $setOnInsert: { companyId, bucket, date: CUM_ANCHOR, p: {} } },
-      { upsert: true, session },
-    );
     const id = `${companyId}:${bucket}:${date}`;
     if (!(await rows.findOne({ _id: id }, { session, projection: { _id: 1 } }))) {
-      const prev = await rows.find({ companyId, bucket, date: { $lt: date } }, { session }).sort({ date: -1 }).limit(1).next();
-      await rows.insertOne({ _id: id, companyId, bucket, date, p: prev?.p ?? {} }, { session });
+      // The bucket's anchor (dated before every day, empty) is the first document's "latest earlier one".
+      await rows.updateOne({ _id: `${companyId}:${bucket}:${CUM_ANCHOR}` }, { $setOnInsert: { companyId, bucket, date: CUM_ANCHOR, p: {} } }, { upsert: true, session });
+      const prev = (await rows.find({ companyId, bucket, date: { $lt: date } }, { session }).sort({ date: -1 }).limit(1).next())!;
+      // Written, not only read: a change committing at the same moment to it (or to a date before
+      // it) conflicts with this transaction and one of them retries, so the copy misses nothing.
+      await rows.updateOne({ _id: prev._id }, { $inc: { copies: 1 } }, { session });
+      await rows.insertOne({ _id: id, companyId, bucket, date, p: prev.p ?? {} }, { session });
     }
     await rows.updateMany({ companyId, bucket, date: { $gte: date } }, { $inc: inc }, { session });
   }
@@ -488,7 +486,7 @@ export async function runningTotalsFromDays(db: Db): Promise<number> {
       if (r.date !== date) await flush();
       date = String(r.date);
       const bucket = Math.floor(Number(r.productId) / CUM_BUCKET);
-      if (!running.has(bucket)) await rows.insertOne({ _id: `${companyId}:${bucket}:${CUM_ANCHOR}`, companyId, bucket, date: CUM_ANCHOR, p: {}, writes: 0 });
+      if (!running.has(bucket)) await rows.insertOne({ _id: `${companyId}:${bucket}:${CUM_ANCHOR}`, companyId, bucket, date: CUM_ANCHOR, p: {} });
       const p = running.get(bucket) ?? {};
       const e = p[r.productId] ?? {};
       p[r.productId] = { q: (e.q ?? 0) + Number(r.qty ?? 0), v: (e.v ?? 0) + Number(r.value ?? 0), c: (e.c ?? 0) + Number(r.cost ?? 0), l: (e.l ?? 0) + Number(r.costless ?? 0) };

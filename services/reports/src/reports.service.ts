@@ -395,15 +395,20 @@ export class ReportsService {
         const profit = n(r.value) - n(r.cost) - n(r.costless);
         return { productId: r.productId, name: r.name ?? '', value: rs(n(r.value)), profit: rs(profit), marginPct: n(r.value) - n(r.costless) > 0 ? Math.round((profit / (n(r.value) - n(r.costless))) * 10000) / 100 : null };
       });
-    const ageing = await this.ageing(companyId, 'receivable', now, { page: 0, pageSize: 5 });
-    const lowStock = await coll(this.db, C.products).countDocuments({ companyId, low: true });
+    // Independent reads, asked together: the database works on one while the service decodes another.
+    const [ageing, lowStock, topByValue, topByMargin] = await Promise.all([
+      this.ageing(companyId, 'receivable', now, { page: 0, pageSize: 5 }),
+      coll(this.db, C.products).countDocuments({ companyId, low: true }),
+      top('value'),
+      top('profit'),
+    ]);
     return {
       date: now,
       cards,
       series,
       topPeriod: { from: monthStart, to: now },
-      topByValue: await top('value'),
-      topByMargin: await top('profit'),
+      topByValue,
+      topByMargin,
       receivables: { buckets: { b0_30: ageing.totals.b0_30, b31_60: ageing.totals.b31_60, b61_90: ageing.totals.b61_90, b90: ageing.totals.b90 }, total: ageing.totals.balance, mostOverdue: ageing.rows },
       lowStock,
     };
