@@ -152,7 +152,7 @@ if (reports?.scale) {
 } else row('reports', 'services/reports/bench/reports.bench.mjs (scale)', 'not run');
 if (reports?.lag) {
   const l = reports.lag;
-  row('reports', `projection lag, MAKE_SALE answered → seen in the day book (polled every 100 ms), ${l.cashiers} cashiers (n=${l.sales}, ${l.missing} never seen)`, `p50 ${ms(l.lagMs.p50)} / p95 ${ms(l.lagMs.p95)} / max ${ms(l.lagMs.max)}`, 'p95 < 1000 ms', l.pass, String(l.load));
+  row('reports', `projection lag, MAKE_SALE answered → seen in the sales register (polled every 100 ms), ${l.cashiers} cashiers (n=${l.sales}, ${l.missing} never seen)`, `p50 ${ms(l.lagMs.p50)} / p95 ${ms(l.lagMs.p95)} / max ${ms(l.lagMs.max)}`, 'p95 < 1000 ms', l.pass, String(l.load));
   row('reports', 'projection lag, the service\'s own (event occurredAt → projected)', `p50 ${ms(l.serviceLagMs.p50)} / p95 ${ms(l.serviceLagMs.p95)} / max ${ms(l.serviceLagMs.max)}`, '—', null, String(l.load));
   row('reports', `MAKE_SALE with reports running / stopped (alternating slices, ${l.cashiers} cashiers)`, `p95 ${ms(l.saleRunning.p95)} (n=${l.saleRunning.n}) / ${ms(l.saleStopped.p95)} (n=${l.saleStopped.n})`, '—', null, String(l.load));
 } else row('reports', 'services/reports/bench/reports.bench.mjs (lag)', 'not run');
@@ -351,7 +351,7 @@ owners' event payloads turned into facts by the service's \`toFact\` and folded 
 projector applies them (one transaction per event costs tens of milliseconds here: 100,000 sales
 would take over an hour), the running totals made by the service's \`runningTotalsFromDays\`; the
 fold is first checked against the service's Projector on a sample (every document equal, or the
-bench stops). Lag: 10 cashiers sell the counter bench's way; a separate client polls the day book
+bench stops). Lag: 10 cashiers sell the counter bench's way; a separate client polls the sales register
 every 100 ms; a sale's lag runs from its MAKE_SALE answer to the first poll showing it (so it
 includes up to one poll interval), cross-checked with the service's own record (occurredAt to
 its \`seen_events\` row). MAKE_SALE is timed in alternating slices with the reports process
