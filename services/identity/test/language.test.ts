@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { nestRequest } from '@bahi/auth';
 import { Subjects } from '@bahi/contracts';
-import { auth, login, MANAGER, STAFF, startTwoCompanies, type TwoCompanies } from './helpers';
+import { ADMIN, auth, login, MANAGER, STAFF, startTwoCompanies, type TwoCompanies } from './helpers';
 
 describe('identity: the user\'s screen language and the company\'s documents language', () => {
   let two: TwoCompanies;
@@ -41,6 +41,12 @@ describe('identity: the user\'s screen language and the company\'s documents lan
       await request(url()).put('/profile/language').set(auth(two.mgr)).send({ language: 'en' }).expect(200);
     },
   );
+
+  it('the platform admin (no company) has a language too', async () => {
+    const admin = (await login(url(), ADMIN)).token;
+    await request(url()).put('/profile/language').set(auth(admin)).send({ language: 'hi' }).expect(200);
+    expect(await me(admin)).toMatchObject({ language: 'hi', companyId: null });
+  });
 
   it('needs a token', async () => {
     await request(url()).put('/profile/language').send({ language: 'hi' }).expect(401);
