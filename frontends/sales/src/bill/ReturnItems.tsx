@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { BillDetailsReply, SalesReturnReply, SalesReturnRequest } from '@bahi/contracts';
-import { i18n, useTranslation } from '@bahi/i18n';
+import { i18n, useLanguage, useTranslation } from '@bahi/i18n';
 import { api, Button, gstTaxables, isManager, noteValue, ReturnDialog, simpleShares, useUser, type NoteValueBill, type ReturnDialogLine } from '@bahi/ui-kit';
 
 /** The bill's lines with what can still come back, and each line's share of the bill for the live value. */
@@ -47,7 +47,10 @@ export function ReturnItems({ bill, onReturned }: { bill: BillDetailsReply; onRe
   const user = useUser();
   const [open, setOpen] = useState(false);
   const { t } = useTranslation('sales');
-  const { lines, value } = useMemo(() => returnableOf(bill), [bill]);
+  const language = useLanguage();
+  // The pack labels are words: made again when the language changes.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const { lines, value } = useMemo(() => returnableOf(bill), [bill, language]);
   const s = bill.saleDetails;
   const can = isManager(user) && !bill.cancelled && bill.status !== 'Cancelled' && lines.some((l) => l.returnable > 0);
   // The dialog stays mounted after the last packs came back: it still shows the note made.
