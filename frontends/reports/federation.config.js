@@ -1,5 +1,5 @@
 // Federation settings of the reports remote (managers' returns and reports). The shell mounts
-// './Reports' at /reports/* (shell/src/remoteAreas.ts); only the GST page is there so far.
+// './Reports' at /reports/* (shell/src/remoteAreas.ts): the dashboard, the reports and the GST returns.
 module.exports = {
   name: 'reports',
   exposes: {
