@@ -15,7 +15,7 @@ export function AgeingPage() {
   const side = r.query.side === 'payable' ? 'payable' : 'receivable';
   const d = r.data;
   const cols: Col<AgeingRow>[] = [
-    { key: 'name', label: t(side === 'payable' ? 'pages.cols.distributor' : 'pages.cols.customer'), cell: (x) => x.name || `#${x.partyId}` },
+    { key: 'name', label: t(side === 'payable' ? 'pages.cols.distributor' : 'pages.cols.customer'), cell: (x) => x.name || t(side === 'payable' ? 'pages.unnamed.distributor' : 'pages.unnamed.customer', { id: x.partyId }) },
     { key: 'balance', label: t('pages.cols.balance'), num: true, cell: (x) => inr(x.balance), total: d && inr(d.totals.balance) },
     ...BUCKETS.map((b): Col<AgeingRow> => ({ key: b, label: t(`pages.buckets.${b}`), num: true, cell: (x) => (Number(x[b]) ? inr(x[b]) : '—'), total: d && inr(d.totals[b]) })),
     { key: 'oldestDue', label: t('pages.cols.oldestDue'), cell: (x) => dmy(x.oldestDue) },
