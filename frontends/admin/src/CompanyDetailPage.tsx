@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Field, FormActions, Modal, Spinner, api, useAlert, useConfirm, usePageHeader } from '@bahi/ui-kit';
-import { Trans, useTranslation } from '@bahi/i18n';
+import { Trans, translateServerMessage, useTranslation } from '@bahi/i18n';
 import type { AdminCompanyDetailsReply, AdminUserRow } from '@bahi/contracts';
 
 type CompanyUser = AdminUserRow;
@@ -23,7 +23,7 @@ function PasswordModal({ user, onClose }: { user: CompanyUser | null; onClose():
     setBusy(true);
     try {
       const reply = await api.post<{ success?: boolean; message?: string }>('/admin/user/update-password', { newPassword: password, email: user.email });
-      if (reply && reply.success === false) alert.error(reply.message || t('supportError'));
+      if (reply && reply.success === false) alert.error(reply.message ? translateServerMessage(reply.message) : t('supportError'));
       else {
         alert.success(t('password.updated'));
         onClose();

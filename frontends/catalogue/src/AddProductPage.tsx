@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
 import { Button, Card, Field, FormActions, FormGrid, SelectField, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { CONNECT_FAILED, type Named } from './shared';
-import { TaxFields, taxFieldOf, type TaxErrors } from './TaxFields';
+import { TaxFields, taxFieldOfError, type TaxErrors } from './TaxFields';
 
 /** /productItem/addProducts (001 section 5: every field required, quantity per piece defaults to 1). */
 export function AddProductPage() {
@@ -37,7 +37,7 @@ export function AddProductPage() {
               alert.success(t('add.created', { id: String(r.id) }));
               navigate(`/productItem/${r.id}`);
             } catch (err) {
-              const field = taxFieldOf(errorMessage(err, ''));
+              const field = taxFieldOfError(err);
               if (field) setTaxErrors({ [field]: errorMessage(err, '') });
               alert.error(err instanceof Error && errorMessage(err, '') ? t('add.failedWith', { detail: errorMessage(err, '') }) : t('add.failed'));
             } finally {

@@ -1,7 +1,7 @@
 import './i18n';
 import { useEffect, useState } from 'react';
 import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
-import { useTranslation } from '@bahi/i18n';
+import { translateServerMessage, useTranslation } from '@bahi/i18n';
 import { Button, Card, Field, FormActions, FormGrid, PagedTable, SelectField, Spinner, api, errorMessage, useAlert, useConfirm } from '@bahi/ui-kit';
 import { CONNECT_FAILED, type Named, type Spec } from './shared';
 import './catalogue.css';
@@ -75,7 +75,7 @@ function CategoryAdd() {
             setBusy(true);
             try {
               const r = await api.post<{ id: number; message: string }>('/catagory/add', body);
-              alert.success(r.message);
+              alert.success(translateServerMessage(r.message));
               navigate(`/productsCatagory/${r.id}`);
             } catch (err) {
               alert.error(errorMessage(err));
@@ -157,7 +157,7 @@ function CategoryView() {
               try {
                 const r = await api.delete<{ success: boolean; message: string }>(`/deleteCatagory/${c.id}`);
                 if (!r.success) throw new Error();
-                alert.success(r.message);
+                alert.success(translateServerMessage(r.message));
                 navigate('/productsCatagory');
               } catch (err) {
                 const detail = errorMessage(err, '');
@@ -249,7 +249,7 @@ function LabelEdit() {
             e.preventDefault();
             try {
               const r = await api.put<{ success: boolean; msg: string }>(`/editCatagory/${id}/editLabel`, f);
-              alert.success(r.msg);
+              alert.success(translateServerMessage(r.msg));
               navigate(`/productsCatagory/${id}`);
             } catch (err) {
               alert.error(errorMessage(err));

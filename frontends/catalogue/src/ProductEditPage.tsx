@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { i18n, useTranslation } from '@bahi/i18n';
+import { i18n, translateServerMessage, useTranslation } from '@bahi/i18n';
 import { ApiError, Button, Card, Field, FormActions, FormGrid, Pager, SelectField, Spinner, api, errorMessage, useAlert, useConfirm } from '@bahi/ui-kit';
 import { CONNECT_FAILED, LevelBadge, money, type Named, type Spec } from './shared';
-import { TaxFields, taxFieldOf, type TaxErrors, type TaxForm } from './TaxFields';
+import { TaxFields, taxFieldOfError, type TaxErrors, type TaxForm } from './TaxFields';
 
 interface Details {
   product: {
@@ -126,7 +126,7 @@ export function ProductEditPage() {
       await loadHistory(0);
     } catch (err) {
       const detail = errorMessage(err, '');
-      const field = taxFieldOf(detail);
+      const field = taxFieldOfError(err);
       if (field) setTaxErrors({ [field]: detail });
       alert.error(detail ? t('edit.editFailedWith', { detail }) : t('edit.editFailed'));
     } finally {
@@ -166,7 +166,7 @@ export function ProductEditPage() {
     try {
       const r = await api.delete<{ success: boolean; message: string; deactivated: boolean }>(`/product/${p.product_id}`);
       if (!r.success) throw new Error();
-      alert.success(r.message);
+      alert.success(translateServerMessage(r.message));
       if (r.deactivated) await load();
       else navigate('/productItem');
     } catch {

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from '@bahi/i18n';
-import { Field } from '@bahi/ui-kit';
+import { ApiError, Field } from '@bahi/ui-kit';
 
 /** The product's tax fields as the form holds them (strings, as the inputs give them). */
 export interface TaxForm {
@@ -16,6 +16,11 @@ export function taxFieldOf(message: string): keyof TaxErrors | null {
   if (/^HSN code/i.test(message)) return 'hsn_code';
   if (/GST rate|^tax /i.test(message)) return 'tax';
   return null;
+}
+
+/** The tax field a failed request is about, read from the service's own (English) message. */
+export function taxFieldOfError(err: unknown): keyof TaxErrors | null {
+  return err instanceof ApiError ? taxFieldOf(err.message) : null;
 }
 
 /** Tax %, HSN code and "Price includes tax", with the server's message under the field it is about. */

@@ -2,7 +2,7 @@
 // date boxes, and the message of a refused payment.
 import { useRef, useState } from 'react';
 import type { DueAndDueDateReply, PaymentReply } from '@bahi/contracts';
-import { useTranslation } from '@bahi/i18n';
+import { translateServerMessage, useTranslation } from '@bahi/i18n';
 import { ApiError, DEFAULT_ERROR, Field, api, errorMessage, newIdempotencyKey, useAlert } from '@bahi/ui-kit';
 import { MSG } from './rules';
 
@@ -38,7 +38,7 @@ export function PaymentFields({ amount, nextDD, onAmount, onNextDD }: { amount: 
 /** The server's own reason (`err` of a 4xx body) when it gave one. */
 export function paymentFailure(err: unknown): string {
   const body = err instanceof ApiError ? (err.body as { err?: string } | undefined) : undefined;
-  return body?.err || errorMessage(err);
+  return body?.err ? translateServerMessage(body.err) : errorMessage(err);
 }
 
 /**
@@ -62,7 +62,7 @@ export function usePaymentSubmit() {
     try {
       const r = await post(key.current);
       key.current = newIdempotencyKey();
-      if (!accepted(r)) return alert.error(r?.err || DEFAULT_ERROR);
+      if (!accepted(r)) return alert.error(translateServerMessage(r?.err || DEFAULT_ERROR));
       alert.success(MSG.done);
       await onDone(r);
     } catch (err) {

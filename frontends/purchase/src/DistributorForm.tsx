@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from '@bahi/i18n';
+import { translateServerMessage, useTranslation } from '@bahi/i18n';
 import { ApiError, Button, PartyField, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { FIELDS, MSG, NEW_DISTRIBUTOR, distributorFormError, fieldLabel, formValues, isRequired, type Distributor, type DistributorFormValues, type OfficerRow } from './distributor';
 
@@ -55,7 +55,7 @@ export function DistributorForm({ distributor, onSaved, onCancel, testId = 'dist
     try {
       const body = { ...form, officers: officers.map((o) => ({ ...(o.id ? { id: o.id } : {}), name: o.name.trim(), mobile: (o.mobile ?? '').trim() })) };
       const reply = existing ? await api.put<SaveReply>('/addDistributor', { ...body, id: distributor!.distributor_id }) : await api.post<SaveReply>('/addDistributor', { ...body, id: 0 });
-      if (!reply?.done || !reply.distributor) return alert.error(reply?.err || t('form.supportError'));
+      if (!reply?.done || !reply.distributor) return alert.error(reply?.err ? translateServerMessage(reply.err) : t('form.supportError'));
       const next = { form: formValues(reply.distributor), officers: reply.distributor.officers ?? [] };
       setSaved(next);
       setForm(next.form);
@@ -69,7 +69,7 @@ export function DistributorForm({ distributor, onSaved, onCancel, testId = 'dist
       onSaved?.(reply.distributor);
     } catch (err) {
       const body = err instanceof ApiError ? (err.body as SaveReply | undefined) : undefined;
-      alert.error(body?.err || errorMessage(err));
+      alert.error(body?.err ? translateServerMessage(body.err) : errorMessage(err));
     } finally {
       setBusy(false);
     }
