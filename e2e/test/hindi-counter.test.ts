@@ -304,4 +304,48 @@ describe('the counter in Hindi', () => {
       page = cashier;
     }
   });
+
+  it('in GST mode the counter, the invoice panel and the tax invoice read in Hindi', async () => {
+    const company = (await e2e.api<Record<string, unknown>>('GET', '/getCompanyDetails', { token: manager })).body;
+    const set = await e2e.api('POST', '/setCompanyDetails', {
+      token: manager,
+      body: { id: company.id, name: company.name, add1: company.add1, add2: company.add2, mob1: company.mob1, mob2: company.mob2, email: company.email, tax_mode: 'gst', gstin: '27AAPFU0939F1ZV', invoice_prefix: 'HI' },
+    });
+    expect(set.status).toBe(200);
+
+    await page.goto('/');
+    await byId('product-entry').waitFor();
+    for (const code of [P10.barcode, P25.barcode]) {
+      await byId('product-entry').fill(code);
+      await byId('product-entry').press('Enter');
+    }
+    await byId(`line-${P25.id}`).waitFor();
+    // The customer is in Madhya Pradesh, the shop in Maharashtra: an inter-state supply (IGST).
+    await page.keyboard.press('F4');
+    await page.keyboard.type(CUSTOMER.mobile.slice(0, 8));
+    await byId('customer-suggestions').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await seeText('current-customer', CUSTOMER.name);
+    await byId('gst-igst').waitFor();
+    await byId('summary').getByText('टैक्स इनवॉइस').waitFor();
+    await byId('summary').getByText('कर योग्य मूल्य').waitFor();
+    await look('hindi-gst-cart');
+
+    await page.keyboard.press('F9');
+    await byId('sell-invoice').waitFor();
+    await byId('sell-invoice').getByText('पिछला बकाया').waitFor();
+    // Figures en-IN as in English: MRPs include tax, 520 + 1890 = 2410 invoiced; 2410 + 2710 owed before = 5120.
+    expect(await text('sell-invoice-value')).toBe('₹2,410.00');
+    expect(await text('sell-amount-due')).toBe('₹5,120.00');
+    await look('hindi-gst-checkout');
+    await page.keyboard.press('Enter');
+
+    await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
+    await byId('bill-gst-lines').waitFor();
+    expect(await text('bill-document')).toBe('टैक्स इनवॉइस');
+    await byId('bill-place-of-supply').getByText('आपूर्ति का स्थान:').waitFor();
+    expect(await text('bill-invoice-no')).toMatch(/^HI/);
+    await look('hindi-gst-bill');
+  });
 });
