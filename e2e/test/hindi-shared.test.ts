@@ -170,7 +170,7 @@ describe('the shared components in Hindi', () => {
     expect((await byId('import-errors').locator('th').allTextContents()).map((s) => s.trim())).toEqual(['पंक्ति', 'कॉलम', 'गलती']);
     expect((await byId('import-errors').locator('tbody tr').first().locator('td').first().textContent())?.trim()).toBe('3');
     await wizard.getByText('नई श्रेणियाँ बनेंगी: Frozen।', { exact: true }).waitFor();
-    await wizard.getByText('1 सही पंक्तियाँ इम्पोर्ट करें, बाकी छोड़ दें', { exact: true }).waitFor();
+    await wizard.getByText('1 सही पंक्ति इम्पोर्ट करें, बाकी छोड़ दें', { exact: true }).waitFor();
     await look('import-report');
 
     await byId('mode-valid').check();

@@ -245,7 +245,7 @@ export function ImportWizard({ kind, title, onDone, doneLabel }: { kind: ImportK
             <div className="bk-import__modes" role="radiogroup">
               <label>
                 <input type="radio" name="import-mode" checked={mode === 'valid'} onChange={() => setMode('valid')} data-testid="mode-valid" />
-                {t('import.modeValid', { count: n(report.valid) })}
+                {t('import.modeValid', { count: report.valid })}
               </label>
               <label>
                 <input type="radio" name="import-mode" checked={mode === 'all'} onChange={() => setMode('all')} data-testid="mode-all" />

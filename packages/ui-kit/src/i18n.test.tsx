@@ -32,10 +32,13 @@ describe('ui-kit in English and Hindi', () => {
     await speak('en');
     expect(ui('import.rows', { count: 1 })).toBe('1 row');
     expect(ui('import.rows', { count: 125000 })).toBe('1,25,000 rows');
+    expect(ui('import.modeValid', { count: 1 })).toBe('Import the 1 valid row and skip the rest');
+    expect(ui('import.modeValid', { count: 1200 })).toBe('Import the 1,200 valid rows and skip the rest');
     expect(ui('import.summary', { done: '3', total: '3', created: '2', updated: '0', skipped: '1' })).toBe('3 of 3 rows · 2 added · 0 updated · 1 skipped');
     await speak('hi');
     expect(ui('import.rows', { count: 1 })).toBe('1 पंक्ति');
     expect(ui('import.rows', { count: 125000 })).toBe('1,25,000 पंक्तियाँ');
+    expect(ui('import.modeValid', { count: 1 })).toBe('1 सही पंक्ति इम्पोर्ट करें, बाकी छोड़ दें');
     expect(ui('import.summary', { done: '3', total: '3', created: '2', updated: '0', skipped: '1' })).toBe('3 में से 3 पंक्तियाँ · 2 जुड़े · 0 बदले · 1 छोड़े');
   });
 
