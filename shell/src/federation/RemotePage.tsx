@@ -33,7 +33,12 @@ export function RemotePage({ remote, module }: { remote: string; module: string 
 
   const retry = () => setAttempt((a) => a + 1);
   if (state.status === 'loading') return <Spinner label={t('layout.loadingArea', { name: remote })} />;
-  if (state.status === 'failed') return <RemoteUnavailable name={remote} onRetry={retry} detail={state.error} />;
+  if (state.status === 'failed') {
+    // remotes.ts speaks English; the two reasons a person can act on are shown in the active language.
+    const detail =
+      state.error === 'Its files could not be reached.' ? t('layout.remoteUnreachable') : state.error === `The ${remote} module is not deployed.` ? t('layout.remoteNotDeployed', { name: remote }) : state.error;
+    return <RemoteUnavailable name={remote} onRetry={retry} detail={detail} />;
+  }
   const { Comp } = state;
   return (
     <RemoteBoundary key={attempt} name={remote} onRetry={retry}>
