@@ -1,8 +1,13 @@
-import type { ReportRowsReply, ReportRowsRequest } from '@bahi/contracts';
+import { Controller, Module, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, Payload, RpcException, Transport } from '@nestjs/microservices';
+import request from 'supertest';
+import { DocumentSubjects, type ReportRowsReply, type ReportRowsRequest } from '@bahi/contracts';
 import { BrowserPool } from '../src/render/browser-pool';
 import { DOCUMENT_KINDS, type DocumentSources } from '../src/documents/kinds';
 import { renderPdf } from '../src/documents/renderer';
 import * as F from './fixtures';
+import { binary, startDocuments, tokenFor, type DocStack } from './helpers';
 import { pageSizesMm, pdfText } from './pdf';
 
 // A report's PDF through the real Chromium; the reports service's answer is a fixture shaped as its JSON.
@@ -100,4 +105,64 @@ describe('report PDF', () => {
     await expect(prepare('profit', { lang: 'fr' })).rejects.toThrow(/lang must be one of en, hi/);
     expect(DOCUMENT_KINDS.report.positions).toEqual(['manager']);
   });
+});
+
+/** Stands in for the reports service on the real NATS transport: company 1's profit, a 400 for a bad `by`, as reports answers. */
+const overNats: ReportRowsRequest[] = [];
+@Controller()
+class ReportsResponder {
+  @MessagePattern(DocumentSubjects.reportRows)
+  rows(@Payload() p: ReportRowsRequest): ReportRowsReply {
+    overNats.push(p);
+    if (p.query.by && !['product', 'category', 'month'].includes(p.query.by)) throw new RpcException({ status: 400, message: 'by must be one of product, category, month.' });
+    const report = p.companyId === F.COMPANY_ID ? PROFIT : { ...PROFIT, rows: [], totals: { value: '0.00', cost: '0.00', valueWithoutCost: '0.00', profit: '0.00' } };
+    return { name: p.name, report, more: false };
+  }
+}
+@Module({ controllers: [ReportsResponder] })
+class ReportsResponderModule {}
+
+describe('GET /documents/report/{name} over HTTP and NATS', () => {
+  let stack: DocStack;
+  let reports: INestMicroservice;
+  beforeAll(async () => {
+    stack = await startDocuments();
+    reports = await NestFactory.createMicroservice(ReportsResponderModule, { transport: Transport.NATS, options: { servers: [stack.nats.url] }, logger: false });
+    await reports.listen();
+  }, 60_000);
+  afterAll(async () => {
+    await reports?.close();
+    await stack?.stop();
+  });
+  const get = (path: string, companyId: number, position: 'manager' | 'staff') =>
+    request(stack.url).get(path).set('Authorization', `Bearer ${tokenFor(companyId, position)}`).buffer(true).parse(binary);
+
+  it("prints the token's company's report for a manager, asks reports with the filters, and refuses staff before asking", async () => {
+    overNats.length = 0;
+    const res = await get('/documents/report/profit?from=2026-04-01&to=2026-04-30&by=category&download=1', F.COMPANY_ID, 'manager');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="report-profit-\d{4}-\d{2}-\d{2}\.pdf"$/);
+    expect(overNats).toEqual([{ companyId: F.COMPANY_ID, name: 'profit', query: { from: '2026-04-01', to: '2026-04-30', by: 'category' }, maxRows: 2000 }]);
+    // 450.25 + 450.25 = 900.50 value; 900.50 - 600.00 = 300.50 profit.
+    expect(squash(pdfText(res.body))).toContain('Total (2 rows) 900.50 600.00 0.00 300.50');
+    // Another company's manager gets that company's own (empty) report: the company is the token's.
+    const other = await get('/documents/report/profit', F.OTHER_COMPANY_ID, 'manager');
+    expect(other.status).toBe(200);
+    expect(overNats[1]).toMatchObject({ companyId: F.OTHER_COMPANY_ID });
+    expect(squash(pdfText(other.body))).not.toContain('Grocery');
+    overNats.length = 0;
+    const staff = await get('/documents/report/profit', F.COMPANY_ID, 'staff');
+    expect(staff.status).toBe(403);
+    expect(JSON.parse(staff.body.toString()).message).toBe('Only a manager can do this.');
+    expect(overNats).toEqual([]);
+  }, 60_000);
+
+  it("passes reports' 400 for a bad filter on with its sentence", async () => {
+    const res = await get('/documents/report/profit?by=colour', F.COMPANY_ID, 'manager');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body.toString()).message).toBe('by must be one of product, category, month.');
+    const unknown = await get('/documents/report/cashflow', F.COMPANY_ID, 'manager');
+    expect(unknown.status).toBe(404);
+  }, 30_000);
 });
