@@ -44,20 +44,25 @@ export async function addToRunningTotals(db: Db, companyId: number, date: string
     byBucket.set(bucket, inc);
   }
   const rows = coll(db, C.profitCum);
-  for (const [bucket, inc] of byBucket) {
-    if (!Object.keys(inc).length) continue;
+  const buckets = [...byBucket].filter(([, inc]) => Object.keys(inc).length);
+  if (!buckets.length) return;
+  const ids = buckets.map(([bucket]) => `${companyId}:${bucket}:${date}`);
+  const have = new Set((await rows.find({ _id: { $in: ids } }, { session, projection: { _id: 1 } }).toArray()).map((d) => d._id));
+  for (const [bucket] of buckets) {
     const id = `${companyId}:${bucket}:${date}`;
-    if (!(await rows.findOne({ _id: id }, { session, projection: { _id: 1 } }))) {
-      // The bucket's anchor (dated before every day, empty) is the first document's "latest earlier one".
-      await rows.updateOne({ _id: `${companyId}:${bucket}:${CUM_ANCHOR}` }, { $setOnInsert: { companyId, bucket, date: CUM_ANCHOR, p: {} } }, { upsert: true, session });
-      const prev = (await rows.find({ companyId, bucket, date: { $lt: date } }, { session }).sort({ date: -1 }).limit(1).next())!;
-      // Written, not only read: a change committing at the same moment to it (or to a date before
-      // it) conflicts with this transaction and one of them retries, so the copy misses nothing.
-      await rows.updateOne({ _id: prev._id }, { $inc: { copies: 1 } }, { session });
-      await rows.insertOne({ _id: id, companyId, bucket, date, p: prev.p ?? {} }, { session });
-    }
-    await rows.updateMany({ companyId, bucket, date: { $gte: date } }, { $inc: inc }, { session });
+    if (have.has(id)) continue;
+    // The bucket's anchor (dated before every day, empty) is the first document's "latest earlier one".
+    await rows.updateOne({ _id: `${companyId}:${bucket}:${CUM_ANCHOR}` }, { $setOnInsert: { companyId, bucket, date: CUM_ANCHOR, p: {} } }, { upsert: true, session });
+    const prev = (await rows.find({ companyId, bucket, date: { $lt: date } }, { session }).sort({ date: -1 }).limit(1).next())!;
+    // Written, not only read: a change committing at the same moment to it (or to a date before
+    // it) conflicts with this transaction and one of them retries, so the copy misses nothing.
+    await rows.updateOne({ _id: prev._id }, { $inc: { copies: 1 } }, { session });
+    await rows.insertOne({ _id: id, companyId, bucket, date, p: prev.p ?? {} }, { session });
   }
+  await rows.bulkWrite(
+    buckets.map(([bucket, inc]) => ({ updateMany: { filter: { companyId, bucket, date: { $gte: date } }, update: { $inc: inc } } })),
+    { session, ordered: true },
+  );
 }
 
 /** Per-product effect on profit: quantity, value and frozen cost (paise). */
@@ -226,18 +231,19 @@ export class Projector {
     const month = date.slice(0, 7);
     const day = { pValue: 0, pCost: 0, pCostless: 0 };
     const cats = new Map<string, { qty: number; value: number; cost: number; costless: number }>();
+    // The day and month rows of every line in one command each (a sale's projection is mostly round trips).
+    const upsert = (_id: string, update: Record<string, unknown>) => ({ updateOne: { filter: { _id }, update, upsert: true } });
+    if (deltas.length) {
+      await coll(this.db, C.profitDay).bulkWrite(
+        deltas.map((d) => upsert(`${companyId}:${date}:${d.productId}`, { $inc: { qty: d.qty, value: d.value, cost: d.cost, costless: d.costless }, $set: { name: d.name }, $setOnInsert: { companyId, date, productId: d.productId } })),
+        { session, ordered: true },
+      );
+      await coll(this.db, C.profitMonth).bulkWrite(
+        deltas.map((d) => upsert(`${companyId}:${month}:${d.productId}`, { $inc: { qty: d.qty, value: d.value, cost: d.cost, costless: d.costless, profit: d.value - d.cost - d.costless }, $set: { name: d.name }, $setOnInsert: { companyId, month, productId: d.productId } })),
+        { session, ordered: true },
+      );
+    }
     for (const d of deltas) {
-      const inc = { qty: d.qty, value: d.value, cost: d.cost, costless: d.costless };
-      await coll(this.db, C.profitDay).updateOne(
-        { _id: `${companyId}:${date}:${d.productId}` },
-        { $inc: inc, $set: { name: d.name }, $setOnInsert: { companyId, date, productId: d.productId } },
-        { upsert: true, session },
-      );
-      await coll(this.db, C.profitMonth).updateOne(
-        { _id: `${companyId}:${month}:${d.productId}` },
-        { $inc: { ...inc, profit: d.value - d.cost - d.costless }, $set: { name: d.name }, $setOnInsert: { companyId, month, productId: d.productId } },
-        { upsert: true, session },
-      );
       day.pValue += d.value;
       day.pCost += d.cost;
       day.pCostless += d.costless;
@@ -257,7 +263,11 @@ export class Projector {
       c.costless += d.costless;
       cats.set(cat, c);
     }
-    for (const [category, inc] of cats) await this.catInc(companyId, date, category, inc, session);
+    if (cats.size) {
+      const all = [...cats];
+      await coll(this.db, C.profitCat).bulkWrite(all.map(([category, inc]) => upsert(`${companyId}:${date}:${category}`, { $inc: inc, $setOnInsert: { companyId, date, category } })), { session, ordered: true });
+      await coll(this.db, C.profitCatMonth).bulkWrite(all.map(([category, inc]) => upsert(`${companyId}:${month}:${category}`, { $inc: inc, $setOnInsert: { companyId, month, category } })), { session, ordered: true });
+    }
     await addToRunningTotals(this.db, companyId, date, deltas, session);
     await coll(this.db, C.daily).updateOne({ _id: `${companyId}:${date}` }, { $inc: day, $setOnInsert: { companyId, date } }, { upsert: true, session });
   }
