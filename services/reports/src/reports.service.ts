@@ -206,6 +206,22 @@ export class ReportsService {
   }
 
   /**
+   * A month's product rows by `key` (highest first, then by product), rows skip..skip+limit. The
+   * index walk is asked for one sort key only (the embedded server sorts a two-key sort in memory,
+   * over every product); the rows tied with the last one are read too and ordered here.
+   */
+  private async topMonthRows(companyId: number, month: string, key: 'value' | 'profit', skip: number, limit: number): Promise<Row[]> {
+    const rows = coll(this.db, C.profitMonth);
+    const head = await rows.find({ companyId, month }).sort({ [key]: -1 }).limit(skip + limit).toArray();
+    if (!head.length) return [];
+    const edge = head[head.length - 1]![key];
+    const ties = await rows.find({ companyId, month, [key]: edge }).toArray();
+    const all = new Map<string, Row>();
+    for (const r of [...head.filter((r) => r[key] !== edge), ...ties]) all.set(r._id, r);
+    return [...all.values()].sort((a, b) => n(b[key]) - n(a[key]) || n(a.productId) - n(b.productId)).slice(skip, skip + limit);
+  }
+
+  /**
    * Each product's running totals through `date` (the latest document on or before it, per
    * bucket of products), read from the (companyId, bucket, date) index.
    */
@@ -266,12 +282,7 @@ export class ReportsService {
       groups = [...m.values()].sort((a, b) => a.key.localeCompare(b.key));
     } else if (by === 'product' && months.length === 1 && !days.length && paged.pageSize) {
       // One whole month: its rows by value through the index, one page of them.
-      const docs = await coll(this.db, C.profitMonth)
-        .find({ companyId, month: months[0] })
-        .sort({ value: -1, productId: 1 })
-        .skip(paged.page * paged.pageSize)
-        .limit(paged.pageSize)
-        .toArray();
+      const docs = await this.topMonthRows(companyId, months[0]!, 'value', paged.page * paged.pageSize, paged.pageSize);
       groups = docs.map((r) => ({ key: String(r.productId), label: String(r.name ?? ''), qty: n(r.qty), value: n(r.value), cost: n(r.cost), costless: n(r.costless) }));
       paged = { page: 0, pageSize: null };
     } else if (by === 'product') {
@@ -391,7 +402,7 @@ export class ReportsService {
     // Top products of the month so far, through the month rows' value and profit indexes.
     const monthStart = `${now.slice(0, 7)}-01`;
     const top = async (key: 'value' | 'profit') =>
-      (await coll(this.db, C.profitMonth).find({ companyId, month: now.slice(0, 7) }).sort({ [key]: -1, productId: 1 }).limit(10).toArray()).map((r) => {
+      (await this.topMonthRows(companyId, now.slice(0, 7), key, 0, 10)).map((r) => {
         const profit = n(r.value) - n(r.cost) - n(r.costless);
         return { productId: r.productId, name: r.name ?? '', value: rs(n(r.value)), profit: rs(profit), marginPct: n(r.value) - n(r.costless) > 0 ? Math.round((profit / (n(r.value) - n(r.costless))) * 10000) / 100 : null };
       });
