@@ -34,6 +34,8 @@ export interface NavEntry {
   managerOnly?: boolean;
   /** Active only on exactly this path (not on the pages below it). */
   end?: boolean;
+  /** Also active on every page under this path (the Reports entry on each report). */
+  activeUnder?: string;
 }
 
 // Sidebar (spec 000 §2): the first seven only for managers, the next four for everyone; then
@@ -51,7 +53,7 @@ export const NAV: NavEntry[] = [
   { to: '/clientList', label: 'Customer Details', icon: 'person', managerOnly: false },
   { to: '/payments/receivePayment', label: 'Receive Payment', icon: 'arrowDown', managerOnly: false },
   { to: '/reports', label: 'Dashboard', icon: 'chart', managerOnly: true, end: true },
-  { to: '/reports/gst', label: 'Reports', icon: 'chart', managerOnly: true },
+  { to: '/reports/gst', label: 'Reports', icon: 'chart', managerOnly: true, activeUnder: '/reports/' },
   { to: '/reorderList', label: 'Reorder List', icon: 'box', managerOnly: true },
 ];
 

@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router-dom';
+import { NavLink, useLocation } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
 import { navFor } from '../remoteAreas';
 import { Icon } from './Icon';
@@ -7,6 +7,7 @@ import { useAreaLabel } from './labels';
 export function Sidebar({ position, collapsed }: { position: string | undefined; collapsed: boolean }) {
   const { t } = useTranslation('shell');
   const label = useAreaLabel();
+  const { pathname } = useLocation();
   return (
     <nav className="sh-sidebar" aria-label={t('nav.main')} data-collapsed={collapsed || undefined}>
       <div className="sh-brand">
@@ -16,7 +17,7 @@ export function Sidebar({ position, collapsed }: { position: string | undefined;
       <ul>
         {navFor(position).map((e) => (
           <li key={e.to}>
-            <NavLink to={e.to} end={e.to === '/' || e.end} title={label(e.label)} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+            <NavLink to={e.to} end={e.to === '/' || e.end} title={label(e.label)} className={({ isActive }) => (isActive || (e.activeUnder && pathname.startsWith(e.activeUnder)) ? 'active' : undefined)}>
               <Icon name={e.icon} />
               {!collapsed && <span>{label(e.label)}</span>}
             </NavLink>
