@@ -160,7 +160,9 @@ describe('the back office in Hindi', () => {
     await page.getByTestId('product-entry').waitFor();
     // The first demo product, by its barcode.
     await page.getByTestId('product-entry').fill('89012100001');
-    await page.getByTestId('product-entry').press('Enter');
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/addProductIntoCart')), page.getByTestId('product-entry').press('Enter')]);
+    // The line must be in the cart before Proceed to purchase (an empty cart refuses it).
+    await page.getByText('Greenply Club 18mm MR Plywood').first().waitFor();
     await page.getByRole('button', { name: 'खरीद करें' }).click();
     await page.getByTestId('purchase-panel').waitFor();
     await page.waitForLoadState('networkidle');
@@ -235,6 +237,21 @@ describe('the back office in Hindi', () => {
     await page.getByTestId('total-due').filter({ hasText: '₹' }).waitFor();
     await e2e.shot(page, 'hindi-give-payment-filled');
     expect(await layoutProblems(page)).toEqual([]);
+  });
+
+  it("GST mode: the service's refusal of an HSN code shows in Hindi under the HSN field", async () => {
+    // Last, so the GST columns do not change the screens above.
+    const company = await ok<Record<string, unknown>>('GET', '/getCompanyDetails');
+    await ok('POST', '/setCompanyDetails', { id: company.id, name: company.name, add1: company.add1, add2: company.add2, mob1: company.mob1, mob2: company.mob2, email: company.email, tax_mode: 'gst', gstin: '27AAPFU0939F1ZV', invoice_prefix: 'DM' });
+    await page.goto(`/productItem/${productId}`);
+    await page.getByRole('button', { name: 'विवरण बदलें' }).click();
+    await field('HSN कोड').fill('44121');
+    await page.getByRole('button', { name: 'सेव करें' }).click();
+    const error = page.locator('.ct-field-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/^HSN कोड .*44121.* 4, 6 या 8 अंकों का होना चाहिए।$/);
+    expect(await field('HSN कोड').getAttribute('aria-invalid')).toBe('true');
+    await screen(page, '', `${productId} : गंगा बासमती चावल 5kg`, 'product-hsn-refused');
   });
 
   it('admin: the platform admin sees the companies, a company and the add form in Hindi', async () => {
