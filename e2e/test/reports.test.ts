@@ -144,6 +144,8 @@ test('sales register: the customer filter in the URL (Back undoes it), totals as
   expect((await page.getByTestId('reports-menu').locator('a').allTextContents()).map((s) => s.trim())).toEqual([
     'Day book', 'Sales register', 'Purchase register', 'Stock summary', 'Profit', 'Ageing', 'GST returns',
   ]);
+  await page.getByTestId('gst-period').waitFor();
+  await shot(page, 'gst');
   await shown(page, 'sales-register', () => page.getByTestId('menu-sales-register').click());
   await page.getByTestId('sales-register-table').waitFor();
   // Today only (quick range): the range goes into the URL.
@@ -192,6 +194,8 @@ test('sales register: the customer filter in the URL (Back undoes it), totals as
 test('day book: the day in the URL, previous and next day, totals as the service', async () => {
   const page = await managerPage();
   await shown(page, 'daybook', () => page.goto('/reports/daybook'));
+  // The sidebar's Reports entry stays lit on every report.
+  expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).getAttribute('class')).toBe('active');
   const day = (await api('GET', `/reports/daybook?date=${today()}`)).body;
   const t = await totalsRow(page, 'daybook-table');
   expect([t.cashIn, t.cashOut]).toEqual([formatINR(day.totals.cashIn), formatINR(day.totals.cashOut)]);
