@@ -64,6 +64,8 @@ async function screen(p: Page, url: string, heading: string, name: string) {
   // The page's English must be gone (a remote that did not switch would still show it).
   expect(await p.evaluate(() => document.documentElement.lang)).toBe('hi');
   await p.waitForLoadState('networkidle');
+  // From the top: a full-page shot of a scrolled page draws the sticky top bar mid-page.
+  await p.evaluate(() => window.scrollTo(0, 0));
   await e2e.shot(p, `hindi-${name}`);
   expect({ name, problems: await layoutProblems(p) }).toEqual({ name, problems: [] });
 }
