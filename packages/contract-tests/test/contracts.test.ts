@@ -97,7 +97,9 @@ for (const [where, files] of Object.entries(scanned)) {
       let expr = m.groups!.expr!.replace(/^Subjects\./, '');
       for (const a of aliases) if (expr.startsWith(`${a}.`)) expr = `documents.${expr.slice(a.length + 1)}`;
       const before = src.slice(Math.max(0, m.index! - 60), m.index!);
-      if (/Pattern\(\s*$/.test(before)) continue; // providers come from the decorator metadata
+      // Providers come from the decorator metadata, also when a handler factory (service-kit's
+      // historyHandlers) puts the decorator on a class it makes.
+      if (/(Pattern|historyHandlers)\(\s*$/.test(before)) continue;
       const subject = byPath(expr);
       if (!subject) throw new Error(`${f}: ${m.groups!.expr} is not a declared subject`);
       // `subscribe: Subjects.x.y` is service-kit EventCache's event subscription.
