@@ -155,6 +155,12 @@ test('the Overdue filter lists customers past their due date, most days first; R
   const order = await table.locator('tbody tr td:nth-child(2)').allTextContents();
   expect(order.indexOf(String(asha))).toBeLessThan(order.indexOf(String(bhanu)));
   await shot(page, 'overdue-list');
+  // The Export follows the filter: the overdue customers only, in the list's order.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-customers').getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^overdue-customers-\d{4}-\d\d-\d\d\.csv$/);
+  const csv = fs.readFileSync((await download.path())!, 'utf8');
+  expect(csv).toContain(`${asha},Asha Overdue,9812377061,Nashik,1500.00,`);
+  expect(csv.indexOf('Asha Overdue')).toBeLessThan(csv.indexOf('Bhanu Overdue'));
 
   const wa = await whatsappOpenedBy(page, () => page.getByTestId(`overdue-remind-${asha}`).click());
   expect(wa.url.pathname).toBe('/919812377061');

@@ -34,7 +34,8 @@ export function ClientListPage() {
       <div className="bk-page-title">
         <h1>{t('clients.title')}</h1>
         <div className="cl-title-actions">
-          {!overdue && <ExportButtons list="customers" onError={(m) => alert.error(m)} />}
+          {/* The export follows the filter shown: the whole list, or the overdue customers. */}
+          <ExportButtons list="customers" query={overdue ? { overdue: 1 } : undefined} onError={(m) => alert.error(m)} />
           {manager && (
             <Button variant="secondary" onClick={() => navigate('/clientList/import')}>
               {t('clients.import')}
