@@ -1,4 +1,4 @@
-import { BadRequestException, Body, ConflictException, Controller, Get, HttpCode, HttpException, Inject, NotFoundException, type OnModuleInit, Param, Post, Query, Res, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, HttpCode, Inject, NotFoundException, type OnModuleInit, Param, Post, Query, Res, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import type { Connection, Model } from 'mongoose';
