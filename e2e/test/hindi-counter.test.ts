@@ -279,7 +279,7 @@ describe('the counter in Hindi', () => {
       await byId(`line-${P10.id}`).waitFor();
       await page.getByRole('button', { name: 'खरीद करें', exact: true }).click();
       const purchase = byId('purchase-panel');
-      await purchase.getByLabel('वितरक').waitFor();
+      await purchase.getByLabel('डिस्ट्रीब्यूटर').waitFor();
       await purchase.getByRole('button', { name: 'खरीद पक्की करें' }).click();
       await page.getByTestId('alert').filter({ hasText: 'बिल नंबर ज़रूरी है।' }).waitFor();
       await look('hindi-purchase-panel');
@@ -291,13 +291,13 @@ describe('the counter in Hindi', () => {
       await page.goto(`/salesList/bill/show/${saleId}`);
       await byId('bill').waitFor();
       await byId('cancel-bill').click();
-      await page.getByRole('dialog').getByText('सामान स्टॉक में वापस जाएगा').waitFor();
+      await page.getByRole('dialog').getByText('प्रोडक्ट स्टॉक में वापस जाएगा').waitFor();
       await page.getByRole('dialog').getByLabel('कारण').waitFor();
       await look('hindi-cancel-bill');
       await page.getByRole('button', { name: 'बिल रहने दें' }).click();
       await byId('return-items').click();
       await byId('sales-return-dialog').waitFor();
-      await page.getByRole('dialog').getByText(`बिल #${saleId} के सामान की वापसी`).waitFor();
+      await page.getByRole('dialog').getByText(`बिल #${saleId} के प्रोडक्ट की वापसी`).waitFor();
       await look('hindi-return-items');
     } finally {
       await page.context().close();

@@ -358,6 +358,25 @@ describe('catalogues: every user-visible string of every area is translated', ()
     fail('service messages missing from the server catalogue', missing);
   });
 
+  it('every Hindi catalogue (screens, server, printed documents) says प्रोडक्ट and डिस्ट्रीब्यूटर, as the sidebar does', () => {
+    // The sidebar's words; the synonyms a translator reaches for first.
+    const variants = [
+      { word: /वितरक/g, use: 'डिस्ट्रीब्यूटर' },
+      { word: /उत्पाद/g, use: 'प्रोडक्ट' },
+      { word: /सामान(?!्य)/g, use: 'प्रोडक्ट' },
+    ];
+    const files = [...namespaces.map((ns) => path.join(catalogueDir(ns), 'hi.json')), path.join(ROOT, 'services/documents/src/locales/hi.json')];
+    const found: string[] = [];
+    for (const file of files) {
+      for (const [k, v] of flatten(JSON.parse(fs.readFileSync(file, 'utf8')))) {
+        for (const { word, use } of variants) if (typeof v === 'string' && v.match(word)) found.push(`${rel(file)} '${k}': ${JSON.stringify(v)} (say ${use})`);
+      }
+    }
+    expect(files.length).toBeGreaterThan(9);
+    expect(catalogue('shell').hi instanceof Map && (catalogue('shell').hi as Flat).get('nav.distributors')).toBe('डिस्ट्रीब्यूटर');
+    fail('other words for the same thing', found);
+  });
+
   it('the check itself finds a literal, a missing key and a broken message', async () => {
     // A throwaway component and catalogue beside the tests, so the check is known to bite.
     const dir = fs.mkdtempSync(path.join(ROOT, 'packages/i18n/.check-'));

@@ -155,7 +155,7 @@ describe('every kind in Hindi (the company prints in Hindi)', () => {
   });
 
   it('stock book, product labels, purchase labels', async () => {
-    expectHindi((await render('stockbook', undefined, { category: '4', cost: '1' })).pdf, ['स्टॉक बही', 'श्रेणी: Grains', '3 उत्पाद', 'आईडी', 'उत्पाद', 'ब्रांड', 'स्टॉक', 'लागत', 'India Gate'], ['STOCK BOOK']);
+    expectHindi((await render('stockbook', undefined, { category: '4', cost: '1' })).pdf, ['स्टॉक बही', 'श्रेणी: Grains', '3 प्रोडक्ट', 'आईडी', 'प्रोडक्ट', 'ब्रांड', 'स्टॉक', 'लागत', 'India Gate'], ['STOCK BOOK']);
     expectHindi((await render('labels', '12', { qty: '2' })).pdf, ['MRP ₹650.00 · मात्रा 2 bag']);
     expectHindi((await render('purchase-labels', '9')).pdf, ['आईडी 12', 'आईडी 13']);
   });
@@ -166,13 +166,13 @@ describe('every kind in Hindi (the company prints in Hindi)', () => {
     // GST credit note 32: 696.40 = छह सौ (600) छियानवे (96) रुपये और चालीस (40) पैसे
     expectHindi((await render('credit-note', '32')).pdf, ['क्रेडिट नोट मूल्य शब्दों में:', 'छह सौ छियानवे रुपये और चालीस पैसे मात्र', 'मूल बीजक नं.', 'अधिकृत हस्ताक्षरकर्ता'], ['Rupees']);
     // GST debit note 51: 2607.00 = दो हज़ार (2000) छह सौ (600) सात (7)
-    expectHindi((await render('debit-note', '51')).pdf, ['डेबिट नोट', 'दो हज़ार छह सौ सात रुपये मात्र', 'वितरक से वापस प्राप्त ₹1,000.00', 'खरीद नं.'], ['Rupees']);
-    expectHindi((await render('debit-note', '52')).pdf, ['डेबिट नोट', 'वितरक का बिल नं.'], ['DEBIT NOTE']);
+    expectHindi((await render('debit-note', '51')).pdf, ['डेबिट नोट', 'दो हज़ार छह सौ सात रुपये मात्र', 'डिस्ट्रीब्यूटर से वापस प्राप्त ₹1,000.00', 'खरीद नं.'], ['Rupees']);
+    expectHindi((await render('debit-note', '52')).pdf, ['डेबिट नोट', 'डिस्ट्रीब्यूटर का बिल नं.'], ['DEBIT NOTE']);
   });
 
   it('reorder list', async () => {
     // 9 + 9 = 18 packs ordered
-    expectHindi((await render('reorder', '5')).pdf, ['क्रय आदेश', 'प्रति: Gupta Wholesale', '2 उत्पाद', 'ऑर्डर मात्रा', 'कुल: 2 उत्पाद 18'], ['PURCHASE ORDER']);
+    expectHindi((await render('reorder', '5')).pdf, ['क्रय आदेश', 'प्रति: Gupta Wholesale', '2 प्रोडक्ट', 'ऑर्डर मात्रा', 'कुल: 2 प्रोडक्ट 18'], ['PURCHASE ORDER']);
   });
 
   it('?lang=en prints a Hindi company\'s bill in English, ?lang=hi an English company\'s in Hindi', async () => {

@@ -11,6 +11,16 @@ export interface Found {
   pattern: boolean;
   file: string;
   line: number;
+  /** An import column's label or match rule: shown as written, sentence or not. */
+  field?: boolean;
+}
+
+/** Properties whose string is shown to a person whatever its shape (the import wizard's column labels, its match rule). */
+const SHOWN_PROPERTIES = new Set(['label', 'matchBy']);
+
+function shownProperty(n: ts.Node): boolean {
+  const p = n.parent;
+  return !!p && ts.isPropertyAssignment(p) && p.initializer === n && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && SHOWN_PROPERTIES.has(p.name.text);
 }
 
 const LOG_CALLEES = /^(this\.)?(logger|log|console|Logger)\b|\.(log|debug|verbose|warn|info|trace)$/;
@@ -65,7 +75,8 @@ export function collectFile(file: string, root: string): Found[] {
   const at = (n: ts.Node) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
   const visit = (n: ts.Node) => {
     if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) {
-      if (isSentence(n.text) && !inLogCall(n)) out.push({ text: n.text, pattern: false, file: path.relative(root, file), line: at(n) });
+      if (n.text.trim() && shownProperty(n) && !inLogCall(n)) out.push({ text: n.text, pattern: false, file: path.relative(root, file), line: at(n), field: true });
+      else if (isSentence(n.text) && !inLogCall(n)) out.push({ text: n.text, pattern: false, file: path.relative(root, file), line: at(n) });
     } else if (ts.isTemplateExpression(n)) {
       const used = new Set<string>();
       let s = n.head.text;
@@ -110,7 +121,7 @@ export function shownToUsers(found: Found[]): Found[] {
   const seen = new Set<string>();
   return found.filter((f) => {
     const t = f.text.trim();
-    if (!/[.!?]$/.test(t) && !/ (must|is|are|not|cannot|no) /.test(t)) return false;
+    if (!f.field && !/[.!?]$/.test(t) && !/ (must|is|are|not|cannot|no) /.test(t)) return false;
     if (seen.has(t)) return false;
     seen.add(t);
     return true;
