@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import { EventStreams, HistorySources, Subjects, type EventDomain, type HistoryPageReply } from '@bahi/contracts';
 import { LOGGER, NATS_CONNECTION, NatsClient } from '@bahi/service-kit';
 import { BadEvent, toFact } from './events';
-import { Projector, runningTotalsFromDays } from './projector';
+import type { Fact } from './facts';
+import { MAX_BATCH, Projector, runningTotalsFromDays } from './projector';
 import { C, ensureIndexes, wipe } from './store';
 
 /** The durable consumer of a stream: `reports-<stream>`. */
@@ -33,6 +34,9 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   private consuming = false;
   /** Events applied since start (status and tests). */
   applied = 0;
+  /** Batches committed since start (tests). */
+  batches = 0;
+  private workers = new Map<string, Promise<void>>();
 
   constructor(
     @InjectConnection() private readonly conn: Connection,
@@ -109,7 +113,11 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
       try {
         do {
           const page: HistoryPageReply = await this.nats.send(HISTORY[domain], { companyId: null, source, after, limit: 500 }, { timeoutMs: 30_000 });
-          for (const h of page.events) if (await this.project(h.subject, h.event)) n++;
+          // A page in one transaction (as the consumers apply a batch).
+          const facts = page.events.map((h) => this.factOf(h.subject, h.event)).filter((f): f is Fact => f !== null);
+          const applied = await this.projector.applyBatch(facts);
+          this.applied += applied.size;
+          n += applied.size;
           after = page.next;
         } while (after && !this.stopped);
       } catch (err) {
@@ -119,21 +127,17 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     return n;
   }
 
-  private async project(subject: string, payload: unknown): Promise<boolean> {
-    let fact;
+  /** The fact of an event; null for a subject the reports do not use, or a malformed event (logged, skipped). */
+  private factOf(subject: string, payload: unknown): Fact | null {
     try {
-      fact = toFact(subject, payload);
+      return toFact(subject, payload);
     } catch (err) {
       if (err instanceof BadEvent) {
         this.log.error({ subject, err: err.message }, 'reports: malformed event skipped');
-        return false;
+        return null;
       }
       throw err;
     }
-    if (!fact) return false;
-    const done = await this.projector.apply(fact);
-    if (done) this.applied++;
-    return done;
   }
 
   /** Starts each stream's consumer; one whose stream does not exist yet keeps retrying on its own. */
@@ -155,6 +159,10 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     const all = [...this.running.values()];
     this.running.clear();
     for (const m of all) await m.close().catch(() => undefined);
+    // A batch being applied finishes before the caller goes on (a rebuild wipes after this).
+    const workers = [...this.workers.values()];
+    this.workers.clear();
+    await Promise.all(workers.map((w) => w.catch(() => undefined)));
   }
 
   /** Creates the durable consumer when missing (deliver all) and processes messages one by one; retries while the stream is absent. */
@@ -202,14 +210,42 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     }
   }
 
+  /**
+   * Messages are queued as they arrive and applied by one worker per stream in batches: what is
+   * queued when the worker is free (up to MAX_BATCH), so a lone event goes at once and a backlog
+   * goes in few transactions.
+   */
   private async loop(stream: string, messages: ConsumerMessages) {
+    const queue: JsMsg[] = [];
+    const sleeper: { wake: (() => void) | null } = { wake: null };
+    let done = false;
+    const worker = (async () => {
+      for (;;) {
+        if (!queue.length) {
+          if (done) return;
+          await new Promise<void>((r) => (sleeper.wake = r));
+          continue;
+        }
+        await this.handleBatch(queue.splice(0, MAX_BATCH));
+      }
+    })();
+    this.workers.set(stream, worker);
     try {
-      for await (const m of messages) await this.handle(m);
+      for await (const m of messages) {
+        queue.push(m);
+        sleeper.wake?.();
+        sleeper.wake = null;
+      }
     } catch (err) {
       // The consumer was deleted (a rebuild elsewhere) or NATS was gone too long: start over below.
       this.log.warn({ stream, err: (err as Error).message }, 'reports: consumer stopped');
       await new Promise((r) => setTimeout(r, 1000));
     }
+    // What was delivered but not applied is redelivered (not acked); the batch in hand finishes.
+    queue.length = 0;
+    done = true;
+    sleeper.wake?.();
+    await worker;
     // Closed by a rebuild or shutdown; otherwise (consumer deleted, NATS gone for long) start over.
     if (!this.stopped && this.running.get(stream) === messages) {
       this.running.delete(stream);
@@ -217,22 +253,57 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     }
   }
 
-  private async handle(m: JsMsg) {
-    let payload: unknown;
-    try {
-      payload = m.json();
-    } catch {
-      this.log.error({ subject: m.subject }, 'reports: event is not JSON, skipped');
-      m.term();
-      return;
+  /**
+   * A batch: malformed events logged and acked at once, the rest applied in one transaction and
+   * acked after its commit. When the batch fails, each event is tried on its own, so one event
+   * the projection cannot take does not hold back the others (it is redelivered, later).
+   */
+  private async handleBatch(batch: JsMsg[]) {
+    const good: { m: JsMsg; fact: Fact }[] = [];
+    for (const m of batch) {
+      let payload: unknown;
+      try {
+        payload = m.json();
+      } catch {
+        this.log.error({ subject: m.subject }, 'reports: event is not JSON, skipped');
+        m.term();
+        continue;
+      }
+      let fact: Fact | null;
+      try {
+        fact = this.factOf(m.subject, payload);
+      } catch (err) {
+        this.log.warn({ subject: m.subject, err: (err as Error).message }, 'reports: event not read, redelivering');
+        m.nak(1000);
+        continue;
+      }
+      if (fact) good.push({ m, fact });
+      else m.ack();
     }
+    if (!good.length) return;
     try {
-      await this.project(m.subject, payload);
-      m.ack();
+      const applied = await this.projector.applyBatch(good.map((g) => g.fact));
+      this.applied += applied.size;
+      this.batches++;
+      for (const g of good) g.m.ack();
+      return;
     } catch (err) {
-      // The database is unreachable or a transaction failed: ask again later, nothing acked.
-      this.log.warn({ subject: m.subject, err: (err as Error).message }, 'reports: projection failed, redelivering');
-      m.nak(1000);
+      if (good.length === 1) {
+        // The database is unreachable or a transaction failed: ask again later, nothing acked.
+        this.log.warn({ subject: good[0]!.m.subject, err: (err as Error).message }, 'reports: projection failed, redelivering');
+        good[0]!.m.nak(1000);
+        return;
+      }
+      this.log.warn({ events: good.length, err: (err as Error).message }, 'reports: batch failed, applying its events one by one');
+    }
+    for (const g of good) {
+      try {
+        if (await this.projector.apply(g.fact)) this.applied++;
+        g.m.ack();
+      } catch (err) {
+        this.log.warn({ subject: g.m.subject, eventId: g.fact.eventId, err: (err as Error).message }, 'reports: projection failed, redelivering');
+        g.m.nak(1000);
+      }
     }
   }
 
