@@ -95,6 +95,20 @@ describe('report PDF', () => {
     expect(hi).toContain('900.50');
   }, 60_000);
 
+  it("prints the shared header and page footer in Hindi for a company whose documents are in Hindi, and in English when ?lang=en asks", async () => {
+    const hindiCompany: DocumentSources = { ...sources, company: async () => ({ ...F.company, docLanguage: 'hi' }) };
+    const hiDoc = await DOCUMENT_KINDS.report.prepare({ companyId: F.COMPANY_ID, id: 'profit', query: { from: '2026-04-01', to: '2026-04-30', by: 'category' } }, hindiCompany);
+    const hi = squash(pdfText(await renderPdf(pool, hiDoc)));
+    // The company block (its phone label), the title, the printed-on date, the period and the page footer.
+    for (const s of ['Sharma Kirana Stores', 'मो.: 9876543210', 'मुनाफ़ा', 'छपाई की तारीख़: 30-04-2026', 'अवधि', '01-04-2026', 'पेज 1 में से 1']) expect(hi).toContain(s);
+    for (const s of ['Mob:', 'Printed on', 'Period', 'Page 1']) expect(hi).not.toContain(s);
+    // 450.25 + 450.25 = 900.50; 900.50 - 600.00 = 300.50: the figures stay en-IN in Hindi.
+    expect(hi).toContain('900.50 600.00 0.00 300.50');
+    const en = squash(pdfText(await renderPdf(pool, await DOCUMENT_KINDS.report.prepare({ companyId: F.COMPANY_ID, id: 'profit', query: { by: 'category', lang: 'en' } }, hindiCompany))));
+    for (const s of ['Mob: 9876543210', 'Printed on: 30-04-2026', 'Page 1 of 1']) expect(en).toContain(s);
+    expect(en).not.toContain('छपाई');
+  }, 60_000);
+
   it('refuses an unknown report, a report past the printable rows and a bad lang with a sentence; managers only', async () => {
     await expect(prepare('cashflow')).rejects.toThrow("There is no report 'cashflow'. Reports: daybook, sales-register, purchase-register, stock-summary, profit, ageing.");
     await expect(prepare(undefined)).rejects.toThrow('There is no report');
