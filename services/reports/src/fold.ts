@@ -146,6 +146,8 @@ export class Fold {
     const key = coverKey(c, filter);
     const m = this.docsOf(c);
     if (this.db && !this.covered.has(key)) {
+      // What this batch wrote to `c` without reading it is written first, so the query sees it.
+      await this.flush(c);
       const ids = (await this.db.collection<Doc>(c).find(filter, { session: this.session, projection: { _id: 1 } }).toArray()).map((d) => d._id);
       await this.load(c, ids);
     }
@@ -189,16 +191,18 @@ export class Fold {
     return out;
   }
 
-  /** Writes what changed: one ordered bulkWrite per collection (the running totals after, by the caller). Returns the commands sent. */
-  async flush(): Promise<number> {
+  /** Writes what changed (of `only`, when given): one ordered bulkWrite per collection (the running totals after, by the caller). Returns the commands sent. */
+  async flush(only?: string): Promise<number> {
     if (!this.db) return 0;
     let commands = 0;
     for (const [c, docs] of this.inserts) {
+      if (only && c !== only) continue;
       await this.db.collection<Doc>(c).insertMany(docs, { session: this.session, ordered: true });
+      this.inserts.delete(c);
       commands++;
     }
-    this.inserts.clear();
     for (const [c, m] of this.pending) {
+      if (only && c !== only) continue;
       const ops: AnyBulkWriteOperation<Doc>[] = [];
       for (const [id, p] of m) {
         if (p.del) ops.push({ deleteOne: { filter: { _id: id } } });
@@ -214,8 +218,8 @@ export class Fold {
         await this.db.collection<Doc>(c).bulkWrite(ops, { session: this.session, ordered: true });
         commands++;
       }
+      this.pending.delete(c);
     }
-    this.pending.clear();
     return commands;
   }
 }

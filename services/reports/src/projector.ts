@@ -503,6 +503,19 @@ export class Projector {
 }
 
 /**
+ * Writes a fold made without a database (`foldInMemory`) to an empty read model: its documents in
+ * large inserts, then the running totals from the day rows. Returns the documents written.
+ */
+export async function writeFolded(db: Db, w: Fold): Promise<number> {
+  let docs = 0;
+  for (const [name, all] of w.collections()) {
+    for (let i = 0; i < all.length; i += 5000) await coll(db, name).insertMany(all.slice(i, i + 5000) as Row[], { ordered: false });
+    docs += all.length;
+  }
+  return docs + (await runningTotalsFromDays(db));
+}
+
+/**
  * Makes the running totals from the per-product day rows (a read model built before they were
  * kept): each company's day rows in date order, one document per bucket for each date it changed.
  */
