@@ -3,11 +3,11 @@
 //  scale: one company with 100,000 sales (300,000 lines) over the last 30 days and 20,000 products,
 //    every report through the gateway with the demo manager's token. The read model is seeded from
 //    events: the owners' event payloads turned into facts by the service's own `toFact`, folded in
-//    memory exactly as the projector applies them (a sale costs the projector tens of milliseconds
-//    of transactions here, so 100,000 of them would take more than an hour), the running totals made
-//    by the service's own `runningTotalsFromDays`. Before seeding, a sample of the same events is
-//    applied by the service's Projector to one database and by the fold to another, and every
-//    document must be equal, or the bench stops.
+//    memory by the service's own projection (src/fold.ts without a database: every document in
+//    memory, written in large inserts, the running totals made by `runningTotalsFromDays`). Before
+//    seeding, a sample of the same events is applied by the service's Projector one by one to one
+//    database, in batches of 256 to another and by the memory fold to a third, and every document
+//    must be equal, or the bench stops.
 //  lag: 10 cashiers sell through the gateway (the counter bench's load); a separate client polls the
 //    sales register every 100 ms; a sale's lag is from its MAKE_SALE answer to the first poll that shows
 //    it (the sales register's last pages), cross-checked with the service's own record (event occurredAt -> seen_events.at). The
@@ -29,7 +29,8 @@ const { startStack } = require('@bahi/devstack');
 const { MongoClient } = require('mongodb');
 const mongoose = require('mongoose');
 const { toFact } = require(path.join(HERE, '..', 'dist', 'events.js'));
-const { Projector, runningTotalsFromDays } = require(path.join(HERE, '..', 'dist', 'projector.js'));
+const { Projector, writeFolded } = require(path.join(HERE, '..', 'dist', 'projector.js'));
+const { Fold } = require(path.join(HERE, '..', 'dist', 'fold.js'));
 const { C, ensureIndexes } = require(path.join(HERE, '..', 'dist', 'store.js'));
 const { EventSubjects: E } = require('@bahi/contracts');
 
@@ -110,138 +111,22 @@ function* events({ products, sales, customers, days, payments }) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The fold: each fact applied to in-memory documents exactly as src/projector.ts applies it.
+// The fold: the service's own (src/fold.ts, src/projector.ts) without a database, every document in
+// memory, then written in large inserts and the running totals made from the day rows.
 
 function makeFold() {
-  const cols = new Map();
-  const col = (name) => (cols.has(name) ? cols.get(name) : cols.set(name, new Map()).get(name));
-  const upsert = (name, id, inc = {}, set = {}, onInsert = {}) => {
-    const m = col(name);
-    let d = m.get(id);
-    if (!d) m.set(id, (d = { _id: id, ...onInsert }));
-    for (const [k, v] of Object.entries(inc)) d[k] = (d[k] ?? 0) + v;
-    Object.assign(d, set);
-    return d;
+  const fold = new Fold(null);
+  const projector = new Projector(null);
+  const pending = [];
+  return {
+    apply: (f) => pending.push(f),
+    fold: () => projector.foldInMemory(fold, pending.splice(0)),
+    write: async (db) => {
+      const docs = await writeFolded(db, fold);
+      await db.collection('meta').insertMany([{ _id: 'built', at: new Date() }, { _id: 'profit_cum', at: new Date() }]);
+      return docs;
+    },
   };
-  const stockValues = (p) => {
-    const stock = Number(p.stock ?? 0);
-    const costValue = Math.round(stock * Number(p.cp ?? 0));
-    const mrpValue = Math.round(stock * Number(p.mrp ?? 0));
-    const low = p.minStock !== undefined && p.active !== false && stock <= Number(p.minStock);
-    const inc = { costValue: costValue - Number(p.costValue ?? 0), mrpValue: mrpValue - Number(p.mrpValue ?? 0), stock: stock - Number(p.counted ?? 0) };
-    const products = p.counted === undefined ? 1 : 0;
-    Object.assign(p, { costValue, mrpValue, low, counted: stock });
-    upsert(C.stockTotals, String(p.companyId), { ...inc, products }, {}, { companyId: p.companyId });
-  };
-  const entry = (f) => {
-    const { side, partyId, delta, dueDate, docNo, src, reversal } = f.entry;
-    const c = f.companyId;
-    const id = `${c}:${side}:${partyId}`;
-    const cur = col(C.parties).get(id);
-    const open = (cur?.open ?? []).map((d) => ({ ...d }));
-    let advance = Number(cur?.advance ?? 0);
-    if (delta > 0) {
-      const used = Math.min(advance, delta);
-      advance -= used;
-      if (delta - used > 0) open.push({ date: f.date, dueDate, docNo, amount: delta - used, src });
-    } else {
-      let left = -delta;
-      for (let i = open.length - 1; reversal && left > 0 && i >= 0; i--) {
-        if (open[i].src !== src) continue;
-        const take = Math.min(left, open[i].amount);
-        open[i].amount -= take;
-        left -= take;
-        if (open[i].amount === 0) open.splice(i, 1);
-      }
-      while (left > 0 && open.length) {
-        const take = Math.min(left, open[0].amount);
-        open[0].amount -= take;
-        left -= take;
-        if (open[0].amount === 0) open.shift();
-      }
-      advance += left;
-    }
-    const byDate = new Map();
-    for (const d of cur?.open ?? []) byDate.set(d.date, (byDate.get(d.date) ?? 0) - d.amount);
-    for (const d of open) byDate.set(d.date, (byDate.get(d.date) ?? 0) + d.amount);
-    upsert(C.parties, id, { balance: delta }, { open, advance, oldestDue: open[0]?.date ?? null }, { companyId: c, side, partyId });
-    for (const [date, amount] of byDate) if (amount !== 0) upsert(C.openDues, `${c}:${side}:${date}`, { amount }, {}, { companyId: c, side, date });
-  };
-  const apply = (f) => {
-    if (col(C.seen).has(f.eventId)) return;
-    col(C.seen).set(f.eventId, { _id: f.eventId, kind: f.kind, companyId: f.companyId });
-    const c = f.companyId;
-    const daily = (inc) => upsert(C.daily, `${c}:${f.date}`, inc, {}, { companyId: c, date: f.date });
-    switch (f.kind) {
-      case 'product-changed': {
-        const id = `${c}:${f.productId}`;
-        const cur = col(C.products).get(id);
-        if (cur && typeof cur.v === 'number' && cur.v > f.version) return;
-        if (cur?.lines) throw new Error('the fold does not move profit between categories (products come before their sales here)');
-        const p = upsert(C.products, id, {}, { v: f.version, name: f.name, category: f.category, brand: f.brand, cp: f.cp, mrp: f.mrp, minStock: f.minStock, active: f.active }, { companyId: c, productId: f.productId, stock: 0 });
-        stockValues(p);
-        return;
-      }
-      case 'stock-moved':
-        for (const m of f.movements) stockValues(upsert(C.products, `${c}:${m.productId}`, { stock: m.qty }, {}, { companyId: c, productId: m.productId, name: '', category: '', brand: '' }));
-        return;
-      case 'sale': {
-        daily({ sales: f.amount, salesCount: 1, collections: f.paid, newDues: f.amount - f.paid });
-        if (col(C.invoices).has(`${c}:${f.saleId}`)) throw new Error('the fold takes each bill once');
-        upsert(C.invoices, `${c}:${f.saleId}`, {}, { companyId: c, saleId: f.saleId, date: f.date, docNo: f.docNo, customerId: f.customerId, customerName: f.customerName, amount: f.amount, paid: f.paid, dueDate: f.dueDate, sold: true });
-        daily({ regCount: 1, regAmount: f.amount, regReturned: 0, regCancelled: 0, regNet: f.amount, regPaid: f.paid });
-        col(C.txns).set(f.eventId, { _id: f.eventId, companyId: c, date: f.date, at: f.at, kind: f.kind, ref: f.saleId, docNo: f.docNo, party: f.customerName, partyId: f.customerId, amount: f.amount, paid: f.paid });
-        if (f.customerId !== null && f.customerName) upsert(C.parties, `${c}:r:${f.customerId}`, {}, { name: f.customerName }, { companyId: c, side: 'r', partyId: f.customerId, balance: 0 });
-        col(C.saleLines).set(`${c}:${f.saleId}`, { _id: `${c}:${f.saleId}`, lines: f.lines });
-        const month = f.date.slice(0, 7);
-        const day = { pValue: 0, pCost: 0, pCostless: 0 };
-        const cats = new Map();
-        for (const l of f.lines) {
-          const d = { qty: l.qty, value: l.value, cost: l.cost ?? 0, costless: l.cost === null ? l.value : 0 };
-          upsert(C.profitDay, `${c}:${f.date}:${l.productId}`, d, { name: l.name }, { companyId: c, date: f.date, productId: l.productId });
-          upsert(C.profitMonth, `${c}:${month}:${l.productId}`, { ...d, profit: d.value - d.cost - d.costless }, { name: l.name }, { companyId: c, month, productId: l.productId });
-          day.pValue += d.value;
-          day.pCost += d.cost;
-          day.pCostless += d.costless;
-          const prod = upsert(C.products, `${c}:${l.productId}`, { lines: 1 }, {}, { companyId: c, productId: l.productId, name: l.name, category: '', brand: '' });
-          if (prod.counted === undefined) stockValues(prod);
-          const cat = String(prod.category ?? '') || '(none)';
-          const x = cats.get(cat) ?? { qty: 0, value: 0, cost: 0, costless: 0 };
-          for (const k of Object.keys(x)) x[k] += d[k];
-          cats.set(cat, x);
-        }
-        for (const [category, inc] of cats) {
-          upsert(C.profitCat, `${c}:${f.date}:${category}`, inc, {}, { companyId: c, date: f.date, category });
-          upsert(C.profitCatMonth, `${c}:${month}:${category}`, inc, {}, { companyId: c, month, category });
-        }
-        daily(day);
-        return;
-      }
-      case 'payment-received':
-        daily({ collections: f.amount });
-        col(C.txns).set(f.eventId, { _id: f.eventId, companyId: c, date: f.date, at: f.at, kind: f.kind, ref: f.paymentId, docNo: null, party: f.partyName, partyId: f.partyId, amount: f.amount, paid: f.amount });
-        entry(f);
-        return;
-      case 'ledger-entry':
-        entry(f);
-        return;
-      default:
-        throw new Error(`the fold does not take ${f.kind} facts`);
-    }
-  };
-  /** Writes the documents (then the running totals, from the day rows, as the service makes them). */
-  const write = async (db) => {
-    let docs = 0;
-    for (const [name, m] of cols) {
-      const all = [...m.values()];
-      for (let i = 0; i < all.length; i += 5000) await db.collection(name).insertMany(all.slice(i, i + 5000), { ordered: false });
-      docs += all.length;
-    }
-    docs += await runningTotalsFromDays(db);
-    await db.collection('meta').insertMany([{ _id: 'built', at: new Date() }, { _id: 'profit_cum', at: new Date() }]);
-    return docs;
-  };
-  return { apply, write };
 }
 
 /** A document as compared: keys sorted; what differs by nature left out (when, write counters). */
@@ -273,28 +158,41 @@ async function checkFold(mongoUri) {
   const t0 = Date.now();
   for (const f of facts) await projector.apply(f);
   const perEvent = (Date.now() - t0) / facts.length;
+  // The same events as the consumers apply a backlog: batches of 256, one transaction each.
+  const bconn = await mongoose.createConnection(mongoUri, { dbName: 'bench_batches' }).asPromise();
+  await ensureIndexes(bconn);
+  const batcher = new Projector(bconn);
+  const t1 = Date.now();
+  for (let i = 0; i < facts.length; i += 256) await batcher.applyBatch(facts.slice(i, i + 256));
+  const perEventBatched = (Date.now() - t1) / facts.length;
   const client = await MongoClient.connect(mongoUri);
   const folded = client.db('bench_fold');
   const fold = makeFold();
   for (const f of facts) fold.apply(f);
+  await fold.fold();
   await fold.write(folded);
   const live = client.db('bench_projector');
+  const batched = client.db('bench_batches');
   let compared = 0;
   const diffs = [];
-  for (const name of Object.values(C)) {
-    const a = new Map((await live.collection(name).find({}).toArray()).map((d) => [d._id, canon(name, d)]));
-    const b = new Map((await folded.collection(name).find({}).toArray()).map((d) => [d._id, canon(name, d)]));
-    for (const id of new Set([...a.keys(), ...b.keys()])) {
-      compared++;
-      if (a.get(id) !== b.get(id)) diffs.push(`${name} ${id}: projector ${a.get(id) ?? 'none'} / fold ${b.get(id) ?? 'none'}`);
+  for (const [other, label] of [[folded, 'fold'], [batched, 'batches']]) {
+    for (const name of Object.values(C)) {
+      const a = new Map((await live.collection(name).find({}).toArray()).map((d) => [d._id, canon(name, d)]));
+      const b = new Map((await other.collection(name).find({}).toArray()).map((d) => [d._id, canon(name, d)]));
+      for (const id of new Set([...a.keys(), ...b.keys()])) {
+        compared++;
+        if (a.get(id) !== b.get(id)) diffs.push(`${name} ${id}: one by one ${a.get(id) ?? 'none'} / ${label} ${b.get(id) ?? 'none'}`);
+      }
     }
   }
   await live.dropDatabase();
+  await batched.dropDatabase();
+  await bconn.close();
   await folded.dropDatabase();
   await client.close();
   await conn.close();
   if (diffs.length) throw new Error(`the fold differs from the projector in ${diffs.length} documents:\n${diffs.slice(0, 10).join('\n')}`);
-  return { events: facts.length, documents: compared, projectorMsPerEvent: Math.round(perEvent * 10) / 10 };
+  return { events: facts.length, documents: compared, projectorMsPerEvent: Math.round(perEvent * 10) / 10, batchedMsPerEvent: Math.round(perEventBatched * 100) / 100 };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -315,7 +213,7 @@ async function get(base, p, token) {
 async function scale(out) {
   const t0 = Date.now();
   const check = await checkFoldOn();
-  console.log(`fold checked against the projector: ${check.events} events, ${check.documents} documents equal (the projector took ${check.projectorMsPerEvent} ms an event)`);
+  console.log(`fold and batches checked against one-by-one: ${check.events} events, ${check.documents} documents equal (${check.projectorMsPerEvent} ms an event one by one, ${check.batchedMsPerEvent} ms in batches of 256)`);
   const stack = await startStack({ rootDir: ROOT, services: ['identity', 'reports'], env: { LOG_LEVEL: 'warn' }, logs: 'files' });
   try {
     const client = await MongoClient.connect(stack.mongoUri);
@@ -334,6 +232,7 @@ async function scale(out) {
       fold.apply(toFact(subject, event));
       n++;
     }
+    await fold.fold();
     const foldMs = Date.now() - t1;
     const docs = await fold.write(db);
     await ensureIndexes({ db });
