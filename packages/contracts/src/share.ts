@@ -14,7 +14,7 @@ export type ShareLang = 'en' | 'hi';
 export interface CreateShareRequest {
   kind: ShareKind;
   id: number;
-  /** Message language, default 'en'. */
+  /** The message's language, kept on the link: its public page and PDF speak it too. Default: the company's doc_language. */
   lang?: ShareLang;
   /** 'reminder' fills the company's reminder template (due reminders; statements), default 'document'. */
   template?: 'document' | 'reminder';

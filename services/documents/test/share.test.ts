@@ -10,6 +10,7 @@ import type { ShareSummary } from '../src/share/summary';
 import * as F from './fixtures';
 import { binary, startDocuments, tokenFor, type DocStack } from './helpers';
 import { decodeQr, pdfText } from './pdf';
+import { state } from './responders';
 
 // Share links end to end: real nats-server, fixture owners on NATS, documents' own embedded MongoDB, real Chromium.
 let stack: DocStack;
@@ -29,6 +30,8 @@ const share = (body: object, auth = staff) =>
   request(stack.url).post('/share').set('Authorization', auth).set('X-Forwarded-Host', 'shop.example.in').set('X-Forwarded-Proto', 'https').send(body);
 const open = (path: string, from = '203.0.113.9') => request(stack.url).get(path).set('X-Forwarded-For', from).set('User-Agent', 'Mozilla/5.0 (Linux; Android 14) Test');
 const tokenOf = (url: string) => url.split('/s/')[1]!;
+// pdftotext writes Devanagari clusters with its own spacing: compare without white space.
+const compact = (s: string) => s.normalize('NFC').replace(/\s+/g, '');
 
 describe('POST /share', () => {
   it('makes a link of 192 random bits for a bill, stored only hashed, with the English message and the customer\'s WhatsApp', async () => {
@@ -181,6 +184,93 @@ describe('the public page /s/<token>', () => {
     // A revoked link leaves the document's list of live links.
     const list = await request(stack.url).get('/share?kind=estimate&id=3').set('Authorization', staff);
     expect(list.body.links.map((l: { token: string }) => l.token)).not.toContain(t);
+  });
+});
+
+describe('the public page in the language the link was sent in', () => {
+  afterEach(() => {
+    state.docLanguage = undefined;
+  });
+
+  it('a Hindi link shows its page (labels, amount due, Pay, Download PDF, validity) and its PDF in Hindi; the figures stay en-IN', async () => {
+    const made = await share({ kind: 'bill', id: 7, lang: 'hi' });
+    expect(made.status).toBe(200);
+    expect((await links.findOne({ tokenHash: hashToken(made.body.token) }).lean())!.lang).toBe('hi');
+    const res = await open(`/s/${made.body.token}`);
+    expect(res.status).toBe(200);
+    const html = res.text;
+    expect(html).toContain('<html lang="hi">');
+    expect(html).toContain('<h1>बिल 7</h1>');
+    // Bill 7: 2561.92 - 1000 paid = 1561.92, rounded as printed to 1562; its own amount 2561.92 - 500.25 previous due = 2061.67.
+    expect(html).toContain('<div class="due" data-testid="due">₹1,562.00</div><div class="due-label">बकाया राशि</div>');
+    expect(html).toContain('<dt>राशि</dt><dd>₹2,061.67</dd>');
+    expect(html).toContain('<dt>बकाया राशि</dt><dd>₹1,562.00</dd>');
+    expect(html).toContain('<dt>तारीख़</dt><dd>14-03-2025</dd>');
+    expect(html).toContain('<dt>देय तारीख़</dt><dd>14-04-2025</dd>');
+    expect(html).toContain('>₹1,562.00 भुगतान करें</a>');
+    expect(html).toContain('>किसी भी UPI ऐप से स्कैन करें, या<');
+    expect(html).toContain(`<a class="btn pdf" href="/s/${made.body.token}/pdf">PDF डाउनलोड करें</a>`);
+    expect(html).toMatch(/<footer>यह लिंक \d{2}-\d{2}-\d{4} तक मान्य है।<\/footer>/);
+    for (const english of ['amount due', 'Download PDF', 'Pay ₹', 'Scan with', 'valid until', '<dt>Amount']) expect(html).not.toContain(english);
+    const pdf = await open(`/s/${made.body.token}/pdf`).buffer(true).parse(binary);
+    expect(pdf.status).toBe(200);
+    const text = compact(pdfText(pdf.body));
+    for (const hindi of ['कर बीजक', 'बिल नं.: 7']) expect(text).toContain(compact(hindi));
+    expect(text).not.toContain('TAXINVOICE');
+    // An English link of the same bill keeps its English page and PDF.
+    const en = await share({ kind: 'bill', id: 7, lang: 'en' });
+    expect((await open(`/s/${en.body.token}`)).text).toContain('<div class="due-label">amount due</div>');
+    expect(compact(pdfText((await open(`/s/${en.body.token}/pdf`).buffer(true).parse(binary)).body))).toContain('TAXINVOICE');
+  });
+
+  it("without lang the message, the page and the PDF follow the company's document language; a link kept without one does too", async () => {
+    state.docLanguage = 'hi';
+    const made = await share({ kind: 'receipt', id: 41 });
+    expect(made.status).toBe(200);
+    expect(made.body.message).toContain('प्रिय Ramesh Gupta रमेश');
+    expect(made.body.message).toContain('रसीद 41');
+    const html = (await open(`/s/${made.body.token}`)).text;
+    expect(html).toContain('<h1>भुगतान रसीद 41</h1>');
+    // Receipt 41: 750 received, 811.92 still due.
+    expect(html).toContain('<dt>प्राप्त राशि</dt><dd>₹750.00</dd>');
+    expect(html).toContain('<dt>बकाया राशि</dt><dd>₹811.92</dd>');
+    const pdf = compact(pdfText((await open(`/s/${made.body.token}/pdf`).buffer(true).parse(binary)).body));
+    expect(pdf).toContain(compact('भुगतान रसीद'));
+    expect(pdf).not.toContain('MONEYRECEIPT');
+    // A link stored before links kept their language speaks the company's.
+    const older = await share({ kind: 'estimate', id: 3, lang: 'en' });
+    expect((await links.updateOne({ tokenHash: hashToken(older.body.token) }, { $set: { lang: null } })).modifiedCount).toBe(1);
+    expect((await open(`/s/${older.body.token}`)).text).toContain('<h1>अनुमान पत्र 3</h1>');
+    state.docLanguage = undefined;
+    expect((await open(`/s/${older.body.token}`)).text).toContain('<h1>Estimate 3</h1>');
+  });
+
+  it("answers 410 in the link's language (expired, withdrawn, page and PDF) and 404 in the browser's", async () => {
+    const expired = await share({ kind: 'receipt', id: 41, lang: 'hi' });
+    await links.updateOne({ tokenHash: hashToken(expired.body.token) }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    for (const path of [`/s/${expired.body.token}`, `/s/${expired.body.token}/pdf`]) {
+      const res = await open(path);
+      expect(res.status).toBe(410);
+      expect(res.text).toContain('<html lang="hi">');
+      expect(res.text).toContain('<h1 data-status="410">लिंक की अवधि ख़त्म</h1>');
+      expect(res.text).toContain('इस लिंक की अवधि ख़त्म हो गई है। कृपया दुकान से नया लिंक भेजने को कहें।');
+    }
+    const withdrawn = await share({ kind: 'estimate', id: 3, lang: 'hi' });
+    expect((await request(stack.url).post('/share/revoke').set('Authorization', staff).send({ token: withdrawn.body.token })).status).toBe(200);
+    const gone = await open(`/s/${withdrawn.body.token}`);
+    expect(gone.status).toBe(410);
+    expect(gone.text).toContain('दुकान ने यह लिंक वापस ले लिया है। कृपया उनसे नया लिंक भेजने को कहें।');
+    expect(gone.text).not.toContain('withdrawn');
+    // No link to ask for an unknown token: the browser's first language decides.
+    const unknown = `/s/${'B'.repeat(32)}`;
+    const hindi = await open(unknown).set('Accept-Language', 'hi-IN,hi;q=0.9,en;q=0.8');
+    expect(hindi.status).toBe(404);
+    expect(hindi.text).toContain('<h1 data-status="404">लिंक नहीं मिला</h1>');
+    expect(hindi.text).toContain('यह लिंक मौजूद नहीं है।');
+    const english = await open(unknown).set('Accept-Language', 'en-IN,hi;q=0.9');
+    expect(english.status).toBe(404);
+    expect(english.text).toContain('Link not found');
+    expect(english.text).toContain('<html lang="en">');
   });
 });
 

@@ -1,3 +1,5 @@
+import type { ShareLang } from '@bahi/contracts';
+import { textFor, type DocT } from '../i18n';
 import { rupees, date as ddmmyyyy } from '../render/format';
 import type { ShareSummary } from './summary';
 
@@ -7,7 +9,7 @@ export function escapeHtml(s: string): string {
 
 /** Phone first; no script, no external file (the gateway's CSP allows inline styles and data: images). */
 const CSS = `
-*{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans',sans-serif;background:#f3f5f7;color:#1d2430;line-height:1.4}
+*{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans','Noto Sans Devanagari',sans-serif;background:#f3f5f7;color:#1d2430;line-height:1.4}
 main{max-width:480px;margin:0 auto;padding:16px}
 .card{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.12);padding:18px;margin-bottom:14px}
 .company{font-size:1.15rem;font-weight:700;margin:0 0 2px}.muted{color:#5b6574;font-size:.9rem}
@@ -21,8 +23,8 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:6px 12px;margin:12px 0 0}dt{c
 .center{text-align:center}footer{text-align:center;color:#8a93a0;font-size:.8rem;margin-top:8px}
 `;
 
-function shell(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main>${body}</main></body></html>`;
+function shell(title: string, body: string, lang: ShareLang): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main>${body}</main></body></html>`;
 }
 
 export interface PageCompany {
@@ -39,40 +41,69 @@ export interface PagePay {
   amount: string;
 }
 
-/** The public page of a live link. */
-export function sharePage(p: { company: PageCompany; doc: ShareSummary; pdfHref: string; pay: PagePay | null; expiresAt: Date }): string {
+const TITLE_KEYS: Record<string, string> = {
+  Bill: 'bill',
+  'Tax invoice': 'taxInvoice',
+  'Bill of supply': 'billOfSupply',
+  Estimate: 'estimate',
+  'Money receipt': 'receipt',
+  'Statement of account': 'statement',
+  'Credit note': 'creditNote',
+};
+
+/** The document's title in the page's language (the summary's title is the English one the message uses). */
+export function titleIn(t: DocT, title: string): string {
+  const key = TITLE_KEYS[title];
+  return key ? t(`share.titles.${key}`) : title;
+}
+
+function noteIn(t: DocT, doc: ShareSummary): string | null {
+  const n = doc.noteOf;
+  if (!n) return doc.note;
+  if (n.key === 'cancelled') return t('share.notes.cancelled', { date: ddmmyyyy(n.date), reason: n.reason });
+  return n.reason ? t('share.notes.againstReason', { saleId: n.saleId, reason: n.reason }) : t('share.notes.against', { saleId: n.saleId });
+}
+
+/** The public page of a live link, in the link's language (figures and dates en-IN in both). */
+export function sharePage(p: { company: PageCompany; doc: ShareSummary; pdfHref: string; pay: PagePay | null; expiresAt: Date; lang?: ShareLang }): string {
   const { company, doc } = p;
+  const lang = p.lang ?? 'en';
+  const t = textFor(lang);
+  const title = titleIn(t, doc.title);
+  const note = noteIn(t, doc);
   const rows: [string, string][] = [
-    [doc.kind === 'statement' ? 'Customer no.' : 'Number', doc.number],
-    ['Date', ddmmyyyy(doc.date)],
-    ...(doc.customerName ? ([['Customer', doc.customerName]] as [string, string][]) : []),
-    [doc.kind === 'statement' ? 'Total due' : doc.kind === 'receipt' ? 'Amount received' : 'Amount', rupees(doc.amount)],
-    ...(doc.due !== null && doc.kind !== 'statement' ? ([['Amount due', rupees(doc.due)]] as [string, string][]) : []),
-    ...(doc.dueDate && doc.due !== null && Number(doc.due) > 0 ? ([['Due date', ddmmyyyy(doc.dueDate)]] as [string, string][]) : []),
+    [doc.kind === 'statement' ? t('share.page.customerNo') : t('share.page.number'), doc.number],
+    [t('share.page.date'), ddmmyyyy(doc.date)],
+    ...(doc.customerName ? ([[t('share.page.customer'), doc.customerName]] as [string, string][]) : []),
+    [doc.kind === 'statement' ? t('share.page.totalDue') : doc.kind === 'receipt' ? t('share.page.amountReceived') : t('share.page.amount'), rupees(doc.amount)],
+    ...(doc.due !== null && doc.kind !== 'statement' ? ([[t('share.page.amountDue'), rupees(doc.due)]] as [string, string][]) : []),
+    ...(doc.dueDate && doc.due !== null && Number(doc.due) > 0 ? ([[t('share.page.dueDate'), ddmmyyyy(doc.dueDate)]] as [string, string][]) : []),
   ];
   const headline =
     doc.due !== null
-      ? `<div class="due" data-testid="due">${escapeHtml(rupees(doc.due))}</div><div class="due-label">amount due</div>`
-      : `<div class="due" data-testid="due">${escapeHtml(rupees(doc.amount))}</div><div class="due-label">${doc.kind === 'credit-note' ? 'credited to your account' : 'total'}</div>`;
+      ? `<div class="due" data-testid="due">${escapeHtml(rupees(doc.due))}</div><div class="due-label">${escapeHtml(t('share.page.dueLabel'))}</div>`
+      : `<div class="due" data-testid="due">${escapeHtml(rupees(doc.amount))}</div><div class="due-label">${escapeHtml(doc.kind === 'credit-note' ? t('share.page.credited') : t('share.page.total'))}</div>`;
   const pay = p.pay
-    ? `<section class="card center"><img class="qr" alt="UPI QR code to pay ${escapeHtml(rupees(p.pay.amount))}" src="${p.pay.qrDataUrl}"><div class="muted">Scan with any UPI app, or</div><a class="btn pay" href="${escapeHtml(p.pay.uri)}">Pay ${escapeHtml(rupees(p.pay.amount))}</a></section>`
+    ? `<section class="card center"><img class="qr" alt="${escapeHtml(t('share.page.qrAlt', { amount: rupees(p.pay.amount) }))}" src="${p.pay.qrDataUrl}"><div class="muted">${escapeHtml(t('share.page.scan'))}</div><a class="btn pay" href="${escapeHtml(p.pay.uri)}">${escapeHtml(t('share.page.pay', { amount: rupees(p.pay.amount) }))}</a></section>`
     : '';
   const body = `<section class="card"><p class="company">${escapeHtml(company.name)}</p><div class="muted">${escapeHtml([company.add1, company.mob1].filter(Boolean).join(' · '))}</div>
-<h1>${escapeHtml(doc.title)} ${doc.kind === 'statement' ? '' : escapeHtml(doc.number)}</h1>${headline}
+<h1>${escapeHtml(title)} ${doc.kind === 'statement' ? '' : escapeHtml(doc.number)}</h1>${headline}
 <dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
-${doc.note ? `<div class="note">${escapeHtml(doc.note)}</div>` : ''}
-<a class="btn pdf" href="${escapeHtml(p.pdfHref)}">Download PDF</a></section>${pay}
-<footer>This link is valid until ${escapeHtml(ddmmyyyy(p.expiresAt.toISOString().slice(0, 10)))}.</footer>`;
-  return shell(`${doc.title} ${doc.number} - ${company.name}`, body);
+${note ? `<div class="note">${escapeHtml(note)}</div>` : ''}
+<a class="btn pdf" href="${escapeHtml(p.pdfHref)}">${escapeHtml(t('share.page.pdf'))}</a></section>${pay}
+<footer>${escapeHtml(t('share.page.validUntil', { date: ddmmyyyy(p.expiresAt.toISOString().slice(0, 10)) }))}</footer>`;
+  return shell(`${title} ${doc.number} - ${company.name}`, body, lang);
 }
 
 /** The friendly page of an unknown (404), expired or revoked (410) link. */
-export function problemPage(status: 404 | 410 | 429, reason: 'unknown' | 'expired' | 'revoked' | 'busy'): string {
-  const text = {
-    unknown: ['Link not found', 'This link does not exist. Please check it, or ask the shop to send it again.'],
-    expired: ['Link expired', 'This link has expired. Please ask the shop to send a new one.'],
-    revoked: ['Link withdrawn', 'The shop has withdrawn this link. Please ask them to send a new one.'],
-    busy: ['Too many requests', 'Too many pages were opened from this address. Please try again in a minute.'],
-  }[reason];
-  return shell(text[0]!, `<section class="card center"><h1 data-status="${status}">${escapeHtml(text[0]!)}</h1><p class="muted">${escapeHtml(text[1]!)}</p></section>`);
+export function problemPage(status: 404 | 410 | 429, reason: 'unknown' | 'expired' | 'revoked' | 'busy', lang: ShareLang = 'en'): string {
+  const t = textFor(lang);
+  const title = t(`share.problem.${reason}.title`);
+  return shell(title, `<section class="card center"><h1 data-status="${status}">${escapeHtml(title)}</h1><p class="muted">${escapeHtml(t(`share.problem.${reason}.text`))}</p></section>`, lang);
+}
+
+/** The language of a page with no link to ask (an unknown token): Hindi when the browser puts it first, else English. */
+export function browserLang(acceptLanguage: string | undefined): ShareLang {
+  const first = (acceptLanguage ?? '').split(',')[0]!.trim().toLowerCase();
+  return first === 'hi' || first.startsWith('hi-') ? 'hi' : 'en';
 }

@@ -7,7 +7,8 @@ import { CurrentUser, Limits, LOGGER, Public, Tenant } from '@bahi/service-kit';
 import { Printer } from '../core.module';
 import { DOCUMENT_KINDS, type DocumentKindDef } from '../documents/kinds';
 import { renderForResponse } from '../documents/renderer';
-import { ShareService } from './share.service';
+import { browserLang } from './page';
+import { ShareService, type Resolved } from './share.service';
 
 export class CreateShareDto {
   @IsIn(ShareKinds, { message: `kind must be one of ${ShareKinds.join(', ')}.` })
@@ -52,7 +53,7 @@ export class ShareController {
   @Post()
   @HttpCode(200)
   create(@Tenant() companyId: number, @CurrentUser() user: TokenClaims, @Body() body: CreateShareDto, @Req() req: Request): Promise<CreateShareReply> {
-    return this.shares.create(user, companyId, body.kind, body.id, body.lang ?? 'en', body.template ?? 'document', originOf(req));
+    return this.shares.create(user, companyId, body.kind, body.id, body.lang, body.template ?? 'document', originOf(req));
   }
 
   @Get()
@@ -88,13 +89,19 @@ export class PublicShareController {
     res.setHeader('X-Robots-Tag', 'noindex, nofollow');
   }
 
+  /** 404 in the browser's language (no link to ask); 410 in the language the link was sent in. */
+  private async refuse(found: Exclude<Resolved, { ok: true }>, req: Request, res: Response): Promise<void> {
+    const lang = found.status === 410 ? await this.shares.langOf(found.link) : browserLang(req.headers['accept-language']);
+    res.status(found.status).type('html').send(this.shares.problem(found.status, found.reason, lang));
+  }
+
   @Get(':token')
   @Public()
   async page(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     this.headers(res);
     const found = await this.shares.resolve(token);
     if (!found.ok) {
-      res.status(found.status).type('html').send(this.shares.problem(found.status, found.reason));
+      await this.refuse(found, req, res);
       return;
     }
     const html = await this.shares.page(found.link, `/s/${token}/pdf`);
@@ -108,13 +115,14 @@ export class PublicShareController {
     this.headers(res);
     const found = await this.shares.resolve(token);
     if (!found.ok) {
-      res.status(found.status).type('html').send(this.shares.problem(found.status, found.reason));
+      await this.refuse(found, req, res);
       return;
     }
     const { link } = found;
     const def = (DOCUMENT_KINDS as Partial<Record<string, DocumentKindDef>>)[link.kind];
     if (!def) throw new ServiceUnavailableException(`A ${link.kind} cannot be printed yet.`);
-    const doc = await def.prepare({ companyId: link.companyId, id: String(link.docId), query: {} }, this.shares.sources);
+    // The PDF speaks the link's language, as its page does.
+    const doc = await def.prepare({ companyId: link.companyId, id: String(link.docId), query: { lang: await this.shares.langOf(link) } }, this.shares.sources);
     const pdf = await renderForResponse(this.printer.pool, doc, res, this.logger, `shared ${link.kind} ${link.docId}`);
     await this.shares.logView(link, clientIp(req), String(req.headers['user-agent'] ?? ''), 'pdf');
     res.status(200);

@@ -14,6 +14,8 @@ export class ShareLinkDoc {
   @Prop({ required: true }) createdBy!: string;
   @Prop({ required: true, type: Date }) expiresAt!: Date;
   @Prop({ type: Date, default: null }) revokedAt!: Date | null;
+  /** The language the link was sent in: its page and PDF speak it (older links: null, the company's doc_language). */
+  @Prop({ type: String, enum: ['en', 'hi', null], default: null }) lang!: 'en' | 'hi' | null;
   /** The token itself, for the company's own list of live links (GET /share). */
   @Prop({ required: true }) token!: string;
   createdAt!: Date;

@@ -33,7 +33,8 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 
 export type Resolved =
   | { ok: true; link: ShareLinkDoc & { _id: unknown } }
-  | { ok: false; status: 404 | 410; reason: 'unknown' | 'expired' | 'revoked' };
+  | { ok: false; status: 404; reason: 'unknown' }
+  | { ok: false; status: 410; reason: 'expired' | 'revoked'; link: ShareLinkDoc };
 
 /** Share links: made by the company's users, opened by anyone holding the token. */
 @Injectable()
@@ -62,13 +63,14 @@ export class ShareService {
     return `${base}/s/${token}`;
   }
 
-  async create(user: TokenClaims, companyId: number, kind: ShareKind, id: number, lang: ShareLang, template: 'document' | 'reminder', origin: string | null): Promise<CreateShareReply> {
+  async create(user: TokenClaims, companyId: number, kind: ShareKind, id: number, asked: ShareLang | undefined, template: 'document' | 'reminder', origin: string | null): Promise<CreateShareReply> {
     // The document must exist and be this company's (its owner answers null otherwise: 404).
     const [doc, company] = await Promise.all([summarize(this.sources.ask, companyId, kind, id, today()), this.companyDetails(companyId)]);
+    const lang = asked ?? company.doc_language ?? 'en';
     const days = Number.isInteger(company.share_expiry_days) && company.share_expiry_days! >= 1 ? Math.min(365, company.share_expiry_days!) : DEFAULT_SHARE_EXPIRY_DAYS;
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const expiresAt = new Date(Date.now() + days * DAY_MS);
-    await this.links.create({ tokenHash: hashToken(token), token, companyId, kind, docId: id, createdBy: `${user.name} (${user.uid})`, expiresAt, revokedAt: null });
+    await this.links.create({ tokenHash: hashToken(token), token, companyId, kind, docId: id, createdBy: `${user.name} (${user.uid})`, expiresAt, revokedAt: null, lang });
     const url = this.linkUrl(token, origin);
     const message = shareMessage(templateOf(company, template, lang), doc, { company: company.name, link: url, lang });
     return { token, url, expiresAt: expiresAt.toISOString(), message, waUrl: whatsappUrl(doc.mobile, message) };
@@ -105,8 +107,8 @@ export class ShareService {
     if (!TOKEN_PATTERN.test(token)) return { ok: false, status: 404, reason: 'unknown' };
     const link = await this.links.findOne({ tokenHash: hashToken(token) }).lean();
     if (!link) return { ok: false, status: 404, reason: 'unknown' };
-    if (link.revokedAt) return { ok: false, status: 410, reason: 'revoked' };
-    if (new Date(link.expiresAt).getTime() <= now) return { ok: false, status: 410, reason: 'expired' };
+    if (link.revokedAt) return { ok: false, status: 410, reason: 'revoked', link };
+    if (new Date(link.expiresAt).getTime() <= now) return { ok: false, status: 410, reason: 'expired', link };
     return { ok: true, link: link as ShareLinkDoc & { _id: unknown } };
   }
 
@@ -119,7 +121,13 @@ export class ShareService {
   async page(link: ShareLinkDoc, pdfHref: string): Promise<string> {
     const kind = link.kind as ShareKind;
     const [doc, company] = await Promise.all([summarize(this.sources.ask, link.companyId, kind, link.docId, today()), this.companyDetails(link.companyId)]);
-    return sharePage({ company, doc, pdfHref, pay: await this.pay(company, doc), expiresAt: new Date(link.expiresAt) });
+    return sharePage({ company, doc, pdfHref, pay: await this.pay(company, doc), expiresAt: new Date(link.expiresAt), lang: link.lang ?? company.doc_language ?? 'en' });
+  }
+
+  /** The language a link's page, PDF and 410 page speak: the one it was sent in, else (older links) the company's documents'. */
+  async langOf(link: Pick<ShareLinkDoc, 'lang' | 'companyId'>): Promise<ShareLang> {
+    if (link.lang) return link.lang;
+    return (await this.companyDetails(link.companyId)).doc_language ?? 'en';
   }
 
   /** The UPI block: the company has a UPI id and something is due. */

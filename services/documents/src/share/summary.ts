@@ -22,8 +22,10 @@ export interface ShareSummary {
   customerName: string;
   /** Ten-digit Indian mobile, or null (walk-in, none). */
   mobile: string | null;
-  /** Note under the figures (a cancelled bill). */
+  /** Note under the figures (a cancelled bill), in English. */
   note: string | null;
+  /** The same note's parts, for the page in the link's language. */
+  noteOf?: { key: 'cancelled'; date: string; reason: string } | { key: 'against'; saleId: number; reason: string } | null;
 }
 
 /** The last ten digits of a mobile number written with a +91, 0 or spaces; null when there are not ten. */
@@ -63,6 +65,7 @@ export async function summarize(ask: Ask, companyId: number, kind: ShareKind, id
         dueDate: sale.due_date,
         ...party(sale.customer),
         note: sale.cancelled ? `Cancelled on ${sale.cancelled.date}: ${sale.cancelled.reason}` : null,
+        noteOf: sale.cancelled ? { key: 'cancelled', date: sale.cancelled.date, reason: sale.cancelled.reason } : null,
       };
     }
     case 'estimate': {
@@ -109,6 +112,7 @@ export async function summarize(ask: Ask, companyId: number, kind: ShareKind, id
         dueDate: null,
         ...party(n.customer, n.walkIn),
         note: n.reason ? `Against bill ${n.saleId}: ${n.reason}` : `Against bill ${n.saleId}`,
+        noteOf: { key: 'against', saleId: n.saleId, reason: n.reason ?? '' },
       };
     }
   }
