@@ -255,4 +255,28 @@ test('the statement, a money receipt and a credit note are shared from their own
   const days = (Date.parse(live[0]!.expiresAt) - before) / 86_400_000;
   expect(days).toBeGreaterThan(6.99);
   expect(days).toBeLessThan(7.01);
+
+  // The Hindi message's link opens a Hindi page on the customer's phone (JavaScript off).
+  const hindiLink = /(http:\/\/[^ ]+\/s\/[A-Za-z0-9_-]{32})$/.exec(hindi.text)![1]!;
+  const phone = await e2e.browser.newContext({ viewport: { width: 375, height: 667 }, javaScriptEnabled: false, isMobile: true });
+  const view = await phone.newPage();
+  expect((await view.goto(hindiLink))!.status()).toBe(200);
+  expect(await view.locator('html').getAttribute('lang')).toBe('hi');
+  await view.getByRole('heading', { name: 'खाता विवरण' }).waitFor();
+  expect((await view.getByTestId('due').textContent())?.trim()).toBe('₹480.00');
+  await view.getByText('बकाया राशि', { exact: true }).waitFor();
+  await view.getByText('कुल बकाया', { exact: true }).waitFor();
+  await view.getByRole('link', { name: '₹480.00 भुगतान करें' }).waitFor();
+  const hindiPdf = await view.getByRole('link', { name: 'PDF डाउनलोड करें' }).getAttribute('href');
+  const statementPdf = await fetch(new URL(hindiPdf!, hindiLink).toString());
+  expect(statementPdf.status).toBe(200);
+  expect(await view.getByText('Download PDF').count()).toBe(0);
+  expect(await view.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await view.screenshot({ path: path.join(path.dirname(await shot(page, 'statement-hindi')), 'share-public-page-hindi-375.png'), fullPage: true });
+  // Withdrawn, it says so in Hindi.
+  expect((await api('POST', '/share/revoke', { token: new URL(hindiLink).pathname.slice(3) })).status).toBe(200);
+  expect((await view.goto(hindiLink))!.status()).toBe(410);
+  await view.getByText('दुकान ने यह लिंक वापस ले लिया है।', { exact: false }).waitFor();
+  await view.screenshot({ path: path.join(path.dirname(await shot(page, 'statement-hindi')), 'share-public-revoked-hindi-375.png'), fullPage: true });
+  await phone.close();
 });
