@@ -13,6 +13,11 @@ describe('server catalogue', () => {
     ['name must be a string', 'name टेक्स्ट होना चाहिए'],
     ['property foo should not exist', 'फ़ील्ड foo नहीं भेजी जानी चाहिए'],
     ['Unable to process the request please contact support.', 'अनुरोध पूरा नहीं हो सका, कृपया सपोर्ट से संपर्क करें।'],
+    // The import wizard's column labels and match rules (inventory's products, ledger's parties).
+    ['Cost price', 'लागत मूल्य'],
+    ['Product name', 'प्रोडक्ट का नाम'],
+    ['PIN code', 'पिन कोड'],
+    ['barcode: a row whose barcode a product already has updates that product; rows without a barcode are added as new products.', 'बारकोड: जिस पंक्ति का बारकोड किसी प्रोडक्ट पर पहले से है, वह उस प्रोडक्ट को अपडेट करती है; बिना बारकोड की पंक्तियाँ नए प्रोडक्ट के रूप में जुड़ती हैं।'],
   ])('%s', (message, hindi) => {
     expect(matchServerMessage(hi, message)).toBe(hindi);
     // The English catalogue gives back the service's own words.
