@@ -36,7 +36,11 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   applied = 0;
   /** Batches committed since start (tests). */
   batches = 0;
-  private workers = new Map<string, Promise<void>>();
+  /** Delivered messages not applied yet (every stream), with the consumer that delivered them. */
+  private queue: { m: JsMsg; from: ConsumerMessages }[] = [];
+  private working = false;
+  /** The batch being applied (settles, never rejects). */
+  private current: Promise<void> = Promise.resolve();
 
   constructor(
     @InjectConnection() private readonly conn: Connection,
@@ -160,9 +164,8 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     this.running.clear();
     for (const m of all) await m.close().catch(() => undefined);
     // A batch being applied finishes before the caller goes on (a rebuild wipes after this).
-    const workers = [...this.workers.values()];
-    this.workers.clear();
-    await Promise.all(workers.map((w) => w.catch(() => undefined)));
+    this.queue = [];
+    await this.current;
   }
 
   /** Creates the durable consumer when missing (deliver all) and processes messages one by one; retries while the stream is absent. */
@@ -211,30 +214,17 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /**
-   * Messages are queued as they arrive and applied by one worker per stream in batches: what is
-   * queued when the worker is free (up to MAX_BATCH), so a lone event goes at once and a backlog
-   * goes in few transactions.
+   * Messages of every stream are queued as they arrive and applied by one worker in batches: what
+   * is queued when the worker is free (up to MAX_BATCH), so a lone event goes at once and a backlog
+   * goes in few transactions. One worker for the three streams: a sale, its stock movement and its
+   * ledger entry touch the same rows (products, day totals), and transactions of concurrent
+   * batches would conflict and redo each other.
    */
   private async loop(stream: string, messages: ConsumerMessages) {
-    const queue: JsMsg[] = [];
-    const sleeper: { wake: (() => void) | null } = { wake: null };
-    let done = false;
-    const worker = (async () => {
-      for (;;) {
-        if (!queue.length) {
-          if (done) return;
-          await new Promise<void>((r) => (sleeper.wake = r));
-          continue;
-        }
-        await this.handleBatch(queue.splice(0, MAX_BATCH));
-      }
-    })();
-    this.workers.set(stream, worker);
     try {
       for await (const m of messages) {
-        queue.push(m);
-        sleeper.wake?.();
-        sleeper.wake = null;
+        this.queue.push({ m, from: messages });
+        this.kick();
       }
     } catch (err) {
       // The consumer was deleted (a rebuild elsewhere) or NATS was gone too long: start over below.
@@ -242,15 +232,30 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
       await new Promise((r) => setTimeout(r, 1000));
     }
     // What was delivered but not applied is redelivered (not acked); the batch in hand finishes.
-    queue.length = 0;
-    done = true;
-    sleeper.wake?.();
-    await worker;
+    this.queue = this.queue.filter((q) => q.from !== messages);
+    await this.current;
     // Closed by a rebuild or shutdown; otherwise (consumer deleted, NATS gone for long) start over.
     if (!this.stopped && this.running.get(stream) === messages) {
       this.running.delete(stream);
       void this.consume(stream, false);
     }
+  }
+
+  /** Starts the worker when it is not running; it stops when the queue is empty. */
+  private kick() {
+    if (this.working) return;
+    this.working = true;
+    void (async () => {
+      try {
+        while (this.queue.length) {
+          const batch = this.queue.splice(0, MAX_BATCH).map((q) => q.m);
+          this.current = this.handleBatch(batch).catch((err) => this.log.error({ err }, 'reports: batch not handled'));
+          await this.current;
+        }
+      } finally {
+        this.working = false;
+      }
+    })();
   }
 
   /**
