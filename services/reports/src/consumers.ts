@@ -14,6 +14,8 @@ import { C, ensureIndexes, wipe } from './store';
 export const durableOf = (stream: string) => `reports-${stream}`;
 const DOMAINS = Object.keys(EventStreams) as EventDomain[];
 const HISTORY = { sales: Subjects.sales.historyPage, inventory: Subjects.inventory.historyPage, ledger: Subjects.ledger.historyPage } as const;
+/** How long the worker lets a batch fill before applying it (ms): short, so a lone event is not held. */
+const BATCH_WAIT_MS = Math.max(0, Number(process.env.REPORTS_BATCH_WAIT_MS ?? 25) || 0);
 /** Marks a read model that has been built (absent: new or wiped, so it rebuilds at start). */
 const BUILT_ID = 'built';
 /** Marks a read model whose per-product running totals are kept (absent: made from the day rows at start). */
@@ -248,6 +250,8 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     void (async () => {
       try {
         while (this.queue.length) {
+          // A moment for the rest of a burst (a sale's stock and ledger events follow its bill) to join the batch.
+          if (this.queue.length < MAX_BATCH && BATCH_WAIT_MS > 0) await new Promise((r) => setTimeout(r, BATCH_WAIT_MS));
           const batch = this.queue.splice(0, MAX_BATCH).map((q) => q.m);
           this.current = this.handleBatch(batch).catch((err) => this.log.error({ err }, 'reports: batch not handled'));
           await this.current;
