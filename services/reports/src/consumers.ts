@@ -170,7 +170,7 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     await this.current;
   }
 
-  /** Creates the durable consumer when missing (deliver all) and processes messages one by one; retries while the stream is absent. */
+  /** Creates the durable consumer when missing (deliver all) and queues its messages for the batch worker; retries while the stream is absent. */
   /**
    * `create` false: the consumer was deleted under us (a rebuild elsewhere wipes the read model and
    * recreates it): wait for it to come back rather than make one that would run ahead of the wipe;
@@ -217,8 +217,8 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
 
   /**
    * Messages of every stream are queued as they arrive and applied by one worker in batches: what
-   * is queued when the worker is free (up to MAX_BATCH), so a lone event goes at once and a backlog
-   * goes in few transactions. One worker for the three streams: a sale, its stock movement and its
+   * is queued when the worker is free, after BATCH_WAIT_MS for the rest of a burst (up to
+   * MAX_BATCH), so a lone event waits a few milliseconds and a backlog goes in few transactions. One worker for the three streams: a sale, its stock movement and its
    * ledger entry touch the same rows (products, day totals), and transactions of concurrent
    * batches would conflict and redo each other.
    */
