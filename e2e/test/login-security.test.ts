@@ -99,5 +99,6 @@ test('five wrong passwords lock the account for a while, with the time to wait o
 
   await page.waitForTimeout(LOCK_SECONDS * 1000 + 300);
   await submitLogin(page, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
-  await page.waitForURL((url) => url.pathname === '/');
+  // A manager lands on the dashboard.
+  await page.waitForURL((url) => url.pathname === '/reports');
 });
