@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { ACCOUNTS, alertText, login, managerWithCatalogue, startE2E, type E2E } from '../src/harness';
+import { layoutProblems } from '../src/layout';
 
 // The back office in Hindi: a manager switches from the profile menu and walks products,
 // categories, purchases (cart, list, detail, distributors, reorder, debit notes) and both payment
@@ -26,33 +27,14 @@ async function chooseLanguage(p: Page, lng: 'en' | 'hi') {
   await p.waitForFunction((l) => document.documentElement.lang === l, lng);
 }
 
-/**
- * What a Devanagari layout breaks: text cut off by its box (overflow hidden / ellipsis), a button
- * or tab whose label wraps onto a second line, and a page that scrolls sideways. Tables inside
- * their scrolling wrapper are allowed to be wider than the screen.
- */
-async function layoutProblems(p: Page): Promise<string[]> {
-  return p.evaluate(() => {
-    const out: string[] = [];
-    const root = document.documentElement;
-    if (root.scrollWidth > root.clientWidth + 1) out.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
-    const content = document.querySelector('main') ?? document.body;
-    for (const el of Array.from(content.querySelectorAll<HTMLElement>('h1, h2, h3, label, button, th, dt, dd, a, span, p, legend, strong'))) {
-      const text = el.textContent?.trim();
-      if (!text || el.offsetParent === null) continue;
-      const style = getComputedStyle(el);
-      if (style.overflow !== 'visible' && el.scrollWidth > el.clientWidth + 1 && el.closest('.bk-table-wrap, .pu-table-wrap') === null) {
-        out.push(`cut off: "${text}"`);
-      }
-      if (el.matches('button, .bk-btn, nav a')) {
-        const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.5;
-        const inner = el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-        if (inner > line * 1.6) out.push(`wraps: "${text}"`);
-      }
-    }
-    return out;
+/** Back-office texts cut off, a button or menu link wrapping onto a second line; wide tables may scroll in their wrapper. */
+const backOfficeProblems = (p: Page) =>
+  layoutProblems(p, {
+    within: 'main',
+    texts: 'h1, h2, h3, label, button, th, dt, dd, a, span, p, legend, strong',
+    scrolling: '.bk-table-wrap, .pu-table-wrap',
+    oneLine: 'button, .bk-btn, nav a',
   });
-}
 
 /** A form field by its label's start (a required field's label ends in " *"). */
 const field = (label: string, p: Page = page) => p.getByLabel(new RegExp(`^${label.replace(/[()]/g, '\\$&')}( \\*)?$`));
@@ -67,7 +49,7 @@ async function screen(p: Page, url: string, heading: string, name: string) {
   // From the top: a full-page shot of a scrolled page draws the sticky top bar mid-page.
   await p.evaluate(() => window.scrollTo(0, 0));
   await e2e.shot(p, `hindi-${name}`);
-  expect({ name, problems: await layoutProblems(p) }).toEqual({ name, problems: [] });
+  expect({ name, problems: await backOfficeProblems(p) }).toEqual({ name, problems: [] });
 }
 
 beforeAll(async () => {
@@ -147,14 +129,14 @@ describe('the back office in Hindi', () => {
     await page.getByRole('button', { name: 'स्पेक जोड़ें' }).click();
     await field('स्पेक 1 का नाम').waitFor();
     await e2e.shot(page, 'hindi-category-add-spec');
-    expect(await layoutProblems(page)).toEqual([]);
+    expect(await backOfficeProblems(page)).toEqual([]);
     await page.getByRole('button', { name: 'स्पेक 1 हटाएँ' }).click();
     // Spaces pass the browser's required check; the form's own rule names the problem.
     await field('नाम').fill('  ');
     await page.getByRole('button', { name: 'श्रेणी सेव करें' }).click();
     expect(await alertText(page)).toBe('श्रेणी का नाम ज़रूरी है।');
     await e2e.shot(page, 'hindi-category-add-error');
-    expect(await layoutProblems(page)).toEqual([]);
+    expect(await backOfficeProblems(page)).toEqual([]);
   });
 
   it('purchases: the cart, the purchase account, a purchase, its labels, debit notes and the reorder list', async () => {
@@ -169,7 +151,7 @@ describe('the back office in Hindi', () => {
     await page.getByTestId('purchase-panel').waitFor();
     await page.waitForLoadState('networkidle');
     await e2e.shot(page, 'hindi-purchase-cart');
-    expect(await layoutProblems(page)).toEqual([]);
+    expect(await backOfficeProblems(page)).toEqual([]);
     await ok('DELETE', '/clearCart/1');
 
     await screen(page, '/purchaseList', 'खरीद खाता', 'purchase-list');
@@ -181,7 +163,7 @@ describe('the back office in Hindi', () => {
     await page.getByTestId('return-to-distributor').click();
     await page.getByTestId('purchase-return-dialog').waitFor();
     await e2e.shot(page, 'hindi-purchase-return');
-    expect(await layoutProblems(page)).toEqual([]);
+    expect(await backOfficeProblems(page)).toEqual([]);
     await page.keyboard.press('Escape');
 
     await screen(page, `/purchase/${purchaseId}/printLabel`, `खरीद #${purchaseId} के लेबल`, 'purchase-labels');
@@ -196,7 +178,7 @@ describe('the back office in Hindi', () => {
     await page.getByRole('button', { name: 'विवरण देखें' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'बदलें', exact: true }).waitFor();
     await e2e.shot(page, 'hindi-distributor-details');
-    expect(await layoutProblems(page)).toEqual([]);
+    expect(await backOfficeProblems(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await screen(page, '/distributor/add', 'डिस्ट्रीब्यूटर जोड़ें', 'distributor-add');
     await field('नाम').fill('  ');
@@ -221,7 +203,7 @@ describe('the back office in Hindi', () => {
     await page.getByTestId('total-due').filter({ hasText: '₹' }).waitFor();
     await field('रकम (₹)').fill('200');
     await e2e.shot(page, 'hindi-receive-payment-filled');
-    expect(await layoutProblems(page)).toEqual([]);
+    expect(await backOfficeProblems(page)).toEqual([]);
     await submit.click();
     await page.waitForURL(/\/payments\/receivePayment\/\d+$/);
     await screen(page, '', 'पैसे की रसीद', 'receipt');
@@ -238,7 +220,7 @@ describe('the back office in Hindi', () => {
     await page.getByTestId('distributor-list').getByText(`${distributorId} : शर्मा ट्रेडर्स`).click();
     await page.getByTestId('total-due').filter({ hasText: '₹' }).waitFor();
     await e2e.shot(page, 'hindi-give-payment-filled');
-    expect(await layoutProblems(page)).toEqual([]);
+    expect(await backOfficeProblems(page)).toEqual([]);
   });
 
   it("GST mode: the service's refusal of an HSN code shows in Hindi under the HSN field", async () => {
@@ -270,7 +252,7 @@ describe('the back office in Hindi', () => {
     await admin.getByRole('button', { name: 'पासवर्ड बदलें' }).first().click();
     await admin.getByRole('dialog').getByText('का नया पासवर्ड').waitFor();
     await e2e.shot(admin, 'hindi-admin-password');
-    expect(await layoutProblems(admin)).toEqual([]);
+    expect(await backOfficeProblems(admin)).toEqual([]);
     await admin.keyboard.press('Escape');
     await screen(admin, '/admin/createCompany', 'कंपनी जोड़ें', 'admin-create-company');
     await admin.getByRole('button', { name: 'कंपनी बनाएँ' }).click();

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ACCOUNTS, login, managerWithCatalogue, recordPrints, startE2E, type E2E } from '../src/harness';
+import { layoutProblems } from '../src/layout';
 
 // The counter in Hindi: a cashier whose language is Hindi sells with the keyboard only, prints
 // the bill, and every sales area (cart, checkout, bill, estimates, customers, sells account)
@@ -36,31 +37,12 @@ async function serverLanguage(want: string): Promise<string | undefined> {
   return language;
 }
 
-/**
- * Text cut off by its box (a button, header cell or label narrower or shorter than its
- * Devanagari text with overflow hidden), content wider than its card, or a page wider than the window.
- */
-async function clipped(): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    const doc = document.documentElement;
-    if (doc.scrollWidth > doc.clientWidth + 1) out.push(`page ${doc.scrollWidth} > ${doc.clientWidth}`);
-    const name = (el: HTMLElement) => `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>('.sl-card, .sl-bill, .bk-card, [role=dialog]'))) {
-      if (el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} ${el.scrollWidth} > ${el.clientWidth}`);
-    }
-    const texts = 'button, th, dt, label, h1, h2, a, .sl-badge, .bk-btn, .bk-field label, .sl-keys li, .sl-customer__row span';
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>(texts))) {
-      if (!el.offsetParent || !(el.textContent ?? '').trim()) continue;
-      const s = getComputedStyle(el);
-      const hidesX = s.overflowX !== 'visible' || s.textOverflow === 'ellipsis';
-      const hidesY = s.overflowY !== 'visible';
-      if (hidesX && el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} width ${el.scrollWidth} > ${el.clientWidth}`);
-      if (hidesY && el.scrollHeight > el.clientHeight + 1) out.push(`${name(el)} height ${el.scrollHeight} > ${el.clientHeight}`);
-    }
-    return out;
+/** Cards and dialogs wider than they are, or counter texts cut off by their box. */
+const clipped = () =>
+  layoutProblems(page, {
+    boxes: '.sl-card, .sl-bill, .bk-card, [role=dialog]',
+    texts: 'button, th, dt, label, h1, h2, a, .sl-badge, .bk-btn, .bk-field label, .sl-keys li, .sl-customer__row span',
   });
-}
 
 /** A screenshot to look at, at the usual counter width and at a small laptop's, each checked for clipping. */
 async function look(name: string) {

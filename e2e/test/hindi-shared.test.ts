@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ACCOUNTS, alertText, login, managerWithCatalogue, startE2E, type E2E } from '../src/harness';
+import { layoutProblems } from '../src/layout';
 
 let e2e: E2E;
 let page: Page;
@@ -29,28 +30,12 @@ async function ok<T = any>(method: string, apiPath: string, body?: unknown): Pro
   return r.body;
 }
 
-/** Text cut off by its box (overflow hidden), content wider than its card or dialog, or a page wider than the window. */
-async function clipped(): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    const doc = document.documentElement;
-    if (doc.scrollWidth > doc.clientWidth + 1) out.push(`page ${doc.scrollWidth} > ${doc.clientWidth}`);
-    const name = (el: HTMLElement) => `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>('.bk-card, .bk-modal, .bk-pager, .bk-import__steps'))) {
-      if (el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} ${el.scrollWidth} > ${el.clientWidth}`);
-    }
-    const texts = 'button, th, label, h1, h2, h3, a, select, .bk-btn, .bk-stat__label, .bk-pager__info, .bk-import__steps li, .bk-alert__text';
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>(texts))) {
-      if (!el.offsetParent || !(el.textContent ?? '').trim()) continue;
-      const s = getComputedStyle(el);
-      const hidesX = s.overflowX !== 'visible' || s.textOverflow === 'ellipsis';
-      const hidesY = s.overflowY !== 'visible';
-      if (hidesX && el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} width ${el.scrollWidth} > ${el.clientWidth}`);
-      if (hidesY && el.scrollHeight > el.clientHeight + 1) out.push(`${name(el)} height ${el.scrollHeight} > ${el.clientHeight}`);
-    }
-    return out;
+/** Cards, dialogs and the pager wider than they are, or shared components' texts cut off by their box. */
+const clipped = () =>
+  layoutProblems(page, {
+    boxes: '.bk-card, .bk-modal, .bk-pager, .bk-import__steps',
+    texts: 'button, th, label, h1, h2, h3, a, select, .bk-btn, .bk-stat__label, .bk-pager__info, .bk-import__steps li, .bk-alert__text',
   });
-}
 
 /** A screenshot to look at (e2e/test-results/screenshots/hindi-shared-<name>.png), at two widths, each checked for clipping. */
 async function look(name: string) {
