@@ -1,5 +1,7 @@
 // GET /reports/dashboard (services/reports README): amounts are decimal strings with two places,
 // dates IST YYYY-MM-DD.
+import type { AgeingRow } from '../pages/types';
+
 export type CardKey = 'sales' | 'collections' | 'newDues' | 'cashInHand';
 
 export interface TopProduct {
@@ -11,18 +13,8 @@ export interface TopProduct {
   marginPct: number | null;
 }
 
-export interface OverdueParty {
-  partyId: number;
-  name: string;
-  balance: string;
-  b0_30: string;
-  b31_60: string;
-  b61_90: string;
-  b90: string;
-  oldestDue: string | null;
-  dueDate: string | null;
-  daysOverdue: number;
-}
+/** A most-overdue customer: an ageing row, as the ageing report lists them. */
+export type OverdueParty = AgeingRow;
 
 export type BucketKey = 'b0_30' | 'b31_60' | 'b61_90' | 'b90';
 
