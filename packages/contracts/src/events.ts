@@ -195,6 +195,8 @@ export interface PurchaseEventLine {
 
 export interface PurchaseCompletedEvent extends DomainEventBase {
   purchaseId: number;
+  /** The distributor's own bill number, as entered (any tax mode; absent in events published before it was carried). */
+  bill_no?: string | null;
   distributorId: number;
   distributorName: string;
   lines: PurchaseEventLine[];

@@ -114,7 +114,7 @@ export function toFact(subject: string, raw: unknown): Fact | null {
         ...base(e),
         kind: 'purchase',
         purchaseId: id(e.purchaseId, 'purchaseId'),
-        docNo: e.gst?.invoice_no ?? null,
+        docNo: (typeof e.bill_no === 'string' && e.bill_no) || e.gst?.invoice_no || null,
         distributorId: e.distributorId ? id(e.distributorId, 'distributorId') : null,
         distributorName: String(e.distributorName ?? ''),
         amount: paise(e.amount, 'amount'),

@@ -45,7 +45,7 @@ async function publishDay() {
   await s.publish(E.inventory.productChanged, product(2, 'Soap', 'Personal', '20.00', '30.00', '10'));
   await s.publish(E.inventory.productChanged, product(2, 'Soap (old name)', 'Old', '1.00', '1.00', '0', new Date(Date.now() - 86_400_000).toISOString()));
   await s.publish(E.inventory.purchaseCompleted, {
-    ...base('purchase:1:1:completed'), purchaseId: 1, distributorId: 7, distributorName: 'Eastern Traders', lines: [], subtotal: '1000.00', tax: 0, taxAmount: '0',
+    ...base('purchase:1:1:completed'), purchaseId: 1, bill_no: 'ET-2231', distributorId: 7, distributorName: 'Eastern Traders', lines: [], subtotal: '1000.00', tax: 0, taxAmount: '0',
     shipping: '0', discount: '0', amount: '1000.00', paid: '400.00', dueDate: D, gst: null,
   });
   await s.publish(E.inventory.stockMoved, stock('b', 'sale', 1, [[1, '-2'], [2, '-3']]));
@@ -111,6 +111,8 @@ describe('reports from the event streams', () => {
     // The purchase: 1000.00, 400.00 paid.
     const pur = await s.get(`/reports/purchase-register?from=${D}&to=${D}`).expect(200);
     expect(pur.body.totals).toEqual({ count: 1, amount: '1000.00', returned: '0.00', net: '1000.00', paid: '400.00' });
+    // A simple-mode purchase names the distributor's own bill number too.
+    expect(pur.body.rows[0]).toMatchObject({ purchaseId: 1, bill_no: 'ET-2231' });
     expect((await s.get(`/reports/purchase-register?from=${D}&to=${D}&distributorId=7`).expect(200)).body.totals).toEqual(pur.body.totals);
   });
 

@@ -29,6 +29,7 @@ export function purchaseEvent(p: PurchaseDoc & Stamped): HistoryEvent<'events.in
     occurredAt: at(p),
     date: p.date,
     purchaseId: p.purchaseId,
+    bill_no: p.bill_no || null,
     distributorId: p.distributorId,
     distributorName: p.distributorName,
     lines: p.lines.map((l) => ({
