@@ -13,6 +13,7 @@ import {
 } from '@bahi/ui-kit';
 import type { Gstr3bReply } from '@bahi/contracts';
 import { useLanguage, useTranslation } from '@bahi/i18n';
+import { TotalsTable, type Column } from './TotalsTable';
 import {
   defaultPeriod,
   fallbackFileName,
@@ -40,73 +41,11 @@ const settle = <T,>(p: Promise<T>): Promise<Loaded<T>> =>
     (err: unknown) => ({ ok: false as const, message: errorMessage(err) }),
   );
 
-interface Column<R> {
-  label: string;
-  /** Right-aligned figures. */
-  num?: boolean;
-  cell(row: R): ReactNode;
-  /** The footer's total for this column, when it has one. */
-  total?: ReactNode;
-}
-
-function SectionTable<R>({
-  testId,
-  columns,
-  rows,
-  empty,
-}: {
-  testId: string;
-  columns: Column<R>[];
-  rows: R[];
-  empty: string;
-}) {
+/** A GSTR table: a totals row only when it has rows and a column with a total. */
+function SectionTable<R>({ testId, columns, rows, empty }: { testId: string; columns: Column<R>[]; rows: R[]; empty: string }) {
   const { t } = useTranslation('reports');
-  const hasTotals = rows.length > 0 && columns.some((c) => c.total !== undefined);
-  return (
-    <div className="bk-table-wrap">
-      <table className="bk-table rp-table" data-testid={testId}>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c.label} className={c.num ? 'rp-num' : undefined} scope="col">
-                {c.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td className="bk-table__empty" colSpan={columns.length}>
-                {empty}
-              </td>
-            </tr>
-          ) : (
-            rows.map((r, i) => (
-              <tr key={i}>
-                {columns.map((c) => (
-                  <td key={c.label} className={c.num ? 'rp-num bk-money' : undefined}>
-                    {c.cell(r)}
-                  </td>
-                ))}
-              </tr>
-            ))
-          )}
-        </tbody>
-        {hasTotals && (
-          <tfoot>
-            <tr data-testid={`${testId}-total`}>
-              {columns.map((c, i) => (
-                <td key={c.label} className={c.num ? 'rp-num bk-money' : undefined}>
-                  {i === 0 ? t('gst.total') : c.total}
-                </td>
-              ))}
-            </tr>
-          </tfoot>
-        )}
-      </table>
-    </div>
-  );
+  const showTotals = rows.length > 0 && columns.some((c) => c.total !== undefined);
+  return <TotalsTable testId={testId} columns={columns} rows={rows} empty={empty} totalLabel={t('gst.total')} showTotals={showTotals} />;
 }
 
 const inr = (v: number | undefined) => formatINR(v ?? 0);

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { NavLink, useSearchParams } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
 import { Button, Card, Pager, Spinner, api, errorMessage, fileNameOf, formatINR, openDocument, requestBlob, useAlert } from '@bahi/ui-kit';
+import { TotalsTable, type Column } from '../TotalsTable';
 import { PAGE_SIZE, QUICK_RANGES, REPORT_NAMES, activeRange, istToday, nextParams, pageCount, queryOf, queryString, quickRange, type ReportName } from './query';
 
 /** The reports menu: each report and the GST returns page. */
@@ -168,15 +169,8 @@ export function RangeFilter({ from, to, set }: { from: string; to: string; set(p
   );
 }
 
-export interface Col<R> {
-  key: string;
-  label: string;
-  /** Figures: right-aligned, tabular digits. */
-  num?: boolean;
-  cell(row: R): ReactNode;
-  /** This column's figure in the totals row (the service's totals, never summed here). */
-  total?: ReactNode;
-}
+/** A report page's column: it names its key (the totals cell's data-col). */
+export type Col<R> = Column<R> & { key: string };
 
 export const inr = (v: string | number | null | undefined) => formatINR(v ?? 0);
 
@@ -197,47 +191,7 @@ export function ReportTable<R>(props: {
   const pages = pageCount(props.count, props.page, rows.length);
   return (
     <Card className="rp-card-body-flush">
-      <div className="bk-table-wrap">
-        <table className="bk-table rp-table" data-testid={props.testId}>
-          <thead>
-            <tr>
-              {cols.map((c) => (
-                <th key={c.key} scope="col" className={c.num ? 'rp-num' : undefined}>
-                  {c.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
-              <tr>
-                <td className="bk-table__empty" colSpan={cols.length}>
-                  {t('pages.empty')}
-                </td>
-              </tr>
-            ) : (
-              rows.map((r, i) => (
-                <tr key={i}>
-                  {cols.map((c) => (
-                    <td key={c.key} className={c.num ? 'rp-num bk-money' : undefined}>
-                      {c.cell(r)}
-                    </td>
-                  ))}
-                </tr>
-              ))
-            )}
-          </tbody>
-          <tfoot>
-            <tr data-testid={`${props.testId}-total`}>
-              {cols.map((c, i) => (
-                <td key={c.key} className={c.num ? 'rp-num bk-money' : undefined} data-col={c.key}>
-                  {i === 0 ? props.totalLabel : c.total}
-                </td>
-              ))}
-            </tr>
-          </tfoot>
-        </table>
-      </div>
+      <TotalsTable testId={props.testId} columns={cols} rows={rows} empty={t('pages.empty')} totalLabel={props.totalLabel} showTotals />
       {props.onPage && pages > 1 && <Pager pageNo={props.page} noOfPages={pages} onPage={props.onPage} className="rp-pager" />}
     </Card>
   );
