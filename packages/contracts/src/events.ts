@@ -63,6 +63,8 @@ export const EventSubjects = {
     paymentGiven: 'events.ledger.payment.given',
     /** Every other ledger entry (sale, purchase, opening, notes, cancellation, reversal): with payments, the whole of each party's due. */
     entryPosted: 'events.ledger.entry.posted',
+    /** A customer or distributor as it is after a write (created, edited, imported): latest wins. */
+    partyChanged: 'events.ledger.party.changed',
   },
 } as const;
 
@@ -282,6 +284,21 @@ export interface PaymentEvent extends LedgerEntryEvent {
   transactionId: string;
 }
 
+/**
+ * A customer or distributor after a write: what reports names it by (ledger entries carry ids only).
+ * `version` orders the writes of one party (its last write, ms): an older event arriving late changes nothing.
+ */
+export interface PartyChangedEvent extends DomainEventBase {
+  party: { kind: PartyKind; id: number };
+  name: string;
+  /** A customer's mobile number; '' for a distributor (its officers have theirs). */
+  mobile: string;
+  gstin: string | null;
+  /** The company's walk-in customer. */
+  walkIn: boolean;
+  version: number;
+}
+
 export interface EventPayloads {
   'events.sales.sale.completed': SaleCompletedEvent;
   'events.sales.sale.returned': SaleReturnedEvent;
@@ -293,6 +310,7 @@ export interface EventPayloads {
   'events.ledger.payment.received': PaymentEvent;
   'events.ledger.payment.given': PaymentEvent;
   'events.ledger.entry.posted': LedgerEntryEvent;
+  'events.ledger.party.changed': PartyChangedEvent;
 }
 export type DomainEvent = EventPayloads[EventSubject];
 
@@ -305,12 +323,12 @@ export interface HistoryEvent<S extends EventSubject = EventSubject> {
 /**
  * The record collections each owner pages through for its history (one cursor per source):
  * sales: sale (completed sales), credit-note, sale-cancel; inventory: purchase, debit-note,
- * stock (applied sources), product; ledger: entry (payments included).
+ * stock (applied sources), product; ledger: entry (payments included), customer, distributor.
  */
 export const HistorySources = {
   sales: ['sale', 'credit-note', 'sale-cancel'],
   inventory: ['purchase', 'debit-note', 'stock', 'product'],
-  ledger: ['entry'],
+  ledger: ['entry', 'customer', 'distributor'],
 } as const;
 export type HistorySource<D extends EventDomain = EventDomain> = (typeof HistorySources)[D][number];
 

@@ -1,7 +1,8 @@
 // Ledger's domain events on JetStream (a real nats-server -js): every entry once, payments as
 // payment.received / payment.given, the rest as entry.posted; their deltas add up to the due.
+// Every customer or distributor write as party.changed (the name reports shows).
 import { JSONCodec } from 'nats';
-import { EventStreams, Subjects, type HistoryPageReply, type LedgerEntryEvent, type PartyDueReply, type PaymentEvent } from '@bahi/contracts';
+import { EventStreams, EventSubjects, Subjects, type HistoryPageReply, type LedgerEntryEvent, type PartyChangedEvent, type PartyDueReply, type PaymentEvent } from '@bahi/contracts';
 import { Money } from '@bahi/service-kit';
 import { as, customerForm, distributorForm, startLedger, tokenFor, type Stack } from './helpers';
 
@@ -21,10 +22,13 @@ async function streamEvents(): Promise<{ subject: string; msgId: string | undefi
   }
   return out;
 }
-async function waitForCount(n: number, ms = 5000) {
+const isParty = (e: { subject: string }) => e.subject === EventSubjects.ledger.partyChanged;
+/** The entries' events (payments included), without the parties'. */
+const entryEvents = async () => (await streamEvents()).filter((e) => !isParty(e));
+async function waitForCount(n: number, ms = 5000, read = entryEvents) {
   const end = Date.now() + ms;
   for (;;) {
-    const all = await streamEvents().catch(() => []);
+    const all = await read().catch(() => []);
     if (all.length >= n || Date.now() > end) return all;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -55,7 +59,7 @@ describe('ledger domain events', () => {
 
     const all = await waitForCount(6);
     await new Promise((r) => setTimeout(r, 300));
-    expect(await streamEvents()).toHaveLength(6);
+    expect(await entryEvents()).toHaveLength(6);
     expect(all.map((e) => e.msgId)).toEqual(all.map((e) => e.event.eventId));
     const ofCust = all.filter((e) => e.event.party.kind === 'customer');
     expect(ofCust.map((e) => [e.subject, e.event.entryKind, e.event.delta])).toEqual([
@@ -82,8 +86,37 @@ describe('ledger domain events', () => {
     const first = await stack.ask<HistoryPageReply>(Subjects.ledger.historyPage, { companyId: 1, source: 'entry', limit: 4 });
     const rest = await stack.ask<HistoryPageReply>(Subjects.ledger.historyPage, { companyId: 1, source: 'entry', limit: 4, after: first.next });
     expect(rest.next).toBeNull();
-    const streamed = await streamEvents();
+    const streamed = await entryEvents();
     expect([...first.events, ...rest.events].map((h) => h.event)).toEqual(streamed.map((e) => e.event));
     expect([...first.events, ...rest.events].map((h) => h.subject)).toEqual(streamed.map((e) => e.subject));
+  });
+
+  it('a customer and a distributor, created and edited, are published as party.changed with their names, each write once, newer versions later', async () => {
+    const parties = () => streamEvents().then((all) => all.filter(isParty));
+    const ofCust = (all: { event: PartyChangedEvent }[]) => all.filter((e) => e.event.party.kind === 'customer' && e.event.party.id === cust).map((e) => e.event);
+    // beforeAll created one customer and one distributor.
+    const created = ofCust(await waitForCount(2, 5000, parties));
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ companyId: 1, party: { kind: 'customer', id: cust }, name: 'Ravi Events', mobile: '9123400777', gstin: null, walkIn: false });
+    // A rename: one more event, with a later version; the first one is not published again.
+    expect((await A.put('/clients/addClient', { ...customerForm({ name: 'Ravi Events & Sons' }), id: cust, mobile_no: undefined })).body.done).toBe(true);
+    expect((await A.put('/addDistributor', { ...distributorForm({ name: 'Eastern Traders (Howrah)' }), id: dist })).body.done).toBe(true);
+    const all = await waitForCount(4, 5000, parties);
+    await new Promise((r) => setTimeout(r, 300));
+    const mine = (await parties()).filter((e) => e.event.party.id === cust || e.event.party.id === dist);
+    expect(mine.map((e) => e.msgId)).toEqual(mine.map((e) => e.event.eventId));
+    const custEvents = ofCust(mine);
+    expect(custEvents.map((e) => e.name)).toEqual(['Ravi Events', 'Ravi Events & Sons']);
+    expect(custEvents[1]!.version).toBeGreaterThanOrEqual(custEvents[0]!.version);
+    const distEvents = mine.filter((e) => e.event.party.kind === 'distributor').map((e) => e.event as PartyChangedEvent);
+    expect(distEvents.map((e) => e.name)).toEqual(['Eastern Traders', 'Eastern Traders (Howrah)']);
+    expect(distEvents[1]).toMatchObject({ mobile: '', companyId: 1 });
+    expect(all.length).toBeGreaterThanOrEqual(4);
+    // The history answers each party as it now is (for a rebuild from zero).
+    const hc = await stack.ask<HistoryPageReply>(Subjects.ledger.historyPage, { companyId: 1, source: 'customer' });
+    expect(hc.events.filter((h) => (h.event as PartyChangedEvent).party.id === cust).map((h) => [h.subject, (h.event as PartyChangedEvent).name])).toEqual([[EventSubjects.ledger.partyChanged, 'Ravi Events & Sons']]);
+    const hd = await stack.ask<HistoryPageReply>(Subjects.ledger.historyPage, { companyId: 1, source: 'distributor' });
+    expect(hd.events.map((h) => (h.event as PartyChangedEvent).name)).toEqual(['Eastern Traders (Howrah)']);
+    expect((hd.events[0]!.event as PartyChangedEvent).version).toBe(distEvents[1]!.version);
   });
 });

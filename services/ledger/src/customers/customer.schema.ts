@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument } from 'mongoose';
+import { pendingEvent } from '@bahi/service-kit';
 
 /** A customer of a company (spec 000 §3). The walk-in customer has walkIn: true. */
 @Schema({ collection: 'customers', timestamps: true })
@@ -20,6 +21,9 @@ export class CustomerDoc {
   @Prop({ default: false }) walkIn!: boolean;
   /** When a due reminder was last sent (the customer list's Remind), or null. */
   @Prop({ type: Date, default: null }) lastRemindedAt!: Date | null;
+  /** Its party.changed event is not yet published (service-kit EventRelay): a default on insert, set again by every edit. */
+  @Prop({ type: String, default: () => pendingEvent() }) evt?: string;
+  @Prop({ type: Boolean, default: true }) evtPending?: boolean;
 }
 
 export type CustomerDocument = HydratedDocument<CustomerDoc>;

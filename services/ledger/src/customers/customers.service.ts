@@ -2,11 +2,12 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { WALK_IN_MOBILE, type Customer } from '@bahi/contracts';
-import { SequenceService } from '@bahi/service-kit';
+import { pendingEventFields, SequenceService } from '@bahi/service-kit';
 import { escapeRegex, PAGE_SIZE, tenDigits } from '../common';
 import { checkPartyGst, partyGst } from '../gst-party';
 import { CustomerDoc } from './customer.schema';
 import type { CustomerDto } from './customers.dto';
+import { LedgerEvents } from '../events/ledger-events';
 
 export const WALK_IN_NAME = 'Unknown';
 
@@ -41,6 +42,7 @@ export class CustomersService {
   constructor(
     @InjectModel(CustomerDoc.name) readonly model: Model<CustomerDoc>,
     private readonly seq: SequenceService,
+    private readonly events: LedgerEvents,
   ) {}
 
   async create(companyId: number, dto: CustomerDto): Promise<Customer> {
@@ -62,6 +64,7 @@ export class CustomersService {
         country: dto.country,
         postal_code: dto.postal_code,
       });
+      this.events.relay.kick('customer');
       return toCustomer(doc.toObject());
     } catch (err) {
       if ((err as { code?: number }).code === 11000) throw new ConflictException(dup(mobile));
@@ -90,11 +93,14 @@ export class CustomersService {
             gstin: gst.gstin,
             country: dto.country,
             postal_code: dto.postal_code,
+            // Its party.changed event (the name reports shows), published after this write.
+            ...pendingEventFields(),
           },
         },
         { returnDocument: 'after' },
       )
       .lean();
+    this.events.relay.kick('customer');
     return toCustomer(doc!);
   }
 

@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument } from 'mongoose';
+import { pendingEvent } from '@bahi/service-kit';
 
 /** A person at a distributor with whom a purchase is booked. */
 @Schema({ _id: false })
@@ -26,6 +27,9 @@ export class DistributorDoc {
   @Prop({ default: '' }) country!: string;
   @Prop({ default: '' }) postal_code!: string;
   @Prop({ type: [OfficerSchema], default: [] }) officers!: OfficerDoc[];
+  /** Its party.changed event is not yet published (service-kit EventRelay): a default on insert, set again by every edit. */
+  @Prop({ type: String, default: () => pendingEvent() }) evt?: string;
+  @Prop({ type: Boolean, default: true }) evtPending?: boolean;
 }
 
 export type DistributorDocument = HydratedDocument<DistributorDoc>;

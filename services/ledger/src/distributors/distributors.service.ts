@@ -2,11 +2,12 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Distributor, Officer } from '@bahi/contracts';
-import { SequenceService } from '@bahi/service-kit';
+import { pendingEventFields, SequenceService } from '@bahi/service-kit';
 import { PAGE_SIZE, tenDigits } from '../common';
 import { checkPartyGst, partyGst } from '../gst-party';
 import { DistributorDoc, type OfficerDoc } from './distributor.schema';
 import type { DistributorDto, OfficerDto } from './distributors.dto';
+import { LedgerEvents } from '../events/ledger-events';
 
 export function toDistributor(d: DistributorDoc): Distributor {
   return {
@@ -31,6 +32,7 @@ export class DistributorsService {
   constructor(
     @InjectModel(DistributorDoc.name) readonly model: Model<DistributorDoc>,
     private readonly seq: SequenceService,
+    private readonly events: LedgerEvents,
   ) {}
 
   /** Officers keep their id when it is one of this distributor's; others get new ids. */
@@ -63,15 +65,18 @@ export class DistributorsService {
     const officers = await this.officers(companyId, dto.officers ?? [], []);
     const distributor_id = await this.seq.next(companyId, 'distributor');
     const doc = await this.model.create({ companyId, distributor_id, ...fields, officers });
+    this.events.relay.kick('distributor');
     return toDistributor(doc.toObject());
   }
 
   async update(companyId: number, id: number, dto: DistributorDto): Promise<Distributor> {
     const existing = await this.model.findOne({ companyId, distributor_id: id }).lean();
     if (!existing) throw new NotFoundException(`Distributor ${id} not found.`);
-    const set: Record<string, unknown> = this.fields(dto, existing.gstin ?? null);
+    // With its party.changed event (the name reports shows), published after this write.
+    const set: Record<string, unknown> = { ...this.fields(dto, existing.gstin ?? null), ...pendingEventFields() };
     if (dto.officers) set.officers = await this.officers(companyId, dto.officers, existing.officers ?? []);
     const doc = await this.model.findOneAndUpdate({ companyId, distributor_id: id }, { $set: set }, { returnDocument: 'after' }).lean();
+    this.events.relay.kick('distributor');
     return toDistributor(doc!);
   }
 

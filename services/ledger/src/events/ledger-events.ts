@@ -3,9 +3,11 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
-import { EventStreams, EventSubjects, Subjects, type HistoryEvent, type LedgerEntryEvent, type PaymentEvent } from '@bahi/contracts';
-import { dec, EventRelay, historyHandlers, RelayService, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
+import { EventStreams, EventSubjects, Subjects, type HistoryEvent, type LedgerEntryEvent, type PartyChangedEvent, type PartyKind, type PaymentEvent } from '@bahi/contracts';
+import { dec, EventRelay, historyHandlers, istDate, RelayService, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
 import { EntryDoc } from '../accounts/entry.schema';
+import { CustomerDoc } from '../customers/customer.schema';
+import { DistributorDoc } from '../distributors/distributor.schema';
 
 /**
  * One ledger entry's event: payments as payment.received / payment.given (with how they were
@@ -35,21 +37,57 @@ export function entryEvent(e: EntryDoc & { createdAt?: Date }): HistoryEvent<'ev
   return { subject: EventSubjects.ledger.entryPosted, event: base };
 }
 
+type Stamped = { createdAt?: Date; updatedAt?: Date; evt?: string };
+
+/**
+ * A customer or distributor as it now is. The write's own mark names the event; a party read for
+ * a rebuild (no mark) is its last write. Its last write's time orders the events of one party.
+ */
+export function partyEvent(kind: PartyKind, p: (CustomerDoc | DistributorDoc) & Stamped): HistoryEvent<'events.ledger.party.changed'> {
+  const id = kind === 'customer' ? (p as CustomerDoc).client_id : (p as DistributorDoc).distributor_id;
+  const at = p.updatedAt ?? p.createdAt ?? new Date(0);
+  const event: PartyChangedEvent = {
+    eventId: `party:${p.companyId}:${kind}:${id}:${p.evt ?? `at-${at.getTime()}`}`,
+    companyId: p.companyId,
+    occurredAt: at.toISOString(),
+    date: istDate(at),
+    party: { kind, id },
+    name: p.name,
+    mobile: kind === 'customer' ? (p as CustomerDoc).mobile_no : '',
+    gstin: p.gstin ?? null,
+    walkIn: kind === 'customer' && (p as CustomerDoc).walkIn === true,
+    version: at.getTime(),
+  };
+  return { subject: EventSubjects.ledger.partyChanged, event };
+}
+
 /**
  * Ledger's domain events (BAHI_LEDGER), one per entry: every entry is inserted with `evt` pending
- * (a schema default, so no insert path can forget it) and published after its commit.
+ * (a schema default, so no insert path can forget it) and published after its commit; one per
+ * customer or distributor write (created with the mark by default, edits set it again), so
+ * reports names parties it knows only from an opening balance or a payment.
  */
 @Injectable()
 export class LedgerEvents extends RelayService {
   readonly relay: EventRelay;
 
-  constructor(@InjectModel(EntryDoc.name) entries: Model<EntryDoc>, @Inject(NATS_CONNECTION) nc: NatsConnection, @Inject(LOGGER) log: Logger) {
+  constructor(
+    @InjectModel(EntryDoc.name) entries: Model<EntryDoc>,
+    @InjectModel(CustomerDoc.name) customers: Model<CustomerDoc>,
+    @InjectModel(DistributorDoc.name) distributors: Model<DistributorDoc>,
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
+    @Inject(LOGGER) log: Logger,
+  ) {
     super();
     this.relay = new EventRelay({
       nc,
       log,
       stream: EventStreams.ledger,
-      sources: [{ name: 'entry', collection: entries.collection, complete: {}, toEvents: (e: EntryDoc) => [entryEvent(e)] }] as never,
+      sources: [
+        { name: 'entry', collection: entries.collection, complete: {}, toEvents: (e: EntryDoc) => [entryEvent(e)] },
+        { name: 'customer', collection: customers.collection, complete: {}, toEvents: (c: CustomerDoc) => [partyEvent('customer', c)] },
+        { name: 'distributor', collection: distributors.collection, complete: {}, toEvents: (d: DistributorDoc) => [partyEvent('distributor', d)] },
+      ] as never,
     });
   }
 }

@@ -3,7 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
 import type { ClientSession, Model } from 'mongoose';
 import { WALK_IN_MOBILE, type ImportFieldDef } from '@bahi/contracts';
-import { castForInsert, Limits, Money, type SequenceService, today } from '@bahi/service-kit';
+import { castForInsert, Limits, Money, pendingEventFields, type SequenceService, today } from '@bahi/service-kit';
 import type { ImportHandler, RowOutcome } from '@bahi/tabular';
 import type { EntryDoc } from '../accounts/entry.schema';
 import { tenDigits } from '../common';
@@ -173,7 +173,8 @@ async function applyRows(
     .filter((r) => r.value.existing !== undefined)
     .map((r) => {
       if (r.value.opening) openings.push({ id: r.value.existing!, amount: r.value.opening });
-      return { updateOne: { filter: { companyId, [idField]: r.value.existing }, update: { $set: { ...r.value.fields, updatedAt: now } } } };
+      // With its party.changed event, published after the import's commit (the relay's sweep).
+      return { updateOne: { filter: { companyId, [idField]: r.value.existing }, update: { $set: { ...r.value.fields, updatedAt: now, ...pendingEventFields() } } } };
     });
   if (inserts.length) await model.collection.insertMany(inserts as never[], { session });
   if (updates.length) await model.collection.bulkWrite(updates as never, { session });
