@@ -1,6 +1,7 @@
 import {
   EventSubjects,
   type LedgerEntryEvent,
+  type PartyChangedEvent,
   type PaymentEvent,
   type ProductChangedEvent,
   type PurchaseCompletedEvent,
@@ -178,6 +179,23 @@ export function toFact(subject: string, raw: unknown): Fact | null {
     case S.ledger.entryPosted: {
       const e = raw as LedgerEntryEvent;
       return { ...base(e), kind: 'ledger-entry', entry: entryOf(e) };
+    }
+    case S.ledger.partyChanged: {
+      const e = raw as PartyChangedEvent;
+      const side = e.party?.kind === 'customer' ? ('r' as const) : e.party?.kind === 'distributor' ? ('p' as const) : null;
+      if (!side) throw new BadEvent('party.kind is not customer or distributor');
+      if (!Number.isSafeInteger(e.version)) throw new BadEvent('version is not a number');
+      if (typeof e.name !== 'string') throw new BadEvent('name is missing');
+      return {
+        ...base(e),
+        kind: 'party-changed',
+        side,
+        partyId: id(e.party.id, 'party.id'),
+        version: e.version,
+        name: e.name,
+        mobile: typeof e.mobile === 'string' ? e.mobile : '',
+        gstin: typeof e.gstin === 'string' && e.gstin ? e.gstin : null,
+      };
     }
     default:
       return null;

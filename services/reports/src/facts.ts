@@ -131,5 +131,17 @@ export interface ProductFact extends FactBase {
   active: boolean;
 }
 
-export type Fact = SaleFact | SaleReturnFact | SaleCancelFact | PurchaseFact | PurchaseReturnFact | PaymentFact | LedgerEntryFact | StockFact | ProductFact;
+/** A customer (r) or distributor (p) as the ledger now has it: the name the reports show for it. */
+export interface PartyFact extends FactBase {
+  kind: 'party-changed';
+  side: 'r' | 'p';
+  partyId: number;
+  /** Orders changes of one party (its last write, ms): an older change arriving late is ignored. */
+  version: number;
+  name: string;
+  mobile: string;
+  gstin: string | null;
+}
+
+export type Fact = SaleFact | SaleReturnFact | SaleCancelFact | PurchaseFact | PurchaseReturnFact | PaymentFact | LedgerEntryFact | StockFact | ProductFact | PartyFact;
 export type FactKind = Fact['kind'];

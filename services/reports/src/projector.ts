@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import type { ClientSession, Collection, Db } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { inTransaction } from '@bahi/service-kit';
-import type { EntryPart, Fact, FactLine, ProductFact, SaleCancelFact, SaleFact, SaleReturnFact } from './facts';
+import type { EntryPart, Fact, FactLine, PartyFact, ProductFact, SaleCancelFact, SaleFact, SaleReturnFact } from './facts';
 import { Fold, type Change, type ProfitDelta } from './fold';
 import { C } from './store';
 
@@ -164,6 +164,7 @@ export class Projector {
           want(C.invoices, `${c}:${f.saleId}`);
           want(C.saleLines, `${c}:${f.saleId}`);
           for (const l of f.lines) want(C.products, `${c}:${l.productId}`);
+          if (f.customerId !== null) want(C.parties, `${c}:r:${f.customerId}`);
           break;
         case 'sale-return':
         case 'sale-cancel':
@@ -173,6 +174,7 @@ export class Projector {
         case 'purchase':
         case 'purchase-return':
           want(C.purchases, `${c}:${f.purchaseId}`);
+          if (f.distributorId !== null) want(C.parties, `${c}:p:${f.distributorId}`);
           break;
         case 'payment-received':
         case 'payment-given':
@@ -184,6 +186,9 @@ export class Projector {
           break;
         case 'product-changed':
           want(C.products, `${c}:${f.productId}`);
+          break;
+        case 'party-changed':
+          want(C.parties, `${c}:${f.side}:${f.partyId}`);
           break;
       }
     }
@@ -225,10 +230,24 @@ export class Projector {
     w.write(C.txns, f.eventId, { set: { companyId: f.companyId, date: f.date, at: f.at, kind: f.kind, ...row } });
   }
 
-  /** A party's name, from the bills and purchases that name it (ledger entries carry ids only). */
-  private partyName(companyId: number, side: 'r' | 'p', partyId: number | null, name: string, w: Fold) {
+  /**
+   * A party's name from a bill or purchase that names it, until the ledger's own party event has
+   * named it (`nv`): that one is the party's name now, a bill's is the name it was billed under.
+   */
+  private async partyName(companyId: number, side: 'r' | 'p', partyId: number | null, name: string, w: Fold) {
     if (partyId === null || !name) return;
-    w.write(C.parties, `${companyId}:${side}:${partyId}`, { set: { name }, onInsert: { companyId, side, partyId, balance: 0 } });
+    const id = `${companyId}:${side}:${partyId}`;
+    const cur = await w.get(C.parties, id);
+    if (cur && typeof cur.nv === 'number') return;
+    await w.update(C.parties, id, { set: { name }, onInsert: { companyId, side, partyId, balance: 0 } });
+  }
+
+  /** The ledger's customer or distributor: its name everywhere the reports show it, the latest write winning. */
+  private async partyChanged(f: PartyFact, w: Fold) {
+    const id = `${f.companyId}:${f.side}:${f.partyId}`;
+    const cur = await w.get(C.parties, id);
+    if (cur && typeof cur.nv === 'number' && cur.nv > f.version) return; // an older change arriving late
+    await w.update(C.parties, id, { set: { nv: f.version, name: f.name, mobile: f.mobile, gstin: f.gstin }, onInsert: { companyId: f.companyId, side: f.side, partyId: f.partyId, balance: 0 } });
   }
 
   /**
@@ -361,7 +380,7 @@ export class Projector {
           w,
         );
         this.txn(f, { ref: f.saleId, docNo: f.docNo, party: f.customerName, partyId: f.customerId, amount: f.amount, paid: f.paid }, w);
-        this.partyName(c, 'r', f.customerId, f.customerName, w);
+        await this.partyName(c, 'r', f.customerId, f.customerName, w);
         await w.update(C.saleLines, `${c}:${f.saleId}`, { set: { lines: f.lines } });
         await this.profit(c, f.date, f.lines.map((l) => ({ productId: l.productId, name: l.name, qty: l.qty, value: l.value, cost: l.cost ?? 0, costless: l.cost === null ? l.value : 0 })), w);
         // Returns and a cancel that came first: their profit now that the frozen costs are here.
@@ -400,14 +419,14 @@ export class Projector {
           w,
         );
         this.txn(f, { ref: f.purchaseId, docNo: f.docNo, party: f.distributorName, partyId: f.distributorId, amount: f.amount, paid: f.paid }, w);
-        this.partyName(c, 'p', f.distributorId, f.distributorName, w);
+        await this.partyName(c, 'p', f.distributorId, f.distributorName, w);
         return;
       }
       case 'purchase-return': {
         this.daily(f, { purchaseReturns: f.amount, collections: f.refund }, w);
         await this.registerRow(C.purchases, 'preg', `${c}:${f.purchaseId}`, { inc: { returned: f.amount }, onInsert: { companyId: c, purchaseId: f.purchaseId } }, c, w);
         this.txn(f, { ref: f.noteId, purchaseId: f.purchaseId, docNo: f.docNo, party: f.distributorName, partyId: f.distributorId, amount: f.amount, paid: f.refund }, w);
-        this.partyName(c, 'p', f.distributorId, f.distributorName, w);
+        await this.partyName(c, 'p', f.distributorId, f.distributorName, w);
         return;
       }
       case 'payment-received':
@@ -430,6 +449,9 @@ export class Projector {
       }
       case 'product-changed':
         await this.productChanged(f, w);
+        return;
+      case 'party-changed':
+        await this.partyChanged(f, w);
         return;
     }
   }
