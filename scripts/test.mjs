@@ -91,6 +91,7 @@ async function main() {
   }
 
   const rows = [];
+  const failures = [];
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -127,6 +128,7 @@ async function main() {
     failed += f + crashed;
     skipped += s;
     if (code !== 0 || crashed > 0) broken = true;
+    failures.push(...failuresOf(ws.name, r));
     const parts = [`${p} passed`, `${f} failed`];
     if (s) parts.push(`${s} skipped`);
     if (crashed) parts.push(`${crashed} suite(s) failed to run`);
@@ -138,8 +140,27 @@ async function main() {
   const width = Math.max(...rows.map((r) => r[0].length), 10);
   process.stdout.write('\nTest results by workspace\n');
   for (const [name, text] of rows) process.stdout.write(`  ${name.padEnd(width)}  ${text}\n`);
+  // Repeated at the very end: a CI log that keeps only a part of a long run still shows why.
+  if (failures.length) {
+    process.stdout.write('\nWhat failed\n');
+    for (const f of failures) process.stdout.write(`${f}\n`);
+  }
   process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   process.exit(failed > 0 || broken ? 1 : 0);
+}
+
+const plain = (s) => String(s).replace(/\u001b\[[0-9;]*m/g, '');
+
+/** Each failed test (or suite that did not run) of a jest JSON result: its name and the start of its message. */
+function failuresOf(workspace, r) {
+  const out = [];
+  for (const file of r.testResults ?? []) {
+    const rel = path.relative(ROOT, file.name ?? '');
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    if (!failed.length && file.status === 'failed') out.push(`  ${workspace} ${rel}: ${plain(file.message).trim().slice(0, 800)}`);
+    for (const a of failed) out.push(`  ${workspace} ${rel} > ${a.fullName}\n    ${plain((a.failureMessages ?? []).join('\n')).trim().slice(0, 800).replace(/\n/g, '\n    ')}`);
+  }
+  return out;
 }
 
 main().catch((err) => {

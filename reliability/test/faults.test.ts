@@ -1,5 +1,7 @@
 // Kill MongoDB, NATS or a service (SIGKILL) in the middle of a sale, a purchase and a payment;
 // after the restart nothing is half applied: the auditor finds stock, dues and documents in step.
+import fs from 'node:fs';
+import path from 'node:path';
 import { ACCOUNTS, Api, todayIST, type Reply } from '../src/api';
 import { audit, COLLECTIONS } from '../src/audit';
 import { Rig, sleep, until, type Part } from '../src/rig';
@@ -13,10 +15,14 @@ const survived: string[] = [];
 
 /** Waits until no sale or purchase is in flight, then the auditor must find nothing wrong. */
 async function settledAudit() {
+  let still: string[] = [];
   const r = await until('the re-drivers to finish every sale and purchase', async () => {
     const a = await audit(rig.mongoUri);
+    still = a.inFlight;
     return a.inFlight.length === 0 ? a : null;
-  }, 180_000);
+  }, 180_000).catch((err: Error) => {
+    throw new Error(`${err.message}; still in flight: ${still.join(', ')}`);
+  });
   expect(r.violations).toEqual([]);
   return r;
 }
@@ -65,8 +71,12 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  console.log(`Faults survived (${survived.length}): ${survived.join('; ')}`);
-  console.log(`Kills inside the operation (${evidence.length}):\n  ${evidence.join('\n  ')}`);
+  // The whole record goes to a file beside the run's logs; the console keeps one line, so a
+  // failure's message right after it is not buried in a CI log that keeps only a part.
+  const file = path.join(rig?.logDir ?? path.join(__dirname, '..', '..', 'test-results'), 'faults-evidence.txt');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `Faults survived (${survived.length}):\n  ${survived.join('\n  ')}\n\nKills inside the operation (${evidence.length}):\n  ${evidence.join('\n  ')}\n`);
+  console.log(`Faults survived: ${survived.length}; kills inside the operation: ${evidence.length} (the list: ${path.relative(process.cwd(), file)})`);
   await rig?.stop();
 });
 
