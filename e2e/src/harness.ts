@@ -16,9 +16,14 @@ export const ACCOUNTS = {
 export interface E2E {
   stack: Stack;
   baseUrl: string;
-  browser: Browser;
+  /** The running Chromium; relaunched by newPage() if it died. */
+  readonly browser: Browser;
   /** A fresh browser context (its own localStorage) with one page. */
   newPage(): Promise<Page>;
+  /** True once the page's renderer process has crashed (Chromium's "Page crashed"). */
+  crashed(page: Page): boolean;
+  /** How many renderers have crashed since the start, all pages together. */
+  readonly crashCount: number;
   shot(page: Page, name: string): Promise<string>;
   /** A direct API call, as another client would make it. */
   api<T = unknown>(method: string, apiPath: string, opts?: { token?: string; body?: unknown }): Promise<{ status: number; body: T }>;
@@ -38,6 +43,29 @@ export interface E2EOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * Headless Chromium for the tests. Playwright already passes --disable-dev-shm-usage (shared memory
+ * in /tmp, so a small /dev/shm in a CI container can't crash renderers) and --disable-extensions;
+ * they are named here too so they stay whatever launcher defaults become. The rest cut work a
+ * loaded 2-CPU box does not need: GPU process rasterising, background networking and updates.
+ */
+function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-extensions',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--mute-audio',
+    ],
+  });
+}
+
 /** Starts the stack (fresh temp data dir) and Chromium. */
 export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
   assertBuilt();
@@ -47,26 +75,41 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
   const stack = await startStack({ rootDir: ROOT, services, env: { BAHI_ADMIN_PASSWORD: ACCOUNTS.admin.password, ...opts.env }, logs: 'files' });
   let browser: Browser;
   try {
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   } catch (err) {
     await stack.stop();
     throw err;
   }
   const contexts: BrowserContext[] = [];
+  const crashedPages = new WeakSet<Page>();
+  let crashCount = 0;
   const baseUrl = stack.gatewayUrl;
 
   return {
     stack,
     baseUrl,
-    browser,
+    get browser() {
+      return browser;
+    },
+    get crashCount() {
+      return crashCount;
+    },
+    crashed: (page) => crashedPages.has(page),
     async newPage() {
+      // A crash of the whole browser (not only a renderer) would otherwise fail every later test.
+      if (!browser.isConnected()) {
+        console.error('[browser] Chromium had exited; launching it again');
+        browser = await launchChromium();
+      }
       const ctx = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 800 } });
       contexts.push(ctx);
       const page = await ctx.newPage();
       page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));
+      page.on('crash', () => {
+        crashedPages.add(page);
+        crashCount++;
+        console.error(`[browser] the renderer crashed (Page crashed) at ${page.url()}`);
+      });
       return page;
     },
     async shot(page, name) {
@@ -83,7 +126,7 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       return { status: res.status, body: (text ? JSON.parse(text) : undefined) as never };
     },
     async stop() {
-      for (const c of contexts) await c.close().catch(() => undefined);
+      for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
       await browser.close().catch(() => undefined);
       await stack.stop();
     },
@@ -146,3 +189,110 @@ export async function recordPrints(ctx: BrowserContext): Promise<void> {
   });
 }
 
+
+const CRASH_MESSAGE = /Target crashed|Page crashed/;
+
+/** A test failed because its page's renderer crashed, not because of what it asserts. */
+export class RendererCrashed extends Error {
+  constructor(readonly attempts: number, override readonly cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(`The Chromium renderer crashed during this test (attempt ${attempts}), so it could not finish; this is not an assertion failure. The failed step said: ${why}`);
+    this.name = 'RendererCrashed';
+  }
+}
+
+/**
+ * One page per test instead of one page per file: a renderer crash in one test can't take the
+ * tests after it down with it. `open` prepares each new page (usually signing in); `page` is
+ * the current test's page.
+ */
+export class PagePerTest {
+  private current: Page | undefined;
+  /** Attempts made by the last run(): 2 when it was run again after a renderer crash. */
+  attempts = 0;
+
+  constructor(
+    private readonly e2e: () => E2E,
+    private readonly open: (page: Page) => Promise<void> = async () => undefined,
+  ) {}
+
+  get page(): Page {
+    if (!this.current) throw new Error('No page is open: the test started before its page was prepared.');
+    return this.current;
+  }
+
+  /** Closes the current page's context (if any). */
+  async close(): Promise<void> {
+    const page = this.current;
+    this.current = undefined;
+    if (page) await page.context().close().catch(() => undefined);
+  }
+
+  /** Closes the current page and opens and prepares a new one. */
+  async fresh(): Promise<Page> {
+    await this.close();
+    this.current = await this.e2e().newPage();
+    await this.open(this.current);
+    return this.current;
+  }
+
+  /** Whether `err` came from the current page's renderer crashing; the crash event can trail the failed call a little. */
+  private async crashCaused(err: unknown): Promise<boolean> {
+    const page = this.current;
+    if (!page) return false;
+    if (this.e2e().crashed(page)) return true;
+    if (err instanceof Error && CRASH_MESSAGE.test(err.message)) return true;
+    await new Promise((r) => setTimeout(r, 500));
+    return this.e2e().crashed(page);
+  }
+
+  /**
+   * Runs `body` on the current page (opening one if there is none or it crashed). If it fails and the
+   * page's renderer crashed, it runs once more on a fresh page; a second crash fails with
+   * RendererCrashed. Any other failure, an assertion's included, is thrown as it is, never retried.
+   */
+  async run(body: (page: Page) => Promise<void>): Promise<void> {
+    this.attempts = 0;
+    for (;;) {
+      this.attempts++;
+      try {
+        if (!this.current || this.current.isClosed() || this.e2e().crashed(this.current)) await this.fresh();
+        await body(this.page);
+        return;
+      } catch (err) {
+        if (!(await this.crashCaused(err))) {
+          await this.shotOfFailure();
+          if (this.attempts > 1 && err instanceof Error) err.message += '\n(This was the second run: the first one stopped when the renderer crashed.)';
+          throw err;
+        }
+        if (this.attempts >= 2) throw new RendererCrashed(this.attempts, err);
+        console.error(`[browser] the renderer crashed; running once more on a fresh page. The failed step said: ${err instanceof Error ? err.message : String(err)}`);
+        await this.close();
+      }
+    }
+  }
+
+  /** What the page showed when its test failed, in failed-<test name>.png next to the other screenshots. */
+  private async shotOfFailure(): Promise<void> {
+    const page = this.current;
+    if (!page || page.isClosed()) return;
+    const name = (expect.getState().currentTestName ?? 'test').replace(/[^\w-]+/g, '-').slice(0, 120);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `failed-${name}.png`), fullPage: true }).catch(() => undefined);
+  }
+
+  /** A test body for it(): run() on this file's pages. */
+  test(body: (page: Page) => Promise<void>): () => Promise<void> {
+    return () => this.run(body);
+  }
+
+  /** Registers beforeEach (a fresh, prepared page, with the same one retry on a crash) and afterEach (close it). */
+  static eachTest(e2e: () => E2E, open?: (page: Page) => Promise<void>): PagePerTest {
+    const pages = new PagePerTest(e2e, open);
+    beforeEach(async () => {
+      await pages.close();
+      await pages.run(async () => undefined);
+    });
+    afterEach(() => pages.close());
+    return pages;
+  }
+}
