@@ -49,9 +49,9 @@ export function oneOf<T extends string>(v: unknown, name: string, allowed: reado
 
 /** Zero-based page of a paged report (100 rows a page). */
 export const PAGE_SIZE = 100;
-export function pageParam(v: unknown): number {
+export function pageParam(v: unknown, name = 'page'): number {
   if (v === undefined || v === '') return 0;
   const n = typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n) || n > Limits.maxPageNo) throw new BadRequestException(`page must be a whole number from 0 to ${Limits.maxPageNo}.`);
+  if (!Number.isSafeInteger(n) || n > Limits.maxPageNo) throw new BadRequestException(`${name} must be a whole number from 0 to ${Limits.maxPageNo}.`);
   return n;
 }

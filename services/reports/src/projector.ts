@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import type { ClientSession, Collection, Db } from 'mongodb';
@@ -20,6 +21,9 @@ export const coll = (db: Db, name: string): Collection<Row> => db.collection<Row
 export const CUM_BUCKET = 1024;
 /** The date of each bucket's anchor document: before every real date, with nothing in it. */
 export const CUM_ANCHOR = '0000-00-00';
+
+/** A value no earlier write of a `profit_cum` document had (its `stamp`: the reports keep decoded copies by it). */
+export const cumStamp = (): string => randomUUID();
 
 /** A product's running totals in a `profit_cum` document: quantity, value, frozen cost, value without cost. */
 export interface CumEntry {
@@ -47,6 +51,8 @@ export async function addToRunningTotals(db: Db, companyId: number, date: string
   const rows = coll(db, C.profitCum);
   const buckets = [...byBucket].filter(([, inc]) => Object.keys(inc).length);
   if (!buckets.length) return;
+  // A new stamp on every document this changes: a reader's copy is current while its stamp is.
+  const stamp = cumStamp();
   const ids = buckets.map(([bucket]) => `${companyId}:${bucket}:${date}`);
   const have = new Set((await rows.find({ _id: { $in: ids } }, { session, projection: { _id: 1 } }).toArray()).map((d) => d._id));
   for (const [bucket] of buckets) {
@@ -58,10 +64,10 @@ export async function addToRunningTotals(db: Db, companyId: number, date: string
     // Written, not only read: a change committing at the same moment to it (or to a date before
     // it) conflicts with this transaction and one of them retries, so the copy misses nothing.
     await rows.updateOne({ _id: prev._id }, { $inc: { copies: 1 } }, { session });
-    await rows.insertOne({ _id: id, companyId, bucket, date, p: prev.p ?? {} }, { session });
+    await rows.insertOne({ _id: id, companyId, bucket, date, p: prev.p ?? {}, stamp }, { session });
   }
   await rows.bulkWrite(
-    buckets.map(([bucket, inc]) => ({ updateMany: { filter: { companyId, bucket, date: { $gte: date } }, update: { $inc: inc } } })),
+    buckets.map(([bucket, inc]) => ({ updateMany: { filter: { companyId, bucket, date: { $gte: date } }, update: { $inc: inc, $set: { stamp } } } })),
     { session, ordered: true },
   );
 }
@@ -228,6 +234,8 @@ export class Projector {
   private txn(f: Fact, row: Record<string, unknown>, w: Fold) {
     // Ordered by the fact's commit time, then its id: the same order live and rebuilt.
     w.write(C.txns, f.eventId, { set: { companyId: f.companyId, date: f.date, at: f.at, kind: f.kind, ...row } });
+    // The day book's totals per kind on the day row, so a page of the day need not read the rest.
+    this.daily(f, { [`dbN_${f.kind}`]: 1, [`dbA_${f.kind}`]: Number(row.amount ?? 0) }, w);
   }
 
   /**
@@ -550,7 +558,7 @@ export async function runningTotalsFromDays(db: Db): Promise<number> {
     let date = '';
     let changed = new Set<number>();
     const flush = async () => {
-      const docs = [...changed].map((bucket) => ({ _id: `${companyId}:${bucket}:${date}`, companyId, bucket, date, p: running.get(bucket)! }));
+      const docs = [...changed].map((bucket) => ({ _id: `${companyId}:${bucket}:${date}`, companyId, bucket, date, p: running.get(bucket)!, stamp: cumStamp() }));
       if (docs.length) await rows.insertMany(docs);
       written += docs.length;
       changed = new Set();
@@ -559,7 +567,7 @@ export async function runningTotalsFromDays(db: Db): Promise<number> {
       if (r.date !== date) await flush();
       date = String(r.date);
       const bucket = Math.floor(Number(r.productId) / CUM_BUCKET);
-      if (!running.has(bucket)) await rows.insertOne({ _id: `${companyId}:${bucket}:${CUM_ANCHOR}`, companyId, bucket, date: CUM_ANCHOR, p: {} });
+      if (!running.has(bucket)) await rows.insertOne({ _id: `${companyId}:${bucket}:${CUM_ANCHOR}`, companyId, bucket, date: CUM_ANCHOR, p: {}, stamp: cumStamp() });
       const p = running.get(bucket) ?? {};
       const e = p[r.productId] ?? {};
       p[r.productId] = { q: (e.q ?? 0) + Number(r.qty ?? 0), v: (e.v ?? 0) + Number(r.value ?? 0), c: (e.c ?? 0) + Number(r.cost ?? 0), l: (e.l ?? 0) + Number(r.costless ?? 0) };

@@ -11,10 +11,12 @@ type Q = Record<string, unknown>;
  * a count from the first row (documents).
  */
 export async function runReport(reports: ReportsService, companyId: number, name: ReportName, q: Q, rows: 'page' | 'all' | number) {
-  const paged = rows === 'page' ? { page: pageParam(q.page), pageSize: PAGE_SIZE } : { page: 0, pageSize: rows === 'all' ? null : rows };
+  // `pageNo` is the day book's name for `page` (Bahi's list routes say pageNo); either, page first.
+  const pageNo = () => (q.page === undefined && name === 'daybook' ? pageParam(q.pageNo, 'pageNo') : pageParam(q.page));
+  const paged = rows === 'page' ? { page: pageNo(), pageSize: PAGE_SIZE } : { page: 0, pageSize: rows === 'all' ? null : rows };
   switch (name) {
     case 'daybook':
-      return reports.daybook(companyId, dateParam(q.date, 'date', today()));
+      return reports.daybook(companyId, dateParam(q.date, 'date', today()), paged);
     case 'sales-register': {
       const { from, to } = rangeParams(q);
       return reports.salesRegister(companyId, from, to, optionalId(q.clientId, 'clientId'), paged);

@@ -31,16 +31,29 @@ export interface Paged {
  * The reports, read from the projected collections. Sums are in paise (exact) and written as
  * rupee strings; each report's totals are the sums of all its rows (over every page).
  */
+/** Decoded running-totals documents kept (by id, with their stamp): a few ranges' worth at 20,000 products. */
+const CUM_CACHE_DOCS = 200;
+
 @Injectable()
 export class ReportsService {
+  /** Running-totals documents as last read, by id: reused while their stamp is unchanged (any write changes it). */
+  private readonly cumCache = new Map<string, { stamp: string; p: Record<string, CumEntry> }>();
+
   constructor(@InjectConnection() private readonly conn: Connection) {}
 
   private get db(): Db {
     return this.conn.db as unknown as Db;
   }
 
-  async daybook(companyId: number, date: string) {
-    const docs = await coll(this.db, C.txns).find({ companyId, date }).sort({ at: 1, _id: 1 }).toArray();
+  /**
+   * The day book: the day's transactions in the order they were made, 100 a page (every row for
+   * an export); the totals of the whole day from its day row (kept as each transaction is
+   * projected), so no page reads the day's other rows.
+   */
+  async daybook(companyId: number, date: string, paged: Paged = { page: 0, pageSize: null }) {
+    let q = coll(this.db, C.txns).find({ companyId, date }).sort({ at: 1, _id: 1 });
+    if (paged.pageSize) q = q.skip(paged.page * paged.pageSize).limit(paged.pageSize);
+    const [docs, day] = await Promise.all([q.toArray(), coll(this.db, C.daily).findOne({ _id: `${companyId}:${date}` })]);
     // Ledger events name parties by id only: their names come from the bills that named them.
     const side = (kind: string) => (kind === 'purchase' || kind === 'purchase-return' || kind === 'payment-given' ? 'p' : 'r');
     const unnamed = docs.filter((d) => !d.party && d.partyId);
@@ -49,16 +62,10 @@ export class ReportsService {
       const ids = [...new Set(unnamed.map((d) => `${companyId}:${side(String(d.kind))}:${d.partyId}`))];
       for (const p of await coll(this.db, C.parties).find({ _id: { $in: ids } }, { projection: { name: 1 } }).toArray()) names.set(p._id, String(p.name ?? ''));
     }
-    const byKind: Record<string, number> = {};
-    let cashIn = 0;
-    let cashOut = 0;
     const rows = docs.map((d) => {
       const kind = String(d.kind);
       const cash = CASH[kind] ?? null;
       const paid = n(d.paid);
-      byKind[kind] = (byKind[kind] ?? 0) + n(d.amount);
-      if (cash === 'in') cashIn += paid;
-      if (cash === 'out') cashOut += paid;
       return {
         kind,
         ref: d.ref,
@@ -70,10 +77,22 @@ export class ReportsService {
         cashOut: rs(cash === 'out' ? paid : 0),
       };
     });
+    // Per kind: how many and their amount (`dbN_<kind>`, `dbA_<kind>`); cash in and out are the
+    // day's collections and paid out, which the same transactions make.
+    let count = 0;
+    const byKind: Record<string, string> = {};
+    for (const kind of Object.keys(CASH)) {
+      const k = n(day?.[`dbN_${kind}`]);
+      if (!k) continue;
+      count += k;
+      byKind[kind] = rs(n(day?.[`dbA_${kind}`]));
+    }
     return {
       date,
+      page: paged.page,
+      pageSize: paged.pageSize,
       rows,
-      totals: { count: rows.length, byKind: Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, rs(v)])), cashIn: rs(cashIn), cashOut: rs(cashOut) },
+      totals: { count, byKind, cashIn: rs(n(day?.collections)), cashOut: rs(n(day?.paidOut)) },
     };
   }
 
@@ -228,9 +247,27 @@ export class ReportsService {
   private async runningTotals(companyId: number, date: string): Promise<Map<string, CumEntry>> {
     const rows = coll(this.db, C.profitCum);
     const buckets = (await rows.find({ companyId, date: CUM_ANCHOR }, { projection: { bucket: 1 } }).toArray()).map((a) => Number(a.bucket));
-    const docs = await Promise.all(buckets.map((bucket) => rows.find({ companyId, bucket, date: { $lte: date } }).sort({ date: -1 }).limit(1).next()));
+    // Which document holds each bucket's totals through `date`, and its stamp: a few bytes each.
+    const heads = await Promise.all(buckets.map((bucket) => rows.find({ companyId, bucket, date: { $lte: date } }, { projection: { stamp: 1 } }).sort({ date: -1 }).limit(1).next()));
+    const cache = this.cumCache;
+    const kept = (h: Row) => !!h.stamp && cache.get(h._id)?.stamp === h.stamp;
+    const want = heads.filter((h): h is Row => !!h && !kept(h)).map((h) => h._id);
+    // Only documents written since they were last read are read (and decoded) again.
+    const fresh = new Map<string, { stamp: string; p: Record<string, CumEntry> }>();
+    for (const d of want.length ? await rows.find({ _id: { $in: want } }).toArray() : []) fresh.set(d._id, { stamp: String(d.stamp ?? ''), p: (d.p ?? {}) as Record<string, CumEntry> });
     const out = new Map<string, CumEntry>();
-    for (const d of docs) for (const [pid, e] of Object.entries((d?.p ?? {}) as Record<string, CumEntry>)) out.set(pid, e);
+    for (const h of heads) {
+      const c = h && (fresh.get(h._id) ?? (kept(h) ? cache.get(h._id) : undefined));
+      if (!h || !c) continue;
+      // Most recently used last, so the least recently used go first when the cache is full.
+      cache.delete(h._id);
+      if (c.stamp) cache.set(h._id, c);
+      for (const [pid, e] of Object.entries(c.p)) out.set(pid, e);
+    }
+    for (const id of cache.keys()) {
+      if (cache.size <= CUM_CACHE_DOCS) break;
+      cache.delete(id);
+    }
     return out;
   }
 

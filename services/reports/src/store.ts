@@ -42,7 +42,7 @@ export const C = {
 } as const;
 
 /** The indexes the reports' queries use (created at start; idempotent). */
-export async function ensureIndexes(conn: Connection): Promise<void> {
+export async function ensureIndexes(conn: Pick<Connection, 'db'>): Promise<void> {
   const db = conn.db!;
   await Promise.all([
     db.collection(C.daily).createIndex({ companyId: 1, date: 1 }),
@@ -50,7 +50,8 @@ export async function ensureIndexes(conn: Connection): Promise<void> {
     db.collection(C.invoices).createIndex({ companyId: 1, customerId: 1, date: 1, saleId: 1 }),
     db.collection(C.purchases).createIndex({ companyId: 1, date: 1, purchaseId: 1 }),
     db.collection(C.purchases).createIndex({ companyId: 1, distributorId: 1, date: 1, purchaseId: 1 }),
-    db.collection(C.txns).createIndex({ companyId: 1, date: 1, at: 1 }),
+    // A day book page walks the day's transactions in order (at, then id) and stops after the page.
+    db.collection(C.txns).createIndex({ companyId: 1, date: 1, at: 1, _id: 1 }),
     db.collection(C.pending).createIndex({ companyId: 1, saleId: 1 }),
     db.collection(C.profitDay).createIndex({ companyId: 1, date: 1 }),
     db.collection(C.profitMonth).createIndex({ companyId: 1, month: 1, value: -1 }),
@@ -66,6 +67,32 @@ export async function ensureIndexes(conn: Connection): Promise<void> {
     db.collection(C.products).createIndex({ companyId: 1, low: 1 }),
     db.collection(C.parties).createIndex({ companyId: 1, side: 1, oldestDue: 1, partyId: 1 }),
   ]);
+  await daybookTotalsFromRows(conn);
+}
+
+/** Marks a read model whose day rows carry the day book's totals per kind (absent: made from the transactions once). */
+const DAYBOOK_ID = 'daybook_totals';
+
+/**
+ * A read model kept before the day rows carried the day book's totals (`dbN_<kind>`,
+ * `dbA_<kind>`): counted once from the transactions, at start before any event is applied.
+ */
+export async function daybookTotalsFromRows(conn: Pick<Connection, 'db'>): Promise<number> {
+  const db = conn.db!;
+  const meta = db.collection<{ _id: string; at?: Date }>('meta');
+  if (await meta.findOne({ _id: DAYBOOK_ID })) return 0;
+  const days = new Map<string, { companyId: number; date: string; set: Record<string, number> }>();
+  for await (const t of db.collection(C.txns).find({}, { projection: { companyId: 1, date: 1, kind: 1, amount: 1 } })) {
+    const id = `${t.companyId}:${t.date}`;
+    const d = days.get(id) ?? { companyId: Number(t.companyId), date: String(t.date), set: {} };
+    d.set[`dbN_${t.kind}`] = (d.set[`dbN_${t.kind}`] ?? 0) + 1;
+    d.set[`dbA_${t.kind}`] = (d.set[`dbA_${t.kind}`] ?? 0) + Number(t.amount ?? 0);
+    days.set(id, d);
+  }
+  const ops = [...days].map(([_id, d]) => ({ updateOne: { filter: { _id }, update: { $set: d.set, $setOnInsert: { companyId: d.companyId, date: d.date } }, upsert: true } }));
+  for (let i = 0; i < ops.length; i += 1000) await db.collection<{ _id: string }>(C.daily).bulkWrite(ops.slice(i, i + 1000), { ordered: false });
+  await meta.updateOne({ _id: DAYBOOK_ID }, { $set: { at: new Date() } }, { upsert: true });
+  return ops.length;
 }
 
 /** Drops every read-model collection (a rebuild from zero). */

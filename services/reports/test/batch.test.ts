@@ -87,6 +87,7 @@ async function snapshot(db: Db, opts: { zeroCategories?: boolean } = {}): Promis
       if (name === C.seen) delete x.at;
       if (name === C.profitCum) {
         delete x.copies;
+        delete x.stamp;
         // Zero entries (a sale and its cancel) are nothing, however they were written.
         x.p = Object.fromEntries(Object.entries((x.p ?? {}) as Record<string, Record<string, number>>).filter(([, e]) => e.q || e.v || e.c || e.l).map(([k, e]) => [k, { q: e.q ?? 0, v: e.v ?? 0, c: e.c ?? 0, l: e.l ?? 0 }]));
       }

@@ -5,7 +5,7 @@ import { EventSubjects as E } from '@bahi/contracts';
 import { today } from '@bahi/service-kit';
 import { addDays } from '../src/params';
 import { runningTotalsFromDays } from '../src/projector';
-import { startReports, type Stack } from './helpers';
+import { startReports, tokenFor, type Stack } from './helpers';
 
 // Three days before today, so no range below is a whole month (those read the month rows).
 const D1 = addDays(today(), -3);
@@ -89,5 +89,53 @@ describe('profit by product over any range (running totals)', () => {
     await s.publish(E.sales.saleCompleted, sale(2, D2, [line(1, 2000, '3', '90.00', '20.00'), line(2, 5, '1', '10.00', null)], '100.00'), 'again-sale-2');
     await s.consumers.caughtUp(60_000);
     expect(await rowsOf(D2, D2)).toEqual([[2000, 3, '90.00', '60.00', '30.00'], [5, 1, '10.00', '0.00', '0.00'], [1, -1, '-50.00', '-40.00', '-10.00']]);
+  });
+});
+
+describe('profit by product over a range starting and ending mid-month across two months', () => {
+  // Company 2. P: the month before last, L: last month; the range is P-15 .. L-10.
+  const thisMonth = `${today().slice(0, 7)}-01`;
+  const L = addDays(thisMonth, -1).slice(0, 7);
+  const P = addDays(`${L}-01`, -1).slice(0, 7);
+  const token = tokenFor(2);
+  const sale2 = (saleId: number, date: string, lines: ReturnType<typeof line>[], amount: string) => ({ ...sale(saleId, date, lines, amount), eventId: `sale:2:${saleId}:completed`, companyId: 2 });
+  const range = async () => (await s.get(`/reports/profit?from=${P}-15&to=${L}-10&by=product`, token).expect(200)).body;
+
+  beforeAll(async () => {
+    // Product 7 (bucket 0) at cost 30.00 a unit, product 3000 (bucket 2) at 15.00; the days just outside the range too.
+    await s.publish(E.sales.saleCompleted, sale2(201, `${P}-10`, [line(1, 7, '2', '100.00', '30.00')], '100.00'));
+    await s.publish(E.sales.saleCompleted, sale2(202, `${P}-15`, [line(1, 7, '1', '50.00', '30.00'), line(2, 3000, '4', '80.00', '15.00')], '130.00'));
+    await s.publish(E.sales.saleCompleted, sale2(203, `${P}-28`, [line(1, 3000, '1', '20.00', '15.00')], '20.00'));
+    await s.publish(E.sales.saleCompleted, sale2(204, `${L}-05`, [line(1, 7, '3', '150.00', '30.00')], '150.00'));
+    await s.publish(E.sales.saleCompleted, sale2(205, `${L}-10`, [line(1, 3000, '2', '40.00', '15.00')], '40.00'));
+    await s.publish(E.sales.saleCompleted, sale2(206, `${L}-11`, [line(1, 7, '5', '250.00', '30.00')], '250.00'));
+    await s.consumers.caughtUp(60_000);
+  });
+
+  it('counts only the days inside the range, both ends included (hand-computed)', async () => {
+    const r = await range();
+    // Product 7: bills 202 (1 unit, 50.00, cost 30.00) and 204 (3 units, 150.00, cost 90.00): 4 units, 200.00, cost 120.00, profit 80.00.
+    // Product 3000: bills 202 (4, 80.00, 60.00), 203 (1, 20.00, 15.00), 205 (2, 40.00, 30.00): 7 units, 140.00, cost 105.00, profit 35.00.
+    // Bills 201 (P-10) and 206 (L-11) are outside.
+    expect(r.rows.map((x: Row) => [x.productId, x.qty, x.value, x.cost, x.profit])).toEqual([
+      [7, 4, '200.00', '120.00', '80.00'],
+      [3000, 7, '140.00', '105.00', '35.00'],
+    ]);
+    // 200.00 + 140.00 = 340.00; 120.00 + 105.00 = 225.00; 340.00 - 225.00 = 115.00.
+    expect(r.totals).toEqual({ value: '340.00', cost: '225.00', valueWithoutCost: '0.00', profit: '115.00' });
+  });
+
+  it('gives the new figures once a sale inside the range arrives (the totals read before are not reused)', async () => {
+    await range();
+    await s.publish(E.sales.saleCompleted, sale2(207, `${L}-01`, [line(1, 3000, '10', '200.00', '15.00')], '200.00'));
+    await s.consumers.caughtUp(60_000);
+    const r = await range();
+    // Product 3000: 7 + 10 = 17 units, 140.00 + 200.00 = 340.00, cost 105.00 + 150.00 = 255.00, profit 85.00: now first.
+    expect(r.rows.map((x: Row) => [x.productId, x.qty, x.value, x.cost, x.profit])).toEqual([
+      [3000, 17, '340.00', '255.00', '85.00'],
+      [7, 4, '200.00', '120.00', '80.00'],
+    ]);
+    // 340.00 + 200.00 = 540.00; 255.00 + 120.00 = 375.00; profit 165.00.
+    expect(r.totals).toEqual({ value: '540.00', cost: '375.00', valueWithoutCost: '0.00', profit: '165.00' });
   });
 });
