@@ -1,12 +1,12 @@
 import { useTranslation } from '@bahi/i18n';
 import { Button } from '@bahi/ui-kit';
-import { Loaded, ReportShell, ReportTable, inr, useReport, type Col } from './ReportFrame';
+import { Loaded, ReportShell, ReportTable, inr, pageOf, useReport, type Col } from './ReportFrame';
 import { addDays, dmy, isDate, istToday } from './query';
 import type { Daybook, DaybookRow } from './types';
 
 const KEYS = ['date'] as const;
 
-/** /reports/daybook?date: every transaction of a day, with the previous and next day a click away. */
+/** /reports/daybook?date&page: a day's transactions, 100 a page, the whole day's totals; the previous and next day a click away. */
 export function DaybookPage() {
   const { t } = useTranslation('reports');
   const r = useReport<Daybook>('daybook', KEYS);
@@ -57,7 +57,15 @@ export function DaybookPage() {
                 </div>
               ))}
             </div>
-            <ReportTable testId="daybook-table" cols={cols} rows={d.rows} totalLabel={t('pages.total.entries', { count: d.totals.count })} count={null} page={0} />
+            <ReportTable
+              testId="daybook-table"
+              cols={cols}
+              rows={d.rows}
+              totalLabel={t('pages.total.entries', { count: d.totals.count })}
+              count={d.totals.count}
+              page={pageOf(r.query)}
+              onPage={(p) => r.set({ page: String(p) })}
+            />
           </>
         )}
       </Loaded>

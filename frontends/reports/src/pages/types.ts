@@ -11,6 +11,8 @@ export interface DaybookRow {
 }
 export interface Daybook {
   date: string;
+  page: number;
+  pageSize: number | null;
   rows: DaybookRow[];
   totals: { count: number; byKind: Record<string, string>; cashIn: string; cashOut: string };
 }
