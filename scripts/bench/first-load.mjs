@@ -1,5 +1,6 @@
 // First load of the cart screen in headless Chromium: JavaScript and CSS transferred (gzip, as
-// the gateway serves them) and the time until the product entry accepts input. Each run is a
+// the gateway serves them) and the time until the product entry accepts input (taken in the page;
+// `detectedMs`: when a Playwright wait here saw it, the figure this bench gave before). Each run is a
 // fresh browser context (empty cache) with a signed-in manager. Writes JSON to argv[2].
 import fs from 'node:fs';
 import os from 'node:os';
@@ -48,6 +49,18 @@ try {
         localStorage.setItem('bahi.language', lng);
       }
     }, [token, LANGUAGE]);
+    // The moment the product entry accepts input, taken in the page (ms since navigation start):
+    // waiting for it from here polls at growing intervals (up to 500 ms apart) and overshoots.
+    await ctx.addInitScript(() => {
+      const ready = () => {
+        const el = document.querySelector('[data-testid="product-entry"]');
+        if (!el || el.disabled || el.readOnly || !el.getClientRects().length) return false;
+        window.__entryReadyAt = performance.now();
+        return true;
+      };
+      const watch = new MutationObserver(() => ready() && watch.disconnect());
+      watch.observe(document, { childList: true, subtree: true, attributes: true });
+    });
     const page = await ctx.newPage();
     const cdp = await ctx.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -70,10 +83,11 @@ try {
       const el = document.querySelector('[data-testid="product-entry"]');
       return !!el && !el.disabled && !el.readOnly;
     });
-    const ready = performance.now() - t0;
+    const detected = performance.now() - t0;
+    const ready = (await page.evaluate(() => window.__entryReadyAt)) ?? detected;
     await page.waitForLoadState('networkidle');
     // The first run only warms the servers (their file caches); it is not counted.
-    if (i > 0) runs.push({ readyMs: ready, jsKB: bytes.Script / 1024, cssKB: bytes.Stylesheet / 1024, files, load: load() });
+    if (i > 0) runs.push({ readyMs: ready, detectedMs: detected, jsKB: bytes.Script / 1024, cssKB: bytes.Stylesheet / 1024, files, load: load() });
     await ctx.close();
   }
 } finally {
@@ -81,7 +95,7 @@ try {
   await stack.stop();
 }
 const med = (k) => [...runs].sort((a, b) => a[k] - b[k])[Math.floor(runs.length / 2)][k];
-const summary = { language: LANGUAGE, readyMs: med('readyMs'), jsKB: med('jsKB'), cssKB: med('cssKB'), load: load(), files: runs[runs.length - 1].files };
+const summary = { language: LANGUAGE, readyMs: med('readyMs'), detectedMs: med('detectedMs'), jsKB: med('jsKB'), cssKB: med('cssKB'), load: load(), files: runs[runs.length - 1].files };
 console.log('[bench]', JSON.stringify({ ...summary, files: summary.files.length }));
 fs.mkdirSync(path.dirname(OUT), { recursive: true });
 fs.writeFileSync(OUT, JSON.stringify({ date: new Date().toISOString(), runs: runs.map(({ files, ...r }) => r), ...summary }, null, 2));

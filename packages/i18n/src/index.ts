@@ -114,6 +114,11 @@ export function registerCatalogue(ns: string, load: (lng: Language) => Promise<u
   list?.forEach((wake) => wake());
 }
 
+/** The namespaces registered so far: the shell loads the ones a remote's module registers before rendering it. */
+export function registeredNamespaces(): string[] {
+  return [...loaders.keys()];
+}
+
 function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : 'en';
 }

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { i18n, registeredNamespaces } from '@bahi/i18n';
 import { REMOTE_FAILED } from './fallbackPlugin';
 
 export class RemoteLoadError extends Error {}
@@ -18,6 +19,11 @@ function fetchRemoteList(fresh: boolean): Promise<Record<string, string>> {
   return remoteList;
 }
 
+/** Starts reading /remotes.json while the shell still waits for the user (the first screen needs it next). */
+export function prefetchRemoteList(): void {
+  void fetchRemoteList(false);
+}
+
 /** The component a remote exposes as `module` ('./AdminApp'); `retry` clears every cache first. */
 export async function loadRemoteComponent(name: string, module: string, retry = false): Promise<ComponentType> {
   const id = `${name}/${module.replace(/^\.\//, '')}`;
@@ -31,6 +37,7 @@ export async function loadRemoteComponent(name: string, module: string, retry = 
     registerRemotes([{ name, entry }], { force: registered.has(name) });
     registered.set(name, entry);
   }
+  const namespacesBefore = registeredNamespaces();
   let mod: Record<string, unknown> | null;
   try {
     mod = await loadRemote<Record<string, unknown>>(id);
@@ -42,6 +49,11 @@ export async function loadRemoteComponent(name: string, module: string, retry = 
   if (!mod || mod[REMOTE_FAILED]) throw new RemoteLoadError('Its files could not be reached.');
   const comp = (mod.default ?? mod) as ComponentType;
   if (typeof comp !== 'function' && typeof comp !== 'object') throw new RemoteLoadError(`${id} has no default export`);
+  // The module registered its catalogues as it ran: load them (active language) before its first
+  // render. Rendering first would suspend it on them, and React holds back the reveal of suspended
+  // content for 300 ms after a fallback shows: most of the cart's first-load time after the languages.
+  const added = registeredNamespaces().filter((ns) => !namespacesBefore.includes(ns));
+  if (added.length) await i18n.loadNamespaces(added);
   components.set(id, comp);
   return comp;
 }
