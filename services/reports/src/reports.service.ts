@@ -244,7 +244,7 @@ export class ReportsService {
    * Each product's running totals through `date` (the latest document on or before it, per
    * bucket of products), read from the (companyId, bucket, date) index.
    */
-  private async runningTotals(companyId: number, date: string): Promise<Map<string, CumEntry>> {
+  private async runningTotals(companyId: number, date: string): Promise<Map<number, Record<string, CumEntry>>> {
     const rows = coll(this.db, C.profitCum);
     const buckets = (await rows.find({ companyId, date: CUM_ANCHOR }, { projection: { bucket: 1 } }).toArray()).map((a) => Number(a.bucket));
     // Which document holds each bucket's totals through `date`, and its stamp: a few bytes each.
@@ -255,15 +255,15 @@ export class ReportsService {
     // Only documents written since they were last read are read (and decoded) again.
     const fresh = new Map<string, { stamp: string; p: Record<string, CumEntry> }>();
     for (const d of want.length ? await rows.find({ _id: { $in: want } }).toArray() : []) fresh.set(d._id, { stamp: String(d.stamp ?? ''), p: (d.p ?? {}) as Record<string, CumEntry> });
-    const out = new Map<string, CumEntry>();
-    for (const h of heads) {
+    const out = new Map<number, Record<string, CumEntry>>();
+    heads.forEach((h, i) => {
       const c = h && (fresh.get(h._id) ?? (kept(h) ? cache.get(h._id) : undefined));
-      if (!h || !c) continue;
+      if (!h || !c) return;
       // Most recently used last, so the least recently used go first when the cache is full.
       cache.delete(h._id);
       if (c.stamp) cache.set(h._id, c);
-      for (const [pid, e] of Object.entries(c.p)) out.set(pid, e);
-    }
+      out.set(buckets[i]!, c.p);
+    });
     for (const id of cache.keys()) {
       if (cache.size <= CUM_CACHE_DOCS) break;
       cache.delete(id);
@@ -275,13 +275,20 @@ export class ReportsService {
   private async productRange(companyId: number, from: string, to: string) {
     const [end, before] = await Promise.all([this.runningTotals(companyId, to), this.runningTotals(companyId, addDays(from, -1))]);
     const groups: { key: string; label: string; qty: number; value: number; cost: number; costless: number }[] = [];
-    for (const [key, e] of end) {
-      const b = before.get(key) ?? {};
-      // Quantities may be fractional (kg): rounded as shown, so a product back to zero drops out.
-      const g = { key, label: '', qty: Math.round(((e.q ?? 0) - (b.q ?? 0)) * 1000) / 1000, value: (e.v ?? 0) - (b.v ?? 0), cost: (e.c ?? 0) - (b.c ?? 0), costless: (e.l ?? 0) - (b.l ?? 0) };
-      if (g.qty !== 0 || g.value !== 0 || g.cost !== 0 || g.costless !== 0) groups.push(g);
+    const none: CumEntry = {};
+    // Bucket by bucket: a product's totals at the end less the same bucket's the day before the start.
+    for (const [bucket, ends] of end) {
+      const befores = before.get(bucket) ?? {};
+      for (const key in ends) {
+        const e = ends[key]!;
+        const b = befores[key] ?? none;
+        // Quantities may be fractional (kg): rounded as shown, so a product back to zero drops out.
+        const g = { key, label: '', qty: Math.round(((e.q ?? 0) - (b.q ?? 0)) * 1000) / 1000, value: (e.v ?? 0) - (b.v ?? 0), cost: (e.c ?? 0) - (b.c ?? 0), costless: (e.l ?? 0) - (b.l ?? 0) };
+        if (g.qty !== 0 || g.value !== 0 || g.cost !== 0 || g.costless !== 0) groups.push(g);
+      }
     }
-    return groups.sort((a, b) => b.value - a.value || a.key.localeCompare(b.key, undefined, { numeric: true }));
+    // Ties by product id as a number (what a numeric localeCompare gave, without a collator per call).
+    return groups.sort((a, b) => b.value - a.value || Number(a.key) - Number(b.key));
   }
 
   /**
