@@ -67,6 +67,14 @@ try {
     const kinds = new Map();
     const bytes = { Script: 0, Stylesheet: 0 };
     const files = [];
+    // The waterfall (every request's start and end, ms from the first) goes into the JSON too.
+    const sent = new Map();
+    const waterfall = [];
+    cdp.on('Network.requestWillBeSent', (e) => sent.set(e.requestId, { url: new URL(e.request.url).pathname, start: e.timestamp }));
+    cdp.on('Network.loadingFinished', (e) => {
+      const r = sent.get(e.requestId);
+      if (r) waterfall.push({ ...r, end: e.timestamp });
+    });
     cdp.on('Network.responseReceived', (e) => kinds.set(e.requestId, { type: e.type, url: e.response.url }));
     cdp.on('Network.loadingFinished', (e) => {
       const k = kinds.get(e.requestId);
@@ -87,7 +95,11 @@ try {
     const ready = (await page.evaluate(() => window.__entryReadyAt)) ?? detected;
     await page.waitForLoadState('networkidle');
     // The first run only warms the servers (their file caches); it is not counted.
-    if (i > 0) runs.push({ readyMs: ready, detectedMs: detected, jsKB: bytes.Script / 1024, cssKB: bytes.Stylesheet / 1024, files, load: load() });
+    const first = Math.min(...waterfall.map((r) => r.start));
+    const requests = waterfall
+      .sort((a, b) => a.start - b.start)
+      .map((r) => ({ url: r.url, startMs: Math.round((r.start - first) * 1000), endMs: Math.round((r.end - first) * 1000) }));
+    if (i > 0) runs.push({ readyMs: ready, detectedMs: detected, requests, jsKB: bytes.Script / 1024, cssKB: bytes.Stylesheet / 1024, files, load: load() });
     await ctx.close();
   }
 } finally {
@@ -98,4 +110,4 @@ const med = (k) => [...runs].sort((a, b) => a[k] - b[k])[Math.floor(runs.length 
 const summary = { language: LANGUAGE, readyMs: med('readyMs'), detectedMs: med('detectedMs'), jsKB: med('jsKB'), cssKB: med('cssKB'), load: load(), files: runs[runs.length - 1].files };
 console.log('[bench]', JSON.stringify({ ...summary, files: summary.files.length }));
 fs.mkdirSync(path.dirname(OUT), { recursive: true });
-fs.writeFileSync(OUT, JSON.stringify({ date: new Date().toISOString(), runs: runs.map(({ files, ...r }) => r), ...summary }, null, 2));
+fs.writeFileSync(OUT, JSON.stringify({ date: new Date().toISOString(), runs: runs.map(({ files, requests, ...r }) => r), waterfall: runs[runs.length - 1].requests, ...summary }, null, 2));
