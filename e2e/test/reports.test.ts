@@ -27,10 +27,10 @@ const CUSTOMER = { name: 'Zubin Reportwala', mobile: '9812377666' };
 const api = <T = any>(method: string, p: string, body?: unknown, token = manager) => e2e.api<T>(method, p, { token, body });
 const shot = (page: Page, name: string) => e2e.shot(page, `report-${name}`);
 
-async function sale(lines: [number, number][], paid: string): Promise<number> {
+async function sale(lines: [number, number][], paid: string, clientId = customerId): Promise<number> {
   expect((await api('DELETE', '/clearCart/1')).status).toBe(200);
   for (const [id, q] of lines) expect((await api('GET', `/addProductIntoCart/${encodeURIComponent(`${q}*${barcode(id)}`)}`)).status).toBe(200);
-  const r = await api('POST', '/MAKE_SALE', { clientId: customerId, cart_no: 1, paid, dueDate: '2030-12-31', date: today() });
+  const r = await api('POST', '/MAKE_SALE', { clientId, cart_no: 1, paid, dueDate: '2030-12-31', date: today() });
   expect(r.status).toBe(200);
   return r.body.saleId;
 }
@@ -191,7 +191,7 @@ test('sales register: the customer filter in the URL (Back undoes it), totals as
   await page.context().close();
 }, 180_000);
 
-test('day book: the day in the URL, previous and next day, totals as the service', async () => {
+test('day book: the day in the URL, previous and next day, totals as the service; a day of more than a page is paged with the whole day\'s totals', async () => {
   const page = await managerPage();
   await shown(page, 'daybook', () => page.goto('/reports/daybook'));
   // The sidebar's Reports entry stays lit on every report.
@@ -212,6 +212,31 @@ test('day book: the day in the URL, previous and next day, totals as the service
   await shown(page, 'daybook', () => page.getByTestId('day-next').click());
   expect(query(page)).toEqual({ date: today() });
   expect(await page.getByTestId('day-next').isDisabled()).toBe(true);
+
+  // A day of more than a page: another customer's bill of 520 and 100 payments of 1 from them.
+  const other = await api('POST', '/clients/addClient', {
+    mobile_no: '9812377667', name: 'Paging Traders', address_line_1: '1 Mall Road', address_line_2: '', city_or_district: 'Shimla', state: 'HP', country: 'India', postal_code: '171001',
+  });
+  expect(other.status).toBeLessThan(300);
+  await sale([[PLY4.id, 1]], '0', other.body.id);
+  for (let i = 0; i < 100; i++) expect((await api('POST', '/salesDuePayment', { client_id: other.body.id, amount: '1', nextDD: '2030-12-31' })).status).toBe(200);
+  const full = await reportWhen(`/reports/daybook?date=${today()}`, (b) => b.totals.count >= day.totals.count + 101);
+  // The first page: 100 rows, the whole day's totals (100 more of cash in than before).
+  expect(full.rows).toHaveLength(100);
+  expect(Math.round(Number(full.totals.cashIn) * 100) - Math.round(Number(day.totals.cashIn) * 100)).toBe(10000);
+  await shown(page, 'daybook', () => page.reload());
+  expect(await page.getByTestId('daybook-table').locator('tbody tr').count()).toBe(100);
+  expect((await totalsRow(page, 'daybook-table')).cashIn).toBe(formatINR(full.totals.cashIn));
+  await shot(page, 'daybook-paged');
+  const pager = page.locator('footer.bk-pager[aria-label="Pages"]');
+  await shown(page, 'daybook', () => pager.getByRole('button', { name: 'Next' }).click());
+  expect(query(page)).toEqual({ date: today(), page: '1' });
+  const second = (await api('GET', `/reports/daybook?date=${today()}&page=1`)).body;
+  expect(await page.getByTestId('daybook-table').locator('tbody tr').count()).toBe(second.rows.length);
+  expect(second.rows.length).toBe(Math.min(100, full.totals.count - 100));
+  // Every page shows the whole day's totals.
+  expect((await totalsRow(page, 'daybook-table')).cashIn).toBe(formatINR(full.totals.cashIn));
+  await shot(page, 'daybook-page-2');
   await page.context().close();
 }, 120_000);
 
