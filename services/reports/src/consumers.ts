@@ -16,6 +16,13 @@ const DOMAINS = Object.keys(EventStreams) as EventDomain[];
 const HISTORY = { sales: Subjects.sales.historyPage, inventory: Subjects.inventory.historyPage, ledger: Subjects.ledger.historyPage } as const;
 /** How long the worker lets a batch fill before applying it (ms): short, so a lone event is not held. */
 const BATCH_WAIT_MS = Math.max(0, Number(process.env.REPORTS_BATCH_WAIT_MS ?? 25) || 0);
+/**
+ * How long JetStream waits for an ack before redelivering (ms). Short, so what a killed reports
+ * had been delivered comes again within seconds; a message held longer (queued behind a backlog,
+ * in a slow batch) is kept ours by `working()` every HEARTBEAT_MS, so it is not redelivered under us.
+ */
+export const ACK_WAIT_MS = 5_000;
+const HEARTBEAT_MS = 2_000;
 /** Marks a read model that has been built (absent: new or wiped, so it rebuilds at start). */
 const BUILT_ID = 'built';
 /** Marks a read model whose per-product running totals are kept (absent: made from the day rows at start). */
@@ -43,6 +50,9 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   private working = false;
   /** The batch being applied (settles, never rejects). */
   private current: Promise<void> = Promise.resolve();
+  /** Delivered messages not yet acked, nakked or termed, with when they were delivered or last said `working`. */
+  private readonly held = new Map<JsMsg, number>();
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     @InjectConnection() private readonly conn: Connection,
@@ -60,7 +70,35 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
 
   async onApplicationShutdown() {
     this.stopped = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
     await this.stopConsumers();
+  }
+
+  /** Tells JetStream that messages held for HEARTBEAT_MS are still being worked on (their ack_wait starts again). */
+  private beat() {
+    const now = Date.now();
+    for (const [m, t] of this.held) {
+      if (now - t < HEARTBEAT_MS) continue;
+      try {
+        m.working();
+        this.held.set(m, now);
+      } catch {
+        /* the connection is closed: the message is redelivered after ack_wait */
+      }
+    }
+  }
+
+  /** A message settled (acked, nakked or termed): no more heartbeats for it. */
+  private settle(m: JsMsg, how: 'ack' | 'nak' | 'term', delayMs?: number) {
+    this.held.delete(m);
+    try {
+      if (how === 'ack') m.ack();
+      else if (how === 'term') m.term();
+      else m.nak(delayMs);
+    } catch {
+      /* the connection is closed: redelivered after ack_wait */
+    }
   }
 
   private async start() {
@@ -149,24 +187,32 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   /** Starts each stream's consumer; one whose stream does not exist yet keeps retrying on its own. */
   async startConsumers() {
     this.consuming = true;
+    if (!this.heartbeat) {
+      this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS / 2);
+      this.heartbeat.unref();
+    }
     for (const d of DOMAINS) void this.consume(EventStreams[d].name);
   }
 
-  /** The durable consumer, created (deliver all, explicit ack) when missing. */
+  /** The durable consumer, created (deliver all, explicit ack) when missing; one made with another ack_wait is updated to ACK_WAIT_MS. */
   private async ensureConsumer(jsm: JetStreamManager, stream: string) {
     const durable = durableOf(stream);
-    await jsm.consumers.info(stream, durable).catch(async (err: Error) => {
+    const info = await jsm.consumers.info(stream, durable).catch(async (err: Error) => {
       if (!/consumer not found/i.test(err.message)) throw err;
-      await jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ack_wait: nanos(30_000), max_ack_pending: 1000 });
+      await jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ack_wait: nanos(ACK_WAIT_MS), max_ack_pending: 1000 });
+      return null;
     });
+    if (info && info.config.ack_wait !== nanos(ACK_WAIT_MS)) await jsm.consumers.update(stream, durable, { ack_wait: nanos(ACK_WAIT_MS) });
   }
 
   private async stopConsumers() {
     const all = [...this.running.values()];
     this.running.clear();
     for (const m of all) await m.close().catch(() => undefined);
-    // A batch being applied finishes before the caller goes on (a rebuild wipes after this).
+    // Queued messages go back at once (another replica, or this one restarted, takes them without waiting out ack_wait).
+    for (const q of this.queue) this.settle(q.m, 'nak');
     this.queue = [];
+    // A batch being applied finishes before the caller goes on (a rebuild wipes after this).
     await this.current;
   }
 
@@ -225,6 +271,7 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   private async loop(stream: string, messages: ConsumerMessages) {
     try {
       for await (const m of messages) {
+        this.held.set(m, Date.now());
         this.queue.push({ m, from: messages });
         this.kick();
       }
@@ -233,7 +280,8 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
       this.log.warn({ stream, err: (err as Error).message }, 'reports: consumer stopped');
       await new Promise((r) => setTimeout(r, 1000));
     }
-    // What was delivered but not applied is redelivered (not acked); the batch in hand finishes.
+    // What was delivered but not applied goes back (nak: redelivered at once); the batch in hand finishes.
+    for (const q of this.queue) if (q.from === messages) this.settle(q.m, 'nak');
     this.queue = this.queue.filter((q) => q.from !== messages);
     await this.current;
     // Closed by a rebuild or shutdown; otherwise (consumer deleted, NATS gone for long) start over.
@@ -253,7 +301,10 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
           // A moment for the rest of a burst (a sale's stock and ledger events follow its bill) to join the batch.
           if (this.queue.length < MAX_BATCH && BATCH_WAIT_MS > 0) await new Promise((r) => setTimeout(r, BATCH_WAIT_MS));
           const batch = this.queue.splice(0, MAX_BATCH).map((q) => q.m);
-          this.current = this.handleBatch(batch).catch((err) => this.log.error({ err }, 'reports: batch not handled'));
+          this.current = this.handleBatch(batch)
+            .catch((err) => this.log.error({ err }, 'reports: batch not handled'))
+            // Whatever the batch left unsettled stops being kept alive: JetStream redelivers it after ack_wait.
+            .finally(() => batch.forEach((m) => this.held.delete(m)));
           await this.current;
         }
       } finally {
@@ -275,7 +326,7 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
         payload = m.json();
       } catch {
         this.log.error({ subject: m.subject }, 'reports: event is not JSON, skipped');
-        m.term();
+        this.settle(m, 'term');
         continue;
       }
       let fact: Fact | null;
@@ -283,24 +334,24 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
         fact = this.factOf(m.subject, payload);
       } catch (err) {
         this.log.warn({ subject: m.subject, err: (err as Error).message }, 'reports: event not read, redelivering');
-        m.nak(1000);
+        this.settle(m, 'nak', 1000);
         continue;
       }
       if (fact) good.push({ m, fact });
-      else m.ack();
+      else this.settle(m, 'ack');
     }
     if (!good.length) return;
     try {
       const applied = await this.projector.applyBatch(good.map((g) => g.fact));
       this.applied += applied.size;
       this.batches++;
-      for (const g of good) g.m.ack();
+      for (const g of good) this.settle(g.m, 'ack');
       return;
     } catch (err) {
       if (good.length === 1) {
         // The database is unreachable or a transaction failed: ask again later, nothing acked.
         this.log.warn({ subject: good[0]!.m.subject, err: (err as Error).message }, 'reports: projection failed, redelivering');
-        good[0]!.m.nak(1000);
+        this.settle(good[0]!.m, 'nak', 1000);
         return;
       }
       this.log.warn({ events: good.length, err: (err as Error).message }, 'reports: batch failed, applying its events one by one');
@@ -308,10 +359,10 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     for (const g of good) {
       try {
         if (await this.projector.apply(g.fact)) this.applied++;
-        g.m.ack();
+        this.settle(g.m, 'ack');
       } catch (err) {
         this.log.warn({ subject: g.m.subject, eventId: g.fact.eventId, err: (err as Error).message }, 'reports: projection failed, redelivering');
-        g.m.nak(1000);
+        this.settle(g.m, 'nak', 1000);
       }
     }
   }
