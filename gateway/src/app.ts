@@ -29,6 +29,8 @@ export interface GatewayOptions {
   limits?: { json: number; multipart: number };
   /** Upstream answer deadline in ms (PDF rendering included). */
   proxyTimeoutMs?: number;
+  /** How long an idle connection to a service is kept (default UpstreamKeepAlive.gatewayIdleMs). */
+  upstreamIdleMs?: number;
   /** Failed logins allowed per client address in a window. */
   loginLimit?: LoginLimitOptions;
   /** Public share page views allowed per client address a minute. */
@@ -109,7 +111,7 @@ export function createApp(opts: GatewayOptions): Gateway {
   const forwards = new Map<string, Forward>();
   for (const name of opts.serviceNames) {
     const target = opts.serviceUrls[name];
-    if (target) forwards.set(name, forwarder(target, opts.proxyTimeoutMs ?? 60_000));
+    if (target) forwards.set(name, forwarder(target, opts.proxyTimeoutMs ?? 60_000, opts.upstreamIdleMs));
   }
 
   /** Sends the call on to its service; logout and login outcomes are acted on here. */

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
+import { UpstreamKeepAlive } from '@bahi/contracts';
 
 type ProxyServer = Parameters<Plugin<IncomingMessage, ServerResponse>>[0];
 
@@ -57,7 +58,7 @@ const hasBody = (req: IncomingMessage) =>
  * call whose connection is refused goes on to the next replica (refused, the call never reached
  * the service, so sending it again is safe); any other failure answers 502 as with one replica.
  */
-export function forwarder(target: string, timeoutMs: number): Forward {
+export function forwarder(target: string, timeoutMs: number, idleMs: number = UpstreamKeepAlive.gatewayIdleMs): Forward {
   const targets = upstreamsOf(target);
   const several = targets.length > 1;
   /** Per upstream: until when it is passed over (0: up). */
@@ -78,7 +79,9 @@ export function forwarder(target: string, timeoutMs: number): Forward {
     return targets[k];
   };
 
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  // Idle sockets are dropped before the service would close them (UpstreamKeepAlive). Dropping
+  // the upstream's Keep-Alive header below (hop-by-hop) also hides its timeout hint from the agent.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: idleMs });
   let server: ProxyServer | undefined;
   const retryOptions = { changeOrigin: true, xfwd: false, agent, proxyTimeout: timeoutMs };
 

@@ -24,3 +24,11 @@ export function portEnv(service: ServiceName): string {
 export function urlEnv(service: ServiceName): string {
   return `${service.toUpperCase()}_URL`;
 }
+
+/**
+ * Keep-alive between the gateway and the services. A service keeps an idle connection open for
+ * `serviceMs`; the gateway drops its idle sockets after `gatewayIdleMs`, well before, so it never
+ * sends a call on a socket the service is closing at that instant (the call would fail with
+ * ECONNRESET although the service is up). The margin covers a busy machine's late timers.
+ */
+export const UpstreamKeepAlive = { serviceMs: 65_000, gatewayIdleMs: 30_000 } as const;

@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { ServiceName } from '@bahi/contracts';
+import type { Server } from 'node:http';
+import { type ServiceName, UpstreamKeepAlive } from '@bahi/contracts';
 import { natsConnectOptions, SERVICE_CONFIG, type ServiceConfig } from './config';
 import { AllExceptionsFilter, describeError, validationException } from './errors';
 import { listProblem } from './limits';
@@ -67,7 +68,12 @@ export async function startApp(app: INestApplication, cfg: ServiceConfig): Promi
     }
     throw err;
   }
-  const addr = app.getHttpServer().address();
+  // Longer than the gateway keeps an idle socket (UpstreamKeepAlive): the gateway, not the
+  // service, ends an idle connection, so no call races a close (Node's default here is 5 s).
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = UpstreamKeepAlive.serviceMs;
+  server.headersTimeout = UpstreamKeepAlive.serviceMs + 1000;
+  const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
   const host = !cfg.host || cfg.host === '0.0.0.0' || cfg.host === '::' ? '127.0.0.1' : cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;
   return `http://${host}:${port}`;

@@ -1,8 +1,9 @@
+import http from 'node:http';
 import request from 'supertest';
 import { connect, JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { nestEmit, nestRequest, newSessionId, Revoke, signToken } from '@bahi/auth';
-import { FORCE_CHANGE_MESSAGE, REVOCATIONS_LOADING_MESSAGE, Subjects, type TokenSubject } from '@bahi/contracts';
+import { FORCE_CHANGE_MESSAGE, REVOCATIONS_LOADING_MESSAGE, Subjects, type TokenSubject, UpstreamKeepAlive } from '@bahi/contracts';
 import { startTestService, type TestService } from '../src/testing';
 import { ProbeModule } from './probe.module';
 
@@ -65,6 +66,27 @@ describe('service kit, wired like a real service', () => {
   it('listens on loopback only: the gateway is the way in', () => {
     expect(svc.app.getHttpServer().address()).toMatchObject({ address: '127.0.0.1' });
   });
+
+  it('keeps an idle connection open past the 5 s Node default, so the gateway is the one that ends it', async () => {
+    expect(svc.app.getHttpServer().keepAliveTimeout).toBe(UpstreamKeepAlive.serviceMs);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<boolean>((ok, fail) => {
+        const req = http.get(`${svc.url}/health`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => ok(req.reusedSocket));
+        });
+        req.on('error', fail);
+      });
+    try {
+      expect(await get()).toBe(false);
+      await new Promise((r) => setTimeout(r, 5500));
+      // Still open: the second call goes on the same socket.
+      expect(await get()).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
 
   it('answers /health with mongodb and nats up, without a token', async () => {
     const res = await request(svc.url).get('/health').expect(200);
