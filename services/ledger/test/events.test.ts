@@ -4,7 +4,11 @@
 import { JSONCodec } from 'nats';
 import { EventStreams, EventSubjects, Subjects, type HistoryPageReply, type LedgerEntryEvent, type PartyChangedEvent, type PartyDueReply, type PaymentEvent } from '@bahi/contracts';
 import { Money } from '@bahi/service-kit';
-import { as, customerForm, distributorForm, startLedger, tokenFor, type Stack } from './helpers';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { startTestService } from '@bahi/service-kit/testing';
+import { AppModule } from '../src/app.module';
+import { as, customerForm, distributorForm, SECRET, startLedger, tokenFor, type Stack } from './helpers';
 
 let stack: Stack;
 let A: ReturnType<typeof as>;
@@ -118,5 +122,28 @@ describe('ledger domain events', () => {
     const hd = await stack.ask<HistoryPageReply>(Subjects.ledger.historyPage, { companyId: 1, source: 'distributor' });
     expect(hd.events.map((h) => (h.event as PartyChangedEvent).name)).toEqual(['Eastern Traders (Howrah)']);
     expect((hd.events[0]!.event as PartyChangedEvent).version).toBe(distEvents[1]!.version);
+  });
+
+  it('a party written before its event existed is published once when the ledger starts on that database', async () => {
+    const db = stack.svc.app.get<Connection>(getConnectionToken()).db!;
+    // As a database from before party events: a customer with no marks, and no record of the one-time publish.
+    const at = new Date('2026-01-15T10:00:00Z');
+    await db.collection('customers').insertOne({ companyId: 1, client_id: 9001, name: 'Old Ledger Customer', mobile_no: '9000090001', walkIn: false, gstin: null, createdAt: at, updatedAt: at });
+    await db.collection('event_backfills').deleteMany({});
+    const again = await startTestService(AppModule, { service: 'ledger', mongoUri: stack.mongo.uri, natsUrl: stack.nats.url, jwtSecret: SECRET, dbName: stack.svc.config.dbName });
+    try {
+      const old = async () => (await streamEvents()).filter((e) => isParty(e) && e.event.party.id === 9001);
+      for (let i = 0; i < 100 && !(await old()).length; i++) await new Promise((r) => setTimeout(r, 50));
+      const published = await old();
+      expect(published.map((e) => e.event)).toEqual([expect.objectContaining({ name: 'Old Ledger Customer', version: at.getTime(), party: { kind: 'customer', id: 9001 } })]);
+      // Once per database: a second start publishes nothing more.
+      await again.close();
+      const third = await startTestService(AppModule, { service: 'ledger', mongoUri: stack.mongo.uri, natsUrl: stack.nats.url, jwtSecret: SECRET, dbName: stack.svc.config.dbName });
+      await new Promise((r) => setTimeout(r, 500));
+      await third.close();
+      expect(await old()).toHaveLength(1);
+    } finally {
+      await again.close().catch(() => undefined);
+    }
   });
 });

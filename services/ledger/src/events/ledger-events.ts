@@ -4,7 +4,7 @@ import type { Model } from 'mongoose';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { EventStreams, EventSubjects, Subjects, type HistoryEvent, type LedgerEntryEvent, type PartyChangedEvent, type PartyKind, type PaymentEvent } from '@bahi/contracts';
-import { dec, EventRelay, historyHandlers, istDate, RelayService, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
+import { dec, EventRelay, historyHandlers, istDate, pendingEventFields, RelayService, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
 import { EntryDoc } from '../accounts/entry.schema';
 import { CustomerDoc } from '../customers/customer.schema';
 import { DistributorDoc } from '../distributors/distributor.schema';
@@ -73,8 +73,8 @@ export class LedgerEvents extends RelayService {
 
   constructor(
     @InjectModel(EntryDoc.name) entries: Model<EntryDoc>,
-    @InjectModel(CustomerDoc.name) customers: Model<CustomerDoc>,
-    @InjectModel(DistributorDoc.name) distributors: Model<DistributorDoc>,
+    @InjectModel(CustomerDoc.name) private readonly customers: Model<CustomerDoc>,
+    @InjectModel(DistributorDoc.name) private readonly distributors: Model<DistributorDoc>,
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     @Inject(LOGGER) log: Logger,
   ) {
@@ -89,6 +89,21 @@ export class LedgerEvents extends RelayService {
         { name: 'distributor', collection: distributors.collection, complete: {}, toEvents: (d: DistributorDoc) => [partyEvent('distributor', d)] },
       ] as never,
     });
+  }
+
+  /**
+   * Parties written before their event existed are published once per database (a read model
+   * already built then names them without a rebuild). The marks leave `updatedAt` alone, so each
+   * event's version is still its party's last write.
+   */
+  override async onApplicationBootstrap() {
+    const done = this.customers.db.collection('event_backfills');
+    if (!(await done.findOne({ _id: 'party.changed' as never }))) {
+      await this.customers.collection.updateMany({}, { $set: pendingEventFields() });
+      await this.distributors.collection.updateMany({}, { $set: pendingEventFields() });
+      await done.updateOne({ _id: 'party.changed' as never }, { $set: { at: new Date() } }, { upsert: true });
+    }
+    await super.onApplicationBootstrap();
   }
 }
 
