@@ -48,10 +48,13 @@ export interface E2EOptions {
  * in /tmp, so a small /dev/shm in a CI container can't crash renderers) and --disable-extensions;
  * they are named here too so they stay whatever launcher defaults become. The rest cut work a
  * loaded 2-CPU box does not need: GPU process rasterising, background networking and updates.
+ * The browser keeps India's clock, as a shop's does: a date field's default (today) is then the
+ * services' IST day, also when the machine's UTC date is still the day before (18:30-24:00 UTC).
  */
-function launchChromium(): Promise<Browser> {
+export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    env: { ...process.env, TZ: 'Asia/Kolkata' },
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '@bahi/devstack';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { ACCOUNTS, login, SCREENSHOTS } from '../src/harness';
+import { type Browser, type Page } from 'playwright-core';
+import { ACCOUNTS, launchChromium, login, SCREENSHOTS } from '../src/harness';
 
 // The shared harness starts identity only; the catalogue needs inventory as well.
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -31,7 +31,7 @@ beforeAll(async () => {
   }
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory'], logs: 'files' });
-  browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
   const ctx = await browser.newContext({ baseURL: stack.gatewayUrl, viewport: { width: 1366, height: 800 } });
   page = await ctx.newPage();
   page.on('pageerror', (err) => console.error(`[browser] ${err.message}`));

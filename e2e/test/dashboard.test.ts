@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatINR } from '../../packages/ui-kit/src/format';
 import { ACCOUNTS, login, managerWithCatalogue, recordPrints, startE2E, type E2E } from '../src/harness';
+import { todayIST } from '../src/dates';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 let e2e: E2E;
@@ -64,7 +65,6 @@ interface Dashboard {
 /** Decimal strings added in paise (the demo company's opening dues are the base). */
 const plus = (a: string, b: string) => (Math.round(Number(a) * 100) + Math.round(Number(b) * 100)) / 100;
 
-const todayIst = () => new Date(Date.now() + 5.5 * 3600_000).toISOString().slice(0, 10);
 const ddmm = (iso: string) => `${iso.slice(8, 10)}-${iso.slice(5, 7)}`;
 
 beforeAll(async () => {
@@ -111,7 +111,7 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
   // The chart's figures: 30 days, the last one today.
   await page.getByTestId('dashboard-trend').and(page.locator('[data-ready="yes"]')).waitFor();
   expect(await page.getByTestId('dashboard-trend-table').locator('tbody tr').count()).toBe(30);
-  expect(await todayInChart(page)).toEqual([ddmm(todayIst()), '₹0.00', '₹0.00']);
+  expect(await todayInChart(page)).toEqual([ddmm(todayIST()), '₹0.00', '₹0.00']);
   // Low stock: the count the service holds, linking to the reorder list when there are any.
   const lowStock = base.lowStock;
   expect(await text(page, 'dashboard-low-stock')).toContain(lowStock === 0 ? 'No product' : `${lowStock} product`);
@@ -146,7 +146,7 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
   expect(await cardsShown(page)).toEqual({ sales: '₹1,040.00', collections: '₹300.00', newDues: '₹740.00', cashInHand: '₹300.00' });
   expect(await text(page, 'card-sales-delta')).toBe('▲ ₹1,040.00 more than yesterday');
   expect(await text(page, 'card-newDues-delta')).toBe('▲ ₹740.00 more than yesterday');
-  expect(await todayInChart(page)).toEqual([ddmm(todayIst()), '₹1,040.00', '₹300.00']);
+  expect(await todayInChart(page)).toEqual([ddmm(todayIST()), '₹1,040.00', '₹300.00']);
   await shot(page, 'after-sale');
 
   // 2. The bill view's Return items: one of the two sheets back, 1040 x 1 / 2 = 520 (no discount),
@@ -180,7 +180,7 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
   expect(await cardsShown(page)).toEqual({ sales: '₹520.00', collections: '₹400.00', newDues: '₹740.00', cashInHand: '₹400.00' });
   expect(await text(page, 'card-cashInHand-yesterday')).toBe('Yesterday ₹0.00');
   expect(await text(page, 'card-cashInHand-delta')).toBe('▲ ₹400.00 more than yesterday');
-  expect(await todayInChart(page)).toEqual([ddmm(todayIst()), '₹520.00', '₹400.00']);
+  expect(await todayInChart(page)).toEqual([ddmm(todayIST()), '₹520.00', '₹400.00']);
   // Receivables: the customer's 120, dated today, joins the 0-30 days bucket on top of the demo
   // customers' opening dues; the older dues stay first in the most overdue list.
   const total = formatINR(plus(base.receivables.total, '120'));
@@ -305,7 +305,7 @@ test('in Hindi (the switch in the profile menu): the same figures under Hindi wo
     // The first test's figures: sales 520 today, nothing yesterday.
     expect(await text(page, 'card-sales-today')).toBe('₹520.00');
     expect(await text(page, 'card-sales-delta')).toBe('▲ कल से ₹520.00 ज़्यादा');
-    const d = todayIst();
+    const d = todayIST();
     expect(await text(page, 'dashboard-date')).toContain(`आज, ${d.slice(8, 10)}-${d.slice(5, 7)}-${d.slice(0, 4)}`);
     await page.getByTestId('dashboard-trend').and(page.locator('[data-ready="yes"]')).waitFor();
     await shot(page, 'hindi');

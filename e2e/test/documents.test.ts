@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startStack, type Stack } from '@bahi/devstack';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { ACCOUNTS, login, recordPrints, SCREENSHOTS } from '../src/harness';
+import { type Browser, type Page } from 'playwright-core';
+import { ACCOUNTS, launchChromium, login, recordPrints, SCREENSHOTS } from '../src/harness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 let stack: Stack;
@@ -74,7 +74,7 @@ beforeAll(async () => {
   const pay = await api('POST', '/salesDuePayment', staff, { client_id: customerId, amount: '240.5', nextDD: '2030-02-15' });
   expect(pay.body).toEqual({ done: true, paymentId: expect.any(Number) });
   paymentId = pay.body.paymentId;
-  browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import type { Download, Page } from 'playwright-core';
 import { ACCOUNTS, login, sidebarEntries, startE2E, type E2E, managerWithCatalogue, gstr1SchemaErrors } from '../src/harness';
+import { todayIST } from '../src/dates';
 
 // GSTINs with correct check characters (packages/gst/test/gstin.test.ts works them out by hand).
 const MH_GSTIN = '27AAPFU0939F1ZV';
@@ -19,7 +20,6 @@ let invoiceNo: string;
 let notGstMessage: string;
 
 const label = (p: string) => `${MONTHS[Number(p.slice(5, 7)) - 1]} ${p.slice(0, 4)}`;
-const todayIst = () => new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
 
 async function ok<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
   const r = await e2e.api<T>(method, apiPath, { token: manager, body });
@@ -30,7 +30,7 @@ async function ok<T>(method: string, apiPath: string, body?: unknown): Promise<T
 beforeAll(async () => {
   e2e = await startE2E({ services: ['inventory', 'ledger', 'sales'] });
   manager = await managerWithCatalogue(e2e);
-  const today = todayIst();
+  const today = todayIST();
   period = today.slice(0, 7);
   const [y, m] = period.split('-').map(Number);
   previous = m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
@@ -61,12 +61,12 @@ async function gstSales() {
   await ok('GET', `/addProductIntoCart/${encodeURIComponent(`3*${ply}`)}`);
   const [[line]] = (await ok<[[{ sl_no: number }]]>('GET', `/addProductIntoCart/${encodeURIComponent(`2*${door}`)}`)) as [[{ sl_no: number }]];
   await ok('POST', '/upDisc/', { sl_no: line.sl_no, discount: '5' });
-  const b2b = await ok<{ saleId: number; invoice_no: string }>('POST', '/MAKE_SALE', { clientId: customer.id, cart_no: 1, paid: '0', dueDate: '2030-01-31', date: todayIst() });
+  const b2b = await ok<{ saleId: number; invoice_no: string }>('POST', '/MAKE_SALE', { clientId: customer.id, cart_no: 1, paid: '0', dueDate: '2030-01-31', date: todayIST() });
   expect(b2b.invoice_no).toMatch(/^GT\/\d\d-\d\d\/0001$/);
   invoiceNo = b2b.invoice_no;
   // A walk-in, intra-state: 1 x 590 incl. 18 % -> taxable 500, CGST 45 + SGST 45.
   await ok('GET', `/addProductIntoCart/${ply}`);
-  await ok('POST', '/MAKE_SALE', { clientId: 0, cart_no: 1, paid: '590', dueDate: '2030-01-31', date: todayIst() });
+  await ok('POST', '/MAKE_SALE', { clientId: 0, cart_no: 1, paid: '590', dueDate: '2030-01-31', date: todayIST() });
 }
 
 const cells = async (page: Page, testId: string, row = 'tbody tr') =>
@@ -113,7 +113,7 @@ test('a manager sees the not-GST sentence, then the month of GST sales: B2B row,
   expect((await page.getByTestId('gst-gstin').textContent())?.trim()).toBe(MH_GSTIN);
   expect((await page.getByTestId('gst-fp').textContent())?.trim()).toBe(`${label(period)} (${period.slice(5, 7)}${period.slice(0, 4)})`);
   const b2b = await cells(page, 'gst-b2b');
-  expect(b2b.slice(0, 4)).toEqual([GJ_GSTIN, invoiceNo, `${todayIst().slice(8, 10)}-${period.slice(5, 7)}-${period.slice(0, 4)}`, 'Gujarat (24)']);
+  expect(b2b.slice(0, 4)).toEqual([GJ_GSTIN, invoiceNo, `${todayIST().slice(8, 10)}-${period.slice(5, 7)}-${period.slice(0, 4)}`, 'Gujarat (24)']);
   expect(b2b.slice(4)).toEqual(['₹1,983.00', '₹1,690.00', '₹292.80']);
   // B2CS: the walk-in, intra-state in Maharashtra at 18 %.
   expect(await cells(page, 'gst-b2cs')).toEqual(['Intra-state', 'Maharashtra (27)', '18 %', '₹500.00', '₹0.00', '₹45.00', '₹45.00']);

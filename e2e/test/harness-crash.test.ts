@@ -108,3 +108,17 @@ describe('one page per test', () => {
     await works(pages.page);
   });
 });
+
+describe('the test browser', () => {
+  it("keeps India's clock, as a shop's browser does, whatever the machine's zone", async () => {
+    const page = await e2e.newPage();
+    try {
+      await page.goto('/');
+      // IST is UTC+5:30 all year: getTimezoneOffset is minutes *behind* UTC.
+      expect(await page.evaluate(() => new Date().getTimezoneOffset())).toBe(-330);
+      expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toMatch(/^Asia\/(Kolkata|Calcutta)$/); // ICU's canonical id is the old name
+    } finally {
+      await page.close();
+    }
+  });
+});

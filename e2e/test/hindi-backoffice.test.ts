@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { ACCOUNTS, alertText, login, managerWithCatalogue, startE2E, type E2E } from '../src/harness';
 import { layoutProblems } from '../src/layout';
+import { todayIST } from '../src/dates';
 
 // The back office in Hindi: a manager switches from the profile menu and walks products,
 // categories, purchases (cart, list, detail, distributors, reorder, debit notes) and both payment
@@ -63,7 +64,7 @@ beforeAll(async () => {
     })
   ).id;
   await ok('POST', '/reorderList/fillCart', { cart_no: 2, lines: [{ product_id: 1, quantity: '2' }, { product_id: 2, quantity: '3' }] });
-  await ok('POST', '/checkOutPurchase', { bill_no: 'ST-101', distributor: distributorId, officer: '', paid: '0', due_date: new Date().toISOString().slice(0, 10), cart_no: 2 });
+  await ok('POST', '/checkOutPurchase', { bill_no: 'ST-101', distributor: distributorId, officer: '', paid: '0', due_date: todayIST(), cart_no: 2 });
   purchaseId = (await ok<{ purchaseList: { id: number }[] }>('GET', '/getPurchaseList?pageNo=0')).purchaseList[0]!.id;
   const detail = await ok<{ lines: { sl_no: number }[] }>('GET', `/getPurchaseDetails?purchaseId=${purchaseId}`);
   debitNoteNo = (

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ACCOUNTS, login, managerWithCatalogue, recordPrints, startE2E, type E2E } from '../src/harness';
 import { layoutProblems } from '../src/layout';
+import { todayIST } from '../src/dates';
 
 // The counter in Hindi: a cashier whose language is Hindi sells with the keyboard only, prints
 // the bill, and every sales area (cart, checkout, bill, estimates, customers, sells account)
@@ -242,7 +243,7 @@ describe('the counter in Hindi', () => {
     expect((await e2e.api<unknown[]>('GET', `/addProductIntoCart/${P25.barcode}?cart_no=1`, { token: manager })).body).toHaveLength(2);
     const sold = await e2e.api<{ saleId: number }>('POST', '/MAKE_SALE', {
       token: manager,
-      body: { clientId: 0, cart_no: 1, paid: '1890', dueDate: '2030-01-01', date: new Date().toISOString().slice(0, 10) },
+      body: { clientId: 0, cart_no: 1, paid: '1890', dueDate: '2030-01-01', date: todayIST() },
     });
     const saleId = sold.body.saleId;
     expect(saleId).toBeGreaterThan(0);

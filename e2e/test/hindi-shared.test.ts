@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ACCOUNTS, alertText, login, managerWithCatalogue, startE2E, type E2E } from '../src/harness';
 import { layoutProblems } from '../src/layout';
+import { todayIST } from '../src/dates';
 
 let e2e: E2E;
 let page: Page;
@@ -22,7 +23,6 @@ const GJ_GSTIN = '24AAGCS5678K1ZT';
 const PLY18 = { code: '89012100001', mrp: 2850 };
 
 const byId = (id: string) => page.getByTestId(id);
-const todayIst = () => new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
 
 async function ok<T = any>(method: string, apiPath: string, body?: unknown): Promise<T> {
   const r = await e2e.api<T>(method, apiPath, { token: manager, body });
@@ -183,7 +183,7 @@ describe('the shared components in Hindi', () => {
     // 40 x 2850 = 1,14,000.00; 4,000 paid now: 1,10,000.00 due, the amount the message names.
     await ok('DELETE', '/clearCart/1');
     await ok('GET', `/addProductIntoCart/${encodeURIComponent(`40*${PLY18.code}`)}`);
-    const sale = await ok<{ saleId: number }>('POST', '/MAKE_SALE', { clientId: customer.id, cart_no: 1, paid: '4000', dueDate: '2030-12-31', date: todayIst() });
+    const sale = await ok<{ saleId: number }>('POST', '/MAKE_SALE', { clientId: customer.id, cart_no: 1, paid: '4000', dueDate: '2030-12-31', date: todayIST() });
 
     await page.goto(`/salesList/bill/show/${sale.saleId}`);
     await byId('bill').waitFor();
@@ -260,8 +260,8 @@ describe('the shared components in Hindi', () => {
     await ok('GET', `/addProductIntoCart/${encodeURIComponent(`3*${ply}`)}`);
     const [[line]] = await ok<[[{ sl_no: number }]]>('GET', `/addProductIntoCart/${encodeURIComponent(`2*${door}`)}`);
     await ok('POST', '/upDisc/', { sl_no: line.sl_no, discount: '5' });
-    await ok('POST', '/MAKE_SALE', { clientId: customer.id, cart_no: 1, paid: '0', dueDate: '2030-01-31', date: todayIst() });
-    const period = todayIst().slice(0, 7);
+    await ok('POST', '/MAKE_SALE', { clientId: customer.id, cart_no: 1, paid: '0', dueDate: '2030-01-31', date: todayIST() });
+    const period = todayIST().slice(0, 7);
     const hindiMonth = new Intl.DateTimeFormat('hi-IN', { month: 'long', timeZone: 'UTC' }).format(new Date(`${period}-01T00:00:00Z`));
 
     await page.goto('/reports/gst');

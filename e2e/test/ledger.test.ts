@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '@bahi/devstack';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { ACCOUNTS, login, recordPrints, SCREENSHOTS } from '../src/harness';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ACCOUNTS, launchChromium, login, recordPrints, SCREENSHOTS } from '../src/harness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -59,10 +59,7 @@ beforeAll(async () => {
   if (fs.existsSync(path.join(ROOT, 'services/documents/dist/main.js'))) services.push('documents');
   // The admin's password is given, as in production, so its first login is not a forced change.
   stack = await startStack({ rootDir: ROOT, services, env: { BAHI_ADMIN_PASSWORD: ACCOUNTS.admin.password }, logs: 'files' });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {

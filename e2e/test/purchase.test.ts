@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '@bahi/devstack';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { ACCOUNTS, login, recordPrints, SCREENSHOTS } from '../src/harness';
+import { type Browser, type Page } from 'playwright-core';
+import { ACCOUNTS, launchChromium, login, recordPrints, SCREENSHOTS } from '../src/harness';
 
 // Buying stock in, in Chromium through the gateway: the cart's purchase panel, the purchase
 // remote (purchase, labels, distributors) and the documents service for the label sheet.
@@ -82,7 +82,7 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 300));
   }
   expect(dist).toBeDefined();
-  browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
   const ctx = await browser.newContext({ baseURL: stack.gatewayUrl, viewport: { width: 1366, height: 800 } });
   await recordPrints(ctx);
   page = await ctx.newPage();

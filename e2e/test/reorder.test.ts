@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { GetReorderListReply } from '@bahi/contracts';
 import { ACCOUNTS, alertText, login, managerWithCatalogue, SCREENSHOTS, startE2E, type E2E } from '../src/harness';
+import { todayIST } from '../src/dates';
 
 // The reorder list in Chromium through the gateway: products at or below their minimum, grouped
 // by the distributor last bought from; Create purchase fills the counter cart and opens Proceed to
@@ -72,7 +73,7 @@ beforeAll(async () => {
   ).id;
   // Bought once from Kapoor (cart 2, so the counter's cart 1 stays empty), then stock set low.
   await ok('POST', '/reorderList/fillCart', { cart_no: 2, lines: [{ product_id: soap, quantity: '1' }, { product_id: oil, quantity: '1' }] });
-  await ok('POST', '/checkOutPurchase', { bill_no: 'KD-1', distributor: dist, officer: '', paid: '0', due_date: new Date().toISOString().slice(0, 10), cart_no: 2 });
+  await ok('POST', '/checkOutPurchase', { bill_no: 'KD-1', distributor: dist, officer: '', paid: '0', due_date: todayIST(), cart_no: 2 });
   await edit(soap, cat, 'Neem Soap 100g', { ppq: '1', stock: '3', min: '5', def: '12' });
   await edit(oil, cat, 'Mustard Oil', { ppq: '6', stock: '3', min: '5', def: '12' });
   page = await e2e.newPage();

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { formatINR } from '../../packages/ui-kit/src/format';
 import { ACCOUNTS, login, managerWithCatalogue, startE2E, type E2E } from '../src/harness';
+import { addDays, todayIST } from '../src/dates';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 let e2e: E2E;
@@ -21,7 +22,6 @@ let purchaseId: number;
 const PLY4 = { id: 10, mrp: 520, cp: 410 };
 const PLY18 = { id: 9, mrp: 1450 };
 const barcode = (id: number) => `89012${100000 + id}`;
-const today = () => new Date(Date.now() + 5.5 * 3600_000).toISOString().slice(0, 10);
 const CUSTOMER = { name: 'Zubin Reportwala', mobile: '9812377666' };
 
 const api = <T = any>(method: string, p: string, body?: unknown, token = manager) => e2e.api<T>(method, p, { token, body });
@@ -30,7 +30,7 @@ const shot = (page: Page, name: string) => e2e.shot(page, `report-${name}`);
 async function sale(lines: [number, number][], paid: string, clientId = customerId): Promise<number> {
   expect((await api('DELETE', '/clearCart/1')).status).toBe(200);
   for (const [id, q] of lines) expect((await api('GET', `/addProductIntoCart/${encodeURIComponent(`${q}*${barcode(id)}`)}`)).status).toBe(200);
-  const r = await api('POST', '/MAKE_SALE', { clientId, cart_no: 1, paid, dueDate: '2030-12-31', date: today() });
+  const r = await api('POST', '/MAKE_SALE', { clientId, cart_no: 1, paid, dueDate: '2030-12-31', date: todayIST() });
   expect(r.status).toBe(200);
   return r.body.saleId;
 }
@@ -126,9 +126,9 @@ beforeAll(async () => {
   expect(bought.status).toBeLessThan(300);
   purchaseId = bought.body[0].purchaseId ?? bought.body[0].id;
   // Everything projected before the pages are opened.
-  await reportWhen(`/reports/sales-register?from=${today()}&to=${today()}&clientId=${customerId}`, (b) => b.totals.count === 2);
-  await reportWhen(`/reports/purchase-register?from=${today()}&to=${today()}&distributorId=${distributor.distributor_id}`, (b) => b.rows.some((r: { purchaseId: number }) => r.purchaseId === purchaseId));
-  await reportWhen(`/reports/daybook?date=${today()}`, (b) => b.rows.some((r: { kind: string }) => r.kind === 'payment-received'));
+  await reportWhen(`/reports/sales-register?from=${todayIST()}&to=${todayIST()}&clientId=${customerId}`, (b) => b.totals.count === 2);
+  await reportWhen(`/reports/purchase-register?from=${todayIST()}&to=${todayIST()}&distributorId=${distributor.distributor_id}`, (b) => b.rows.some((r: { purchaseId: number }) => r.purchaseId === purchaseId));
+  await reportWhen(`/reports/daybook?date=${todayIST()}`, (b) => b.rows.some((r: { kind: string }) => r.kind === 'payment-received'));
 }, 300_000);
 
 afterAll(async () => {
@@ -150,9 +150,9 @@ test('sales register: the customer filter in the URL (Back undoes it), totals as
   await page.getByTestId('sales-register-table').waitFor();
   // Today only (quick range): the range goes into the URL.
   await shown(page, 'sales-register', () => page.getByTestId('quick-today').click());
-  expect(query(page)).toEqual({ from: today(), to: today() });
+  expect(query(page)).toEqual({ from: todayIST(), to: todayIST() });
   expect(await page.getByTestId('quick-today').getAttribute('aria-pressed')).toBe('true');
-  const all = (await api('GET', `/reports/sales-register?from=${today()}&to=${today()}`)).body;
+  const all = (await api('GET', `/reports/sales-register?from=${todayIST()}&to=${todayIST()}`)).body;
   const t = await totalsRow(page, 'sales-register-table');
   expect([t.amount, t.returned, t.net, t.paid]).toEqual([all.totals.amount, all.totals.returned, all.totals.net, all.totals.paid].map((v) => formatINR(v)));
 
@@ -160,7 +160,7 @@ test('sales register: the customer filter in the URL (Back undoes it), totals as
   const input = page.locator('#filter-customer-input');
   await input.fill('Zubin');
   await shown(page, 'sales-register', () => page.getByTestId('filter-customer-list').getByText(`${customerId} : ${CUSTOMER.name}`).click());
-  expect(query(page)).toEqual({ from: today(), to: today(), clientId: String(customerId) });
+  expect(query(page)).toEqual({ from: todayIST(), to: todayIST(), clientId: String(customerId) });
   const one = await totalsRow(page, 'sales-register-table');
   // 1,040 + 1,450 = 2,490 billed; paid 300 + 1,450 = 1,750; nothing returned: net 2,490.
   expect(one).toMatchObject({ invoice: '', amount: '₹2,490.00', returned: '₹0.00', net: '₹2,490.00', paid: '₹1,750.00' });
@@ -186,7 +186,7 @@ test('sales register: the customer filter in the URL (Back undoes it), totals as
 
   // Back: the customer filter goes, the whole day comes back.
   await shown(page, 'sales-register', () => page.goBack());
-  expect(query(page)).toEqual({ from: today(), to: today() });
+  expect(query(page)).toEqual({ from: todayIST(), to: todayIST() });
   expect((await totalsRow(page, 'sales-register-table')).net).toBe(formatINR(all.totals.net));
   await page.context().close();
 }, 180_000);
@@ -196,7 +196,7 @@ test('day book: the day in the URL, previous and next day, totals as the service
   await shown(page, 'daybook', () => page.goto('/reports/daybook'));
   // The sidebar's Reports entry stays lit on every report.
   expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).getAttribute('class')).toBe('active');
-  const day = (await api('GET', `/reports/daybook?date=${today()}`)).body;
+  const day = (await api('GET', `/reports/daybook?date=${todayIST()}`)).body;
   const t = await totalsRow(page, 'daybook-table');
   expect([t.cashIn, t.cashOut]).toEqual([formatINR(day.totals.cashIn), formatINR(day.totals.cashOut)]);
   expect(await page.getByTestId('daybook-table').locator('tbody tr').count()).toBe(day.rows.length);
@@ -204,13 +204,13 @@ test('day book: the day in the URL, previous and next day, totals as the service
   expect(Math.round(Number(day.totals.cashIn) * 100)).toBeGreaterThanOrEqual(195000);
   expect(await page.getByTestId('daybook-table').getByText('Payment received').count()).toBeGreaterThan(0);
   await shot(page, 'daybook');
-  const yesterday = new Date(Date.parse(`${today()}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  const yesterday = addDays(todayIST(), -1);
   await shown(page, 'daybook', () => page.getByTestId('day-prev').click());
   expect(query(page)).toEqual({ date: yesterday });
   const before = (await api('GET', `/reports/daybook?date=${yesterday}`)).body;
   expect((await totalsRow(page, 'daybook-table')).cashIn).toBe(formatINR(before.totals.cashIn));
   await shown(page, 'daybook', () => page.getByTestId('day-next').click());
-  expect(query(page)).toEqual({ date: today() });
+  expect(query(page)).toEqual({ date: todayIST() });
   expect(await page.getByTestId('day-next').isDisabled()).toBe(true);
 
   // A day of more than a page: another customer's bill of 520 and 100 payments of 1 from them.
@@ -220,7 +220,7 @@ test('day book: the day in the URL, previous and next day, totals as the service
   expect(other.status).toBeLessThan(300);
   await sale([[PLY4.id, 1]], '0', other.body.id);
   for (let i = 0; i < 100; i++) expect((await api('POST', '/salesDuePayment', { client_id: other.body.id, amount: '1', nextDD: '2030-12-31' })).status).toBe(200);
-  const full = await reportWhen(`/reports/daybook?date=${today()}`, (b) => b.totals.count >= day.totals.count + 101);
+  const full = await reportWhen(`/reports/daybook?date=${todayIST()}`, (b) => b.totals.count >= day.totals.count + 101);
   // The first page: 100 rows, the whole day's totals (100 more of cash in than before).
   expect(full.rows).toHaveLength(100);
   expect(Math.round(Number(full.totals.cashIn) * 100) - Math.round(Number(day.totals.cashIn) * 100)).toBe(10000);
@@ -230,8 +230,8 @@ test('day book: the day in the URL, previous and next day, totals as the service
   await shot(page, 'daybook-paged');
   const pager = page.locator('footer.bk-pager[aria-label="Pages"]');
   await shown(page, 'daybook', () => pager.getByRole('button', { name: 'Next' }).click());
-  expect(query(page)).toEqual({ date: today(), page: '1' });
-  const second = (await api('GET', `/reports/daybook?date=${today()}&page=1`)).body;
+  expect(query(page)).toEqual({ date: todayIST(), page: '1' });
+  const second = (await api('GET', `/reports/daybook?date=${todayIST()}&page=1`)).body;
   expect(await page.getByTestId('daybook-table').locator('tbody tr').count()).toBe(second.rows.length);
   expect(second.rows.length).toBe(Math.min(100, full.totals.count - 100));
   // Every page shows the whole day's totals.
@@ -280,15 +280,15 @@ test('stock summary: the category filter, totals as the service, the value chart
 
 test('profit: by product, category and month; totals as the service; the chart', async () => {
   const page = await managerPage();
-  await shown(page, 'profit', () => page.goto(`/reports/profit?from=${today()}&to=${today()}`));
-  const byProduct = (await api('GET', `/reports/profit?from=${today()}&to=${today()}`)).body;
+  await shown(page, 'profit', () => page.goto(`/reports/profit?from=${todayIST()}&to=${todayIST()}`));
+  const byProduct = (await api('GET', `/reports/profit?from=${todayIST()}&to=${todayIST()}`)).body;
   let t = await totalsRow(page, 'profit-table');
   expect([t.value, t.cost, t.profit]).toEqual([byProduct.totals.value, byProduct.totals.cost, byProduct.totals.profit].map((v) => formatINR(v)));
   // Our bills' lines: 2 x 520 at cost 410 -> 1,040 - 820 = 220 on the 4 mm ply.
   const ply = page.getByTestId('profit-table').locator('tbody tr').filter({ hasText: 'Commercial Plywood 4mm' });
   expect(await ply.count()).toBe(1);
   await shown(page, 'profit', () => page.getByTestId('by-category').click());
-  expect(query(page)).toEqual({ from: today(), to: today(), by: 'category' });
+  expect(query(page)).toEqual({ from: todayIST(), to: todayIST(), by: 'category' });
   await chartDrawn(page, 'profit-chart');
   t = await totalsRow(page, 'profit-table');
   expect(t.profit).toBe(formatINR(byProduct.totals.profit));

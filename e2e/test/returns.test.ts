@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { ACCOUNTS, login, startE2E, type E2E } from '../src/harness';
+import { todayIST } from '../src/dates';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 let e2e: E2E;
@@ -20,7 +21,6 @@ const P = {
   teak: { id: 16, mrp: 1180, name: 'Greenlam 1mm Teak Matt' },
 };
 const barcode = (id: number) => `89012${100000 + id}`;
-const today = () => new Date(Date.now() + 5.5 * 3600_000).toISOString().slice(0, 10);
 
 const api = <T = any>(method: string, p: string, body?: unknown, token = manager) => e2e.api<T>(method, p, { token, body });
 const shot = (page: Page, name: string) => e2e.shot(page, `returns-${name}`);
@@ -35,7 +35,7 @@ async function sale(lines: [number, number][], paid: string, discount?: string, 
   if (discount) expect((await api('POST', '/upSummeryDisc/', { cart_no: 1, discount })).status).toBe(200);
   if (opts.tax) expect((await api('POST', '/upTax/', { cart_no: 1, tax: 1 })).status).toBe(200);
   if (opts.shipping) expect((await api('POST', '/upShip/', { cart_no: 1, shipping: opts.shipping })).status).toBe(200);
-  const r = await api('POST', '/MAKE_SALE', { clientId: opts.walkIn ? 0 : customerId, cart_no: 1, paid, dueDate: '2030-12-31', date: today() });
+  const r = await api('POST', '/MAKE_SALE', { clientId: opts.walkIn ? 0 : customerId, cart_no: 1, paid, dueDate: '2030-12-31', date: todayIST() });
   expect(r.status).toBe(200);
   return r.body.saleId;
 }
@@ -376,7 +376,7 @@ describe('GST mode', () => {
     expect((await api('POST', '/upDisc/', { sl_no: doorLine.sl_no, discount: '5' })).status).toBe(200);
     expect((await api('POST', '/upShip/', { cart_no: 1, shipping: '50' })).status).toBe(200);
     expect((await api('POST', '/upSummeryDisc/', { cart_no: 1, discount: '20' })).status).toBe(200);
-    const made = await api('POST', '/MAKE_SALE', { clientId: buyer, cart_no: 1, paid: '0', dueDate: '2030-12-31', date: today() });
+    const made = await api('POST', '/MAKE_SALE', { clientId: buyer, cart_no: 1, paid: '0', dueDate: '2030-12-31', date: todayIST() });
     expect(made.status).toBe(200);
     const saleId: number = made.body.saleId;
 

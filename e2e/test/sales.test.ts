@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '@bahi/devstack';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { ACCOUNTS, login, recordPrints, SCREENSHOTS } from '../src/harness';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import { ACCOUNTS, launchChromium, login, recordPrints, SCREENSHOTS } from '../src/harness';
+import { todayIST } from '../src/dates';
 
 // Counter sales in Chromium through the gateway. The shared harness starts identity only; a sale
 // needs inventory (products, stock), ledger (customers, dues), sales, and documents (the bill PDF).
@@ -122,15 +123,12 @@ beforeAll(async () => {
     cart_no: 1,
     paid: '20',
     dueDate: '2030-01-01',
-    date: new Date().toISOString().slice(0, 10),
+    date: todayIST(),
   });
   expect(sale.body.saleId).toBeGreaterThan(0);
   expect((await api('GET', `/getClientDue?custId=${customerId}`, manager)).body.due).toBe(500);
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  browser = await launchChromium();
   const ctx = await browser.newContext({ baseURL: stack.gatewayUrl, viewport: { width: 1366, height: 800 } });
   await recordPrints(ctx);
   page = await ctx.newPage();

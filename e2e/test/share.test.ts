@@ -4,13 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ACCOUNTS, login, startE2E, type E2E } from '../src/harness';
+import { addDays, todayIST } from '../src/dates';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 let e2e: E2E;
 let manager: string;
 
-const today = () => new Date(Date.now() + 5.5 * 3600_000).toISOString().slice(0, 10);
-const daysAgo = (n: number) => new Date(Date.parse(`${today()}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+const daysAgo = (n: number) => addDays(todayIST(), -n);
 const api = <T = any>(method: string, p: string, body?: unknown, token = manager) => e2e.api<T>(method, p, { token, body });
 const shot = (page: Page, name: string) => e2e.shot(page, `share-${name}`);
 // Demo catalogue: product 10 is Commercial Plywood 4mm at MRP 520; barcode 89012 + (100000 + id).
@@ -26,7 +26,7 @@ async function customer(name: string, mobile: string): Promise<number> {
 async function sale(clientId: number, qty: number, paid: string, dueDate: string): Promise<number> {
   expect((await api('DELETE', '/clearCart/1')).status).toBe(200);
   expect((await api('GET', `/addProductIntoCart/${encodeURIComponent(`${qty}*${PLY4.code}`)}`)).status).toBe(200);
-  const r = await api('POST', '/MAKE_SALE', { clientId, cart_no: 1, paid, dueDate, date: today() });
+  const r = await api('POST', '/MAKE_SALE', { clientId, cart_no: 1, paid, dueDate, date: todayIST() });
   expect(r.status).toBe(200);
   return r.body.saleId;
 }
