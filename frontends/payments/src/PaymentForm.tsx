@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from '@bahi/i18n';
-import { Button, Card, SuggestInput, useAlert, type Suggestion } from '@bahi/ui-kit';
+import { Button, Card, SuggestInput, todayISO, useAlert, type Suggestion } from '@bahi/ui-kit';
 import type { PaymentReply } from '@bahi/contracts';
 import { DueSummary } from './DueSummary';
 import { PaymentFields, usePartyDue, usePaymentSubmit } from './PaymentParts';
-import { paymentError, todayISO } from './rules';
+import { paymentError } from './rules';
 
 /** What tells a Receive Payment form from a Give Payment one: the party, where its due comes from, where the payment goes. */
 export interface PaymentFormProps<P> {

@@ -16,12 +16,6 @@ export const MSG = {
 
 export const MIN_SEARCH = 3;
 
-/** Today in the browser's calendar, YYYY-MM-DD: the default next due date. */
-export function todayISO(now = new Date()): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
-}
-
 /** The first problem of a payment form, or null. `party` is the chosen customer or distributor id. */
 export function paymentError(party: number | null, amount: string, nextDD: string, noParty: string): string | null {
   if (party === null) return noParty;

@@ -1,4 +1,4 @@
-import { formatINR } from './format';
+import { formatINR, todayISO } from './format';
 
 describe('formatINR', () => {
   it.each([
@@ -22,5 +22,13 @@ describe('formatINR', () => {
 
   it('leaves text that is not a number as it is', () => {
     expect(formatINR('abc')).toBe('abc');
+  });
+});
+
+describe('todayISO', () => {
+  it("is the browser's calendar day, not the UTC one", () => {
+    expect(todayISO(new Date(2030, 0, 5))).toBe('2030-01-05');
+    // 00:30 local on 1 April (IST: 19:00 UTC on 31 March): the new financial year's first day.
+    expect(todayISO(new Date(2031, 3, 1, 0, 30))).toBe('2031-04-01');
   });
 });

@@ -53,3 +53,9 @@ export function formatINR(value: number | string | null | undefined, places = 2)
   const body = `₹${groupIndian(int)}${places > 0 ? `.${frac}` : ''}`;
   return negative && !isZero ? `-${body}` : body;
 }
+
+/** Today in the browser's calendar (the shop's, IST in India), YYYY-MM-DD: a date field's default. */
+export function todayISO(now = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
+}

@@ -10,6 +10,7 @@ import {
   FormGrid,
   openDocument,
   Spinner,
+  todayISO,
   useAlert,
   usePageHeader,
 } from '@bahi/ui-kit';
@@ -21,13 +22,14 @@ interface Delivery {
   vehicle_number: string;
   dispatched_date: string;
 }
-const EMPTY: Delivery = {
+// Dispatched today in the shop's calendar (the UTC date is a day behind before 05:30 IST).
+const empty = (): Delivery => ({
   transporter_name: '',
   transporter_mobile: '',
   mode_of_transport: '',
   vehicle_number: '',
-  dispatched_date: new Date().toISOString().slice(0, 10),
-};
+  dispatched_date: todayISO(),
+});
 const FIELDS: (keyof Delivery)[] = ['transporter_name', 'transporter_mobile', 'mode_of_transport', 'vehicle_number', 'dispatched_date'];
 // Read when shown, in the active language.
 const labels = (): Record<keyof Delivery, string> => ({
@@ -42,7 +44,7 @@ const labels = (): Record<keyof Delivery, string> => ({
 export default function DeliveryPage() {
   const { id = '' } = useParams();
   const [saved, setSaved] = useState<Delivery | null>(null);
-  const [form, setForm] = useState<Delivery>(EMPTY);
+  const [form, setForm] = useState<Delivery>(empty);
   const [mode, setMode] = useState<'loading' | 'add' | 'read' | 'edit'>('loading');
   const alert = useAlert();
   const navigate = useNavigate();
@@ -59,7 +61,7 @@ export default function DeliveryPage() {
       .get<{ data: Delivery | null }>(`/addDelivery/${id}`)
       .then((r) => {
         setSaved(r.data);
-        setForm(r.data ?? EMPTY);
+        setForm(r.data ?? empty());
         setMode(r.data ? 'read' : 'add');
       })
       .catch((err) => {
@@ -129,7 +131,7 @@ export default function DeliveryPage() {
           <>
             <Button onClick={() => void save()}>{t('common.save')}</Button>
             {mode === 'edit' && (
-              <Button variant="secondary" onClick={() => (setForm(saved ?? EMPTY), setMode('read'))}>
+              <Button variant="secondary" onClick={() => (setForm(saved ?? empty()), setMode('read'))}>
                 {t('common.cancel')}
               </Button>
             )}

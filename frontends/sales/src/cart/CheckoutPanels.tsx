@@ -2,12 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { CounterGstSummary, PreviewSaleReply } from '@bahi/contracts';
 import { i18n, translateServerMessage, useTranslation } from '@bahi/i18n';
-import { api, Button, Field, formatINR, SelectField } from '@bahi/ui-kit';
-
-export const todayISO = () => {
-  const d = new Date();
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
-};
+import { api, Button, Field, formatINR, SelectField, todayISO } from '@bahi/ui-kit';
 
 export interface SellValues {
   paid: string;
