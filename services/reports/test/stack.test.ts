@@ -7,17 +7,19 @@ import { auditReports } from '../../../reliability/src/audit-reports';
 /**
  * Through the real owners: the devstack (each service its own NATS user with the permissions the
  * contracts generate, JetStream on), a bill made at the counter through the gateway, and the
- * reports service seeing it from the sales stream.
+ * reports service seeing it from the sales stream; a customer known only from an import with an
+ * opening balance (no bill names it) named in the receivable ageing from the ledger's party event.
  */
 let stack: Stack;
 let token = '';
 let lastMismatches: string[] = [];
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const isForm = body instanceof FormData;
   const res = await fetch(`${stack.gatewayUrl}/api${path}`, {
     method,
-    headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined || isForm ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
@@ -121,4 +123,37 @@ it('a bill made at the counter reaches the sales register, and every figure then
   const staff = await call('POST', '/loginReact', { email: 'staff@demo.local', password: 'staff12345' });
   const res = await fetch(`${stack.gatewayUrl}/api/reports/dashboard`, { headers: { Authorization: `Bearer ${staff.body.token}` } });
   expect(res.status).toBe(403);
+}, 120_000);
+
+it('a customer imported with only an opening balance appears by name in /reports/ageing?side=receivable, and a rename follows', async () => {
+  const csv = ['Name,Mobile,Address line 1,City,State,PIN,Opening balance', 'Harish Provision Store,9812345670,3 Station Road,Nagpur,Maharashtra,440001,875.25'].join('\n');
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'customers.csv');
+  const up = await call('POST', '/imports/customers', form);
+  expect(up.status).toBe(200);
+  const run = await call('POST', `/imports/customers/${up.body.id}/run`, { mapping: up.body.mapping, mode: 'valid' });
+  expect(run.status).toBe(202);
+  const done = await until('the import', async () => {
+    const r = await call('GET', `/imports/customers/${up.body.id}`);
+    return r.body.state === 'running' ? null : r.body;
+  });
+  expect(done).toMatchObject({ state: 'done', created: 1 });
+  const found = await call('GET', '/getCustomerList?text=9812345670');
+  const id = found.body[0].client_id as number;
+
+  type Row = { partyId: number; name: string; balance: string };
+  const row = (name: string) =>
+    until(`${name} in the receivable ageing`, async () => {
+      const r = await call('GET', '/reports/ageing?side=receivable');
+      const x = (r.body.rows as Row[]).find((p) => p.partyId === id);
+      return x && x.name === name ? x : null;
+    });
+  // Only the opening entry and the party event name and value it: 875.25 owed.
+  expect(await row('Harish Provision Store')).toMatchObject({ balance: '875.25' });
+
+  const renamed = await call('PUT', '/clients/addClient', {
+    id, name: 'Harish Provisions & Sons', address_line_1: '3 Station Road', address_line_2: '', city_or_district: 'Nagpur', state: 'Maharashtra', country: 'India', postal_code: '440001',
+  });
+  expect(renamed.body.done).toBe(true);
+  expect(await row('Harish Provisions & Sons')).toMatchObject({ balance: '875.25' });
 }, 120_000);
