@@ -92,6 +92,8 @@ export interface CompanyDetails {
   state_code?: string | null;
   /** 1-6 capitals/digits: the PREFIX of PREFIX/YY-YY/NNNN invoice numbers. */
   invoice_prefix?: string;
+  /** How GSTR-1 is filed: 'monthly' (default) or 'quarterly' (QRMP: the quarter's GSTR-1, IFF for its first two months). */
+  gst_filing?: GstFiling;
   /** The bill's default print format: 'a5' (the spec's, default), 'thermal-80' or 'thermal-58' (mm rolls). GST mode prints A4 for 'a5'. */
   bill_format?: BillFormat;
   /** The language bills and other documents print in ('en' default, 'hi' Devanagari). */
@@ -105,6 +107,9 @@ export interface CompanyDetails {
    */
   share_templates?: ShareTemplates;
 }
+
+export const GstFilings = ['monthly', 'quarterly'] as const;
+export type GstFiling = (typeof GstFilings)[number];
 
 export const BillFormats = ['a5', 'thermal-80', 'thermal-58'] as const;
 export type BillFormat = (typeof BillFormats)[number];
@@ -136,6 +141,8 @@ export interface SetCompanyDetailsRequest {
   gstin?: string | null;
   /** '' or null: the default (the name's initials, else INV). */
   invoice_prefix?: string | null;
+  /** Left out: kept. */
+  gst_filing?: GstFiling;
   /** Each left out: kept as it is. */
   bill_format?: BillFormat;
   doc_language?: Language;

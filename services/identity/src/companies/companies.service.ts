@@ -22,6 +22,7 @@ export function companyDetails(c: Company): CompanyDetails {
     gstin: c.gstin ?? null,
     state_code: c.gstin ? c.gstin.slice(0, 2) : null,
     invoice_prefix: c.invoice_prefix ?? defaultInvoicePrefix(c.name),
+    gst_filing: c.gst_filing === 'quarterly' ? 'quarterly' : 'monthly',
     bill_format: c.bill_format ?? 'a5',
     doc_language: c.doc_language === 'hi' ? 'hi' : 'en',
     share_expiry_days: c.share_expiry_days ?? DEFAULT_SHARE_EXPIRY_DAYS,

@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument, Types } from 'mongoose';
-import type { BillFormat, CompanyTaxMode, Language } from '@bahi/contracts';
+import type { BillFormat, CompanyTaxMode, GstFiling, Language } from '@bahi/contracts';
 
 /** A customer company of the platform. `id` is platform-wide sequential and never reused. */
 @Schema({ collection: 'companies', timestamps: { createdAt: true, updatedAt: true } })
@@ -21,6 +21,8 @@ export class Company {
   @Prop({ type: String, default: null }) gstin!: string | null;
   /** null until set or until the company leaves simple mode: then the default prefix is stored so its series never moves. */
   @Prop({ type: String, default: null }) invoice_prefix!: string | null;
+  /** GSTR-1 filing: monthly, or quarterly under QRMP (sales' gst-filing). */
+  @Prop({ type: String, default: 'monthly' }) gst_filing!: GstFiling;
   /** The bill's default print format (README "Bills and sharing"). */
   @Prop({ type: String, default: 'a5' }) bill_format!: BillFormat;
   /** The language bills and other documents print in. */
