@@ -42,7 +42,37 @@ export interface Persistence {
   dropCollection(uuid: Binary, ids: Iterable<string>): Promise<unknown>;
   putDoc(uuid: Binary, id: string, seq: number, doc: Doc): Promise<unknown>;
   removeDoc(uuid: Binary, id: string): Promise<unknown>;
+  /** Copies the whole store as one consistent file (one LMDB read transaction) to `file`. */
+  snapshot?(file: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The storage file's name inside a dbPath (and inside a snapshot directory). */
+export const STORE_FILE = 'embedded-mongo.mdb';
+
+/**
+ * Documents per collection (`db.collection` -> count) of a store file that no server holds,
+ * such as a snapshot: read-only, one read transaction.
+ */
+export function countStoreFile(file: string): Record<string, number> {
+  const db = open<Buffer, Buffer>({ path: file, readOnly: true, keyEncoding: 'binary', encoding: 'binary', compression: false, cache: false });
+  try {
+    const names = new Map<string, string>();
+    const counts = new Map<string, number>();
+    for (const { key, value } of db.getRange()) {
+      const k = key as Buffer;
+      const uuidHex = k.subarray(1, 17).toString('hex');
+      if (k[0] === 0x63) {
+        const meta = BSON.deserialize(value as Buffer, DESERIALIZE_OPTIONS) as unknown as CollectionMeta;
+        names.set(uuidHex, `${meta.db}.${meta.name}`);
+      } else if (k[0] === 0x64) counts.set(uuidHex, (counts.get(uuidHex) ?? 0) + 1);
+    }
+    const out: Record<string, number> = {};
+    for (const [uuidHex, name] of [...names].sort((a, b) => a[1].localeCompare(b[1]))) out[name] = counts.get(uuidHex) ?? 0;
+    return out;
+  } finally {
+    void db.close();
+  }
 }
 
 const MAX_ID_BYTES = 1800;
@@ -116,7 +146,7 @@ export class LmdbPersistence implements Persistence {
     this.lockPath = acquireLock(dir);
     try {
       this.db = open<Buffer, Buffer>({
-        path: path.join(dir, 'embedded-mongo.mdb'),
+        path: path.join(dir, STORE_FILE),
         keyEncoding: 'binary',
         encoding: 'binary',
         compression: false,
@@ -187,6 +217,12 @@ export class LmdbPersistence implements Persistence {
   removeDoc(uuid: Binary, id: string): Promise<unknown> {
     this.dirty = true;
     return this.db.remove(docKey(uuid, id));
+  }
+
+  /** mdb_env_copy: every committed write up to one instant, none after; writers are not blocked. */
+  async snapshot(file: string): Promise<void> {
+    await this.db.committed;
+    await this.db.backup(file, false);
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,12 @@
 /** Handshake, diagnostics and session commands. */
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { Long, ObjectId, Timestamp, UUID } from 'bson';
 import { MongoError } from '../errors';
 import { isPlainObject, typeName, type Doc } from '../values';
 import { sessionKey } from './sessions-key';
+import { countStoreFile, STORE_FILE } from '../storage';
 import type { Ctx, Handler } from './context';
 
 export const VERSION = '7.0.0';
@@ -188,7 +191,27 @@ const endSessions: Handler = (ctx, cmd) => {
 
 const ok: Handler = () => ({ ok: 1 });
 
+/**
+ * `{ bahiSnapshot: "<absolute empty dir>" }` on admin (root only when auth is on): writes every
+ * database as of one instant to `<dir>/embedded-mongo.mdb` (a store file a server opens as its
+ * dbPath) and answers its documents per collection, counted from the copy itself.
+ */
+async function snapshot(ctx: Ctx, cmd: Doc): Promise<Doc> {
+  if (ctx.db !== 'admin') throw new MongoError('Unauthorized', 'bahiSnapshot may only be run against the admin database.');
+  const dir = cmd.bahiSnapshot;
+  if (typeof dir !== 'string' || !path.isAbsolute(dir)) throw new MongoError('BadValue', 'bahiSnapshot needs the absolute path of an empty directory.');
+  const persistence = ctx.engine.persistence;
+  if (!persistence?.snapshot) throw new MongoError('IllegalOperation', 'This server keeps its data in memory (no dbPath): there is nothing to snapshot.');
+  fs.mkdirSync(dir, { recursive: true });
+  if (fs.readdirSync(dir).length) throw new MongoError('BadValue', `bahiSnapshot: ${dir} is not empty.`);
+  const file = path.join(dir, STORE_FILE);
+  const started = Date.now();
+  await persistence.snapshot(file);
+  return { file, bytes: fs.statSync(file).size, millis: Date.now() - started, counts: countStoreFile(file), ok: 1 };
+}
+
 export const serverCommands: Record<string, Handler> = {
+  bahiSnapshot: snapshot,
   hello: (ctx, cmd) => helloReply(ctx, cmd, false),
   isMaster: (ctx, cmd) => helloReply(ctx, cmd, true),
   ismaster: (ctx, cmd) => helloReply(ctx, cmd, true),
