@@ -19,8 +19,10 @@ export interface ProductSnapshot {
   stock: string;
   /** Multiplier, e.g. "1.18" for 18 percent. */
   tax: string;
-  /** The same rate in percent ("18"): the product's GST rate in GST mode. */
+  /** The same rate in percent ("18"): the product's GST rate in GST mode (in force today). */
   tax_percent: string;
+  /** The rate history (@bahi/gst parseRates: steps in date order) when the product has one; a sale takes the rate in force on its date. */
+  rates?: { rate: string; from: string }[];
   /** Whether mrp includes the tax (true unless the product says otherwise; an Indian MRP does). */
   price_includes_tax: boolean;
   /** HSN code: '' when none; 4, 6 or 8 digits when set in GST or composition mode. */

@@ -22,6 +22,8 @@ export class Product {
   @Prop({ default: 0 }) level!: number;
   /** Multiplier, "1.18" = 18 percent. */
   @Prop({ default: '1' }) tax!: string;
+  /** Rate history (@bahi/gst parseRates) when one was given; `tax` is then the rate in force when last saved, read with percentOn(). */
+  @Prop({ type: [Object], default: undefined }) rates?: { rate: string; from: string }[];
   @Prop({ default: 1 }) active!: number;
   @Prop({ type: String, default: null }) image!: string | null;
   /** Spec values by the category's spec field name. */

@@ -31,10 +31,11 @@ export function categoryId(body: Body, key = 'catagory'): number {
   return Number(s);
 }
 
-const KNOWN_CREATE = ['catagory', 'brand_name', 'name', 'mrp', 'cp', 'unit', 'per_peice_quantity', 'barcode', 'hsn_code', 'tax', 'price_includes_tax'];
+const KNOWN_CREATE = ['catagory', 'brand_name', 'name', 'mrp', 'cp', 'unit', 'per_peice_quantity', 'barcode', 'hsn_code', 'tax', 'price_includes_tax', 'rates'];
 const KNOWN_EDIT = [
   'product_id', 'catagory', 'active', 'quantity_per_peice', 'per_peice_quantity', 'brand_name', 'name', 'mrp', 'cp', 'stock',
   'min_stock', 'default_stock', 'tax', 'unit', 'barcode', 'hsn_code', 'price_includes_tax', 'specs', 'spec_1', 'spec_2', 'spec_3',
+  'rates',
 ];
 function unknownFields(body: Body, known: string[]) {
   const extra = Object.keys(body).filter((k) => !known.includes(k));

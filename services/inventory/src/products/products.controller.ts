@@ -1,10 +1,11 @@
 import { BadRequestException, Body, ConflictException, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import type { LabelDetailsReply } from '@bahi/contracts';
 import { Positions, Tenant, round2, Decimal, pendingEventFields } from '@bahi/service-kit';
-import { intParam, milliStr, pageNo, pages, PAGE_SIZE, paiseStr, stockLevel, taxPercent } from '../common';
+import { intParam, milliStr, pageNo, pages, PAGE_SIZE, paiseStr, stockLevel, taxMultiplier, taxPercent } from '../common';
 import { includesTax, type Product } from '../schemas';
 import { movementView, StockService } from '../stock/stock.service';
 import { parseCreate, parseEdit } from './product-input';
+import { historyWithTaxToday, percentOn, ratesFromBody } from './product-rates';
 import { labelSpecs, parseFilters, ProductsService, wordsOf } from './products.service';
 
 /** Rows of the product grid (/product/{cat}) per page. */
@@ -49,7 +50,7 @@ export class ProductsController {
       stock_level: p.level,
       active: p.active,
       image_url: this.products.imageUrl(p),
-      tax_percent: taxPercent(p.tax),
+      tax_percent: percentOn(p),
       price_includes_tax: includesTax(p),
       hsn_code: p.hsn_code ?? '',
     };
@@ -97,6 +98,8 @@ export class ProductsController {
   @Positions('manager')
   async create(@Tenant() companyId: number, @Body() body: Record<string, unknown>) {
     const input = parseCreate(body);
+    const history = ratesFromBody(body);
+    if (history) input.tax = history.tax;
     await this.products.requireCategory(companyId, input.category);
     await this.products.checkGst(companyId, { taxPercent: taxPercent(input.tax), hsn: input.hsn_code });
     if (input.barcode && (await this.products.model.exists({ companyId, barcode: input.barcode }))) {
@@ -123,6 +126,7 @@ export class ProductsController {
       barcode: input.barcode,
       hsn_code: input.hsn_code,
       price_includes_tax: input.price_includes_tax ?? true,
+      ...(history ? { rates: history.rates } : {}),
     });
     await this.products.rememberBrandAndUnit(companyId, input.brand_name, input.unit);
     return { done: true, id };
@@ -249,6 +253,12 @@ export class ProductsController {
   async edit(@Tenant() companyId: number, @Body() body: Record<string, unknown>) {
     const input = parseEdit(body);
     const p = await this.products.get(companyId, input.product_id);
+    // rates sent: the new history; else a product with a history takes a changed tax as a step from today.
+    const sent = ratesFromBody(body);
+    const taxSent = body.tax !== undefined && body.tax !== null && String(body.tax).trim() !== '';
+    const rates = sent?.rates ?? (p.rates?.length ? (taxSent ? historyWithTaxToday(p.rates, input.tax) : p.rates) : undefined);
+    if (sent) input.tax = sent.tax;
+    else if (rates && !taxSent) input.tax = taxMultiplier(percentOn(p));
     const cat = await this.products.requireCategory(companyId, input.category);
     // A stored HSN is checked only when it is being set: an edit of the name does not stall on it.
     await this.products.checkGst(companyId, { taxPercent: taxPercent(input.tax), hsn: 'hsn_code' in body ? input.hsn_code : undefined });
@@ -290,6 +300,7 @@ export class ProductsController {
               unit: input.unit,
               ppq_m: input.ppq_m,
               tax: input.tax,
+              ...(rates ? { rates } : {}),
               barcode,
               hsn_code: 'hsn_code' in body ? input.hsn_code : p.hsn_code,
               price_includes_tax: input.price_includes_tax ?? includesTax(p),

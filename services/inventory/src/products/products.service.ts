@@ -8,7 +8,8 @@ import type { LabelDetailsReply, ProductSnapshot, ProductSuggestion } from '@bah
 import { Subjects } from '@bahi/contracts';
 import { NatsClient, pendingEventFields, SequenceService } from '@bahi/service-kit';
 import { InventoryEvents } from '../events/inventory-events';
-import { escapeRegex, milliStr, paiseStr, stockLevel, taxPercent } from '../common';
+import { escapeRegex, milliStr, paiseStr, stockLevel, taxMultiplier } from '../common';
+import { percentOn } from './product-rates';
 import { Brand, Category, includesTax, Product, Unit } from '../schemas';
 import { checkGstFields, fineInEveryMode, type GstFields, type TaxMode } from './gst-rules';
 import type { StockService } from '../stock/stock.service';
@@ -242,8 +243,9 @@ export class ProductsService {
       unit: p.unit,
       per_peice_quantity: milliStr(p.ppq_m),
       stock: milliStr(p.stock_m),
-      tax: p.tax,
-      tax_percent: taxPercent(p.tax),
+      tax: taxMultiplier(percentOn(p)),
+      tax_percent: percentOn(p),
+      ...(p.rates?.length ? { rates: p.rates.map((r) => ({ rate: r.rate, from: r.from })) } : {}),
       price_includes_tax: includesTax(p),
       hsn_code: p.hsn_code ?? '',
       barcode: p.barcode ?? '',
