@@ -50,14 +50,16 @@ export function gstr1CsvUqc(uqc: string): string {
   return UQC_LABEL[String(uqc ?? '').toUpperCase()] ?? 'OTH-OTHERS';
 }
 
-/** One CSV line (RFC 4180 quoting: a field with a comma, quote or line break is quoted, quotes doubled). */
-export function csvLine(fields: readonly (string | number | null | undefined)[]): string {
-  return (
-    fields
-      .map((f) => {
-        const s = f === null || f === undefined ? '' : String(f);
-        return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-      })
-      .join(',') + '\r\n'
-  );
+/** The templates' columns that hold numbers (amounts, rates, counts); every other column is text. */
+const NUMERIC_COLUMNS: ReadonlySet<string> = new Set([
+  'Invoice Value', 'Note Value', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount', 'Total Quantity', 'Total Value',
+  'Integrated Tax Amount', 'Central Tax Amount', 'State/UT Tax Amount', 'Total Number', 'Cancelled',
+]);
+
+/**
+ * Each column's type in a section's CSV, for @bahi/tabular's `csvLine`: numbers stay numbers
+ * (a credit note's -150.00 too) and text is guarded against formulas.
+ */
+export function gstr1CsvTypes(section: Gstr1CsvSection): ('text' | 'number')[] {
+  return GSTR1_CSV_HEADERS[section].map((h: string) => (NUMERIC_COLUMNS.has(h) ? 'number' : 'text'));
 }

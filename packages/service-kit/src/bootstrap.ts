@@ -10,6 +10,7 @@ import { AllExceptionsFilter, describeError, validationException } from './error
 import { listProblem } from './limits';
 import { createLogger, PinoNestLogger, requestLogger } from './logger';
 import { LOGGER } from './module';
+import { StripBidiInterceptor, stripBidiDeep } from './text';
 
 /** Body size limit of JSON and form requests (file uploads have their own limits). */
 export const BODY_LIMIT = '1mb';
@@ -30,6 +31,8 @@ export function configureApp(app: INestApplication): { cfg: ServiceConfig; logge
   app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     const problem = listProblem(req.body);
+    // No name or address is saved with a bidi control (it would reverse a printed line).
+    if (!problem) stripBidiDeep(req.body);
     next(problem ? new BadRequestException(problem) : undefined);
   });
   // Malformed or oversized bodies answer in the same JSON error shape, never an HTML stack page.
@@ -47,6 +50,7 @@ export function configureApp(app: INestApplication): { cfg: ServiceConfig; logge
     }),
   );
   app.useGlobalFilters(new AllExceptionsFilter(logger));
+  app.useGlobalInterceptors(new StripBidiInterceptor());
   app.connectMicroservice<MicroserviceOptions>(
     {
       transport: Transport.NATS,

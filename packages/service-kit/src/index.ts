@@ -8,6 +8,7 @@ export { SequenceService } from './sequence';
 export { DocumentSeries, financialYearOf, type DocumentSeriesOptions } from './series';
 export { EventCache, type EventCacheOptions } from './event-cache';
 export { today, isRealDate } from './dates';
+export { BIDI_CONTROL, stripBidi, stripBidiDeep, StripBidiInterceptor } from './text';
 export { BoundedArray, Limits, hasControlChar, intParam, listProblem } from './limits';
 export { inTransaction, duplicateIn } from './transaction';
 export { castForInsert } from './insert';

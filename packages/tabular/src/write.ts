@@ -49,14 +49,35 @@ export function indianDate(v: CellValue): string {
   return `${p(d.getUTCDate())}-${p(d.getUTCMonth() + 1)}-${d.getUTCFullYear()}`;
 }
 
-function csvCell(v: CellValue, type: ColumnType): string {
+/**
+ * First characters that make a spreadsheet read a cell as a formula (OWASP ASVS 1.2.10, CWE-1236):
+ * = + - @, tab, carriage return, NUL, and the full-width = + - @ some Excel locales treat alike.
+ */
+const FORMULA_START = /^[=+\-@\t\r\0\uFF1D\uFF0B\uFF0D\uFF20]/;
+/** A number exactly as the writer prints it: the only thing a `number` cell may hold unguarded. */
+const PLAIN_NUMBER = /^-?(\d+(\.\d+)?|\.\d+)$/;
+
+/**
+ * One CSV field (RFC 4180 quoting). Text that could start a formula gets a leading `'`, which
+ * spreadsheets take as "this is text". A `number` cell holding a plain number (-150.00) is left
+ * as it is, so the sheet and the GST portal read a number; anything else in it is text, guarded.
+ */
+export function csvCell(v: CellValue, type: ColumnType = 'text'): string {
   let s: string;
   if (type === 'date') s = indianDate(v);
   else if (v === null || v === undefined) s = '';
   else s = String(v);
-  // A text cell starting with = + - @ would run as a formula in a spreadsheet: quote it harmless.
-  if (type === 'text' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  const numeric = type === 'number' && (typeof v === 'number' ? Number.isFinite(v) : PLAIN_NUMBER.test(s));
+  if (!numeric && FORMULA_START.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * One CSV line ending in CRLF. `types[i]` is column i's type; without one a JS number is a number
+ * and everything else text.
+ */
+export function csvLine(cells: readonly CellValue[], types?: readonly ColumnType[]): string {
+  return cells.map((v, i) => csvCell(v, types?.[i] ?? (typeof v === 'number' ? 'number' : 'text'))).join(',') + '\r\n';
 }
 
 function xlsxCell(v: CellValue, type: ColumnType): string | number | Date | null {
@@ -92,11 +113,11 @@ function drained(out: Writable): Promise<void> {
 
 /** CSV in UTF-8 with a BOM (Excel then reads the rupee sign and Hindi right), CRLF lines. */
 export function csvWriter<T>(out: Writable, columns: Column<T>[]): TableWriter<T> {
-  const line = (cells: string[]) => cells.join(',') + '\r\n';
-  out.write('\uFEFF' + line(columns.map((c) => csvCell(c.header, 'text'))));
+  const types = columns.map((c) => c.type ?? 'text');
+  out.write('\uFEFF' + csvLine(columns.map((c) => c.header), columns.map((): ColumnType => 'text')));
   return {
     async add(row) {
-      if (!out.write(line(columns.map((c) => csvCell(c.value(row), c.type ?? 'text'))))) await drained(out);
+      if (!out.write(csvLine(columns.map((c) => c.value(row)), types))) await drained(out);
     },
     async end() {
       await new Promise<void>((resolve) => out.end(resolve));

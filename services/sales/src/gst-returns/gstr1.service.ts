@@ -3,18 +3,19 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import {
   classifyInvoice,
-  csvLine,
   Decimal,
   DOC_NATURE_CREDIT_NOTES,
   DOC_NATURE_INVOICES,
   GSTR1_CSV_HEADERS,
   gstr1CsvDate,
   gstr1CsvPos,
+  gstr1CsvTypes,
   gstr1CsvUqc,
   parseInvoiceNo,
   toUqc,
   type Gstr1CsvSection,
 } from '@bahi/gst';
+import { csvLine as typedCsvLine, type CellValue } from '@bahi/tabular';
 import { Models, type SaleDoc } from '../common/schemas';
 import { ReturnModels, type CreditNoteDoc } from '../returns/schema';
 import { monthNotes, type ReturnNote } from './notes-data';
@@ -311,7 +312,10 @@ export class Gstr1Service {
   }
 
   async csv(companyId: number, p: ReturnPeriod, sec: Gstr1CsvSection, out: Sink): Promise<void> {
-    await out.write(csvLine(GSTR1_CSV_HEADERS[sec]));
+    // The one CSV writer of every export: text guarded against formulas, numbers left numbers.
+    const types = gstr1CsvTypes(sec);
+    const csvLine = (cells: readonly CellValue[]) => typedCsvLine(cells, types);
+    await out.write(typedCsvLine(GSTR1_CSV_HEADERS[sec]));
     if (sec === 'b2b') {
       for await (const s of this.b2bCursor(companyId, p)) {
         for (const { itm_det: d } of itemsByRate(s)) {
