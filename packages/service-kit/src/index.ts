@@ -18,6 +18,6 @@ export { createLogger, PinoNestLogger, requestLogger } from './logger';
 export * as Money from './money';
 export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumber, toMoneyString, toPaise, fromPaise, Decimal, type MoneyInput } from './money';
 export { RevocationList, Revoke } from '@bahi/auth';
-export { Outbox, leaseMs, REDRIVE_EVERY_MS, billSummaryFields, type BillSummary, indexOutbox, outboxFields, type OutboxOptions, type OutboxRecord, type OutboxStatus } from './outbox';
+export { Outbox, faultPoint, leaseMs, REDRIVE_EVERY_MS, billSummaryFields, type BillSummary, indexOutbox, outboxFields, type OutboxOptions, type OutboxRecord, type OutboxStatus } from './outbox';
 export { CompanyMsg, EmptyMsg, RpcDecimal, RpcId, RpcIdList, RpcNested, RpcOneOf, RpcText } from './rpc';
 export { EventRelay, EVENT_PENDING_FIELD, EVENT_FLAG_FIELD, pendingEvent, pendingEventFields, eventSweepMs, istDate, dec, decOrNull, RelayService, historyHandlers, type EventSource, type EventRelayOptions } from './events';

@@ -24,6 +24,14 @@ export class Remote {
   failPost = false;
   failUndo = false;
   slowApplyMs = 0;
+  /** The step after the point of no return acts, then throws (its reply lost). */
+  failFinish = false;
+  /** While set, the attempt waits for it between its stock and ledger steps (a test drives the interleaving by hand). */
+  holdApply: Promise<void> | null = null;
+  /** The same for the step after the point of no return. */
+  holdFinish: Promise<void> | null = null;
+  /** Sources reversed: a late apply or post of one is a no-op, as in inventory and ledger. */
+  reversed = new Set<number>();
 }
 
 @Controller()
@@ -33,18 +41,20 @@ class RemoteController {
   async apply(@Payload() p: { source: { id: number } }) {
     this.r.calls.apply++;
     if (this.r.slowApplyMs) await new Promise((res) => setTimeout(res, this.r.slowApplyMs));
-    this.r.stock.set(p.source.id, 1);
+    if (!this.r.reversed.has(p.source.id)) this.r.stock.set(p.source.id, 1);
     return { applied: true, movements: [], negativeStock: [] };
   }
   @MessagePattern(Subjects.inventory.stockReverse)
   reverse(@Payload() p: { source: { id: number } }) {
     if (this.r.failUndo) throw new RpcException({ status: 503, message: 'stock is down' });
+    this.r.reversed.add(p.source.id);
     return { reversed: this.r.stock.delete(p.source.id) };
   }
   @MessagePattern(Subjects.ledger.entryPost)
   post(@Payload() p: { source: { id: number } }) {
     this.r.calls.post++;
     if (this.r.failPost) throw new RpcException({ status: 409, message: 'the ledger refused' });
+    if (this.r.reversed.has(p.source.id)) return { posted: false };
     this.r.entries.add(p.source.id);
     return { posted: true };
   }
@@ -66,11 +76,14 @@ export function tallyOutbox(model: Model<TallyDoc>, nats: NatsClient, remote: Re
     apply: async (t) => {
       await nats.send(Subjects.inventory.stockApply, { companyId: t.companyId, source: source(t), lines: [] });
       await outbox.mark(t, { stockApplied: true });
+      if (remote.holdApply) await remote.holdApply;
       await nats.send(Subjects.ledger.entryPost, { companyId: t.companyId, party: { kind: 'customer', id: 0 }, source: source(t), amount: t.amount, paid: '0' });
       await outbox.mark(t, { ledgerPosted: true });
     },
     finish: async () => {
+      if (remote.holdFinish) await remote.holdFinish;
       remote.calls.finish++;
+      if (remote.failFinish) throw new Error('the reply was lost');
     },
     undo: async (t) => {
       await nats.send(Subjects.inventory.stockReverse, { companyId: t.companyId, source: source(t) });

@@ -7,6 +7,12 @@ import { NoDatabaseProbeModule, OutboxProbeModule, Remote, tallyOutbox, TallySer
 
 const secret = 'outbox-test-secret-0123456789abcdef';
 
+/** Polls `check` every 20 ms until it holds (10 s at most). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (await check()) return;
+  throw new Error('the state never came');
+}
+
 describe('Outbox: one business fact across services, all or nothing', () => {
   let mongo: MongoHandle;
   let nats: NatsHandle;
@@ -32,6 +38,9 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     remote.failPost = false;
     remote.failUndo = false;
     remote.slowApplyMs = 0;
+    remote.failFinish = false;
+    remote.holdApply = null;
+    remote.holdFinish = null;
   });
 
   it('runs the steps, completes and replays the same answer for the same key', async () => {
@@ -136,6 +145,70 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     expect(await replica.compensate(seenPending as never, 'the tally was interrupted')).toBe(false);
     expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'complete', idempotencyKey: 'k-raced' });
     expect(remote.stock.has(id) && remote.entries.has(id)).toBe(true);
+  });
+
+  // Issue 27: a purchase whose cart was emptied was then undone, and its retry answered
+  // "cart is emplty!!". The three ways a record past its point of no return was undone:
+  it('a step after the point of no return that fails (its reply lost) is never undone: the same key finishes it', async () => {
+    remote.failFinish = true;
+    const id = next++;
+    await expect(tally.count(1, id, 'k-finish')).rejects.toMatchObject({
+      status: 503,
+      message: `Tally ${id} is recorded but its last step failed (an internal error); it will be finished automatically. Send it again to see it.`,
+    });
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'pending', idempotencyKey: 'k-finish', ledgerPosted: true, lockedUntil: new Date(0) });
+    expect(remote.stock.has(id) && remote.entries.has(id)).toBe(true);
+    remote.failFinish = false;
+    const finished = remote.calls.finish;
+    // The retry answers the first record, not a new one.
+    expect(await tally.count(1, next++, 'k-finish')).toEqual({ tallyId: id });
+    expect(remote.calls.finish).toBe(finished + 1);
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'complete', idempotencyKey: 'k-finish' });
+    expect(await tally.model.countDocuments({ companyId: 1, $or: [{ idempotencyKey: 'k-finish' }, { failedKey: 'k-finish' }] })).toBe(1);
+  });
+
+  it('a re-driver that saw the record before its point of no return cannot undo it once the attempt passed it', async () => {
+    const id = next++;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // The attempt stops inside its finish (the cart being emptied), past the point of no return.
+    remote.holdFinish = gate;
+    const running = tally.count(1, id, 'k-seen-early');
+    await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.ledgerPosted === true);
+    // What a re-driver read before the mark: pending, nothing posted.
+    const seenEarly = { ...(await tally.model.findOne({ tallyId: id }).lean())!, ledgerPosted: false };
+    const replica = tallyOutbox(tally.model, tally.nats, remote, tally.log, 2000);
+    expect(await replica.compensate(seenEarly as never, 'the tally was interrupted')).toBe(false);
+    release();
+    expect(await running).toEqual({ tallyId: id });
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'complete', idempotencyKey: 'k-seen-early' });
+    expect(remote.stock.has(id) && remote.entries.has(id)).toBe(true);
+  });
+
+  it('an attempt whose lease ran out and that a re-driver undid stops before its point of no return', async () => {
+    const id = next++;
+    let release!: () => void;
+    remote.holdApply = new Promise<void>((r) => (release = r));
+    const finished = remote.calls.finish;
+    const running = tally.count(1, id, 'k-overtaken').then(
+      (v) => ({ v }),
+      (err: unknown) => ({ err }),
+    );
+    // The attempt waits after its stock step until its lease (2 s) has run out.
+    await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.stockApplied === true);
+    await until(async () => ((await tally.model.findOne({ tallyId: id }).lean())?.lockedUntil.getTime() ?? Infinity) < Date.now());
+    expect(await tally.outbox.redrive()).toBeGreaterThanOrEqual(1);
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-overtaken' });
+    release();
+    const first = await running;
+    expect(first).toMatchObject({ err: { status: 409, message: expect.stringMatching(/taken over and undone while it ran/) } });
+    // Its finish (emptying the cart) never ran and nothing stayed applied.
+    expect(remote.calls.finish).toBe(finished);
+    expect(remote.stock.has(id) || remote.entries.has(id)).toBe(false);
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', ledgerPosted: false });
+    // The same key again starts afresh (the cart is still there).
+    const again = next++;
+    expect(await tally.count(1, again, 'k-overtaken')).toEqual({ tallyId: again });
   });
 
   it('several replicas re-driving at once take each stale record once', async () => {

@@ -1,4 +1,4 @@
-import { ConflictException, HttpException, NotFoundException } from '@nestjs/common';
+import { ConflictException, HttpException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { castForInsert } from '../insert';
@@ -100,9 +100,16 @@ export class Outbox<D extends OutboxRecord, R> {
     return { companyId: doc.companyId, [this.o.idField]: this.id(doc), ...extra };
   }
 
-  /** Writes progress fields, on the stored record and on `doc`. */
+  /**
+   * Writes progress fields, on the stored record and on `doc`. `ledgerPosted: true` (the point of
+   * no return) is written only while the record is still pending: an attempt whose lease ran out
+   * may have been taken over and undone meanwhile, and must then stop before emptying the cart.
+   */
   async mark(doc: D, fields: Partial<D>): Promise<void> {
-    await this.update(this.where(doc), fields);
+    const filter = fields.ledgerPosted === true ? this.where(doc, { status: 'pending' }) : this.where(doc);
+    if (!(await this.update(filter, fields)) && fields.ledgerPosted === true) {
+      throw new ConflictException(`The ${this.o.noun} was taken over and undone while it ran.`);
+    }
     Object.assign(doc, fields);
   }
 
@@ -182,6 +189,7 @@ export class Outbox<D extends OutboxRecord, R> {
       return this.o.answer(doc);
     } catch (err) {
       const reason = err instanceof HttpException ? err.message : 'an internal error';
+      if (doc.ledgerPosted) return this.finishLater(doc, reason, err);
       this.o.log.warn({ err, [this.o.idField]: this.id(doc) }, `${this.o.noun} failed; undoing`);
       const undone = await this.compensate(doc, reason).catch(() => false);
       const status = err instanceof HttpException ? err.getStatus() : 500;
@@ -191,12 +199,32 @@ export class Outbox<D extends OutboxRecord, R> {
   }
 
   /**
+   * A step after the point of no return failed (e.g. the reply of the cart's emptying was lost):
+   * the cart may be emptied already, so the record is never undone. Its lease is expired so the
+   * same key again (or the re-driver) finishes it at once; the caller is told so.
+   */
+  private async finishLater(doc: D, reason: string, err: unknown): Promise<R> {
+    const now = await this.find(this.where(doc)).catch(() => null);
+    // Another attempt completed it meanwhile: that is the answer.
+    if (now?.status === 'complete') return this.o.answer(now);
+    this.o.log.warn({ err, [this.o.idField]: this.id(doc) }, `finishing the ${this.o.noun} failed; will retry`);
+    await this.update(this.where(doc, { status: 'pending' }), { lockedUntil: new Date(0) }).catch(() => false);
+    throw new ServiceUnavailableException(
+      `${this.Noun} ${String(this.id(doc))} is recorded but its last step failed (${reason}); it will be finished automatically. Send it again to see it.`,
+    );
+  }
+
+  /**
    * Runs `undo` and marks the record failed. True when fully undone; false when it stays
-   * compensating for the re-driver, or when another attempt completed (or failed) it meanwhile:
+   * compensating for the re-driver, when it is past its point of no return (to be finished, not
+   * undone), or when another attempt completed (or failed) it meanwhile:
    * a lease can run out while the first attempt still works, and its finished record must stand.
    */
   async compensate(doc: D, reason: string): Promise<boolean> {
-    const ours = await this.update(this.where(doc, { status: { $in: ['pending', 'compensating'] } }), { status: 'compensating', error: reason });
+    // Never past the point of no return (read at this write, not from `doc`): the attempt that
+    // marked it goes on to empty the cart, and undoing then would lose the purchase or sale.
+    const undoable = { $or: [{ status: 'compensating' }, { status: 'pending', ledgerPosted: { $ne: true } }] };
+    const ours = await this.update(this.where(doc, undoable), { status: 'compensating', error: reason });
     if (!ours) return false;
     try {
       await this.o.undo(doc);
