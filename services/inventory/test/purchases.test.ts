@@ -277,6 +277,57 @@ describe('purchase checkout', () => {
     expect(await cartLines(M)).toEqual([]);
   });
 
+  // Issue 27: a purchase stopped at each of its steps (BAHI_TEST_FAIL_AT: the step throws there,
+  // as when a reply is lost; the fault tests SIGKILL inventory at the same points) and then sent
+  // again with the same key buys exactly once and empties the cart once. Before the fix, a stop
+  // after the cart was emptied undid the purchase and the retry answered "cart is emplty!!".
+  it.each([
+    ['purchase.after-record', 'undone'],
+    ['purchase.after-stock', 'undone'],
+    ['purchase.after-ledger', 'kept'],
+    ['purchase.after-cart-emptied', 'kept'],
+  ])('stopped at %s, the same key again buys exactly once (%s)', async (point, fate) => {
+    await request(sales.url).delete('/clearCart/1').set(auth(M));
+    await cart(M).get(`/addProductIntoCart/${encodeURIComponent(`3*${rice}`)}`).expect(200);
+    const model = inv.app.get<Model<PurchaseDoc>>(getModelToken(PURCHASE_MODEL));
+    const before = await stockOf(rice);
+    const dueBefore = await dueOf(dist);
+    const key = `stopped-${point}`;
+    const body = { bill_no: key, distributor: String(dist), officer: '', paid: '0', due_date: today(), cart_no: 1 };
+    process.env.BAHI_TEST_FAIL_AT = point;
+    let first: request.Response;
+    try {
+      first = await inAs(M).post('/checkOutPurchase', body, { 'Idempotency-Key': key });
+    } finally {
+      delete process.env.BAHI_TEST_FAIL_AT;
+    }
+    const stored = (await model.findOne({ companyId: 1, $or: [{ idempotencyKey: key }, { failedKey: key }] }).lean()) as PurchaseDoc;
+    if (fate === 'undone') {
+      expect(first.status).toBe(500);
+      expect(first.body.message).toBe('The purchase could not be completed (an internal error). Nothing was bought; the cart is unchanged.');
+      expect(stored).toMatchObject({ status: 'failed', ledgerPosted: false });
+      expect(await stockOf(rice)).toBe(before);
+      expect(await cartLines(M)).toHaveLength(1);
+    } else {
+      // Past the point of no return: never undone; the answer says it will be finished.
+      expect(first.status).toBe(503);
+      expect(first.body.message).toBe(`Purchase ${stored.purchaseId} is recorded but its last step failed (an internal error); it will be finished automatically. Send it again to see it.`);
+      expect(stored).toMatchObject({ status: 'pending', ledgerPosted: true, idempotencyKey: key });
+    }
+    const retry = await inAs(M).post('/checkOutPurchase', body, { 'Idempotency-Key': key });
+    expect(retry.status).toBe(200);
+    // A purchase past its point of no return is the answer; an undone one is bought afresh.
+    if (fate === 'kept') expect(retry.body[0].purchaseId).toBe(stored.purchaseId);
+    else expect(retry.body[0].purchaseId).not.toBe(stored.purchaseId);
+    const again = await inAs(M).post('/checkOutPurchase', body, { 'Idempotency-Key': key }).expect(200);
+    expect(again.body[0].purchaseId).toBe(retry.body[0].purchaseId);
+    expect(await model.countDocuments({ companyId: 1, status: 'complete', idempotencyKey: key })).toBe(1);
+    // 3 x 540.00 = 1620.00 owed once; 3 in once; the cart emptied.
+    expect(Number(await stockOf(rice)) - Number(before)).toBe(3);
+    expect(Number(await dueOf(dist)) - Number(dueBefore)).toBe(1620);
+    expect(await cartLines(M)).toEqual([]);
+  });
+
   it('the re-driver undoes a purchase a crash left pending', async () => {
     const svc = inv.app.get(PurchasesService);
     const model = inv.app.get<Model<PurchaseDoc>>(getModelToken(PURCHASE_MODEL));

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CheckOutPurchaseReply, type SourceLines } from '@bahi/contracts';
-import { add, Decimal, leaseMs, LOGGER, mul, NatsClient, Outbox, round2, SequenceService, sub, today } from '@bahi/service-kit';
+import { add, Decimal, faultPoint, leaseMs, LOGGER, mul, NatsClient, Outbox, round2, SequenceService, sub, today } from '@bahi/service-kit';
 import { InventoryEvents } from '../events/inventory-events';
 import { taxPercent } from '../common';
 import { ProductsService } from '../products/products.service';
@@ -199,6 +199,8 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
 
   /** Stock in (in-process), then the distributor's entry (idempotent by the purchase as source). */
   private async apply(p: PurchaseDoc): Promise<void> {
+    // Kill points (tests only, docs/reliability.md): each step of the purchase in turn.
+    faultPoint('purchase.after-record');
     const source = { kind: 'purchase' as const, id: p.purchaseId };
     await this.stock.apply(
       p.companyId,
@@ -206,6 +208,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       p.lines.map((l) => ({ product_id: l.product_id, quantity: l.units, rate: stockCost(p, l) })),
     );
     await this.outbox.mark(p, { stockApplied: true });
+    faultPoint('purchase.after-stock');
     await this.nats.send(Subjects.ledger.entryPost, {
       companyId: p.companyId,
       party: { kind: 'distributor', id: p.distributorId },
@@ -216,6 +219,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       date: p.date,
     });
     await this.outbox.mark(p, { ledgerPosted: true });
+    faultPoint('purchase.after-ledger');
   }
 
   /** Sales empties the cart (only the bought lines if it changed meanwhile). */
@@ -228,6 +232,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       version: p.source.version,
       sl_nos: p.source.sl_nos,
     });
+    faultPoint('purchase.after-cart-emptied');
   }
 
   private async undo(p: PurchaseDoc): Promise<void> {
