@@ -77,6 +77,18 @@ export function natsConfig(opts: { port: number; storeDir: string; users?: NatsU
 }
 
 /**
+ * Writes `natsConfig` into a fresh 0700 temp dir (the file 0600: it holds passwords) and makes
+ * `storeDir`; the caller removes `confDir` once the server has stopped.
+ */
+export function writeNatsConfig(opts: { port: number; storeDir: string; users?: NatsUser[] }): { confFile: string; confDir: string } {
+  fs.mkdirSync(opts.storeDir, { recursive: true });
+  const confDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-nats-conf-'));
+  const confFile = path.join(confDir, 'nats.conf');
+  fs.writeFileSync(confFile, natsConfig({ port: opts.port, storeDir: path.resolve(opts.storeDir), users: opts.users }), { mode: 0o600 });
+  return { confFile, confDir };
+}
+
+/**
  * Starts a real nats-server with JetStream. `port: 0` (default) picks a free port; `storeDir`
  * defaults to a fresh temp dir that is removed on stop. With `users`, only those users may
  * connect, each with its contracts permissions; without, anyone on loopback may (service tests).
@@ -87,11 +99,7 @@ export async function startNats(opts: { port?: number; storeDir?: string; users?
   const port = opts.port || (await freePort());
   const tmp = opts.storeDir ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-nats-'));
   const storeDir = opts.storeDir ?? tmp!;
-  fs.mkdirSync(storeDir, { recursive: true });
-  // The config holds passwords: its own 0700 dir, the file 0600, removed on stop.
-  const confDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-nats-conf-'));
-  const confFile = path.join(confDir, 'nats.conf');
-  fs.writeFileSync(confFile, natsConfig({ port, storeDir: path.resolve(storeDir), users: opts.users }), { mode: 0o600 });
+  const { confFile, confDir } = writeNatsConfig({ port, storeDir, users: opts.users });
   const child = spawn(findNatsServer(), ['-c', confFile], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { NatsPrincipals, type NatsPrincipal } from '@bahi/contracts';
 import { mongoCredentials, mongoUriFor } from './mongo';
-import { startNats, type NatsUser } from './nats';
+import { findNatsServer, writeNatsConfig, type NatsUser } from './nats';
 import { assertPortFree, freePort, nextFreePort } from './ports';
-import { ManagedProcess, waitHealthy, type LogMode } from './processes';
+import { DEFAULT_RESTART, ManagedProcess, waitHealthy, type LogMode, type ProcessStatus, type RestartPolicy } from './processes';
 
 /** The services behind the gateway and their default ports (docs/design.md). */
 export const StackServices = { identity: 3001, inventory: 3002, sales: 3003, ledger: 3004, documents: 3005, reports: 3006 } as const;
@@ -42,6 +42,12 @@ export interface StackOptions {
   healthTimeoutMs?: number;
   /** Where notices (moved ports, reused servers) go. Default: console.log. */
   onNotice?: (msg: string) => void;
+  /**
+   * Once the stack is up, a process that dies unasked (MongoDB, nats-server, a service, the
+   * gateway) is started again after a backoff (default DEFAULT_RESTART: 0.5 s doubling to 30 s,
+   * from 0.5 s again after 60 s up). `false`: a dead process stays dead.
+   */
+  restart?: Partial<RestartPolicy> | false;
 }
 
 export interface Stack {
@@ -62,6 +68,10 @@ export interface Stack {
   replicas: Partial<Record<StackService, string[]>>;
   /** Process ids of what this stack started (mongo, nats, services, gateway): benchmarks read their CPU time. */
   pids(): Record<string, number>;
+  /** Each process this stack started: running or restarting, its restarts and last unexpected exit. */
+  processes(): Record<string, ProcessStatus>;
+  /** `<dataDir>/processes.json`: `processes()` as the gateway shows it in `/api/health` (BAHI_PROCESSES_FILE). */
+  processesFile: string;
   stop(): Promise<void>;
 }
 
@@ -148,11 +158,25 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     return p;
   };
 
+  const processesFile = path.join(dataDir, 'processes.json');
+  const processes = () => Object.fromEntries(procs.map((p) => [p.name, p.status()]));
+  /** Rewritten whole on every death, restart and recovery: the gateway reads it for /api/health. */
+  const writeProcesses = () => {
+    try {
+      const tmp = `${processesFile}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, `${JSON.stringify({ updatedAt: new Date().toISOString(), processes: processes() }, null, 2)}\n`);
+      fs.renameSync(tmp, processesFile);
+    } catch {
+      /* the data dir is being removed (stop) */
+    }
+  };
+
   const stop = async () => {
     process.removeListener('exit', killAll);
     // Front to back: gateway, services, then the servers they use.
     for (const p of [...procs].reverse().filter((x) => x.name === 'gateway')) await p.stop();
-    await Promise.all(procs.filter((x) => x.name !== 'gateway' && x.name !== 'mongo').map((p) => p.stop()));
+    await Promise.all(procs.filter((x) => !['gateway', 'mongo', 'nats'].includes(x.name)).map((p) => p.stop()));
+    for (const p of procs.filter((x) => x.name === 'nats')) await p.stop();
     for (const s of stoppers.reverse()) await s();
     await Promise.all(procs.filter((x) => x.name === 'mongo').map((p) => p.stop()));
     if (ownData) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -160,6 +184,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
   try {
     fs.mkdirSync(dataDir, { recursive: true });
+
+    /** Ports of the servers this stack runs, for their readiness after a restart. */
+    const tcpPorts: Record<string, number> = {};
 
     // MongoDB
     let mongoUri = env.MONGODB_URI ?? process.env.MONGODB_URI;
@@ -186,23 +213,28 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       });
       procs.push(mongo);
       await waitForTcp(port, mongo, 30_000);
+      tcpPorts.mongo = port;
       mongoUri = mongoUriFor(creds.credentials.root, '127.0.0.1', port);
       for (const s of Object.keys(StackServices) as StackService[]) serviceMongoUris[s] = mongoUriFor(creds.credentials.services[s]!, '127.0.0.1', port);
     }
 
     // NATS
     let natsUrl = env.NATS_URL ?? process.env.NATS_URL;
-    let natsPid: number | undefined;
     let natsUsers: NatsUser[] = [];
     if (natsUrl) {
       notice(`Using NATS at ${redact(natsUrl)} (NATS_URL).`);
     } else {
+      // nats-server as a child like the others (startNats's config), so it is restarted too.
       const port = await pickPort(4222, 'NATS');
+      await assertPortFree(port, 'NATS');
       natsUsers = natsPasswords(dataDir);
-      const nats = await startNats({ port, storeDir: path.join(dataDir, 'nats'), users: natsUsers });
-      stoppers.push(() => nats.stop());
-      natsUrl = nats.url;
-      natsPid = nats.pid;
+      const { confFile, confDir } = writeNatsConfig({ port, storeDir: path.join(dataDir, 'nats'), users: natsUsers });
+      stoppers.push(async () => fs.rmSync(confDir, { recursive: true, force: true }));
+      const nats = new ManagedProcess('nats', findNatsServer(), ['-c', confFile], { cwd: rootDir, env: process.env, logs, logDir, colorIndex: color++ });
+      procs.push(nats);
+      await waitForTcp(port, nats, 10_000);
+      natsUrl = `nats://127.0.0.1:${port}`;
+      tcpPorts.nats = port;
     }
 
     const common = { ...env, MONGODB_URI: mongoUri, NATS_URL: natsUrl, BAHI_JWT_SECRET: jwtSecret };
@@ -219,6 +251,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     // Services find each other by <NAME>_URL too (documents fetches company logos from identity).
     const peerUrls: Record<string, string> = {};
     for (const s of services) peerUrls[`${s.toUpperCase()}_URL`] = `http://127.0.0.1:${ports[s]}`;
+    /** Each process's health URL, for its readiness after a restart. */
+    const healthUrls: Record<string, string> = {};
     const startService = async (s: StackService, port: number, name: string, extra: Record<string, string> = {}) => {
       const p = spawnNode(name, 'dist/main.js', path.join(rootDir, 'services', s), {
         ...peerUrls,
@@ -229,6 +263,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         ...extra,
       });
       const url = `http://127.0.0.1:${port}`;
+      healthUrls[name] = `${url}/health`;
       await waitHealthy(p, `${url}/health`, healthTimeoutMs);
       return url;
     };
@@ -276,11 +311,26 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ...(mongoCredentialsFile ? { MONGODB_URI: undefined } : {}),
       ...natsEnv('gateway'),
       ...serviceUrlEnv,
+      // Restarts and last exits of every process, shown in /api/health's details.
+      BAHI_PROCESSES_FILE: processesFile,
       PORT: String(gatewayPort),
       SHELL_DIR: env.SHELL_DIR ?? path.join(rootDir, 'shell', 'dist'),
       REMOTES_DIR: env.REMOTES_DIR ?? path.join(rootDir, 'frontends'),
     });
-    await waitHealthy(gw, `http://127.0.0.1:${gatewayPort}/health`, healthTimeoutMs);
+    healthUrls.gateway = `http://127.0.0.1:${gatewayPort}/health`;
+    await waitHealthy(gw, healthUrls.gateway, healthTimeoutMs);
+
+    // Supervision from here on: a failure to start above is an error, not a restart loop.
+    if (opts.restart !== false) {
+      const policy: RestartPolicy = { ...DEFAULT_RESTART, ...(opts.restart ?? {}) };
+      for (const p of procs) {
+        const port = tcpPorts[p.name];
+        const health = healthUrls[p.name];
+        const ready = port !== undefined ? () => tcpOpen(port) : health ? () => httpOk(health) : undefined;
+        p.supervise(policy, ready, writeProcesses);
+      }
+    }
+    writeProcesses();
 
     return {
       gatewayUrl: `http://localhost:${gatewayPort}`,
@@ -296,9 +346,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       pids: () => {
         const out: Record<string, number> = {};
         for (const p of procs) if (p.child.pid !== undefined) out[p.name] = p.child.pid;
-        if (natsPid !== undefined) out.nats = natsPid;
         return out;
       },
+      processes,
+      processesFile,
       stop,
     };
   } catch (err) {
@@ -329,6 +380,22 @@ function natsPasswords(dataDir: string): NatsUser[] {
   if (JSON.stringify(out) !== JSON.stringify(saved)) fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n', { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   return NatsPrincipals.map((principal) => ({ principal, password: out[principal]! }));
+}
+
+function tcpOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1');
+    sock.once('connect', () => (sock.destroy(), resolve(true)));
+    sock.once('error', () => (sock.destroy(), resolve(false)));
+  });
+}
+
+async function httpOk(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false;
+  }
 }
 
 /** A URI without its password, for notices. */
