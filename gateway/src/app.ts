@@ -27,6 +27,8 @@ export interface GatewayOptions {
   logger: Logger;
   /** Request body limits in bytes, by Content-Length. */
   limits?: { json: number; multipart: number };
+  /** The devstack's processes.json (BAHI_PROCESSES_FILE): restarts shown in /api/health's details. */
+  processesFile?: string;
   /** Upstream answer deadline in ms (PDF rendering included). */
   proxyTimeoutMs?: number;
   /** How long an idle connection to a service is kept (default UpstreamKeepAlive.gatewayIdleMs). */
@@ -43,6 +45,11 @@ export interface GatewayOptions {
 }
 
 export const DEFAULT_LIMITS = { json: 1024 * 1024, multipart: 5 * 1024 * 1024 };
+
+/** Connection errors meaning the service's process is not there (refused) or died under the call (reset). */
+const SERVICE_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+/** A restarted service serves again within a few seconds (docs/reliability.md, "Supervision"). */
+const RETRY_AFTER_S = 3;
 
 /** Paths below /api that never need a token, whatever the route table says. */
 const ALWAYS_PUBLIC = new Set(['/health']);
@@ -129,6 +136,19 @@ export function createApp(opts: GatewayOptions): Gateway {
         const from = (req as ProxyReq).bahiLoginFrom;
         if (from !== undefined) logins.release(from, (req as ProxyReq).bahiLoginAt!);
         log.warn({ service, code: err.code, url: req.url?.split('?')[0] }, 'upstream error');
+        // Refused or cut: the process is gone (a supervisor or an orchestrator brings it back),
+        // so say so at once with a time to wait, rather than a bare 502.
+        const down = !timedOut && err.code !== undefined && SERVICE_GONE.has(err.code);
+        if (down) {
+          return sendError(
+            asExpress(req, res),
+            503,
+            err.code === 'ECONNREFUSED'
+              ? `The ${service} service is restarting; try again in a few seconds.`
+              : `The ${service} service stopped while answering; try again in a few seconds.`,
+            { 'Retry-After': String(RETRY_AFTER_S) },
+          );
+        }
         sendError(
           asExpress(req, res),
           timedOut ? 504 : 502,
@@ -142,7 +162,7 @@ export function createApp(opts: GatewayOptions): Gateway {
   }
 
   const api = express.Router();
-  const health = sharedHealth(() => collectHealth(opts.serviceNames, opts.serviceUrls, opts.natsUp));
+  const health = sharedHealth(() => collectHealth(opts.serviceNames, opts.serviceUrls, opts.natsUp, 2000, opts.processesFile));
   api.get('/health', async (req, res) => {
     const report = await health();
     res.setHeader('Cache-Control', 'no-store');

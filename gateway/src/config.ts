@@ -18,6 +18,8 @@ export interface GatewayConfig {
   logLevel: string;
   /** Which hops' X-Forwarded-For to believe (Express `trust proxy`): the shell's nginx in production. */
   trustProxy: string;
+  /** BAHI_PROCESSES_FILE: the devstack's record of its processes' restarts, for /api/health. */
+  processesFile?: string;
 }
 
 /** Reads the gateway's environment (docs/design.md, "Ports and processes"). */
@@ -54,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, serviceNames: readonly string
     remoteUrls,
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY || 'loopback',
+    ...(env.BAHI_PROCESSES_FILE ? { processesFile: env.BAHI_PROCESSES_FILE } : {}),
   };
 }

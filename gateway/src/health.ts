@@ -22,6 +22,32 @@ export interface HealthReport {
   mongo: { status: Status };
   /** Versions for the shell's About box; each service's is in its `detail.app.version`. */
   gateway: { version: string };
+  /**
+   * Under the devstack (`npm start`): each process it supervises, with its restarts and last
+   * unexpected exit (BAHI_PROCESSES_FILE); absent elsewhere.
+   */
+  processes?: Record<string, ProcessInfo>;
+}
+
+/** One process as the devstack records it (packages/devstack ProcessStatus). */
+export interface ProcessInfo {
+  status: 'running' | 'restarting' | 'stopped';
+  pid?: number;
+  restarts: number;
+  since?: string;
+  lastExit?: { reason: string; at: string };
+  lastRecoveryMs?: number;
+}
+
+/** The processes in the devstack's file, or undefined when there is none or it cannot be read. */
+async function readProcesses(file: string | undefined): Promise<Record<string, ProcessInfo> | undefined> {
+  if (!file) return undefined;
+  try {
+    const parsed = JSON.parse(await fs.promises.readFile(file, 'utf8')) as { processes?: unknown };
+    return parsed.processes && typeof parsed.processes === 'object' ? (parsed.processes as Record<string, ProcessInfo>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; body: unknown }> {
@@ -61,6 +87,7 @@ export async function collectHealth(
   serviceUrls: Readonly<Record<string, string | undefined>>,
   natsUp: () => boolean,
   timeoutMs = 2000,
+  processesFile?: string,
 ): Promise<HealthReport> {
   const services: HealthReport['services'] = {};
   const mongo: Status[] = [];
@@ -87,12 +114,14 @@ export async function collectHealth(
   const mongoStatus: Status = mongo.includes('down') ? 'down' : mongo.includes('up') ? 'up' : 'unknown';
   const nats: Status = natsUp() ? 'up' : 'down';
   const allUp = Object.values(services).every((s) => s.status !== 'down') && nats === 'up' && mongoStatus !== 'down';
+  const processes = await readProcesses(processesFile);
   return {
     status: allUp ? 'ok' : 'degraded',
     services,
     nats: { status: nats },
     mongo: { status: mongoStatus },
     gateway: { version: GATEWAY_VERSION },
+    ...(processes ? { processes } : {}),
   };
 }
 

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     loginLimit: loginLimitFromEnv(process.env),
     shareLimit: shareLimitFromEnv(process.env),
     trustProxy: config.trustProxy,
+    processesFile: config.processesFile,
   });
 
   const server = createServer(app).listen(config.port, config.host);

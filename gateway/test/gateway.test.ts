@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { RevocationList, Revoke, nestEmit } from '@bahi/auth';
@@ -221,12 +220,12 @@ describe('route table', () => {
   });
 
   it('an import upload has its own 20 MB limit (a 6 MB sheet passes the check, 20 MB + 1 byte is 413)', async () => {
-    // Inventory is not running here: passing the size check shows as 502 from the proxy.
+    // Inventory is not running here: passing the size check shows as 503 (refused) from the proxy.
     const ok = await request(app)
       .post('/api/imports/products')
       .set('Authorization', auth())
       .attach('file', Buffer.alloc(6 * 1024 * 1024, 0x41), { filename: 'items.csv', contentType: 'text/csv' });
-    expect(ok.status).toBe(502);
+    expect(ok.status).toBe(503);
     const big = await request(app)
       .post('/api/imports/products')
       .set('Authorization', auth())
@@ -235,10 +234,13 @@ describe('route table', () => {
     expect(big.body.message).toMatch(/limit is 20 MB for uploads/);
   });
 
-  it('502 without internals when the service is down', async () => {
+  it('503 at once, with a sentence and Retry-After, without internals when the service is down (refused)', async () => {
+    const started = Date.now();
     const res = await request(app).get('/api/getCategoryBrand').set('Authorization', auth());
-    expect(res.status).toBe(502);
-    expect(res.body).toMatchObject({ statusCode: 502, message: expect.stringMatching(/inventory service is not reachable/) });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ statusCode: 503, message: 'The inventory service is restarting; try again in a few seconds.', error: 'Service Unavailable' });
+    expect(res.headers['retry-after']).toBe('3');
     expectNoInternals(res.text);
   });
 

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { RevocationList } from '@bahi/auth';
 import { freePort, startNats, type NatsHandle } from '@bahi/devstack';
 import { connect, type NatsConnection } from 'nats';
@@ -64,6 +67,30 @@ describe('/api/health', () => {
       mongo: { status: 'up' },
       gateway: { version: expect.any(String) },
     });
+  });
+
+  it("shows the devstack's processes (restarts, last exit) to a signed-in user only", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-gw-processes-'));
+    const file = path.join(dir, 'processes.json');
+    const processes = {
+      mongo: { status: 'running', pid: 4242, restarts: 1, since: '2026-11-28T03:00:01.000Z', lastExit: { reason: 'signal SIGKILL', at: '2026-11-28T03:00:00.000Z' }, lastRecoveryMs: 812 },
+      sales: { status: 'restarting', restarts: 2, lastExit: { reason: 'code 1', at: '2026-11-28T03:01:00.000Z' } },
+    };
+    fs.writeFileSync(file, JSON.stringify({ updatedAt: '2026-11-28T03:01:00.000Z', processes }));
+    try {
+      const gw = appWith({ auth: checkerFor(list), serviceUrls: { identity: identity.url }, processesFile: file });
+      const signedIn = await request(gw).get('/api/health').set('Authorization', `Bearer ${token({ position: 'manager' })}`);
+      expect(signedIn.body.processes).toEqual(processes);
+      const anonymous = await request(gw).get('/api/health');
+      expect(anonymous.body).toEqual({ status: 'ok' });
+      // No file (not under the devstack, or not written yet): no section, and no error.
+      const none = appWith({ auth: checkerFor(list), serviceUrls: { identity: identity.url }, processesFile: path.join(dir, 'missing.json') });
+      const res = await request(none).get('/api/health').set('Authorization', `Bearer ${token({ position: 'manager' })}`);
+      expect(res.status).toBe(200);
+      expect(res.body.processes).toBeUndefined();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('asks every replica of a service: up while one answers, each counted', async () => {

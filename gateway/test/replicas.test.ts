@@ -1,6 +1,6 @@
 // Several replicas of a service behind one <NAME>_URL: calls go round-robin; a refused connection
 // (the call never reached the service) goes on to the next replica; a replica dying mid-call
-// answers that call 502 and later calls go to the live one. Real HTTP servers, a real port closed.
+// answers that call 503 and later calls go to the live one. Real HTTP servers, a real port closed.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { RevocationList } from '@bahi/auth';
@@ -123,21 +123,23 @@ it('sends a call refused by one replica to the next, body and headers whole', as
   for (const s of live.seen.filter((x) => x.method === 'POST')) expect(s.xff).toBe('203.0.113.9,127.0.0.1');
 });
 
-it('answers 502 when every replica refuses', async () => {
+it('answers 503 when every replica refuses', async () => {
   await startGateway(`${await closedPortUrl()},${await closedPortUrl()}`);
   const res = await post('/MAKE_SALE', { paid: '1' });
-  expect(res.status).toBe(502);
-  expect(((await res.json()) as { message: string }).message).toMatch(/sales service is not reachable/);
+  expect(res.status).toBe(503);
+  expect(res.headers.get('retry-after')).toBe('3');
+  expect(((await res.json()) as { message: string }).message).toBe('The sales service is restarting; try again in a few seconds.');
 });
 
-it('answers 502 to the call a replica dies under (never sent twice), and sends later calls to the live one', async () => {
+it('answers 503 to the call a replica dies under (never sent twice), and sends later calls to the live one', async () => {
   const a = await replica('a');
   const b = await replica('b');
   replicas = [a, b];
   await startGateway(`${a.url},${b.url}`);
   a.dieOnNextCall = true;
   const res = await post('/MAKE_SALE', { paid: '5' });
-  expect(res.status).toBe(502);
+  expect(res.status).toBe(503);
+  expect(((await res.json()) as { message: string }).message).toBe('The sales service stopped while answering; try again in a few seconds.');
   // The call reached replica a and was not replayed on b: it may have been applied.
   expect(a.seen.map((s) => s.body)).toEqual(['{"paid":"5"}']);
   expect(b.seen).toEqual([]);
