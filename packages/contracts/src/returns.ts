@@ -65,6 +65,9 @@ export interface CancelSaleReply {
   saleId: number;
   /** The invoice number the sale keeps (GST mode), else null. */
   invoice_no: string | null;
+  /** Set when the bill's return period was already filed: the cancellation was made as this credit note, dated today. */
+  creditNoteId?: number;
+  credit_note_no?: string;
 }
 
 /** A bill's return and cancellation state, on the sales list rows and the bill details. */

@@ -74,6 +74,12 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/previewSale', 'sales', 'bahi'),
   r('GET', '/gst/gstr1', 'sales', 'bahi'),
   r('GET', '/gst/gstr3b', 'sales', 'bahi'),
+  // QRMP and filed periods (services/sales/src/gst-filing).
+  r('GET', '/gst/iff', 'sales', 'bahi'),
+  r('GET', '/gst/periods', 'sales', 'bahi'),
+  r('POST', '/gst/periods/:period/filed', 'sales', 'bahi'),
+  r('GET', '/gst/amendments', 'sales', 'bahi'),
+  r('POST', '/gst/amendments', 'sales', 'bahi'),
   // --- sales: returns, credit notes, cancelled bills (bahi; returns.ts)
   r('POST', '/salesReturn', 'sales', 'bahi'),
   r('GET', '/getCreditNoteList', 'sales', 'bahi'),

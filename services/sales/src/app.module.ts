@@ -13,6 +13,7 @@ import { DocumentsHandlers } from './documents/documents.handlers';
 import { EstimatesController } from './estimates/estimates.controller';
 import { EstimatesService } from './estimates/estimates.service';
 import { GstReturnsModule } from './gst-returns/gst-returns.module';
+import { GstFilingModule } from './gst-filing/gst-filing.module';
 import { CheckoutService } from './sales/checkout.service';
 import { Customers } from './sales/customers';
 import { InvoiceNumbers } from './sales/invoice-numbers';
@@ -37,6 +38,7 @@ import { SalesEvents, SalesHistoryHandlers } from './events/sales-events';
       { name: ReturnModels.CreditNote, schema: CreditNoteSchema },
       { name: ReturnModels.SaleCancel, schema: SaleCancelSchema },
     ]),
+    GstFilingModule,
     GstReturnsModule,
   ],
   controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController, ReturnsController, SalesHistoryHandlers, SalesExportsController],

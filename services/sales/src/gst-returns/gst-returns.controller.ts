@@ -5,9 +5,9 @@ import { Subjects, type Gstr3bReply } from '@bahi/contracts';
 import { GSTR1_CSV_SECTIONS, type Gstr1CsvSection } from '@bahi/gst';
 import { LOGGER, NatsClient, Positions } from '@bahi/service-kit';
 import { CurrentWho, type Who } from '../common/who';
+import { FilingService } from '../gst-filing/filing.service';
 import { Gstr1Service } from './gstr1.service';
 import { Gstr3bService } from './gstr3b.service';
-import { parsePeriod } from './period';
 import { Sink } from './sink';
 
 /** GST returns for the accountant: GSTR-1 (JSON or the offline tool's CSV) and GSTR-3B. Managers only. */
@@ -19,17 +19,20 @@ export class GstReturnsController {
     private readonly gstr3b: Gstr3bService,
     private readonly nats: NatsClient,
     @Inject(LOGGER) private readonly log: Logger,
+    private readonly filing: FilingService,
   ) {}
 
   @Get('gstr1')
   async getGstr1(
     @CurrentWho() who: Who,
     @Query('period') period: unknown,
+    @Query('quarter') quarter: unknown,
     @Query('format') format: unknown,
     @Query('section') section: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    const p = parsePeriod(period);
+    // A month, or a quarterly filer's quarter (gst-filing: QRMP, filed periods).
+    const p = await this.filing.returnPeriod(who.companyId, period, quarter, 'GSTR-1');
     const fmt = format === undefined || format === '' ? 'json' : format;
     if (fmt !== 'json' && fmt !== 'csv') throw new BadRequestException(`format must be json or csv, not '${String(format)}'.`);
     let sec: Gstr1CsvSection | null = null;
@@ -52,8 +55,8 @@ export class GstReturnsController {
     res.status(200);
     const sink = new Sink(res);
     try {
-      if (sec) await this.gstr1.csv(who.companyId, p, sec, sink);
-      else await this.gstr1.json(who.companyId, gstin, p, sink);
+      if (sec) await this.filing.writeCsv(who.companyId, p, sec, sink, (q) => this.gstr1.csv(who.companyId, q, sec, sink));
+      else await this.filing.writeGstr1(who.companyId, gstin, p, sink); // as filed, or with its amendments
       await sink.end();
     } catch (err) {
       this.log.error({ err, companyId: who.companyId, period: p.period }, 'GSTR-1 export failed part-way; the download is cut');
@@ -62,8 +65,9 @@ export class GstReturnsController {
   }
 
   @Get('gstr3b')
-  async getGstr3b(@CurrentWho() who: Who, @Query('period') period: unknown): Promise<Gstr3bReply> {
-    const p = parsePeriod(period);
+  async getGstr3b(@CurrentWho() who: Who, @Query('period') period: unknown, @Query('quarter') quarter: unknown): Promise<Gstr3bReply> {
+    // A month, or a quarterly filer's quarter (gst-filing).
+    const p = await this.filing.returnPeriod(who.companyId, period, quarter, 'GSTR-3B');
     const gstin = await this.regularGstin(who.companyId, 'GSTR-3B');
     return this.gstr3b.summary(who.companyId, gstin, p);
   }

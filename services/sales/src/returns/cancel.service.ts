@@ -3,12 +3,16 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CancelSaleReply } from '@bahi/contracts';
-import { LOGGER, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
+import { Decimal, LOGGER, money, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
 import { SalesEvents } from '../events/sales-events';
 import { Models, type SaleDoc } from '../common/schemas';
 import { unitQuantity } from '../common/totals';
 import type { Who } from '../common/who';
-import { freeFor, RETURN_LEASE_MS } from './returns.service';
+import { FilingService } from '../gst-filing/filing.service';
+import { periodName } from '../gst-filing/periods';
+import type { FiledPeriodDoc } from '../gst-filing/schema';
+import { freeFor, RETURN_LEASE_MS, ReturnsService } from './returns.service';
+import { noteValue } from './value';
 import { type ReturnableSale, ReturnModels, type SaleCancelDoc } from './schema';
 
 /** Why a sale cannot be cancelled now (a sentence), or null. The ledger still refuses one paid for after the sale. */
@@ -37,6 +41,8 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly seq: SequenceService,
     @Inject(LOGGER) log: Logger,
     events: SalesEvents,
+    private readonly filing: FilingService,
+    private readonly returns: ReturnsService,
   ) {
     this.outbox = new Outbox<SaleCancelDoc, CancelSaleReply>({
       relay: events.relay.forSource('sale-cancel'),
@@ -74,6 +80,9 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     // A cancel asked again once done is refused; one asked twice at once (a double click) waits
     // for the first and gets its answer (the shared key).
     if (s.cancelled) throw new ConflictException(cancelBlocker(s)!);
+    // A filed return is never rewritten: the cancellation becomes a credit note dated today.
+    const filed = s.gst?.invoice_date ? await this.filing.filedPeriodOf(who.companyId, s.gst.invoice_date) : null;
+    if (filed) return this.creditInstead(who, s, reason, filed);
     const earlier = await this.outbox.replay(who.companyId, key);
     if (earlier) return earlier;
     // An earlier attempt the replay just finished undoing held the bill: read it again.
@@ -97,6 +106,36 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
       invoice_no: s.gst?.invoice_no || null,
       warnings: [],
     });
+  }
+
+  /**
+   * Cancelling a bill of a filed period: a credit note (CGST Act s.34) for everything not yet
+   * returned, today, with the paid amount not yet refunded given back, as a cancellation would.
+   * The same key as a cancellation's (a double click makes one note).
+   */
+  private async creditInstead(who: Who, s: ReturnableSale, reason: string, f: FiledPeriodDoc): Promise<CancelSaleReply> {
+    const key = `cancel:${s.saleId}`;
+    const returned = new Map((s.returned ?? []).map((r) => [r.sl_no, money(r.quantity)]));
+    const lines = s.lines
+      .map((l) => ({ sl_no: l.sl_no, quantity: sub(l.quantity, returned.get(l.sl_no) ?? new Decimal(0)) }))
+      .filter((l) => l.quantity.gt(0));
+    const answer = (r: { creditNoteId: number; credit_note_no: string }): CancelSaleReply => ({ success: true, saleId: s.saleId, invoice_no: s.gst?.invoice_no || null, creditNoteId: r.creditNoteId, credit_note_no: r.credit_note_no });
+    if (!lines.length) {
+      const earlier = await this.returns.outbox.replay(who.companyId, key);
+      if (earlier) return answer(earlier);
+      throw new ConflictException(`Everything on bill ${s.saleId} was already returned; there is nothing left to cancel.`);
+    }
+    const refunded = (s.creditNotes ?? []).reduce((a, n) => a.plus(money(n.refund)), new Decimal(0));
+    const value = money(noteValue(s, lines).amount);
+    const refund = Decimal.max(0, Decimal.min(value, money(s.paid).minus(refunded)));
+    const r = await this.returns.salesReturn(who, {
+      saleId: s.saleId,
+      lines,
+      refund: refund.toFixed(2),
+      idempotencyKey: key,
+      reason: `Cancelled after the return of ${periodName(f.period)} was filed: ${reason}`.slice(0, 200),
+    });
+    return answer(r);
   }
 
   private async apply(c: SaleCancelDoc): Promise<void> {

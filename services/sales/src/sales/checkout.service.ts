@@ -15,6 +15,7 @@ import type { Who } from '../common/who';
 import { Customers } from './customers';
 import { SalesEvents } from '../events/sales-events';
 import { fyOfDate, InvoiceNumbers } from './invoice-numbers';
+import { FilingService } from '../gst-filing/filing.service';
 
 /** How long one attempt may hold a sale before the re-driver may take it over. */
 export const LEASE_MS = leaseMs('BAHI_SALE_LEASE_MS');
@@ -49,6 +50,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     private readonly cartsService: CartsService,
     private readonly companies: Companies,
     private readonly numbers: InvoiceNumbers,
+    private readonly filing: FilingService,
     @Inject(LOGGER) log: Logger,
     events: SalesEvents,
   ) {
@@ -111,6 +113,8 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     // dealer's inter-state supply), and room in the year's series, before anything is applied.
     const fy = isGstMode(co) ? fyOfDate(date) : '';
     const gst = saleGst(co, doc.lines, doc, customer, date, fy);
+    // A back-dated sale into a filed period is refused: that return is closed (gst-filing).
+    if (gst) await this.filing.assertOpen(who.companyId, date);
     const [previousDue] = await Promise.all([
       this.customers.due(who.companyId, customer),
       gst ? this.numbers.assertRoom(who.companyId, fy, co.invoice_prefix) : undefined,
