@@ -1,7 +1,7 @@
 import { BadRequestException, HttpException } from '@nestjs/common';
 import type { ClientSession } from 'mongoose';
 import type { ImportFieldDef } from '@bahi/contracts';
-import { castForInsert, pendingEventFields } from '@bahi/service-kit';
+import { castForInsert, pendingEventFields, stripBidi } from '@bahi/service-kit';
 import type { ImportHandler, RowOutcome } from '@bahi/tabular';
 import { parseMoney, parseQty, stockLevel, taxMultiplier, taxPercent } from '../common';
 import { checkGstFields, type TaxMode } from '../products/gst-rules';
@@ -117,7 +117,8 @@ export function productImportHandler(products: ProductsService, stock: StockServ
       const out: RowOutcome<ProductRow>[] = [];
       for (const { row, data } of rows) {
         const body: Record<string, string> = {};
-        for (const [k, v] of Object.entries(data)) body[k] = cellToForm(k, v);
+        // Cleaned as the product form's body is (service-kit strips bidi controls from HTTP bodies).
+        for (const [k, v] of Object.entries(data)) body[k] = stripBidi(cellToForm(k, v));
         const errors: { field: string; reason: string }[] = [];
         const field = <T>(key: string, fn: () => T): T | undefined => {
           try {

@@ -3,7 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
 import type { ClientSession, Model } from 'mongoose';
 import { WALK_IN_MOBILE, type ImportFieldDef } from '@bahi/contracts';
-import { castForInsert, Limits, Money, pendingEventFields, type SequenceService, today } from '@bahi/service-kit';
+import { castForInsert, Limits, Money, pendingEventFields, type SequenceService, stripBidi, today } from '@bahi/service-kit';
 import type { ImportHandler, RowOutcome } from '@bahi/tabular';
 import type { EntryDoc } from '../accounts/entry.schema';
 import { tenDigits } from '../common';
@@ -122,7 +122,8 @@ type PartyDto = CustomerDto | DistributorDto;
 /** One row checked as the party's form checks it: the DTO, the GST rules and the opening balance. */
 async function checkRow<D extends PartyDto>(kind: 'customer' | 'distributor', Dto: new () => D, fields: ImportFieldDef[], data: Record<string, string>) {
   const { opening_balance, ...form } = data;
-  const body = { country: 'India', ...Object.fromEntries(Object.entries(form).filter(([, v]) => v !== '')) };
+  // A row's names and addresses are cleaned as the form's are (service-kit strips HTTP bodies).
+  const body = { country: 'India', ...Object.fromEntries(Object.entries(form).filter(([, v]) => v !== '').map(([k, v]) => [k, stripBidi(v)])) };
   const dto = plainToInstance(Dto, body);
   const errors = messages(await validate(dto, { whitelist: true, forbidNonWhitelisted: true }), fields);
   const ob = openingOf(opening_balance);
