@@ -103,6 +103,8 @@ export interface CounterGstSummary {
   error: string | null;
 }
 
+  /** Rule 46(e): a taxable value of Rs 50,000 or more to a buyer without GSTIN; a walk-in's name, address and state must be typed (MAKE_SALE `recipient`). */
+  needs_recipient?: boolean;
 /** GET /previewSale?cart_no&clientId[&estimateId]: the invoice a sale to that customer would make (no side effects). */
 export interface PreviewSaleReply {
   tax_mode: CompanyTaxMode;

@@ -6,7 +6,7 @@ import type { Customer } from './ledger';
 import type { CompanyDetails } from './identity';
 import type { ProductSuggestion } from './inventory';
 import type { CompanyTaxMode } from './identity';
-import type { CounterGstSummary } from './gst';
+import type { CounterGstSummary, GstParty } from './gst';
 import type { ReturnableLine, SaleReturnStatus } from './returns';
 
 /** Spec 000 §3 Cart line (also an estimate line). `amount` = (mrp - discount) x quantity x per_peice_quantity. */
@@ -156,6 +156,8 @@ export interface SaleDetails {
   round_off?: number | null;
   /** What this invoice is worth (= amount in GST mode); the previous due is never inside it. */
   invoice_value?: number | null;
+  /** GST mode: the recipient as frozen on the tax invoice (a walk-in's typed particulars, Rule 46(e)); null in simple mode. */
+  recipient?: GstParty | null;
 }
 
 /** GET /getBillDetails?id */

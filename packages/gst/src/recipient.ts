@@ -60,7 +60,7 @@ export function missingRecipientDetails(taxable: AmountInput, registered: boolea
 }
 
 /** The sentence for a refused sale: "... needs the buyer's name and state ...". */
-export function recipientDetailsSentence(taxable: string, missing: readonly string[]): string {
+export function recipientDetailsSentence(taxable: string, missing: readonly string[], fix = 'Type them for the buyer and sell again.'): string {
   const list = missing.length > 1 ? `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}` : missing[0];
-  return `The taxable value is Rs ${taxable}, Rs 50,000 or more, and the buyer has no GSTIN: the tax invoice needs the buyer's ${list} (Rule 46(e)). Type them for the buyer and sell again.`;
+  return `The taxable value is Rs ${taxable}, Rs 50,000 or more, and the buyer has no GSTIN: the tax invoice needs the buyer's ${list} (Rule 46(e)). ${fix}`;
 }

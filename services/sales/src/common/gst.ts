@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import type { CounterGstSummary, GstLine, GstParty, SaleGst } from '@bahi/contracts';
-import { computeInvoice, GstError, isGstRate, isHsn, stateName, type ComputedInvoice } from '@bahi/gst';
+import { computeInvoice, GstError, isGstRate, isHsn, missingRecipientDetails, rateOn, recipientDetailsSentence, stateName, type ComputedInvoice, type RecipientDetails } from '@bahi/gst';
 import { isGstMode, supplierParty, type CompanyTax } from './company';
 import type { CustomerSnap } from './schemas';
 import { num, type StoredLine, type Summary } from './totals';
@@ -8,11 +8,21 @@ import { num, type StoredLine, type Summary } from './totals';
 /** The buyer as GST sees them: GSTIN (B2B) and recorded state; null for a cart priced for the walk-in. */
 export type GstBuyer = Pick<CustomerSnap, 'gstin' | 'state_code'> | null;
 
-/** Why a line cannot go on a tax invoice (no HSN, no captured rate), naming the product; null when it can. */
-export function lineProblem(l: StoredLine, mode: 'gst' | 'composition'): string | null {
+/** The line's rate on the invoice's date (YYYY-MM-DD): from the product's rate history when the line carries one, else the captured rate. */
+export function lineRate(l: StoredLine, date: string): string | undefined {
+  if (l.gst_rates?.length) return rateOn(l.gst_rates, date) ?? undefined;
+  return l.gst_rate ?? undefined;
+}
+
+/** Why a line cannot go on a tax invoice dated `date` (no HSN, no rate), naming the product; null when it can. */
+export function lineProblem(l: StoredLine, mode: 'gst' | 'composition', date: string): string | null {
   const who = `${l.product_name} (${l.product_id})`;
   if (!isHsn(l.hsn_code ?? '')) return `${who} has no HSN code; set it in the catalogue before selling in GST mode.`;
-  if (mode === 'gst' && (l.gst_rate === undefined || l.gst_rate === null || !isGstRate(l.gst_rate))) {
+  if (mode === 'gst' && l.gst_rates?.length && lineRate(l, date) === undefined) {
+    return `${who} has no GST rate on ${date}: its rates start on ${l.gst_rates[0]!.from}. Date the sale later or add the earlier rate to the product.`;
+  }
+  const rate = lineRate(l, date);
+  if (mode === 'gst' && (rate === undefined || rate === null || !isGstRate(rate))) {
     return `${who} has no GST rate on this line; set the product's rate and add it again.`;
   }
   return null;
@@ -22,9 +32,9 @@ export function lineProblem(l: StoredLine, mode: 'gst' | 'composition'): string 
  * Prices lines as a tax invoice (or bill of supply) with @bahi/gst: place of supply from the
  * buyer's GSTIN, else their state, else the company's (walk-in). Throws GstError with a sentence.
  */
-export function invoiceOf(co: CompanyTax & { tax_mode: 'gst' | 'composition'; state_code: string }, lines: StoredLine[], s: Summary, buyer: GstBuyer): ComputedInvoice {
+export function invoiceOf(co: CompanyTax & { tax_mode: 'gst' | 'composition'; state_code: string }, lines: StoredLine[], s: Summary, buyer: GstBuyer, date: string): ComputedInvoice {
   for (const l of lines) {
-    const problem = lineProblem(l, co.tax_mode);
+    const problem = lineProblem(l, co.tax_mode, date);
     if (problem) throw new GstError(problem);
   }
   return computeInvoice({
@@ -39,7 +49,7 @@ export function invoiceOf(co: CompanyTax & { tax_mode: 'gst' | 'composition'; st
       discount: l.discount || '0',
       quantity: l.quantity,
       per_peice_quantity: l.per_peice_quantity || '1',
-      rate: l.gst_rate ?? undefined,
+      rate: lineRate(l, date),
       priceIncludesTax: l.price_includes_tax !== false,
       hsn: l.hsn_code,
       unit: l.unit,
@@ -47,8 +57,11 @@ export function invoiceOf(co: CompanyTax & { tax_mode: 'gst' | 'composition'; st
   });
 }
 
-/** The counter's GST summary; null in simple mode. A reason no invoice can be made goes to `error`. */
-export function counterGst(co: CompanyTax, lines: StoredLine[], s: Summary, buyer: GstBuyer): CounterGstSummary | null {
+/**
+ * The counter's GST summary on `date` (today at the counter, an estimate's own date); null in simple
+ * mode. A reason no invoice can be made goes to `error`.
+ */
+export function counterGst(co: CompanyTax, lines: StoredLine[], s: Summary, buyer: GstBuyer, date: string): CounterGstSummary | null {
   if (!isGstMode(co)) return null;
   const base: CounterGstSummary = {
     tax_mode: co.tax_mode,
@@ -64,10 +77,11 @@ export function counterGst(co: CompanyTax, lines: StoredLine[], s: Summary, buye
     invoice_value: 0,
     lines: [],
     error: null,
+    needs_recipient: false,
   };
   if (!lines.length) return base;
   try {
-    const inv = invoiceOf(co, lines, s, buyer);
+    const inv = invoiceOf(co, lines, s, buyer, date);
     return {
       ...base,
       place_of_supply: inv.placeOfSupply,
@@ -80,6 +94,8 @@ export function counterGst(co: CompanyTax, lines: StoredLine[], s: Summary, buye
       igst_total: num(inv.igst),
       round_off: num(inv.roundOff),
       invoice_value: num(inv.invoiceValue),
+      // Rule 46(e): the counter offers the buyer's particulars (a named customer's come from their record).
+      needs_recipient: co.tax_mode === 'gst' && !buyer?.gstin && missingRecipientDetails(inv.taxable, false, {}).length > 0,
       lines: inv.lines.map((c, i) => ({ sl_no: lines[i]!.sl_no, gst_rate: num(c.rate), taxable_value: num(c.taxable), cgst: num(c.cgst), sgst: num(c.sgst), igst: num(c.igst) })),
     };
   } catch (err) {
@@ -88,8 +104,11 @@ export function counterGst(co: CompanyTax, lines: StoredLine[], s: Summary, buye
   }
 }
 
-/** The recipient block of a tax invoice. */
-export function recipientParty(c: CustomerSnap): GstParty {
+/** The recipient block of a tax invoice; a walk-in's particulars typed at the counter (Rule 46(e)) when given. */
+export function recipientParty(c: CustomerSnap, typed?: RecipientDetails | null): GstParty {
+  if (c.walkIn && typed && (typed.name || typed.address || typed.state)) {
+    return { name: typed.name || 'Unknown', address: typed.address ? [typed.address] : [], gstin: null, state_code: typed.state || null, state_name: typed.state ? stateName(typed.state) : null, mobile: '', email: '' };
+  }
   const code = c.state_code || null;
   return {
     name: c.walkIn ? 'Unknown' : c.name,
@@ -106,14 +125,24 @@ export function recipientParty(c: CustomerSnap): GstParty {
  * The GST part of a sale, frozen at checkout (numbered later, in the Outbox's finish step:
  * invoice_no '' and serial 0 until then). 400 with the rule's sentence when no invoice can be made.
  */
-export function saleGst(co: CompanyTax, lines: StoredLine[], s: Summary, customer: CustomerSnap, date: string, fy: string): { gst: SaleGst; inv: ComputedInvoice } | null {
+export function saleGst(co: CompanyTax, lines: StoredLine[], s: Summary, customer: CustomerSnap, date: string, fy: string, typed?: RecipientDetails | null): { gst: SaleGst; inv: ComputedInvoice } | null {
   if (!isGstMode(co)) return null;
   let inv: ComputedInvoice;
   try {
-    inv = invoiceOf(co, lines, s, customer.walkIn ? null : customer);
+    inv = invoiceOf(co, lines, s, customer.walkIn ? null : customer, date);
   } catch (err) {
     if (err instanceof GstError) throw new BadRequestException(err.message);
     throw err;
+  }
+  const recipient = recipientParty(customer, typed);
+  // Rule 46(e): an unregistered buyer of Rs 50,000 or more of taxable value is named on the tax invoice.
+  if (co.tax_mode === 'gst' && !inv.registeredCustomer) {
+    const named = recipient.name !== 'Unknown' || !customer.walkIn ? recipient.name : '';
+    const missing = missingRecipientDetails(inv.taxable, false, { name: named, address: recipient.address.join(', '), state: recipient.state_code ?? '' });
+    if (missing.length) {
+      const fix = customer.walkIn ? 'Type them for the buyer and sell again.' : `Add them to customer ${customer.client_id} (${customer.name}) and sell again.`;
+      throw new BadRequestException(recipientDetailsSentence(inv.taxable, missing, fix));
+    }
   }
   const gstLines: GstLine[] = inv.lines.map((c, i) => ({
     sl_no: lines[i]!.sl_no,
@@ -137,7 +166,7 @@ export function saleGst(co: CompanyTax, lines: StoredLine[], s: Summary, custome
     serial: 0,
     invoice_date: date,
     supplier: supplierParty(co),
-    recipient: recipientParty(customer),
+    recipient,
     b2b: inv.registeredCustomer,
     place_of_supply: inv.placeOfSupply,
     place_of_supply_name: stateName(inv.placeOfSupply),

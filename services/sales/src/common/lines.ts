@@ -1,5 +1,5 @@
 import type { CartLine, CartSummery, ProductSnapshot } from '@bahi/contracts';
-import { money, round2 } from '@bahi/service-kit';
+import { money, round2, today } from '@bahi/service-kit';
 import type { CompanyTax } from './company';
 import { counterGst, type GstBuyer } from './gst';
 import { lineAmount, num, totals, type StoredLine, type Summary } from './totals';
@@ -24,6 +24,8 @@ export function toCartLine(l: StoredLine): CartLine {
 export interface Pricing {
   co: CompanyTax;
   buyer: GstBuyer;
+  /** The day whose rates apply (YYYY-MM-DD): today at the counter, the estimate's date for an estimate. */
+  date?: string;
 }
 
 /**
@@ -31,7 +33,8 @@ export interface Pricing {
  * Tax flag does not apply: taxAmount is the invoice's tax, total its value, `gst` its figures.
  */
 export function toSummery(cart_no: number, lines: StoredLine[], s: Summary, pricing?: Pricing): CartSummery {
-  const gst = pricing ? counterGst(pricing.co, lines, s, pricing.buyer) : null;
+  // An estimate (which has a date) is priced at its date's rates; a cart at today's.
+  const gst = pricing ? counterGst(pricing.co, lines, s, pricing.buyer, pricing.date ?? (s as { date?: string }).date ?? today()) : null;
   const t = totals(lines, gst ? { ...s, tax: 0 } : s);
   const base: CartSummery = {
     cart_no,
@@ -61,6 +64,7 @@ export function lineFromProduct(p: ProductSnapshot, sl_no: number, quantity: str
     hsn_code: p.hsn_code ?? '',
     // Frozen with mrp: the rate a line was priced at does not change under the cashier.
     gst_rate: p.tax_percent ?? undefined,
+    ...(p.rates?.length ? { gst_rates: p.rates } : {}),
     price_includes_tax: p.price_includes_tax !== false,
     cp: money(p.cp || '0').toFixed(),
   };

@@ -17,6 +17,7 @@ export const LineSchema = new Schema<StoredLine>(
     discount: { type: String, default: '0' },
     hsn_code: { type: String, default: '' },
     gst_rate: { type: String },
+    gst_rates: { type: [Object], default: undefined },
     price_includes_tax: { type: Boolean },
     cp: { type: String },
   },

@@ -17,6 +17,8 @@ export interface StoredLine {
   hsn_code: string;
   /** GST rate in percent, captured from the product when the line was added (like mrp); absent on lines older than GST mode. */
   gst_rate?: string;
+  /** The product's rate history when it has one (inventory's snapshot): a sale takes the rate in force on its date. */
+  gst_rates?: { rate: string; from: string }[];
   /** Whether mrp includes that rate, captured with it. */
   price_includes_tax?: boolean;
   /** The product's cost price per unit when the line was added (like mrp), frozen so a sale's profit never moves; absent on older lines. */

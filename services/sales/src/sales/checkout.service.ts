@@ -5,6 +5,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type MakeSaleReply, type PreviewSaleReply } from '@bahi/contracts';
 import { isRealDate, leaseMs, LOGGER, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
+import { GstError, parseRecipient, type RecipientDetails } from '@bahi/gst';
 import { CartsService } from '../carts/carts.service';
 import { Companies, isGstMode } from '../common/company';
 import { counterGst, saleGst } from '../common/gst';
@@ -17,6 +18,17 @@ import { SalesEvents } from '../events/sales-events';
 import { fyOfDate, InvoiceNumbers } from './invoice-numbers';
 import { FilingService } from '../gst-filing/filing.service';
 
+/** The typed recipient (400 with its sentence); null when none was sent. */
+function readRecipient(input: unknown): RecipientDetails | null {
+  if (input === undefined || input === null) return null;
+  try {
+    return parseRecipient(input);
+  } catch (err) {
+    if (err instanceof GstError) throw new BadRequestException(err.message);
+    throw err;
+  }
+}
+
 /** How long one attempt may hold a sale before the re-driver may take it over. */
 export const LEASE_MS = leaseMs('BAHI_SALE_LEASE_MS');
 
@@ -26,6 +38,8 @@ export interface CheckoutInput {
   dueDate?: string;
   date?: string;
   idempotencyKey?: string;
+  /** A walk-in buyer's particulars typed at the counter (Rule 46(e)); read with @bahi/gst parseRecipient. */
+  recipient?: unknown;
   source: { kind: 'cart'; cart_no: number } | { kind: 'estimate'; estimateId: number };
 }
 
@@ -100,6 +114,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     const dueDate = input.dueDate || date;
     if (!isRealDate(date)) throw new BadRequestException('date must be a real date (YYYY-MM-DD).');
     if (!isRealDate(dueDate)) throw new BadRequestException('dueDate must be a real date (YYYY-MM-DD).');
+    const typed = readRecipient(input.recipient);
 
     const [source, resolved, company] = await reads;
     if ('err' in source) throw source.err;
@@ -109,10 +124,11 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     if ('err' in company) throw company.err;
     const customer = resolved.v;
     const co = company.v;
+    if (typed && !customer.walkIn) throw new BadRequestException(`recipient is for a walk-in buyer; customer ${customer.client_id} (${customer.name}) is printed from their record.`);
     // GST mode: the invoice for this customer (400 naming a product without HSN, or a composition
     // dealer's inter-state supply), and room in the year's series, before anything is applied.
     const fy = isGstMode(co) ? fyOfDate(date) : '';
-    const gst = saleGst(co, doc.lines, doc, customer, date, fy);
+    const gst = saleGst(co, doc.lines, doc, customer, date, fy, typed);
     // A back-dated sale into a filed period is refused: that return is closed (gst-filing).
     if (gst) await this.filing.assertOpen(who.companyId, date);
     const [previousDue] = await Promise.all([
@@ -172,7 +188,8 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     const clientId = q.clientId ?? (source.kind === 'estimate' ? (doc as EstimateDoc).clientId : 0);
     const customer = await this.customers.resolve(who.companyId, clientId);
     const previousDue = await this.customers.due(who.companyId, customer);
-    const gst = counterGst(co, doc.lines, doc, customer.walkIn ? null : customer);
+    // Priced on today's rates (the counter's day); a back-dated sale is priced on its own date at checkout.
+    const gst = counterGst(co, doc.lines, doc, customer.walkIn ? null : customer, today());
     const amount = gst && !gst.error ? gst.invoice_value : num(totals(doc.lines, gst ? { ...doc, tax: 0 } : doc).total);
     return { tax_mode: co.tax_mode, amount, previousDue: num(previousDue), gst };
   }

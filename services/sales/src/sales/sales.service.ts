@@ -55,6 +55,7 @@ function gstFields(s: SaleDoc): Partial<SaleDetails> {
     igst_total: g ? num(g.igst_total) : null,
     round_off: g ? num(g.round_off) : null,
     invoice_value: g ? num(g.invoice_value) : null,
+    recipient: g?.recipient ?? null,
   };
 }
 
@@ -159,7 +160,8 @@ export class SalesService {
             skipped.push(l.product_id);
             continue;
           }
-          doc.lines.push({ ...l, sl_no: await this.seq.unique(who.companyId, 'line'), product_name: p.product_name, mrp: money(p.mrp).toFixed(), stock: money(p.stock).toFixed(), unit: p.unit, hsn_code: p.hsn_code ?? l.hsn_code, gst_rate: p.tax_percent ?? undefined, price_includes_tax: p.price_includes_tax !== false, cp: money(p.cp || '0').toFixed() });
+          const { gst_rates: _old, ...kept } = l;
+          doc.lines.push({ ...kept, ...(p.rates?.length ? { gst_rates: p.rates } : {}), sl_no: await this.seq.unique(who.companyId, 'line'), product_name: p.product_name, mrp: money(p.mrp).toFixed(), stock: money(p.stock).toFixed(), unit: p.unit, hsn_code: p.hsn_code ?? l.hsn_code, gst_rate: p.tax_percent ?? undefined, price_includes_tax: p.price_includes_tax !== false, cp: money(p.cp || '0').toFixed() });
         }
         doc.tax = s.tax;
         doc.shipping = s.shipping;
