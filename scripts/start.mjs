@@ -28,7 +28,8 @@ function box(lines) {
 }
 
 async function main() {
-  const { buildOk } = bootstrap({ browser: false, keepGoing: true });
+  // Chromium and the fonts too: the first bill printed after the first start must render.
+  const { buildOk } = bootstrap({ browser: true, keepGoing: true });
   if (!buildOk) say('Some parts did not build (errors above); starting what did build.');
   fs.mkdirSync(DATA, { recursive: true });
   const other = alreadyRunning();
@@ -36,13 +37,16 @@ async function main() {
   fs.writeFileSync(PID_FILE, String(process.pid));
 
   const require = createRequire(import.meta.url);
-  const { startStack } = require(path.join(ROOT, 'packages', 'devstack'));
+  const { startStack, startBackupAgent } = require(path.join(ROOT, 'packages', 'devstack'));
   const port = Number(process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`PORT must be a port number, got "${process.env.PORT}".`);
 
   say('Starting MongoDB, NATS, the services and the gateway…');
   let stack;
+  let backups;
   try {
+    // Daily verified backups and Setting > Backups (packages/devstack/src/backup-agent.ts).
+    backups = await startBackupAgent({ rootDir: ROOT, dataDir: DATA, daily: true, log: (m) => say(m) });
     stack = await startStack({
       rootDir: ROOT,
       dataDir: DATA,
@@ -50,10 +54,12 @@ async function main() {
       fixedPorts: true,
       logs: 'prefix',
       jwtSecret: jwtSecret(DATA),
-      env: { ...toolEnv() },
+      env: { ...toolEnv(), BACKUPS_URL: backups.url },
       onNotice: (m) => say(m),
     });
+    backups.attach(stack);
   } catch (err) {
+    await backups?.stop().catch(() => {});
     fs.rmSync(PID_FILE, { force: true });
     fail(`Bahi could not start: ${err.message}`);
   }
@@ -63,6 +69,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     say(`${signal}: stopping every process…`);
+    await backups.stop().catch((e) => process.stderr.write(`${e.message}\n`));
     await stack.stop().catch((e) => process.stderr.write(`${e.message}\n`));
     fs.rmSync(PID_FILE, { force: true });
     say('Stopped.');
@@ -87,7 +94,10 @@ async function main() {
   const missing = ['identity', 'inventory', 'sales', 'ledger', 'documents', 'reports'].filter((s) => !stack.services[s]);
   if (missing.length) lines.push('', `Not built yet (their calls answer 501): ${missing.join(', ')}`);
   if (stack.mongoCredentialsFile) lines.push('', `MongoDB users (root, one per service): ${path.relative(ROOT, stack.mongoCredentialsFile)}`);
-  lines.push('', `Data: ${path.relative(ROOT, DATA) || '.'}/   Health: ${stack.gatewayUrl}/api/health`, 'Press Ctrl-C to stop.');
+  const b = backups.service.settings;
+  lines.push('', `Data: ${path.relative(ROOT, DATA) || '.'}/   Health: ${stack.gatewayUrl}/api/health`);
+  if (stack.mongoCredentialsFile) lines.push(`Backups: daily at ${backups.service.list().at} (India) into ${path.relative(ROOT, b.dir) || b.dir}/${b.passphrase ? ', encrypted' : ''}${b.copyDir ? `, copied to ${b.copyDir}` : ''}`);
+  lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`\n${box(lines)}\n\n`);
 }
 

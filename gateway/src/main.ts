@@ -8,11 +8,12 @@ import { createApp } from './app';
 import type { TokenChecker } from './auth';
 import { loadConfig } from './config';
 import { loginLimitFromEnv } from './login-limit';
+import { PlatformRoutes, PlatformServices } from './platform-routes';
 import { shareLimitFromEnv } from './share-route';
 
 async function main(): Promise<void> {
   // Relative SHELL_DIR/REMOTES_DIR are taken from the gateway folder, wherever it is started.
-  const config = loadConfig(process.env, ServiceNames, path.resolve(__dirname, '..'));
+  const config = loadConfig(process.env, [...ServiceNames, ...PlatformServices], path.resolve(__dirname, '..'));
   const logger = pino({ name: 'gateway', level: config.logLevel });
 
   const revocations = new RevocationList({ log: (m) => logger.warn(m) });
@@ -53,9 +54,9 @@ async function main(): Promise<void> {
   };
 
   const app = createApp({
-    routes: Routes,
+    routes: [...Routes, ...PlatformRoutes],
     prefixes: RoutePrefixes,
-    serviceNames: ServiceNames,
+    serviceNames: [...ServiceNames, ...PlatformServices],
     serviceUrls: config.serviceUrls,
     auth: checker,
     natsUp: () => natsUp,

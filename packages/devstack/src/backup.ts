@@ -266,21 +266,22 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
     const partial = path.join(opts.outDir, `${name}.partial`);
     await tar.c({ file: partial, cwd: outer, portable: true }, [MANIFEST, payloadName]);
     const file = path.join(opts.outDir, name);
-    fs.renameSync(partial, file);
-    const verification = await verifyBackup(file, { passphrase: opts.passphrase, rootDir: opts.rootDir });
-    const sidecar: Sidecar = { name, at: manifest.createdAt, size: fs.statSync(file).size, encrypted, verification, copied: null };
-    if (opts.copyDir) Object.assign(sidecar, copyBackup(file, opts.copyDir));
+    // Verified under its .partial name: the list shows a backup only once its verdict is written.
+    const verification = await verifyBackup(partial, { passphrase: opts.passphrase, rootDir: opts.rootDir });
+    const sidecar: Sidecar = { name, at: manifest.createdAt, size: fs.statSync(partial).size, encrypted, verification, copied: null };
+    if (opts.copyDir) Object.assign(sidecar, copyBackup(partial, opts.copyDir, name));
     writeSidecar(opts.outDir, sidecar);
+    fs.renameSync(partial, file);
     return { ...sidecar, file, manifest };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
 }
 
-function copyBackup(file: string, copyDir: string): Pick<Sidecar, 'copied' | 'copyError'> {
+function copyBackup(file: string, copyDir: string, name: string): Pick<Sidecar, 'copied' | 'copyError'> {
   try {
     if (!fs.existsSync(copyDir)) return { copied: false, copyError: `The copy location ${copyDir} is not there (is the drive plugged in?).` };
-    const target = path.join(copyDir, path.basename(file));
+    const target = path.join(copyDir, name);
     fs.copyFileSync(file, `${target}.partial`);
     fs.renameSync(`${target}.partial`, target);
     return { copied: true };
