@@ -14,6 +14,8 @@ import {
 import type { Gstr3bReply } from '@bahi/contracts';
 import { useLanguage, useTranslation } from '@bahi/i18n';
 import { TotalsTable, type Column } from './TotalsTable';
+import { FilingPanel, QuarterSelect, useGstFiling } from './gst/FilingPanel';
+import { returnQuery } from './gst/filing';
 import {
   defaultPeriod,
   fallbackFileName,
@@ -57,26 +59,28 @@ export function GstReturnsPage() {
   const [period, setPeriod] = useState(defaultPeriod);
   const [state, setState] = useState<State>({ status: 'loading' });
   const [downloading, setDownloading] = useState<string | null>(null);
+  // Monthly or quarterly (QRMP) filing and the filed periods: a quarterly filer's returns are asked by quarter.
+  const { filing, state: filingState, ready: filingReady, reload: reloadFiling } = useGstFiling();
 
   useEffect(() => {
-    if (!isPeriod(period)) return;
+    if (!isPeriod(period) || !filingReady) return;
     let live = true;
     setState({ status: 'loading' });
     void Promise.all([
-      settle(api.get<Gstr1>('/gst/gstr1', { query: { period } })),
-      settle(api.get<Gstr3bReply>('/gst/gstr3b', { query: { period } })),
+      settle(api.get<Gstr1>('/gst/gstr1', { query: returnQuery({ period }, filing) })),
+      settle(api.get<Gstr3bReply>('/gst/gstr3b', { query: returnQuery({ period }, filing) })),
     ]).then(([gstr1, gstr3b]) => live && setState({ status: 'done', period, gstr1, gstr3b }));
     return () => {
       live = false;
     };
-  }, [period]);
+  }, [period, filing, filingReady]);
 
   // The server's bytes and file name, fetched with the session's token (a plain link sends none).
   const download = async (section?: CsvSection) => {
     const key = section ?? 'json';
     setDownloading(key);
     try {
-      const { blob, contentDisposition } = await requestBlob('/gst/gstr1', { query: gstr1Query(period, section) });
+      const { blob, contentDisposition } = await requestBlob('/gst/gstr1', { query: returnQuery(gstr1Query(period, section), filing) });
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;
@@ -114,17 +118,21 @@ export function GstReturnsPage() {
           <p className="bk-muted rp-sub">{t('gst.sub')}</p>
         </div>
         <div className="rp-controls">
-          <label className="rp-month">
-            <span>{t('gst.month')}</span>
-            <input
-              type="month"
-              name="period"
-              value={period}
-              max={now}
-              onChange={(e) => e.target.value && setPeriod(e.target.value)}
-              data-testid="gst-period"
-            />
-          </label>
+          {filing === 'quarterly' ? (
+            <QuarterSelect period={period} max={now} onChange={setPeriod} />
+          ) : (
+            <label className="rp-month">
+              <span>{t('gst.month')}</span>
+              <input
+                type="month"
+                name="period"
+                value={period}
+                max={now}
+                onChange={(e) => e.target.value && setPeriod(e.target.value)}
+                data-testid="gst-period"
+              />
+            </label>
+          )}
           <Button
             busy={downloading === 'json'}
             disabled={state.status !== 'done' || !state.gstr1.ok}
@@ -135,6 +143,7 @@ export function GstReturnsPage() {
           </Button>
         </div>
       </div>
+      {filing && <FilingPanel period={period} filing={filing} state={filingState} onFiled={reloadFiling} />}
       {state.status === 'loading' ? (
         <Spinner label={t('gst.loading')} />
       ) : (
