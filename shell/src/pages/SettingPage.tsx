@@ -37,6 +37,8 @@ interface Company {
   gstin: string | null;
   state_code: string | null;
   invoice_prefix: string;
+  /** GSTR-1 monthly, or quarterly under QRMP (sales' gst-filing). */
+  gst_filing: 'monthly' | 'quarterly';
 }
 
 type TaxMode = 'simple' | 'gst' | 'composition';
@@ -49,7 +51,7 @@ interface CompanyUser {
   is_locked: boolean;
 }
 
-const EMPTY: Company = { id: 0, name: '', add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: '', tax_mode: 'simple', gstin: '', state_code: null, invoice_prefix: '' };
+const EMPTY: Company = { id: 0, name: '', add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: '', tax_mode: 'simple', gstin: '', state_code: null, invoice_prefix: '', gst_filing: 'monthly' };
 
 type TFunction = ReturnType<typeof useTranslation>['t'];
 
@@ -138,6 +140,18 @@ function GstSection({ company, onChange, errors }: { company: Company; onChange:
             )
           }
         />
+        {company.tax_mode === 'gst' && (
+          <SelectField
+            label={t('gst.filing')}
+            name="gst_filing"
+            value={company.gst_filing}
+            onChange={(e) => onChange({ gst_filing: e.target.value as Company['gst_filing'] })}
+            hint={company.gst_filing === 'quarterly' ? t('gst.quarterlyHint') : t('gst.monthlyHint')}
+          >
+            <option value="monthly">{t('gst.monthly')}</option>
+            <option value="quarterly">{t('gst.quarterly')}</option>
+          </SelectField>
+        )}
       </FormGrid>
       {company.tax_mode === 'composition' && <p className="sh-gst__note">{t('gst.compositionNote')}</p>}
     </fieldset>
@@ -177,10 +191,10 @@ function CompanyProfile() {
     e.preventDefault();
     setBusy(true);
     try {
-      const { id, name, add1, add2, mob1, mob2, email, upiId, tax_mode, gstin, invoice_prefix } = company;
+      const { id, name, add1, add2, mob1, mob2, email, upiId, tax_mode, gstin, invoice_prefix, gst_filing } = company;
       // The prefix shown may be the default; it is sent only when changed, so the default follows the name until GST starts.
       const prefix = invoice_prefix !== loadedPrefix ? { invoice_prefix } : {};
-      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix, ...billsSharingBody(sharing) });
+      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix, ...(gst_filing ? { gst_filing } : {}), ...billsSharingBody(sharing) });
       if (reply?.done) {
         setGstErrors({});
         setSharingErrors({});
