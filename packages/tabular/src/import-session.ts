@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { ClientSession, Db } from 'mongodb';
 import { checkMapping, guessMapping, mapRow, type ColumnMapping, type ImportField } from './mapping';
-import { openTable, TabularError, type TableFormat, type TableRow } from './read';
+import { TabularError, type TableFormat, type TableRow } from './read';
+import { readInWorker } from './worker-read';
 
 export interface RowError {
   row: number;
@@ -93,10 +94,15 @@ export interface ImportSessionsOptions {
   inTransaction: <T>(fn: (s: ClientSession) => Promise<T>) => Promise<T>;
   /** A run not heard from for this long is taken as dead and may be resumed. */
   staleMs?: number;
+  /** The reader's limits per upload (worker-read.ts): its working time and its heap. */
+  readTimeMs?: number;
+  readMemoryMb?: number;
   log?: (msg: string, err?: unknown) => void;
 }
 
 const PREVIEW_ROWS = 10;
+/** Characters of cell text per stored batch: a batch document stays far below MongoDB's 16 MB. */
+const BATCH_CHARS = 2 * 1024 * 1024;
 
 /**
  * Import sessions kept in the service's own database: the uploaded rows (in batches, so a large
@@ -148,34 +154,41 @@ export class ImportSessions {
     await this.sweep();
     let table;
     try {
-      table = await openTable(input);
+      const bytes = Buffer.isBuffer(input) ? input : Buffer.concat(await input.toArray());
+      // Read in a worker thread: the rows count blank ones too, and a file over any limit is refused there.
+      table = await readInWorker(bytes, { maxRows: this.maxRows, timeLimitMs: this.opts.readTimeMs, memoryLimitMb: this.opts.readMemoryMb });
     } catch (err) {
       if (err instanceof TabularError) throw new ImportError(400, err.message);
       throw err;
     }
-    if (!table.headers.some((h) => h !== '')) throw new ImportError(400, 'The first row of the file must name the columns.');
     const id = randomBytes(16).toString('hex');
     const preview: TableRow[] = [];
     let total = 0;
     let n = 0;
     let batch: TableRow[] = [];
+    let chars = 0;
     const flush = async () => {
       if (!batch.length) return;
       await this.chunks.insertOne({ sessionId: id, companyId, n: n++, rows: batch });
       batch = [];
+      chars = 0;
     };
     try {
+      if (!table.headers.some((h) => h !== '')) throw new ImportError(400, 'The first row of the file must name the columns.');
       for await (const r of table.rows) {
         if (++total > this.maxRows) throw new ImportError(400, `The file has more than ${this.maxRows} rows; split it into smaller files.`);
         if (preview.length < PREVIEW_ROWS) preview.push(r);
         batch.push(r);
-        if (batch.length >= this.batchSize) await flush();
+        for (const v of r.values) chars += v.length;
+        if (batch.length >= this.batchSize || chars >= BATCH_CHARS) await flush();
       }
       await flush();
     } catch (err) {
       await this.chunks.deleteMany({ sessionId: id });
       if (err instanceof TabularError) throw new ImportError(400, err.message);
       throw err;
+    } finally {
+      await table.close();
     }
     if (!total) throw new ImportError(400, 'The file has a header row but no rows to import.');
     const now = new Date();
