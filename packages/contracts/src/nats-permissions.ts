@@ -41,7 +41,8 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   // inventory and ledger: the demo seed waits for the demo company.
   [I.companyDetails]: req('identity', 'inventory', 'sales', 'ledger', 'documents'),
   [I.userLookup]: req('identity'),
-  [I.companyDeleted]: evt('identity'),
+  // documents revokes the deleted company's share links (one replica of its queue group).
+  [I.companyDeleted]: evt('identity', 'documents'),
   // Sales keeps each company's tax settings (service-kit EventCache); every replica drops its copy.
   [I.companyChanged]: evt('identity', 'sales'),
   [V.productLookup]: req('inventory', 'sales'),

@@ -19,7 +19,7 @@ export const Subjects = {
     companyDetails: 'identity.company.details',
     /** Request: one user of a company, by id or e-mail. */
     userLookup: 'identity.user.lookup',
-    /** Event: a platform admin deleted a company; services may purge its data. */
+    /** Event: a platform admin deleted a company; services may purge its data (documents revokes its share links). */
     companyDeleted: 'identity.company.deleted',
     /** Event: a company's profile or GST settings changed; services holding them drop their copy. Every replica listens. */
     companyChanged: 'identity.company.changed',

@@ -10,6 +10,8 @@ export interface DocumentsConfig {
   restartAfter: number;
   /** The shop's public address for share links (`BAHI_PUBLIC_URL`, e.g. https://bahi.example.in); empty: the gateway's Host of the request. */
   publicUrl: string;
+  /** Days a share link's view log is kept (`BAHI_SHARE_VIEW_RETENTION_DAYS`, default 400); older views are pruned. */
+  shareViewRetentionDays: number;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -30,5 +32,6 @@ export function loadDocumentsConfig(env: NodeJS.ProcessEnv = process.env): Docum
     renderTimeoutMs: positiveInt(env, 'DOCUMENTS_RENDER_TIMEOUT_MS', 15_000),
     restartAfter: positiveInt(env, 'DOCUMENTS_RESTART_AFTER', 200),
     publicUrl: (env.BAHI_PUBLIC_URL || '').replace(/\/+$/, ''),
+    shareViewRetentionDays: positiveInt(env, 'BAHI_SHARE_VIEW_RETENTION_DAYS', 400),
   };
 }

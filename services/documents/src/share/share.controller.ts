@@ -1,8 +1,8 @@
-import { BadRequestException, Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, ServiceUnavailableException } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, HttpCode, HttpException, Inject, Param, Post, Query, Req, Res, ServiceUnavailableException } from '@nestjs/common';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ShareKinds, type CreateShareReply, type ListSharesReply, type RevokeShareReply, type ShareKind, type ShareLang, type TokenClaims } from '@bahi/contracts';
+import { ShareKinds, type CompanyDetails, type CreateShareReply, type ListSharesReply, type RevokeShareReply, type ShareKind, type ShareLang, type TokenClaims } from '@bahi/contracts';
 import { CurrentUser, Limits, LOGGER, Public, Tenant } from '@bahi/service-kit';
 import { Printer } from '../core.module';
 import { DOCUMENT_KINDS, type DocumentKindDef } from '../documents/kinds';
@@ -95,17 +95,43 @@ export class PublicShareController {
     res.status(found.status).type('html').send(this.shares.problem(found.status, found.reason, lang));
   }
 
+  /**
+   * A live link whose company still exists, or null once the friendly page is sent: a deleted
+   * company's link is revoked and answers 410, never the owner's JSON naming its id.
+   */
+  private async live(token: string, req: Request, res: Response): Promise<{ link: Extract<Resolved, { ok: true }>['link']; company: CompanyDetails } | null> {
+    const found = await this.shares.resolve(token);
+    if (!found.ok) {
+      await this.refuse(found, req, res);
+      return null;
+    }
+    const company = await this.shares.companyOrGone(found.link);
+    if (!company) {
+      await this.refuse({ ok: false, status: 410, reason: 'revoked', link: found.link }, req, res);
+      return null;
+    }
+    return { link: found.link, company };
+  }
+
+  /** The document itself is gone at its owner (404): the friendly 404 page, not the owner's JSON. */
+  private async ownerLost(err: unknown, req: Request, res: Response): Promise<void> {
+    if (!(err instanceof HttpException) || err.getStatus() !== 404 || res.headersSent) throw err;
+    await this.refuse({ ok: false, status: 404, reason: 'unknown' }, req, res);
+  }
+
   @Get(':token')
   @Public()
   async page(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     this.headers(res);
-    const found = await this.shares.resolve(token);
-    if (!found.ok) {
-      await this.refuse(found, req, res);
-      return;
+    const ok = await this.live(token, req, res);
+    if (!ok) return;
+    let html: string;
+    try {
+      html = await this.shares.page(ok.link, `/s/${token}/pdf`, ok.company);
+    } catch (err) {
+      return this.ownerLost(err, req, res);
     }
-    const html = await this.shares.page(found.link, `/s/${token}/pdf`);
-    await this.shares.logView(found.link, clientIp(req), String(req.headers['user-agent'] ?? ''), 'page');
+    await this.shares.logView(ok.link, clientIp(req), String(req.headers['user-agent'] ?? ''), 'page');
     res.status(200).type('html').send(html);
   }
 
@@ -113,16 +139,18 @@ export class PublicShareController {
   @Public()
   async pdf(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     this.headers(res);
-    const found = await this.shares.resolve(token);
-    if (!found.ok) {
-      await this.refuse(found, req, res);
-      return;
-    }
-    const { link } = found;
+    const ok = await this.live(token, req, res);
+    if (!ok) return;
+    const { link } = ok;
     const def = (DOCUMENT_KINDS as Partial<Record<string, DocumentKindDef>>)[link.kind];
     if (!def) throw new ServiceUnavailableException(`A ${link.kind} cannot be printed yet.`);
     // The PDF speaks the link's language, as its page does.
-    const doc = await def.prepare({ companyId: link.companyId, id: String(link.docId), query: { lang: await this.shares.langOf(link) } }, this.shares.sources);
+    let doc: Awaited<ReturnType<DocumentKindDef['prepare']>>;
+    try {
+      doc = await def.prepare({ companyId: link.companyId, id: String(link.docId), query: { lang: link.lang ?? ok.company.doc_language ?? 'en' } }, this.shares.sources);
+    } catch (err) {
+      return this.ownerLost(err, req, res);
+    }
     const pdf = await renderForResponse(this.printer.pool, doc, res, this.logger, `shared ${link.kind} ${link.docId}`);
     await this.shares.logView(link, clientIp(req), String(req.headers['user-agent'] ?? ''), 'pdf');
     res.status(200);

@@ -1,7 +1,9 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { HttpException, Inject, Injectable, NotFoundException, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
+import type { NatsConnection, Subscription } from 'nats';
+import { decodeEvent } from '@bahi/auth';
 import type { Logger } from 'pino';
 import QRCode from 'qrcode';
 import {
@@ -14,7 +16,7 @@ import {
   type ShareLinkRow,
   type TokenClaims,
 } from '@bahi/contracts';
-import { LOGGER, Money, NatsClient, SERVICE_CONFIG, today, type ServiceConfig } from '@bahi/service-kit';
+import { LOGGER, Money, NATS_CONNECTION, NatsClient, SERVICE_CONFIG, today, type ServiceConfig } from '@bahi/service-kit';
 import { DOCUMENTS_CONFIG, type DocumentsConfig } from '../config';
 import { CompanyHeaders } from '../documents/company';
 import type { DocumentSources } from '../documents/kinds';
@@ -25,6 +27,8 @@ import { ShareLinkDoc, ShareViewDoc } from './share.schema';
 import { summarize, type ShareSummary } from './summary';
 
 const DAY_MS = 86_400_000;
+/** How often the view log is pruned of views older than the retention (also once at start). */
+export const VIEW_SWEEP_MS = 6 * 3600_000;
 /** 24 random bytes: 192 bits, 32 base64url characters. */
 const TOKEN_BYTES = 24;
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
@@ -38,19 +42,81 @@ export type Resolved =
 
 /** Share links: made by the company's users, opened by anyone holding the token. */
 @Injectable()
-export class ShareService {
+export class ShareService implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly sources: DocumentSources;
+  private deleted?: Subscription;
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     @InjectModel(ShareLinkDoc.name) private readonly links: Model<ShareLinkDoc>,
     @InjectModel(ShareViewDoc.name) private readonly views: Model<ShareViewDoc>,
     private readonly nats: NatsClient,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(DOCUMENTS_CONFIG) private readonly cfg: DocumentsConfig,
     @Inject(SERVICE_CONFIG) private readonly service: ServiceConfig,
-    @Inject(LOGGER) logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     const headers = new CompanyHeaders((companyId) => this.companyDetails(companyId), cfg.identityUrl, (m) => logger.warn(m));
     this.sources = { ask: (subject, payload) => this.nats.send(subject, payload), company: (id) => headers.get(id), today };
+  }
+
+  /**
+   * identity.company.deleted revokes the company's links (one replica of the queue group does it).
+   * A lost event is covered at the next view: identity no longer knows the company (companyOrGone).
+   */
+  onApplicationBootstrap(): void {
+    this.deleted = this.nc.subscribe(Subjects.identity.companyDeleted, {
+      queue: this.service.service,
+      callback: (err, msg) => {
+        if (err) return this.logger.warn({ err }, `${Subjects.identity.companyDeleted} subscription error`);
+        let companyId: unknown;
+        try {
+          companyId = decodeEvent<{ companyId?: unknown }>(msg.data)?.companyId;
+        } catch {
+          companyId = undefined;
+        }
+        if (typeof companyId !== 'number' || !Number.isSafeInteger(companyId) || companyId < 1) {
+          return this.logger.warn(`bad ${Subjects.identity.companyDeleted} event ignored`);
+        }
+        this.revokeCompany(companyId).catch((e: unknown) => this.logger.error({ err: e, companyId }, 'revoking a deleted company\'s share links failed'));
+      },
+    });
+    const sweep = () => void this.pruneViews().catch((err: unknown) => this.logger.warn({ err }, 'pruning old share views failed'));
+    sweep();
+    this.sweeper = setInterval(sweep, VIEW_SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  onApplicationShutdown(): void {
+    this.deleted?.unsubscribe();
+    if (this.sweeper) clearInterval(this.sweeper);
+  }
+
+  /** Revokes every live link of a deleted company; their pages answer 410 from now on. */
+  async revokeCompany(companyId: number): Promise<number> {
+    const r = await this.links.updateMany({ companyId, revokedAt: null }, { $set: { revokedAt: new Date() } });
+    if (r.modifiedCount) this.logger.info({ companyId, links: r.modifiedCount }, 'share links of a deleted company revoked');
+    return r.modifiedCount;
+  }
+
+  /** Deletes views older than the retention (BAHI_SHARE_VIEW_RETENTION_DAYS); how many went. */
+  async pruneViews(now = Date.now()): Promise<number> {
+    const r = await this.views.deleteMany({ at: { $lt: new Date(now - this.cfg.shareViewRetentionDays * DAY_MS) } });
+    return r.deletedCount ?? 0;
+  }
+
+  /**
+   * The link's company, or null when identity no longer has it (deleted while documents missed the
+   * event): its links are revoked then. Any other failure (identity down) is thrown, never revoked.
+   */
+  async companyOrGone(link: Pick<ShareLinkDoc, 'companyId'>): Promise<CompanyDetails | null> {
+    try {
+      return await this.companyDetails(link.companyId);
+    } catch (err) {
+      if (!(err instanceof HttpException) || err.getStatus() !== 404) throw err;
+      await this.revokeCompany(link.companyId);
+      return null;
+    }
   }
 
   companyDetails(companyId: number): Promise<CompanyDetails> {
@@ -118,16 +184,17 @@ export class ShareService {
     await this.views.create({ linkId: String(link._id), companyId: link.companyId, at: new Date(), ipHash, userAgent: userAgent.slice(0, 300), what });
   }
 
-  async page(link: ShareLinkDoc, pdfHref: string): Promise<string> {
+  async page(link: ShareLinkDoc, pdfHref: string, company: CompanyDetails): Promise<string> {
     const kind = link.kind as ShareKind;
-    const [doc, company] = await Promise.all([summarize(this.sources.ask, link.companyId, kind, link.docId, today()), this.companyDetails(link.companyId)]);
+    const doc = await summarize(this.sources.ask, link.companyId, kind, link.docId, today());
     return sharePage({ company, doc, pdfHref, pay: await this.pay(company, doc), expiresAt: new Date(link.expiresAt), lang: link.lang ?? company.doc_language ?? 'en' });
   }
 
   /** The language a link's page, PDF and 410 page speak: the one it was sent in, else (older links) the company's documents'. */
   async langOf(link: Pick<ShareLinkDoc, 'lang' | 'companyId'>): Promise<ShareLang> {
     if (link.lang) return link.lang;
-    return (await this.companyDetails(link.companyId)).doc_language ?? 'en';
+    // A deleted company (or identity down) still gets its friendly page, in English.
+    return (await this.companyDetails(link.companyId).catch(() => null))?.doc_language ?? 'en';
   }
 
   /** The UPI block: the company has a UPI id and something is due. */
