@@ -9,8 +9,9 @@ module.exports = function jestConfig(dir, extra = {}) {
     testEnvironment: 'node',
     testMatch: ['<rootDir>/**/*.test.ts', '<rootDir>/**/*.test.tsx'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-    // ICU messages (i18next-icu) need intl-messageformat and @formatjs, shipped only as ES modules.
-    transformIgnorePatterns: ['/node_modules/(?!(intl-messageformat|@formatjs)/)'],
+    // ES-module-only packages turned into CommonJS for jest: ICU messages (i18next-icu) need
+    // intl-messageformat and @formatjs; backups' encryption (age-encryption) its @noble/@scure parts.
+    transformIgnorePatterns: ['/node_modules/(?!(intl-messageformat|@formatjs|age-encryption|@noble|@scure)/)'],
     transform: {
       '^.+\\.(t|j)sx?$': [
         require.resolve('@swc/jest'),

@@ -1,6 +1,7 @@
 import { NavLink, Route, Routes } from 'react-router-dom';
 import './i18n';
 import { useTranslation } from '@bahi/i18n';
+import { BackupsPage } from './BackupsPage';
 import { CompanyDetailPage } from './CompanyDetailPage';
 import { CompanyListPage } from './CompanyListPage';
 import { CreateCompanyPage } from './CreateCompanyPage';
@@ -16,11 +17,13 @@ export default function AdminApp() {
           {t('nav.companies')}
         </NavLink>
         <NavLink to="/admin/createCompany">{t('nav.addCompany')}</NavLink>
+        <NavLink to="/admin/backups">{t('nav.backups')}</NavLink>
       </nav>
       <Routes>
         <Route index element={<CompanyListPage />} />
         <Route path="createCompany" element={<CreateCompanyPage />} />
         <Route path="company/:companyId" element={<CompanyDetailPage />} />
+        <Route path="backups" element={<BackupsPage />} />
         <Route
           path="*"
           element={

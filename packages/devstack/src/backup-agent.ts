@@ -20,7 +20,7 @@ export interface BackupAgent {
   url: string;
   service: BackupService;
   /** The stack is up: its root URI and the token secret. */
-  attach(stack: { mongoUri: string; mongoCredentialsFile?: string; jwtSecret: string }): void;
+  attach(stack: { mongoUri: string; mongoCredentialsFile?: string; jwtSecret: string; dataDir: string }): void;
   stop(): Promise<void>;
 }
 
@@ -93,7 +93,7 @@ export async function startBackupAgent(opts: {
     attach(stack) {
       secret = stack.jwtSecret;
       // Only the embedded server has a root login here; with MONGODB_URI backups are mongodump's (README).
-      service.attach(stack.mongoCredentialsFile ? stack.mongoUri : null);
+      service.attach(stack.mongoCredentialsFile ? stack.mongoUri : null, stack.dataDir);
       const mongoPort = stack.mongoCredentialsFile ? Number(new URL(stack.mongoUri).port) : null;
       fs.writeFileSync(path.join(opts.dataDir, 'stack.json'), JSON.stringify({ pid: process.pid, mongoPort, backupsUrl: `http://127.0.0.1:${port}` }) + '\n');
       if (opts.daily && stack.mongoCredentialsFile) service.schedule();

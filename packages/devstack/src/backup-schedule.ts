@@ -69,6 +69,7 @@ export interface BackupServiceOptions {
 
 export class BackupService {
   private mongoUri: string | null = null;
+  private dataDir: string;
   private running: Promise<BackupResult> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly now: () => Date;
@@ -78,6 +79,7 @@ export class BackupService {
   constructor(private readonly opts: BackupServiceOptions) {
     this.now = opts.now ?? (() => new Date());
     this.log = opts.log ?? ((m) => console.log(m));
+    this.dataDir = opts.dataDir;
     // A new installation's banner waits 36 hours from its first start.
     const file = path.join(opts.dataDir, 'first-start');
     fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -86,9 +88,10 @@ export class BackupService {
     this.firstStart = Number.isNaN(t.getTime()) ? this.now() : t;
   }
 
-  /** The running embedded server's root URI (absent: backups start their own server on the folder). */
-  attach(mongoUri: string | null): void {
+  /** The running embedded server's root URI (absent: backups start their own server on the folder) and the folder holding its secrets. */
+  attach(mongoUri: string | null, dataDir?: string): void {
     this.mongoUri = mongoUri;
+    if (dataDir) this.dataDir = dataDir;
   }
 
   get settings(): BackupSettings {
@@ -105,7 +108,7 @@ export class BackupService {
       try {
         const s = this.opts.settings;
         const r = await createBackup({
-          dataDir: this.opts.dataDir,
+          dataDir: this.dataDir,
           outDir: s.dir,
           rootDir: this.opts.rootDir,
           ...(this.mongoUri ? { mongoUri: this.mongoUri } : {}),

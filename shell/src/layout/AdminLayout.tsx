@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from '@bahi/i18n';
 import { PageHeaderProvider, PageHeaderSlot, UserProvider } from '@bahi/ui-kit';
 import { fetchUser, useCurrentUser } from '../userStore';
+import { BackupBanner } from './BackupBanner';
 import { Footer, NavigationProgress } from './Layout';
 import { ProfileMenu } from './ProfileMenu';
 
@@ -25,6 +26,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
           </header>
           <NavigationProgress />
           <main className="sh-content sh-content--admin">
+            <BackupBanner position={user?.position} />
             {children}
           </main>
           <Footer />

@@ -3,6 +3,7 @@ import { Outlet, useMatches, useNavigation } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
 import { PageHeaderProvider, PageHeaderSlot, Spinner, UserProvider } from '@bahi/ui-kit';
 import { fetchUser, useCurrentUser } from '../userStore';
+import { BackupBanner } from './BackupBanner';
 import { Icon } from './Icon';
 import { useAreaLabel } from './labels';
 import { ProfileMenu } from './ProfileMenu';
@@ -60,6 +61,7 @@ export function Layout() {
             </header>
             <NavigationProgress />
             <main className="sh-content">
+              <BackupBanner position={user?.position} />
               <Outlet />
             </main>
             <Footer />
