@@ -180,10 +180,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     for (const s of stoppers.reverse()) await s();
     await Promise.all(procs.filter((x) => x.name === 'mongo').map((p) => p.stop()));
     if (ownData) fs.rmSync(dataDir, { recursive: true, force: true });
+    // A kept data dir keeps the last run's record: every process stopped, its restarts.
+    else if (procs.length) writeProcesses();
   };
 
   try {
     fs.mkdirSync(dataDir, { recursive: true });
+    // The last run's record must not show as this one's while it starts.
+    fs.rmSync(processesFile, { force: true });
 
     /** Ports of the servers this stack runs, for their readiness after a restart. */
     const tcpPorts: Record<string, number> = {};

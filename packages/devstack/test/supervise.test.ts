@@ -147,3 +147,24 @@ describe('startStack restarts what dies', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 });
+
+describe('processes.json in a kept data dir', () => {
+  it('is started afresh on each start and left with every process stopped after a stop', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-supervise-data-'));
+    const file = path.join(dataDir, 'processes.json');
+    // A record left by an earlier run: replaced by this run's.
+    fs.writeFileSync(file, JSON.stringify({ processes: { sales: { status: 'running', restarts: 7 } } }));
+    const stack = await startStack({ services: [], dataDir, logs: 'silent', onNotice: () => {} });
+    try {
+      expect(stack.processesFile).toBe(file);
+      const running = JSON.parse(fs.readFileSync(file, 'utf8')) as { processes: Record<string, { status: string; restarts: number }> };
+      expect(Object.keys(running.processes).sort()).toEqual(['gateway', 'mongo', 'nats']);
+      for (const p of Object.values(running.processes)) expect(p).toMatchObject({ status: 'running', restarts: 0 });
+    } finally {
+      await stack.stop();
+    }
+    const after = JSON.parse(fs.readFileSync(file, 'utf8')) as { processes: Record<string, { status: string }> };
+    expect(Object.values(after.processes).map((p) => p.status)).toEqual(['stopped', 'stopped', 'stopped']);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 180_000);
+});
