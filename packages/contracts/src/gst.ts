@@ -29,6 +29,8 @@ export interface GstLine {
   uqc: string;
   /** Percent, '18' ('0' on a bill of supply). */
   gst_rate: string;
+  /** The product's supply type at the sale (GSTR-1 Table 8); missing on sales before it existed: @bahi/gst lineSupplyType. */
+  supply_type?: 'taxable' | 'nil' | 'exempt' | 'non_gst';
   price_includes_tax: boolean;
   /** quantity x per_peice_quantity: the units the amount was computed from. */
   qty: string;
@@ -101,10 +103,10 @@ export interface CounterGstSummary {
   invoice_value: number;
   lines: { sl_no: number; gst_rate: number; taxable_value: number; cgst: number; sgst: number; igst: number }[];
   error: string | null;
-}
-
   /** Rule 46(e): a taxable value of Rs 50,000 or more to a buyer without GSTIN; a walk-in's name, address and state must be typed (MAKE_SALE `recipient`). */
   needs_recipient?: boolean;
+}
+
 /** GET /previewSale?cart_no&clientId[&estimateId]: the invoice a sale to that customer would make (no side effects). */
 export interface PreviewSaleReply {
   tax_mode: CompanyTaxMode;
@@ -168,8 +170,15 @@ export interface Gstr3bReply {
   ret_period: string;
   /** 3.1(a) outward taxable supplies (other than zero, nil rated and exempted). */
   outward: { txval: number; iamt: number; camt: number; samt: number; csamt: number };
-  /** 3.1(c) nil rated and exempted: sales at 0 %. */
+  /** 3.1(c) nil rated and exempted (GSTR-1 Table 8's nil and exempt amounts). */
   nil_exempt: { txval: number };
+  /** 3.1(e) non-GST outward supplies (Table 8's non-GST amount). */
+  non_gst: { txval: number };
+  /**
+   * What the period's credit notes exceed its supplies by, per head (0 when they do not): 3.1
+   * shows 0 there, and this is the excess to adjust against the next periods' liability.
+   */
+  excess: { txval: number; iamt: number; camt: number; samt: number };
   /** 3.2 inter-state supplies to unregistered persons, by place of supply. */
   inter_state_unreg: { pos: string; txval: number; iamt: number }[];
   /** 4(A)(5) all other ITC: input tax from purchases from registered distributors. */
@@ -177,6 +186,41 @@ export interface Gstr3bReply {
   /** Tax payable in cash per head after ITC (never below zero; ITC left over is carried). */
   net_payable: { iamt: number; camt: number; samt: number; csamt: number };
   itc_carried: { iamt: number; camt: number; samt: number };
+}
+
+/** Amounts per head in the portal's GSTR-3B JSON. */
+export interface Gstr3bHeads {
+  txval?: number;
+  iamt: number;
+  camt: number;
+  samt: number;
+  csamt: number;
+}
+
+/** GET /gst/gstr3b?period=YYYY-MM&format=json: the GST portal's GSTR-3B JSON (offline utility / API keys), numbers to two decimals. */
+export interface Gstr3bPortalJson {
+  gstin: string;
+  ret_period: string;
+  sup_details: {
+    osup_det: Required<Gstr3bHeads>;
+    osup_zero: { txval: number; iamt: number; csamt: number };
+    osup_nil_exmp: { txval: number };
+    isup_rev: Required<Gstr3bHeads>;
+    osup_nongst: { txval: number };
+  };
+  inter_sup: {
+    unreg_details: { pos: string; txval: number; iamt: number }[];
+    comp_details: { pos: string; txval: number; iamt: number }[];
+    uin_details: { pos: string; txval: number; iamt: number }[];
+  };
+  itc_elg: {
+    itc_avl: ({ ty: 'IMPG' | 'IMPS' | 'ISRC' | 'ISD' | 'OTH' } & Gstr3bHeads)[];
+    itc_rev: ({ ty: 'RUL' | 'OTH' } & Gstr3bHeads)[];
+    itc_net: Gstr3bHeads;
+    itc_inelg: ({ ty: 'RUL' | 'OTH' } & Gstr3bHeads)[];
+  };
+  inward_sup: { isup_details: { ty: 'GST' | 'NONGST'; inter: number; intra: number }[] };
+  intr_ltfee: { intr_details: Gstr3bHeads; ltfee_details: { camt: number; samt: number } };
 }
 
 declare module './subjects' {

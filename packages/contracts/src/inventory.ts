@@ -27,6 +27,8 @@ export interface ProductSnapshot {
   price_includes_tax: boolean;
   /** HSN code: '' when none; 4, 6 or 8 digits when set in GST or composition mode. */
   hsn_code: string;
+  /** GSTR-1 Table 8: taxable (default), nil, exempt or non_gst; a sale freezes it on its GST line. */
+  supply_type?: 'taxable' | 'nil' | 'exempt' | 'non_gst';
   barcode: string;
   active: 0 | 1;
 }

@@ -1,5 +1,7 @@
 import { GstError } from './errors';
+import { DOC_TYPES, type NilSupplyKind } from './gstr1';
 import { stateByCode } from './states';
+import { uqcLabel } from './uqc';
 
 /**
  * The GSTR-1 offline tool's CSV import (one file per section): its column headers, as in the
@@ -9,7 +11,11 @@ export const GSTR1_CSV_HEADERS = {
   b2b: ['GSTIN/UIN of Recipient', 'Receiver Name', 'Invoice Number', 'Invoice date', 'Invoice Value', 'Place Of Supply', 'Reverse Charge', 'Applicable % of Tax Rate', 'Invoice Type', 'E-Commerce GSTIN', 'Rate', 'Taxable Value', 'Cess Amount'],
   b2cl: ['Invoice Number', 'Invoice date', 'Invoice Value', 'Place Of Supply', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount', 'E-Commerce GSTIN'],
   b2cs: ['Type', 'Place Of Supply', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount', 'E-Commerce GSTIN'],
-  hsn: ['HSN', 'Description', 'UQC', 'Total Quantity', 'Total Value', 'Rate', 'Taxable Value', 'Integrated Tax Amount', 'Central Tax Amount', 'State/UT Tax Amount', 'Cess Amount'],
+  // Table 12 in two files since the May 2025 period: supplies to registered buyers (B2B) and the rest (B2C).
+  hsn_b2b: ['HSN', 'Description', 'UQC', 'Total Quantity', 'Total Value', 'Rate', 'Taxable Value', 'Integrated Tax Amount', 'Central Tax Amount', 'State/UT Tax Amount', 'Cess Amount'],
+  hsn_b2c: ['HSN', 'Description', 'UQC', 'Total Quantity', 'Total Value', 'Rate', 'Taxable Value', 'Integrated Tax Amount', 'Central Tax Amount', 'State/UT Tax Amount', 'Cess Amount'],
+  // Table 8: nil rated, exempted and non-GST supplies, one row per kind of supply (NIL_SUPPLY_DESCRIPTIONS).
+  exemp: ['Description', 'Nil Rated Supplies', 'Exempted(other than nil rated/non GST supply)', 'Non-GST Supplies'],
   docs: ['Nature of Document', 'Sr. No. From', 'Sr. No. To', 'Total Number', 'Cancelled'],
   // Credit and debit notes, registered (Table 9B) and unregistered (large inter-state B2C invoices' notes).
   cdnr: ['GSTIN/UIN of Recipient', 'Receiver Name', 'Note Number', 'Note Date', 'Note Type', 'Place Of Supply', 'Reverse Charge', 'Note Supply Type', 'Note Value', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount'],
@@ -20,9 +26,17 @@ export type Gstr1CsvSection = keyof typeof GSTR1_CSV_HEADERS;
 export const GSTR1_CSV_SECTIONS = Object.keys(GSTR1_CSV_HEADERS) as Gstr1CsvSection[];
 
 /** The offline tool's name for doc_issue's document nature 1. */
-export const DOC_NATURE_INVOICES = 'Invoices for outward supply';
+export const DOC_NATURE_INVOICES = DOC_TYPES[1]!;
 /** The offline tool's name for doc_issue's document nature 5. */
-export const DOC_NATURE_CREDIT_NOTES = 'Credit Note';
+export const DOC_NATURE_CREDIT_NOTES = DOC_TYPES[5]!;
+
+/** Table 8's CSV rows are named by the kind of supply (JSON `sply_ty`). */
+export const NIL_SUPPLY_DESCRIPTIONS: Readonly<Record<NilSupplyKind, string>> = {
+  INTRB2B: 'Inter-State supplies to registered persons',
+  INTRAB2B: 'Intra-State supplies to registered persons',
+  INTRB2C: 'Inter-State supplies to unregistered persons',
+  INTRAB2C: 'Intra-State supplies to unregistered persons',
+};
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -41,19 +55,13 @@ export function gstr1CsvPos(code: string): string {
 }
 
 /** The portal's UQC list as the CSV templates write units: 'PCS-PIECES'. */
-const UQC_LABEL: Record<string, string> = {
-  BAG: 'BAG-BAGS', BOX: 'BOX-BOX', BTL: 'BTL-BOTTLES', DOZ: 'DOZ-DOZENS', GMS: 'GMS-GRAMMES', KGS: 'KGS-KILOGRAMS',
-  LTR: 'LTR-LITRES', MLT: 'MLT-MILILITRE', MTR: 'MTR-METERS', NOS: 'NOS-NUMBERS', OTH: 'OTH-OTHERS', PAC: 'PAC-PACKS',
-  PCS: 'PCS-PIECES', PRS: 'PRS-PAIRS', SET: 'SET-SETS',
-};
-export function gstr1CsvUqc(uqc: string): string {
-  return UQC_LABEL[String(uqc ?? '').toUpperCase()] ?? 'OTH-OTHERS';
-}
+export const gstr1CsvUqc = uqcLabel;
 
 /** The templates' columns that hold numbers (amounts, rates, counts); every other column is text. */
 const NUMERIC_COLUMNS: ReadonlySet<string> = new Set([
   'Invoice Value', 'Note Value', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount', 'Total Quantity', 'Total Value',
   'Integrated Tax Amount', 'Central Tax Amount', 'State/UT Tax Amount', 'Total Number', 'Cancelled',
+  'Nil Rated Supplies', 'Exempted(other than nil rated/non GST supply)', 'Non-GST Supplies',
 ]);
 
 /**

@@ -15,30 +15,7 @@ export function gstr1Date(date: DateInput): string {
   return `${String(day).padStart(2, '0')}-${String(month).padStart(2, '0')}-${year}`;
 }
 
-/** Unit Quantity Codes of the GST portal's list (GSTR-1 HSN summary) for the units shops use. */
-const UQC: Record<string, string[]> = {
-  PCS: ['pcs', 'pc', 'piece', 'pieces'],
-  KGS: ['kg', 'kgs', 'kilo', 'kilogram', 'kilograms'],
-  GMS: ['g', 'gm', 'gms', 'gram', 'grams', 'gramme', 'grammes'],
-  LTR: ['l', 'ltr', 'ltrs', 'litre', 'litres', 'liter', 'liters'],
-  MLT: ['ml', 'mlt', 'millilitre', 'millilitres', 'milliliter', 'milliliters'],
-  BOX: ['box', 'boxes'],
-  DOZ: ['doz', 'dozen', 'dozens'],
-  PAC: ['pac', 'pack', 'packs', 'packet', 'packets', 'pkt'],
-  BAG: ['bag', 'bags'],
-  BTL: ['btl', 'bottle', 'bottles'],
-  MTR: ['m', 'mtr', 'meter', 'meters', 'metre', 'metres'],
-  SET: ['set', 'sets'],
-  PRS: ['prs', 'pair', 'pairs'],
-  NOS: ['nos', 'no', 'unit', 'units', 'number', 'numbers'],
-  OTH: ['oth', 'other', 'others'],
-};
-const UQC_BY_UNIT = new Map(Object.entries(UQC).flatMap(([code, units]) => units.map((u) => [u, code] as const)));
-
-/** Maps a product's unit to a UQC; a unit the list does not know is OTH (others), which GSTR-1 accepts. */
-export function toUqc(unit: string): string {
-  return UQC_BY_UNIT.get(String(unit ?? '').toLowerCase().replace(/[\s.]/g, '')) ?? 'OTH';
-}
+export { toUqc } from './uqc';
 
 /** GSTR-1 Table 5 (b2cl): inter-state to unregistered persons above this invoice value (Rs 1,00,000 since 1 August 2024; Rs 2,50,000 before). */
 export const B2CL_THRESHOLD = 100_000;
@@ -59,3 +36,61 @@ export function classifyInvoice(inv: ClassifiableInvoice): Gstr1Section {
   if (inv.registeredCustomer) return 'b2b';
   return inv.interState && amount(inv.invoiceValue, 'invoice value').greaterThan(B2CL_THRESHOLD) ? 'b2cl' : 'b2cs';
 }
+
+/**
+ * What a product supplies (GSTR-1 Table 8, GSTR-3B 3.1(c) and (e)): `taxable` (the default),
+ * `nil` (rated at 0 %), `exempt` (exempted by notification) or `non_gst` (outside GST, e.g.
+ * petrol, alcohol for drinking). The last three carry no tax, so their rate must be 0.
+ */
+export const SUPPLY_TYPES = ['taxable', 'nil', 'exempt', 'non_gst'] as const;
+export type SupplyType = (typeof SUPPLY_TYPES)[number];
+
+/** A product's supply type, '' or missing being `taxable`; a nil/exempt/non-GST one must have rate 0. Throws GstError. */
+export function parseSupplyType(input: unknown, ratePercent?: AmountInput): SupplyType {
+  const t = input === undefined || input === null || input === '' ? 'taxable' : String(input).trim().toLowerCase().replace(/[\s-]/g, '_');
+  if (!(SUPPLY_TYPES as readonly string[]).includes(t)) {
+    throw new GstError(`supply_type must be one of taxable, nil, exempt, non_gst, not '${String(input)}'.`);
+  }
+  if (t !== 'taxable' && ratePercent !== undefined && !amount(ratePercent, 'GST rate').isZero()) {
+    const what = t === 'nil' ? 'A nil-rated' : t === 'exempt' ? 'An exempt' : 'A non-GST';
+    throw new GstError(`${what} product is sold at 0 % GST: set its rate to 0 or its supply type to taxable.`);
+  }
+  return t as SupplyType;
+}
+
+/**
+ * The supply type a sold line is reported under: the one frozen on it, else (sales before the
+ * field existed) nil for a 0 % line and taxable otherwise, since a supply taxed at 0 % is nil rated.
+ */
+export function lineSupplyType(frozen: string | null | undefined, ratePercent: AmountInput): SupplyType {
+  if (frozen && (SUPPLY_TYPES as readonly string[]).includes(frozen)) return frozen as SupplyType;
+  return amount(ratePercent, 'GST rate').isZero() ? 'nil' : 'taxable';
+}
+
+/** GSTR-1 Table 8 `nil.inv[].sply_ty`: inter- or intra-state, to a registered or unregistered buyer. */
+export type NilSupplyKind = 'INTRB2B' | 'INTRAB2B' | 'INTRB2C' | 'INTRAB2C';
+export const nilSupplyKind = (interState: boolean, registered: boolean): NilSupplyKind =>
+  `${interState ? 'INTR' : 'INTRA'}${registered ? 'B2B' : 'B2C'}` as NilSupplyKind;
+
+/**
+ * Table 13 (`doc_issue.doc_det`): the offline tool's document natures, `doc_num` with its `doc_typ`.
+ * Bahi issues invoices (1) and credit notes (5).
+ */
+export const DOC_TYPES: Readonly<Record<number, string>> = {
+  1: 'Invoices for outward supply',
+  2: 'Invoices for inward supply from unregistered person',
+  3: 'Revised Invoice',
+  4: 'Debit Note',
+  5: 'Credit Note',
+  6: 'Receipt voucher',
+  7: 'Payment Voucher',
+  8: 'Refund voucher',
+  9: 'Delivery Challan for job work',
+  10: 'Delivery Challan for supply on approval',
+  11: 'Delivery Challan in case of liquid gas',
+  12: 'Delivery Challan in cases other than by way of supply (excluding at S no. 9 to 11)',
+};
+
+/** The offline tool's file header: `version` (its JSON schema version) and `hash` (the placeholder 'hash' the tool writes). README, "GSTR-1 JSON". */
+export const GSTR1_VERSION = 'GST3.2.2';
+export const GSTR1_HASH = 'hash';

@@ -1,4 +1,4 @@
-import { B2CL_THRESHOLD, classifyInvoice, computeInvoice, fp, gstr1Date, GstError, toUqc } from '../src';
+import { B2CL_THRESHOLD, classifyInvoice, computeInvoice, DOC_TYPES, fp, gstr1Date, GstError, lineSupplyType, nilSupplyKind, parseSupplyType, toUqc, UQC_CODES, uqcLabel } from '../src';
 
 describe('fp (GSTR-1 return period MMYYYY)', () => {
   it('turns YYYY-MM into MMYYYY', () => {
@@ -34,7 +34,11 @@ describe('toUqc', () => {
     ['meter', 'MTR'], ['metre', 'MTR'],
     ['set', 'SET'],
     ['pair', 'PRS'],
-    ['unit', 'NOS'], ['nos', 'NOS'],
+    // 'unit' has its own code (UNT) in the portal's list; NOS is numbers.
+    ['unit', 'UNT'], ['nos', 'NOS'],
+    ['quintal', 'QTL'], ['Qtl', 'QTL'], ['tonne', 'TON'], ['MT', 'MTS'], ['carton', 'CTN'], ['roll', 'ROL'], ['sqft', 'SQF'], ['bundle', 'BDL'],
+    // An official code typed as the unit is itself.
+    ['GGK', 'GGK'], ['kme', 'KME'],
     ['other', 'OTH'], ['tola', 'OTH'], ['', 'OTH'],
   ])('%p -> %s', (unit, uqc) => {
     expect(toUqc(unit)).toBe(uqc);
@@ -67,5 +71,53 @@ describe('classifyInvoice', () => {
 
   it('refuses a bill of supply', () => {
     expect(() => classifyInvoice({ document: 'bill-of-supply', registeredCustomer: false, interState: false, invoiceValue: 1 })).toThrow(/bill of supply/);
+  });
+});
+
+describe('the units the catalogue offers (inventory DEFAULT_UNITS) and the UQC list', () => {
+  // services/inventory/src/products/products.service.ts DEFAULT_UNITS, each with the code GSTR-1 gets.
+  it.each<[string, string]>([
+    ['pcs', 'PCS'], ['kg', 'KGS'], ['g', 'GMS'], ['litre', 'LTR'], ['ml', 'MLT'], ['metre', 'MTR'],
+    // No code for a running foot or a sheet: OTH, as the portal allows for units outside its list.
+    ['ft', 'OTH'], ['sqft', 'SQF'], ['box', 'BOX'], ['bag', 'BAG'], ['sheet', 'OTH'], ['dozen', 'DOZ'], ['pack', 'PAC'], ['set', 'SET'], ['roll', 'ROL'],
+  ])('%p -> %s', (unit, uqc) => {
+    expect(toUqc(unit)).toBe(uqc);
+  });
+  it('the list has the official 45 codes and the CSV names them', () => {
+    expect(UQC_CODES).toHaveLength(45);
+    expect(UQC_CODES).toEqual(expect.arrayContaining(['QTL', 'TON', 'MTS', 'CTN', 'BOX', 'PCS', 'NOS', 'KGS', 'LTR', 'MTR', 'OTH', 'UNT']));
+    expect(uqcLabel('QTL')).toBe('QTL-QUINTAL');
+    expect(uqcLabel('MTS')).toBe('MTS-METRIC TON');
+    expect(uqcLabel('pcs')).toBe('PCS-PIECES');
+    expect(uqcLabel('XYZ')).toBe('OTH-OTHERS');
+  });
+});
+
+describe('supply types (Table 8)', () => {
+  it('taxable by default; nil, exempt and non_gst only at rate 0', () => {
+    expect(parseSupplyType(undefined)).toBe('taxable');
+    expect(parseSupplyType('', '18')).toBe('taxable');
+    expect(parseSupplyType('Nil', '0')).toBe('nil');
+    expect(parseSupplyType('exempt', 0)).toBe('exempt');
+    expect(parseSupplyType('non-GST', '0.00')).toBe('non_gst');
+    expect(() => parseSupplyType('exempt', '5')).toThrow('An exempt product is sold at 0 % GST: set its rate to 0 or its supply type to taxable.');
+    expect(() => parseSupplyType('nil', 18)).toThrow(/A nil-rated product/);
+    expect(() => parseSupplyType('zero', 0)).toThrow("supply_type must be one of taxable, nil, exempt, non_gst, not 'zero'.");
+  });
+  it('a line sold before the field existed: 0 % is nil rated, anything else taxable', () => {
+    expect(lineSupplyType(undefined, '0')).toBe('nil');
+    expect(lineSupplyType(null, '18')).toBe('taxable');
+    expect(lineSupplyType('exempt', '0')).toBe('exempt');
+  });
+  it('sply_ty by where and to whom', () => {
+    expect(nilSupplyKind(true, true)).toBe('INTRB2B');
+    expect(nilSupplyKind(false, true)).toBe('INTRAB2B');
+    expect(nilSupplyKind(true, false)).toBe('INTRB2C');
+    expect(nilSupplyKind(false, false)).toBe('INTRAB2C');
+  });
+  it('document natures of Table 13 by number', () => {
+    expect(DOC_TYPES[1]).toBe('Invoices for outward supply');
+    expect(DOC_TYPES[5]).toBe('Credit Note');
+    expect(Object.keys(DOC_TYPES)).toHaveLength(12);
   });
 });

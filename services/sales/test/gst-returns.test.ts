@@ -7,7 +7,7 @@ import { getModelToken } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import request from 'supertest';
 import type { GstLine, SaleGst } from '@bahi/contracts';
-import { computeInvoice, formatInvoiceNo, stateName } from '@bahi/gst';
+import { computeInvoice, formatInvoiceNo, GSTR1_VERSION, stateName } from '@bahi/gst';
 import { today } from '@bahi/service-kit';
 import { Models, type SaleDoc } from '../src/common/schemas';
 import { ReturnModels, type CreditNoteDoc } from '../src/returns/schema';
@@ -45,6 +45,8 @@ interface SeedLine {
   incl: boolean;
   hsn: string;
   unit?: string;
+  /** Frozen on the sale's GST line as checkout does; left out: a sale from before the field. */
+  supply?: 'taxable' | 'nil' | 'exempt' | 'non_gst';
 }
 interface Seed {
   serial: number;
@@ -54,6 +56,8 @@ interface Seed {
   lines: SeedLine[];
   cancelled?: boolean;
   companyId?: number;
+  /** A gst-mode bill of only nil/exempt/non-GST lines is a bill of supply in the same series. */
+  document?: 'tax-invoice' | 'bill-of-supply';
 }
 
 /** A complete GST-mode sale as checkout stores it (common/gst.ts saleGst), numbered. */
@@ -69,11 +73,11 @@ async function seed(x: Seed): Promise<SaleGst> {
   const walkIn = !x.buyer;
   const stateCode = x.buyer?.gstin?.slice(0, 2) ?? x.buyer?.state ?? null;
   const lines: GstLine[] = inv.lines.map((c, i) => ({
-    sl_no: i + 1, hsn_code: c.hsn, uqc: c.uqc, gst_rate: c.rate, price_includes_tax: x.lines[i]!.incl, qty: c.qty,
+    sl_no: i + 1, hsn_code: c.hsn, uqc: c.uqc, gst_rate: c.rate, ...(x.lines[i]!.supply ? { supply_type: x.lines[i]!.supply } : {}), price_includes_tax: x.lines[i]!.incl, qty: c.qty,
     line_taxable: c.lineTaxable, share: c.share, taxable_value: c.taxable, cgst: c.cgst, sgst: c.sgst, igst: c.igst,
   }));
   const gst: SaleGst = {
-    tax_mode: 'gst', document: 'tax-invoice', invoice_no: formatInvoiceNo('SG', fy, x.serial), fy, serial: x.serial, invoice_date: x.date,
+    tax_mode: 'gst', document: x.document ?? 'tax-invoice', invoice_no: formatInvoiceNo('SG', fy, x.serial), fy, serial: x.serial, invoice_date: x.date,
     supplier: { name: 'Sharma General Store', address: ['4 Station Road'], gstin: GSTIN_MH, state_code: '27', state_name: 'Maharashtra', mobile: '', email: '' },
     recipient: { name: x.buyer?.name ?? 'Unknown', address: [], gstin: x.buyer?.gstin ?? null, state_code: stateCode, state_name: stateCode ? stateName(stateCode) : null, mobile: '', email: '' },
     b2b: inv.registeredCustomer, place_of_supply: inv.placeOfSupply, place_of_supply_name: stateName(inv.placeOfSupply), inter_state: inv.interState,
@@ -132,7 +136,7 @@ describe('who may file, and what', () => {
     expect((await M.get('/gst/gstr1?period=2017-06').expect(400)).body.message).toMatch(/GST began on 1 July 2017/);
     expect((await M.get('/gst/gstr3b?period=x').expect(400)).body.message).toMatch(/period/);
     expect((await M.get('/gst/gstr1?period=2026-04&format=xml').expect(400)).body.message).toMatch(/format must be json or csv/);
-    expect((await M.get('/gst/gstr1?period=2026-04&format=csv&section=exp').expect(400)).body.message).toMatch(/section must be one of b2b, b2cl, b2cs, hsn, docs/);
+    expect((await M.get('/gst/gstr1?period=2026-04&format=csv&section=exp').expect(400)).body.message).toMatch(/section must be one of b2b, b2cl, b2cs, hsn_b2b, hsn_b2c, exemp, docs, cdnr, cdnur/);
   });
 });
 
@@ -158,7 +162,7 @@ describe('GSTR-1 of a hand-computed April 2026 (company in Maharashtra, 27)', ()
     await seed({ serial: 1, date: '2026-04-02', buyer: surat, lines: [bottle('7')], companyId: s.companyId + 1000 });
   });
 
-  it('answers the portal offline tool JSON, valid against packages/gst/schemas/gstr1.schema.json', async () => {
+  it('answers the portal offline tool JSON (version, hash, HSN split, Table 8, doc_typ), valid against packages/gst/schemas/gstr1.schema.json', async () => {
     const r = await M.get('/gst/gstr1?period=2026-04').expect(200);
     expect(r.headers['content-type']).toMatch(/^application\/json/);
     expect(r.headers['content-disposition']).toBe(`attachment; filename="GSTR1_${GSTIN_MH}_042026.json"`);
@@ -166,6 +170,9 @@ describe('GSTR-1 of a hand-computed April 2026 (company in Maharashtra, 27)', ()
     expectValid(g);
     expect(g.gstin).toBe(GSTIN_MH);
     expect(g.fp).toBe('042026');
+    expect([g.version, g.hash]).toEqual([GSTR1_VERSION, 'hash']);
+    // Sections in the offline tool's order; none empty.
+    expect(Object.keys(g)).toEqual(['gstin', 'fp', 'version', 'hash', 'b2b', 'b2cl', 'b2cs', 'nil', 'hsn', 'doc_issue']);
     // b2b grouped by buyer GSTIN (24... before 27...), invoices in series order, itms per rate.
     expect(g.b2b).toEqual([
       {
@@ -186,24 +193,31 @@ describe('GSTR-1 of a hand-computed April 2026 (company in Maharashtra, 27)', ()
     ]);
     // Above Rs 1,00,000 inter-state to an unregistered buyer: 100000 + 18 % = 118000.
     expect(g.b2cl).toEqual([{ pos: '29', inv: [{ inum: 'SG/26-27/0004', idt: '12-04-2026', val: 118000, itms: [{ num: 1, itm_det: { txval: 100000, rt: 18, iamt: 18000, csamt: 0 } }] }] }]);
-    // b2cs: 0005 (exactly 1,00,000, inter-state) and 0006 (walk-in, intra) by type, pos and rate; 0007 cancelled is left out.
+    // b2cs: 0006 (walk-in, intra) by type, pos and rate; 0007 cancelled is left out. 0005 (Fresh Milk at 0 %,
+    // sold before supply types existed) is a nil-rated supply: Table 8, not Table 7 (the old export put it in b2cs at rate 0).
     expect(g.b2cs).toEqual([
-      { sply_ty: 'INTER', pos: '29', typ: 'OE', rt: 0, txval: 100000, iamt: 0, csamt: 0 },
       { sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 12, txval: 190, camt: 11.4, samt: 11.4, csamt: 0 },
       { sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 18, txval: 1500, camt: 135, samt: 135, csamt: 0 },
     ]);
-    // HSN by code, unit and rate, all of the month's invoices but the cancelled one:
-    // 4820 at 12 %: 2 (0001, IGST 22.80) + 2 (0006, 11.40 + 11.40) = 4 pcs, 380.00.
-    // 7323 at 18 %: 3 (0001) + 1 (0002) + 1 (0004) + 3 (0006) = 8 pcs; 1500 + 100 + 100000 + 1500 = 103100;
-    //   IGST 270 + 18000 = 18270; CGST 9 + 135 = 144, SGST the same.
-    expect(g.hsn.data).toEqual([
-      { num: 1, hsn_sc: '0401', desc: 'Fresh Milk', uqc: 'PCS', qty: 1, rt: 0, txval: 100000, iamt: 0, camt: 0, samt: 0, csamt: 0 },
-      { num: 2, hsn_sc: '1006', desc: 'Rice', uqc: 'PCS', qty: 1, rt: 5, txval: 100, iamt: 5, camt: 0, samt: 0, csamt: 0 },
-      { num: 3, hsn_sc: '4820', desc: 'Notebook', uqc: 'PCS', qty: 4, rt: 12, txval: 380, iamt: 22.8, camt: 11.4, samt: 11.4, csamt: 0 },
-      { num: 4, hsn_sc: '7323', desc: expect.stringMatching(/^(Steel Bottle|Rate Eighteen)$/), uqc: 'PCS', qty: 8, rt: 18, txval: 103100, iamt: 18270, camt: 144, samt: 144, csamt: 0 },
+    expect(g.nil).toEqual({ inv: [{ sply_ty: 'INTRB2C', nil_amt: 100000, expt_amt: 0, ngsup_amt: 0 }] });
+    // HSN by code, unit and rate, split by buyer (Table 12 since May 2025), all invoices but the cancelled one.
+    // B2B (0001, 0002, 0003): 1006 1 pc 100.00 IGST 5; 4820 2 pcs 190.00 IGST 22.80;
+    //   7323 3 (0001) + 1 (0002) = 4 pcs, 1500 + 100 = 1600.00, IGST 270.00, CGST 9.00, SGST 9.00.
+    expect(g.hsn.hsn_b2b).toEqual([
+      { num: 1, hsn_sc: '1006', desc: 'Rice', user_desc: 'Rice', uqc: 'PCS', qty: 1, rt: 5, txval: 100, iamt: 5, camt: 0, samt: 0, csamt: 0 },
+      { num: 2, hsn_sc: '4820', desc: 'Notebook', user_desc: 'Notebook', uqc: 'PCS', qty: 2, rt: 12, txval: 190, iamt: 22.8, camt: 0, samt: 0, csamt: 0 },
+      { num: 3, hsn_sc: '7323', desc: 'Steel Bottle', user_desc: 'Steel Bottle', uqc: 'PCS', qty: 4, rt: 18, txval: 1600, iamt: 270, camt: 9, samt: 9, csamt: 0 },
+    ]);
+    // B2C (0004, 0005, 0006): the nil-rated milk at rate 0; 4820 2 pcs 190.00 CGST 11.40 SGST 11.40;
+    //   7323 1 (0004) + 3 (0006) = 4 pcs, 100000 + 1500 = 101500.00, IGST 18000.00, CGST 135.00, SGST 135.00.
+    // (Together 7323 is 8 pcs, 103100.00, IGST 18270.00, CGST 144.00: the old single list's row.)
+    expect(g.hsn.hsn_b2c).toEqual([
+      { num: 1, hsn_sc: '0401', desc: 'Fresh Milk', user_desc: 'Fresh Milk', uqc: 'PCS', qty: 1, rt: 0, txval: 100000, iamt: 0, camt: 0, samt: 0, csamt: 0 },
+      { num: 2, hsn_sc: '4820', desc: 'Notebook', user_desc: 'Notebook', uqc: 'PCS', qty: 2, rt: 12, txval: 190, iamt: 0, camt: 11.4, samt: 11.4, csamt: 0 },
+      { num: 3, hsn_sc: '7323', desc: 'Steel Bottle', user_desc: 'Steel Bottle', uqc: 'PCS', qty: 4, rt: 18, txval: 101500, iamt: 18000, camt: 135, samt: 135, csamt: 0 },
     ]);
     // The series 0001-0007: seven issued, one cancelled.
-    expect(g.doc_issue).toEqual({ doc_det: [{ doc_num: 1, docs: [{ num: 1, from: 'SG/26-27/0001', to: 'SG/26-27/0007', totnum: 7, cancel: 1, net_issue: 6 }] }] });
+    expect(g.doc_issue).toEqual({ doc_det: [{ doc_num: 1, doc_typ: 'Invoices for outward supply', docs: [{ num: 1, from: 'SG/26-27/0001', to: 'SG/26-27/0007', totnum: 7, cancel: 1, net_issue: 6 }] }] });
   });
 
   it('31 March 23:59 IST is in March (the old series); 1 April 00:00 IST opens April', async () => {
@@ -215,10 +229,10 @@ describe('GSTR-1 of a hand-computed April 2026 (company in Maharashtra, 27)', ()
     expect(april.doc_issue.doc_det[0].docs[0].from).toBe('SG/26-27/0001');
   });
 
-  it('a month without sales is an empty, valid return', async () => {
+  it('a month without sales is a valid return with no section (the offline tool leaves empty sections out)', async () => {
     const g = JSON.parse((await M.get('/gst/gstr1?period=2026-06').expect(200)).text);
     expectValid(g);
-    expect(g).toEqual({ gstin: GSTIN_MH, fp: '062026', b2b: [], b2cs: [], hsn: { data: [] }, doc_issue: { doc_det: [] }, cdnr: [], cdnur: [], b2cl: [] });
+    expect(g).toEqual({ gstin: GSTIN_MH, fp: '062026', version: GSTR1_VERSION, hash: 'hash' });
   });
 
   it('the CSV per section has the offline tool headers and rows', async () => {
@@ -240,13 +254,18 @@ describe('GSTR-1 of a hand-computed April 2026 (company in Maharashtra, 27)', ()
       '',
     ]);
     const b2cs = (await M.get('/gst/gstr1?period=2026-04&format=csv&section=b2cs').expect(200)).text.split('\r\n');
-    expect(b2cs).toEqual(['Type,Place Of Supply,Applicable % of Tax Rate,Rate,Taxable Value,Cess Amount,E-Commerce GSTIN', 'OE,29-Karnataka,,0,100000.00,,', 'OE,27-Maharashtra,,12,190.00,,', 'OE,27-Maharashtra,,18,1500.00,,', '']);
-    const hsn = await M.get('/gst/gstr1?period=2026-04&format=csv&section=hsn').expect(200);
-    expect(hsn.headers['content-disposition']).toBe('attachment; filename="GSTR1_hsn_042026.csv"');
+    expect(b2cs).toEqual(['Type,Place Of Supply,Applicable % of Tax Rate,Rate,Taxable Value,Cess Amount,E-Commerce GSTIN', 'OE,27-Maharashtra,,12,190.00,,', 'OE,27-Maharashtra,,18,1500.00,,', '']);
+    const hsn = await M.get('/gst/gstr1?period=2026-04&format=csv&section=hsn_b2b').expect(200);
+    expect(hsn.headers['content-disposition']).toBe('attachment; filename="GSTR1_hsn_b2b_042026.csv"');
     const rows = hsn.text.split('\r\n');
     expect(rows[0]).toBe('HSN,Description,UQC,Total Quantity,Total Value,Rate,Taxable Value,Integrated Tax Amount,Central Tax Amount,State/UT Tax Amount,Cess Amount');
-    // 4820: value 380 + 22.80 + 11.40 + 11.40 = 425.60.
-    expect(rows[3]).toBe('4820,Notebook,PCS-PIECES,4.00,425.60,12,380.00,22.80,11.40,11.40,');
+    // 4820 B2B: value 190.00 + 22.80 = 212.80.
+    expect(rows[2]).toBe('4820,Notebook,PCS-PIECES,2.00,212.80,12,190.00,22.80,0.00,0.00,');
+    const b2c = (await M.get('/gst/gstr1?period=2026-04&format=csv&section=hsn_b2c').expect(200)).text.split('\r\n');
+    // 4820 B2C: 190.00 + 11.40 + 11.40 = 212.80; the milk at rate 0.
+    expect(b2c.slice(1)).toEqual(['0401,Fresh Milk,PCS-PIECES,1.00,100000.00,0,100000.00,0.00,0.00,0.00,', '4820,Notebook,PCS-PIECES,2.00,212.80,12,190.00,0.00,11.40,11.40,', '7323,Steel Bottle,PCS-PIECES,4.00,119770.00,18,101500.00,18000.00,135.00,135.00,', '']);
+    const exemp = (await M.get('/gst/gstr1?period=2026-04&format=csv&section=exemp').expect(200)).text.split('\r\n');
+    expect(exemp).toEqual(['Description,Nil Rated Supplies,Exempted(other than nil rated/non GST supply),Non-GST Supplies', 'Inter-State supplies to unregistered persons,100000.00,0.00,0.00', '']);
     const docs = (await M.get('/gst/gstr1?period=2026-04&format=csv&section=docs').expect(200)).text.split('\r\n');
     expect(docs).toEqual(['Nature of Document,Sr. No. From,Sr. No. To,Total Number,Cancelled', 'Invoices for outward supply,SG/26-27/0001,SG/26-27/0007,7,1', '']);
   });
@@ -262,6 +281,8 @@ describe('GSTR-3B', () => {
       ret_period: '042026',
       outward: { txval: 103580, iamt: 18297.8, camt: 155.4, samt: 155.4, csamt: 0 },
       nil_exempt: { txval: 100000 },
+      non_gst: { txval: 0 },
+      excess: { txval: 0, iamt: 0, camt: 0, samt: 0 },
       inter_state_unreg: [{ pos: '29', txval: 100000, iamt: 18000 }],
       // No purchases in April: no credit, everything in cash.
       itc: { iamt: 0, camt: 0, samt: 0, csamt: 0 },
@@ -284,11 +305,14 @@ interface NoteSeedLine {
   taxable: string;
   igst?: string;
   cgst?: string;
+  /** The bill line it credits; left out: the note's own position. */
+  sl?: number;
+  unit?: string;
 }
 async function seedNote(x: { serial: number; date: string; saleId: number; sale: SaleGst; lines: NoteSeedLine[]; amount: string }): Promise<void> {
   const g = x.sale;
   const lines = x.lines.map((l, i) => ({
-    sl_no: i + 1, product_id: i + 1, product_name: l.name, hsn_code: l.hsn, unit: 'pcs', mrp: '0', discount: '0', quantity: l.qty, per_peice_quantity: '1',
+    sl_no: l.sl ?? i + 1, product_id: i + 1, product_name: l.name, hsn_code: l.hsn, unit: l.unit ?? 'pcs', mrp: '0', discount: '0', quantity: l.qty, per_peice_quantity: '1',
     amount: l.taxable, summary_discount: '0', tax: '0', value: '0',
     gst: { gst_rate: l.rate, taxable_value: l.taxable, igst: l.igst ?? '0.00', cgst: l.cgst ?? '0.00', sgst: l.cgst ?? '0.00' },
   }));
@@ -375,22 +399,26 @@ describe('GSTR-1 and GSTR-3B of a hand-computed May 2026 with credit notes and a
       { sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 12, txval: 570, camt: 34.2, samt: 34.2, csamt: 0 },
       { sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 18, txval: 1500, camt: 135, samt: 135, csamt: 0 },
     ]);
-    // HSN net of every note:
-    // 4820: invoices 2 + 1 + 10 + 3 = 16 pcs, 190 + 95 + 950 + 285 = 1520.00, IGST 22.80 + 34.20 = 57.00, CGST 5.70 + 57.00 = 62.70;
-    //   notes 1 + 4 + 1 = 6 pcs, 95 + 380 + 95 = 570.00, IGST 11.40 + 11.40 = 22.80, CGST 22.80
-    //   net 10 pcs, 950.00, IGST 34.20, CGST 39.90, SGST 39.90
-    // 7323: invoices 3 + 2 + 200 + 5 = 210 pcs, 1500 + 1000 + 100000 + 2500 = 105000.00, IGST 270 + 18000 = 18270.00, CGST 90 + 225 = 315.00;
-    //   notes 1 + 1 + 10 + 2 = 14 pcs, 500 + 500 + 5000 + 1000 = 7000.00, IGST 90 + 900 = 990.00, CGST 45 + 90 = 135.00
-    //   net 196 pcs, 98000.00, IGST 17280.00, CGST 180.00, SGST 180.00
-    expect(g.hsn.data).toEqual([
-      { num: 1, hsn_sc: '4820', desc: 'Notebook', uqc: 'PCS', qty: 10, rt: 12, txval: 950, iamt: 34.2, camt: 39.9, samt: 39.9, csamt: 0 },
-      { num: 2, hsn_sc: '7323', desc: 'Steel Bottle', uqc: 'PCS', qty: 196, rt: 18, txval: 98000, iamt: 17280, camt: 180, samt: 180, csamt: 0 },
-    ]);
+    // HSN net of every note, in each buyer's half:
+    // B2B 4820: invoices 2 (0011) + 1 (0012) = 3 pcs, 190 + 95 = 285.00, IGST 22.80, CGST 5.70; CN1 1 pc 95.00 IGST 11.40
+    //   -> 2 pcs, 190.00, IGST 11.40, CGST 5.70, SGST 5.70
+    // B2B 7323: invoices 3 + 2 = 5 pcs, 1500 + 1000 = 2500.00, IGST 270, CGST 90; CN1 1 pc 500 IGST 90, CN2 1 pc 500 CGST 45
+    //   -> 3 pcs, 1500.00, IGST 180.00, CGST 45.00, SGST 45.00
+    // B2C 4820: invoices 10 (0014) + 3 (0016) = 13 pcs, 950 + 285 = 1235.00, IGST 34.20, CGST 57.00; CN4 4 pcs 380 CGST 22.80, CN5 1 pc 95 IGST 11.40
+    //   -> 8 pcs, 760.00, IGST 22.80, CGST 34.20, SGST 34.20
+    // B2C 7323: invoices 200 (0013) + 5 (0014) = 205 pcs, 102500.00, IGST 18000, CGST 225; CN3 10 pcs 5000 IGST 900, CN4 2 pcs 1000 CGST 90
+    //   -> 193 pcs, 96500.00, IGST 17100.00, CGST 135.00, SGST 135.00
+    // (B2B + B2C: 4820 10 pcs 950.00, 7323 196 pcs 98000.00: the old single list's rows.)
+    const row = (num: number, hsn: string, name: string, qty: number, rt: number, txval: number, iamt: number, camt: number) => ({ num, hsn_sc: hsn, desc: name, user_desc: name, uqc: 'PCS', qty, rt, txval, iamt, camt, samt: camt, csamt: 0 });
+    expect(g.hsn).toEqual({
+      hsn_b2b: [row(1, '4820', 'Notebook', 2, 12, 190, 11.4, 5.7), row(2, '7323', 'Steel Bottle', 3, 18, 1500, 180, 45)],
+      hsn_b2c: [row(1, '4820', 'Notebook', 8, 12, 760, 22.8, 34.2), row(2, '7323', 'Steel Bottle', 193, 18, 96500, 17100, 135)],
+    });
     // Invoices 0011-0016: six, 0015 cancelled; credit notes 0001-0005 (nature 5).
     expect(g.doc_issue).toEqual({
       doc_det: [
-        { doc_num: 1, docs: [{ num: 1, from: 'SG/26-27/0011', to: 'SG/26-27/0016', totnum: 6, cancel: 1, net_issue: 5 }] },
-        { doc_num: 5, docs: [{ num: 1, from: 'CN/26-27/0001', to: 'CN/26-27/0005', totnum: 5, cancel: 0, net_issue: 5 }] },
+        { doc_num: 1, doc_typ: 'Invoices for outward supply', docs: [{ num: 1, from: 'SG/26-27/0011', to: 'SG/26-27/0016', totnum: 6, cancel: 1, net_issue: 5 }] },
+        { doc_num: 5, doc_typ: 'Credit Note', docs: [{ num: 1, from: 'CN/26-27/0001', to: 'CN/26-27/0005', totnum: 5, cancel: 0, net_issue: 5 }] },
       ],
     });
   });
@@ -413,9 +441,9 @@ describe('GSTR-1 and GSTR-3B of a hand-computed May 2026 with credit notes and a
     ]);
     const b2cs = (await M.get('/gst/gstr1?period=2026-05&format=csv&section=b2cs').expect(200)).text.split('\r\n');
     expect(b2cs).toEqual(['Type,Place Of Supply,Applicable % of Tax Rate,Rate,Taxable Value,Cess Amount,E-Commerce GSTIN', 'OE,29-Karnataka,,12,190.00,,', 'OE,27-Maharashtra,,12,570.00,,', 'OE,27-Maharashtra,,18,1500.00,,', '']);
-    const hsn = (await M.get('/gst/gstr1?period=2026-05&format=csv&section=hsn').expect(200)).text.split('\r\n');
-    // 4820: 950.00 + 34.20 + 39.90 + 39.90 = 1064.00
-    expect(hsn[1]).toBe('4820,Notebook,PCS-PIECES,10.00,1064.00,12,950.00,34.20,39.90,39.90,');
+    const hsn = (await M.get('/gst/gstr1?period=2026-05&format=csv&section=hsn_b2c').expect(200)).text.split('\r\n');
+    // 4820 B2C: 760.00 + 22.80 + 34.20 + 34.20 = 851.20
+    expect(hsn[1]).toBe('4820,Notebook,PCS-PIECES,8.00,851.20,12,760.00,22.80,34.20,34.20,');
     const docs = (await M.get('/gst/gstr1?period=2026-05&format=csv&section=docs').expect(200)).text.split('\r\n');
     expect(docs).toEqual(['Nature of Document,Sr. No. From,Sr. No. To,Total Number,Cancelled', 'Invoices for outward supply,SG/26-27/0011,SG/26-27/0016,6,1', 'Credit Note,CN/26-27/0001,CN/26-27/0005,5,0', '']);
   });
@@ -432,12 +460,125 @@ describe('GSTR-1 and GSTR-3B of a hand-computed May 2026 with credit notes and a
       ret_period: '052026',
       outward: { txval: 98950, iamt: 17314.2, camt: 219.9, samt: 219.9, csamt: 0 },
       nil_exempt: { txval: 0 },
+      non_gst: { txval: 0 },
+      excess: { txval: 0, iamt: 0, camt: 0, samt: 0 },
       inter_state_unreg: [{ pos: '29', txval: 95190, iamt: 17122.8 }],
       // No purchases in May: no credit, everything in cash.
       itc: { iamt: 0, camt: 0, samt: 0, csamt: 0 },
       net_payable: { iamt: 17314.2, camt: 219.9, samt: 219.9, csamt: 0 },
       itc_carried: { iamt: 0, camt: 0, samt: 0 },
     });
+  });
+});
+
+describe('a nil / exempt / non-GST month (August 2026): Table 8, the HSN summary at rate 0, GSTR-3B 3.1(c) and (e)', () => {
+  const pune = { name: 'Pune Traders', gstin: GSTIN_MH_BUYER };
+  const veg = (mrp: string): SeedLine => ({ name: 'Fresh Vegetables', mrp, qty: '1', rate: '0', incl: false, hsn: '0702', unit: 'kg', supply: 'exempt' });
+  beforeAll(async () => {
+    // 31 B2B intra (Pune): exempt vegetables 200.00 + a taxable notebook (100 - 5) excl. 12 % = 95.00 + CGST 5.70 + SGST 5.70.
+    await seed({ serial: 31, date: '2026-08-03', buyer: pune, lines: [veg('200'), { ...notebook('1'), supply: 'taxable' }] });
+    // 32 B2B inter (Surat): nil-rated salt only, 300.00: in Table 8, not in b2b.
+    await seed({ serial: 32, date: '2026-08-04', buyer: surat, lines: [{ name: 'Salt', mrp: '300', qty: '1', rate: '0', incl: false, hsn: '2501', unit: 'kg', supply: 'nil' }] });
+    // 33 walk-in: petrol 500.00 (non-GST: in Table 8, not in the HSN summary) + exempt vegetables 150.00.
+    const i33 = await seed({ serial: 33, date: '2026-08-05', lines: [{ name: 'Petrol', mrp: '500', qty: '1', rate: '0', incl: false, hsn: '2710', unit: 'ltr', supply: 'non_gst' }, veg('150')] });
+    const s33 = saleId;
+    // 34 walk-in, only exempt lines: a bill of supply in the same series, 80.00.
+    await seed({ serial: 34, date: '2026-08-06', lines: [veg('80')], document: 'bill-of-supply' });
+    // 35 unregistered buyer in Karnataka (inter-state): exempt 400.00.
+    await seed({ serial: 35, date: '2026-08-07', buyer: { name: 'Mysore Stores', state: '29' }, lines: [veg('400')] });
+    // CN7 on 33: 1 kg of vegetables back, 50.00 exempt (the note line 2 credits bill line 2, the exempt one).
+    await seedNote({ serial: 7, date: '2026-08-20', saleId: s33, sale: i33, amount: '50.00', lines: [{ name: 'Fresh Vegetables', hsn: '0702', qty: '1', rate: '0', taxable: '50.00', sl: 2, unit: 'kg' }] });
+  });
+
+  it('GSTR-1: only taxable lines in b2b, Table 8 by kind of supply, nil and exempt in the HSN summary at rate 0', async () => {
+    const g = JSON.parse((await M.get('/gst/gstr1?period=2026-08').expect(200)).text);
+    expectValid(g);
+    expect(g.b2b).toEqual([
+      { ctin: GSTIN_MH_BUYER, inv: [{ inum: 'SG/26-27/0031', idt: '03-08-2026', val: 306, pos: '27', rchrg: 'N', inv_typ: 'R', itms: [{ num: 1, itm_det: { txval: 95, rt: 12, camt: 5.7, samt: 5.7, csamt: 0 } }] }] },
+    ]);
+    expect(g.b2cs).toBeUndefined();
+    expect(g.b2cl).toBeUndefined();
+    // INTRB2B: salt 300.00 nil; INTRAB2B: 200.00 exempt; INTRB2C: 400.00 exempt;
+    // INTRAB2C: exempt 150.00 (33) + 80.00 (34) - 50.00 (CN7) = 180.00, non-GST petrol 500.00.
+    expect(g.nil).toEqual({
+      inv: [
+        { sply_ty: 'INTRB2B', nil_amt: 300, expt_amt: 0, ngsup_amt: 0 },
+        { sply_ty: 'INTRAB2B', nil_amt: 0, expt_amt: 200, ngsup_amt: 0 },
+        { sply_ty: 'INTRB2C', nil_amt: 0, expt_amt: 400, ngsup_amt: 0 },
+        { sply_ty: 'INTRAB2C', nil_amt: 0, expt_amt: 180, ngsup_amt: 500 },
+      ],
+    });
+    const row = (num: number, hsn: string, name: string, uqc: string, qty: number, rt: number, txval: number, camt = 0) => ({ num, hsn_sc: hsn, desc: name, user_desc: name, uqc, qty, rt, txval, iamt: 0, camt, samt: camt, csamt: 0 });
+    // B2B: vegetables 1 kg 200.00 and salt 1 kg 300.00 at 0; the notebook. B2C: vegetables 1 + 1 + 1 - 1 = 2 kg, 150 + 80 + 400 - 50 = 580.00; no petrol.
+    expect(g.hsn).toEqual({
+      hsn_b2b: [row(1, '0702', 'Fresh Vegetables', 'KGS', 1, 0, 200), row(2, '2501', 'Salt', 'KGS', 1, 0, 300), row(3, '4820', 'Notebook', 'PCS', 1, 12, 95, 5.7)],
+      hsn_b2c: [row(1, '0702', 'Fresh Vegetables', 'KGS', 2, 0, 580)],
+    });
+    // Five documents in the series, the bill of supply among them; the credit note.
+    expect(g.doc_issue.doc_det.map((d: { doc_num: number; doc_typ: string; docs: { totnum: number }[] }) => [d.doc_num, d.doc_typ, d.docs[0]!.totnum])).toEqual([
+      [1, 'Invoices for outward supply', 5],
+      [5, 'Credit Note', 1],
+    ]);
+    const exemp = (await M.get('/gst/gstr1?period=2026-08&format=csv&section=exemp').expect(200)).text.split('\r\n');
+    expect(exemp.slice(1)).toEqual([
+      'Inter-State supplies to registered persons,300.00,0.00,0.00',
+      'Intra-State supplies to registered persons,0.00,200.00,0.00',
+      'Inter-State supplies to unregistered persons,0.00,400.00,0.00',
+      'Intra-State supplies to unregistered persons,0.00,180.00,500.00',
+      '',
+    ]);
+  });
+
+  it('GSTR-3B: 3.1(a) the notebook only, 3.1(c) nil + exempt = 1080.00, 3.1(e) non-GST 500.00', async () => {
+    const r = (await M.get('/gst/gstr3b?period=2026-08').expect(200)).body;
+    expect(r.outward).toEqual({ txval: 95, iamt: 0, camt: 5.7, samt: 5.7, csamt: 0 });
+    // 300 + 200 + 400 + 180 = 1080.00
+    expect(r.nil_exempt).toEqual({ txval: 1080 });
+    expect(r.non_gst).toEqual({ txval: 500 });
+    expect(r.inter_state_unreg).toEqual([]);
+  });
+});
+
+/** GSTR-3B Table 3.1 as the same period's GSTR-1 reports it: every taxable figure less the notes, Table 8 for (c) and (e). */
+function gstr1Liability(g: Record<string, any>) {
+  const t = { txval: 0, iamt: 0, camt: 0, samt: 0 };
+  const add = (d: Record<string, number>, sign: number) => {
+    for (const k of ['txval', 'iamt', 'camt', 'samt'] as const) t[k] += sign * Math.round((d[k] ?? 0) * 100);
+  };
+  for (const c of g.b2b ?? []) for (const i of c.inv) for (const it of i.itms) add(it.itm_det, 1);
+  for (const c of g.b2cl ?? []) for (const i of c.inv) for (const it of i.itms) add(it.itm_det, 1);
+  for (const r of g.b2cs ?? []) add(r, 1);
+  for (const c of g.cdnr ?? []) for (const n of c.nt) for (const it of n.itms) add(it.itm_det, n.ntty === 'C' ? -1 : 1);
+  for (const n of g.cdnur ?? []) for (const it of n.itms) add(it.itm_det, n.ntty === 'C' ? -1 : 1);
+  let nilExempt = 0;
+  let nonGst = 0;
+  for (const r of g.nil?.inv ?? []) {
+    nilExempt += Math.round(r.nil_amt * 100) + Math.round(r.expt_amt * 100);
+    nonGst += Math.round(r.ngsup_amt * 100);
+  }
+  const rupees = (p: number) => Math.max(0, p) / 100;
+  return { outward: { txval: rupees(t.txval), iamt: rupees(t.iamt), camt: rupees(t.camt), samt: rupees(t.samt), csamt: 0 }, nil_exempt: { txval: rupees(nilExempt) }, non_gst: { txval: rupees(nonGst) } };
+}
+
+describe('the schema is the offline tool structure, not ours: it refuses what the portal refuses', () => {
+  const base = { gstin: GSTIN_MH, fp: '042026', version: GSTR1_VERSION, hash: 'hash' };
+  const hsnRow = { num: 1, hsn_sc: '7323', desc: 'Steel Bottle', uqc: 'PCS', qty: 1, rt: 18, txval: 100, iamt: 18, camt: 0, samt: 0, csamt: 0 };
+  it.each<[string, object]>([
+    ['the single HSN list of before May 2025', { ...base, hsn: { data: [hsnRow] } }],
+    ['an empty HSN summary', { ...base, hsn: {} }],
+    ['an empty section', { ...base, b2b: [] }],
+    ['a file without version', { gstin: GSTIN_MH, fp: '042026', hash: 'hash' }],
+    ['a unit outside the UQC list', { ...base, hsn: { hsn_b2c: [{ ...hsnRow, uqc: 'PIECES' }] } }],
+    ['a 5-digit HSN', { ...base, hsn: { hsn_b2c: [{ ...hsnRow, hsn_sc: '73239' }] } }],
+    ['documents issued without their type', { ...base, doc_issue: { doc_det: [{ doc_num: 1, docs: [{ num: 1, from: 'A1', to: 'A2', totnum: 2, cancel: 0, net_issue: 2 }] }] } }],
+    ['a document type that is not its number', { ...base, doc_issue: { doc_det: [{ doc_num: 5, doc_typ: 'Invoices for outward supply', docs: [{ num: 1, from: 'A1', to: 'A2', totnum: 2, cancel: 0, net_issue: 2 }] }] } }],
+    ['a Table 8 row of an unknown kind', { ...base, nil: { inv: [{ sply_ty: 'INTER', nil_amt: 1, expt_amt: 0, ngsup_amt: 0 }] } }],
+    ['an intra-state b2cs row with IGST', { ...base, b2cs: [{ sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 18, txval: 100, iamt: 18, csamt: 0 }] }],
+  ])('refuses %s', (_what, doc) => {
+    expect(validate(doc)).toBe(false);
+  });
+  it('takes a negative b2cs and HSN row (credit notes above the month)', () => {
+    expectValid({ ...base, b2cs: [{ sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 18, txval: -500, camt: -45, samt: -45, csamt: 0 }], hsn: { hsn_b2c: [{ ...hsnRow, qty: -1, txval: -500, iamt: 0, camt: -45, samt: -45 }] } });
   });
 });
 
@@ -508,25 +649,30 @@ describe('GSTR-3B with input tax from a real purchase (this month)', () => {
 });
 
 describe('a month whose credit notes exceed its B2C sales (July 2026)', () => {
-  it('leaves the b2cs and HSN rows out instead of negative, and GSTR-3B at zero', async () => {
+  it('writes negative b2cs and HSN values (never floored or dropped), GSTR-3B 3.1 at zero with the excess to adjust', async () => {
     // 21: walk-in, 1 bottle = 500.00 + CGST 45 + SGST 45.
     await seed({ serial: 21, date: '2026-07-03', lines: [bottle('1')] });
     // CN6 on May's walk-in invoice 14: 2 bottles = 1000.00 + 90 + 90 = 1180.00.
     await seedNote({ serial: 6, date: '2026-07-10', saleId: walkInMay.saleId, sale: walkInMay.gst, amount: '1180.00', lines: [{ name: 'Steel Bottle', hsn: '7323', qty: '2', rate: '18', taxable: '1000.00', cgst: '90.00' }] });
     const g = JSON.parse((await M.get('/gst/gstr1?period=2026-07').expect(200)).text);
     expectValid(g);
-    // INTRA 27 18 %: 500.00 - 1000.00 < 0 and HSN 7323: 1 - 2 pcs, 500.00 - 1000.00 < 0: no row (the schema takes no negative amount).
-    expect(g.b2cs).toEqual([]);
-    expect(g.hsn.data).toEqual([]);
-    expect(g.cdnr).toEqual([]);
-    expect(g.cdnur).toEqual([]);
+    // INTRA 27 18 %: 500.00 - 1000.00 = -500.00; CGST 45.00 - 90.00 = -45.00 (SGST the same). Flooring it at 0 would
+    // overpay 45 + 45 of tax; the offline tool takes the negative row (the old export dropped it).
+    expect(g.b2cs).toEqual([{ sply_ty: 'INTRA', pos: '27', typ: 'OE', rt: 18, txval: -500, camt: -45, samt: -45, csamt: 0 }]);
+    // HSN 7323 (B2C): 1 - 2 = -1 pc, 500.00 - 1000.00 = -500.00.
+    expect(g.hsn).toEqual({ hsn_b2c: [{ num: 1, hsn_sc: '7323', desc: 'Steel Bottle', user_desc: 'Steel Bottle', uqc: 'PCS', qty: -1, rt: 18, txval: -500, iamt: 0, camt: -45, samt: -45, csamt: 0 }] });
+    expect(g.cdnr).toBeUndefined();
+    expect(g.cdnur).toBeUndefined();
     expect(g.doc_issue.doc_det).toEqual([
-      { doc_num: 1, docs: [{ num: 1, from: 'SG/26-27/0021', to: 'SG/26-27/0021', totnum: 1, cancel: 0, net_issue: 1 }] },
-      { doc_num: 5, docs: [{ num: 1, from: 'CN/26-27/0006', to: 'CN/26-27/0006', totnum: 1, cancel: 0, net_issue: 1 }] },
+      { doc_num: 1, doc_typ: 'Invoices for outward supply', docs: [{ num: 1, from: 'SG/26-27/0021', to: 'SG/26-27/0021', totnum: 1, cancel: 0, net_issue: 1 }] },
+      { doc_num: 5, doc_typ: 'Credit Note', docs: [{ num: 1, from: 'CN/26-27/0006', to: 'CN/26-27/0006', totnum: 1, cancel: 0, net_issue: 1 }] },
     ]);
+    const csv = (await M.get('/gst/gstr1?period=2026-07&format=csv&section=b2cs').expect(200)).text.split('\r\n');
+    expect(csv[1]).toBe('OE,27-Maharashtra,,18,-500.00,,');
     const r = (await M.get('/gst/gstr3b?period=2026-07').expect(200)).body;
-    // 500.00 - 1000.00 and 45.00 - 90.00 per head: Table 3.1 takes no negative value, so 0.
+    // Table 3.1 takes no negative value: 0, and the 500.00 of value and 45.00 + 45.00 of tax are the excess to adjust.
     expect(r.outward).toEqual({ txval: 0, iamt: 0, camt: 0, samt: 0, csamt: 0 });
+    expect(r.excess).toEqual({ txval: 500, iamt: 0, camt: 45, samt: 45 });
     expect(r.net_payable).toEqual({ iamt: 0, camt: 0, samt: 0, csamt: 0 });
   });
 });
@@ -545,7 +691,7 @@ describe('a real sales return and a real cancel (this month)', () => {
       return (await M.post('/MAKE_SALE', { clientId, paid: '0' }).expect(200)).body as { saleId: number; invoice_no: string };
     };
     const before = JSON.parse((await M.get(`/gst/gstr1?period=${today().slice(0, 7)}`).expect(200)).text);
-    const issuedBefore = before.doc_issue.doc_det.find((d: { doc_num: number }) => d.doc_num === 1)?.docs[0]?.totnum ?? 0;
+    const issuedBefore = before.doc_issue?.doc_det.find((d: { doc_num: number }) => d.doc_num === 1)?.docs[0]?.totnum ?? 0;
     const b2b = await sell(c.body.id);
     const walkIn = await sell(0);
     const stored = await sales.findOne({ saleId: b2b.saleId }).lean();
@@ -596,5 +742,36 @@ describe('GSTR-3B input tax net of a real purchase return (this month)', () => {
     expect(Math.round(mid.itc.iamt * 100) - Math.round(after.itc.iamt * 100)).toBe(18_000);
     expect(after.itc.camt).toBe(mid.itc.camt);
     expect(after.outward).toEqual(mid.outward);
+  });
+});
+
+describe('GSTR-3B Table 3.1 equals what the same month GSTR-1 reports (locked since July 2025)', () => {
+  // Run last: every seeded month (July's negative one too) and this month's real sales, returns and cancels.
+  it.each(['2026-04', '2026-05', '2026-07', '2026-08', today().slice(0, 7)])('%s', async (period) => {
+    const g = JSON.parse((await M.get(`/gst/gstr1?period=${period}`).expect(200)).text);
+    const r = (await M.get(`/gst/gstr3b?period=${period}`).expect(200)).body;
+    expect({ outward: r.outward, nil_exempt: r.nil_exempt, non_gst: r.non_gst }).toEqual(gstr1Liability(g));
+  });
+
+  it('format=json is the portal GSTR-3B JSON with the same figures (May 2026)', async () => {
+    const res = await M.get('/gst/gstr3b?period=2026-05&format=json').expect(200);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="GSTR3B_${GSTIN_MH}_052026.json"`);
+    const j = res.body;
+    expect(Object.keys(j)).toEqual(['gstin', 'ret_period', 'sup_details', 'inter_sup', 'itc_elg', 'inward_sup', 'intr_ltfee']);
+    expect(j.gstin).toBe(GSTIN_MH);
+    expect(j.ret_period).toBe('052026');
+    // The May figures above: 98950.00; IGST 17314.20; CGST = SGST = 219.90.
+    expect(j.sup_details).toEqual({
+      osup_det: { txval: 98950, iamt: 17314.2, camt: 219.9, samt: 219.9, csamt: 0 },
+      osup_zero: { txval: 0, iamt: 0, csamt: 0 },
+      osup_nil_exmp: { txval: 0 },
+      isup_rev: { txval: 0, iamt: 0, camt: 0, samt: 0, csamt: 0 },
+      osup_nongst: { txval: 0 },
+    });
+    expect(j.inter_sup).toEqual({ unreg_details: [{ pos: '29', txval: 95190, iamt: 17122.8 }], comp_details: [], uin_details: [] });
+    expect(j.itc_elg.itc_avl.map((x: { ty: string }) => x.ty)).toEqual(['IMPG', 'IMPS', 'ISRC', 'ISD', 'OTH']);
+    expect(j.itc_elg.itc_net).toEqual({ iamt: 0, camt: 0, samt: 0, csamt: 0 });
+    expect(j.intr_ltfee).toEqual({ intr_details: { iamt: 0, camt: 0, samt: 0, csamt: 0 }, ltfee_details: { camt: 0, samt: 0 } });
+    expect((await M.get('/gst/gstr3b?period=2026-05&format=xml').expect(400)).body.message).toMatch(/format must be json/);
   });
 });

@@ -1,7 +1,7 @@
 import { BadRequestException, Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { Subjects, type Gstr3bReply } from '@bahi/contracts';
+import { Subjects, type Gstr3bPortalJson, type Gstr3bReply } from '@bahi/contracts';
 import { GSTR1_CSV_SECTIONS, type Gstr1CsvSection } from '@bahi/gst';
 import { LOGGER, NatsClient, Positions } from '@bahi/service-kit';
 import { CurrentWho, type Who } from '../common/who';
@@ -64,12 +64,24 @@ export class GstReturnsController {
     }
   }
 
+  /** The screen's summary; `format=json` the portal's GSTR-3B JSON as a download. */
   @Get('gstr3b')
-  async getGstr3b(@CurrentWho() who: Who, @Query('period') period: unknown, @Query('quarter') quarter: unknown): Promise<Gstr3bReply> {
+  async getGstr3b(
+    @CurrentWho() who: Who,
+    @Query('period') period: unknown,
+    @Query('quarter') quarter: unknown,
+    @Query('format') format: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Gstr3bReply | Gstr3bPortalJson> {
     // A month, or a quarterly filer's quarter (gst-filing).
     const p = await this.filing.returnPeriod(who.companyId, period, quarter, 'GSTR-3B');
+    if (format !== undefined && format !== '' && format !== 'json') throw new BadRequestException(`format must be json (the portal's GSTR-3B file) or left out, not '${String(format)}'.`);
     const gstin = await this.regularGstin(who.companyId, 'GSTR-3B');
-    return this.gstr3b.summary(who.companyId, gstin, p);
+    if (format !== 'json') return this.gstr3b.summary(who.companyId, gstin, p);
+    const body = await this.gstr3b.portalJson(who.companyId, gstin, p);
+    res.setHeader('Content-Disposition', `attachment; filename="GSTR3B_${gstin}_${p.fp}.json"`);
+    res.setHeader('Cache-Control', 'no-store');
+    return body;
   }
 
   /** Returns are filed by regular taxpayers: a company in GST mode with its GSTIN. */

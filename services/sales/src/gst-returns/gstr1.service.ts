@@ -2,237 +2,84 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import {
-  classifyInvoice,
-  Decimal,
   DOC_NATURE_CREDIT_NOTES,
   DOC_NATURE_INVOICES,
+  DOC_TYPES,
   GSTR1_CSV_HEADERS,
+  GSTR1_HASH,
+  GSTR1_VERSION,
   gstr1CsvDate,
   gstr1CsvPos,
   gstr1CsvTypes,
   gstr1CsvUqc,
-  parseInvoiceNo,
-  toUqc,
+  NIL_SUPPLY_DESCRIPTIONS,
   type Gstr1CsvSection,
 } from '@bahi/gst';
 import { csvLine as typedCsvLine, type CellValue } from '@bahi/tabular';
 import { Models, type SaleDoc } from '../common/schemas';
 import { ReturnModels, type CreditNoteDoc } from '../returns/schema';
-import { monthNotes, type ReturnNote } from './notes-data';
-import { paiseNumber, paiseOf, paiseText } from './paise';
+import { jsonDate, n2, noteItems, ReturnTotals, saleItems, sectionOf, taxableLines, type HsnRow, type ResolvedNote, type SeriesRow } from './gstr1-totals';
+import { paiseOf, paiseText } from './paise';
 import type { ReturnPeriod } from './period';
+import { noteTotals, periodTotals } from './period-totals';
 import { invoices, monthByDay, monthFilter, saleCursor, type ReturnSale } from './returns-data';
 import type { Sink } from './sink';
 
-const D0 = () => new Decimal(0);
-/** Amounts are summed as exact integer paise and become JSON numbers only here, at the edge. */
-const n2 = paiseNumber;
-const rateNum = (r: string): number => Number(r);
-/** '2026-04-01' -> '01-04-2026' (GSTR-1 JSON dates). */
-const jsonDate = (iso: string): string => `${iso.slice(8, 10)}-${iso.slice(5, 7)}-${iso.slice(0, 4)}`;
-
-/** Per tax head, in paise. */
-interface Heads {
-  txval: number;
-  iamt: number;
-  camt: number;
-  samt: number;
-}
-const heads = (): Heads => ({ txval: 0, iamt: 0, camt: 0, samt: 0 });
-function addLine(h: Heads, l: { taxable_value: string; igst: string; cgst: string; sgst: string }): void {
-  h.txval += paiseOf(l.taxable_value);
-  h.iamt += paiseOf(l.igst);
-  h.camt += paiseOf(l.cgst);
-  h.samt += paiseOf(l.sgst);
-}
-
-/** itm_det per rate of one invoice: iamt on an inter-state supply, camt and samt on an intra-state one. */
-interface ItmDet {
-  txval: number;
-  rt: number;
-  iamt?: number;
-  camt?: number;
-  samt?: number;
-  csamt: number;
-}
-type TaxedLine = { gst_rate: string; taxable_value: string; igst: string; cgst: string; sgst: string };
-function itemsByRate(s: ReturnSale): { num: number; itm_det: ItmDet }[] {
-  return byRate(s.gst.lines, s.gst.inter_state);
-}
-/** A credit note's items per rate, as an invoice's (its lines carry the reversed figures). */
-function noteItems(n: ReturnNote): { num: number; itm_det: ItmDet }[] {
-  return byRate(noteLines(n), n.gst.inter_state);
-}
-const noteLines = (n: ReturnNote): TaxedLine[] => n.lines.flatMap((l) => (l.gst ? [l.gst] : []));
-function byRate(lines: TaxedLine[], interState: boolean): { num: number; itm_det: ItmDet }[] {
-  const byRate = new Map<string, Heads>();
-  for (const l of lines) {
-    const key = String(rateNum(l.gst_rate));
-    if (!byRate.has(key)) byRate.set(key, heads());
-    addLine(byRate.get(key)!, l);
-  }
-  return [...byRate.entries()]
-    .sort((a, b) => rateNum(a[0]) - rateNum(b[0]))
-    .map(([rt, h], i) => ({
-      num: i + 1,
-      itm_det: interState
-        ? { txval: n2(h.txval), rt: rateNum(rt), iamt: n2(h.iamt), csamt: 0 }
-        : { txval: n2(h.txval), rt: rateNum(rt), camt: n2(h.camt), samt: n2(h.samt), csamt: 0 },
-    }));
-}
-function subLine(h: Heads, l: TaxedLine): void {
-  h.txval -= paiseOf(l.taxable_value);
-  h.iamt -= paiseOf(l.igst);
-  h.camt -= paiseOf(l.cgst);
-  h.samt -= paiseOf(l.sgst);
-}
-/** A netted row never goes below zero: the schema's (and the offline tool's) amounts are non-negative. */
-const clamp = (h: Heads): Heads => ({ txval: Math.max(0, h.txval), iamt: Math.max(0, h.iamt), camt: Math.max(0, h.camt), samt: Math.max(0, h.samt) });
-
-const section = (s: ReturnSale) =>
-  classifyInvoice({ document: s.gst.document, registeredCustomer: s.gst.b2b, interState: s.gst.inter_state, invoiceValue: s.gst.invoice_value });
-
-interface SeriesRow {
-  from: string;
-  fromSerial: number;
-  to: string;
-  toSerial: number;
-  total: number;
-  cancelled: number;
-}
-
-/** The month's small aggregates (b2cs, hsn, doc_issue) and the b2cl invoices' ids, from one pass. */
-class MonthTotals {
-  b2cs = new Map<string, { sply_ty: 'INTRA' | 'INTER'; pos: string; rt: number; h: Heads; netted?: boolean }>();
-  hsn = new Map<string, { hsn_sc: string; desc: string; uqc: string; rt: number; qty: Decimal; h: Heads; netted?: boolean }>();
-  series = new Map<string, SeriesRow>();
-  b2cl = new Map<string, number[]>();
-  /** The credit note series (doc_issue nature 5), the notes to registered buyers (cdnr) and those of large inter-state B2C invoices (cdnur). */
-  noteSeries = new Map<string, SeriesRow>();
-  cdnr: ReturnNote[] = [];
-  cdnur: ReturnNote[] = [];
-  /** Notes to unregistered buyers inter-state: cdnur or b2cs by their original invoice's value, decided after the pass. */
-  pendingB2c: ReturnNote[] = [];
-
-  add(s: ReturnSale): void {
-    this.addSeries(s);
-    if (s.cancelled) return;
-    const kind = section(s);
-    if (kind === 'b2cl') {
-      const pos = s.gst.place_of_supply;
-      if (!this.b2cl.has(pos)) this.b2cl.set(pos, []);
-      this.b2cl.get(pos)!.push(s.saleId);
-    }
-    const names = new Map(s.lines.map((l) => [l.sl_no, l.product_name]));
-    for (const l of s.gst.lines) {
-      const rt = rateNum(l.gst_rate);
-      if (kind === 'b2cs') {
-        const sply_ty = s.gst.inter_state ? 'INTER' : 'INTRA';
-        const key = `${sply_ty}|${s.gst.place_of_supply}|${rt}`;
-        if (!this.b2cs.has(key)) this.b2cs.set(key, { sply_ty, pos: s.gst.place_of_supply, rt, h: heads() });
-        addLine(this.b2cs.get(key)!.h, l);
-      }
-      // Table 12: one row per HSN, unit and rate (the portal keeps them apart).
-      const hk = `${l.hsn_code}|${l.uqc}|${rt}`;
-      if (!this.hsn.has(hk)) this.hsn.set(hk, { hsn_sc: l.hsn_code, desc: (names.get(l.sl_no) ?? '').slice(0, 30), uqc: l.uqc, rt, qty: D0(), h: heads() });
-      const row = this.hsn.get(hk)!;
-      row.qty = row.qty.plus(l.qty);
-      addLine(row.h, l);
-    }
-  }
-
-  private addSeries(s: ReturnSale): void {
-    addToSeries(this.series, s.gst.invoice_no, s.gst.serial, Boolean(s.cancelled));
-  }
-
-  /**
-   * A credit note of the month: counted in its series; the HSN summary is net of every note
-   * (Table 12); a registered buyer's note goes to cdnr (Table 9B); an unregistered buyer's
-   * nets b2cs (Table 7 is net of notes) unless its invoice was a b2cl one (cdnur).
-   */
-  addNote(n: ReturnNote): void {
-    addToSeries(this.noteSeries, n.credit_note_no, n.serial, false);
-    for (const l of n.lines) {
-      if (!l.gst) continue;
-      const rt = rateNum(l.gst.gst_rate);
-      // As computeInvoice froze the invoice's: the HSN trimmed, the unit as a UQC.
-      const hsn = l.hsn_code.trim();
-      const uqc = toUqc(l.unit);
-      const hk = `${hsn}|${uqc}|${rt}`;
-      if (!this.hsn.has(hk)) this.hsn.set(hk, { hsn_sc: hsn, desc: l.product_name.slice(0, 30), uqc, rt, qty: D0(), h: heads() });
-      const row = this.hsn.get(hk)!;
-      row.qty = row.qty.minus(new Decimal(l.quantity).times(l.per_peice_quantity || '1'));
-      subLine(row.h, l.gst);
-      row.netted = true;
-    }
-    if (n.gst.gstin) this.cdnr.push(n);
-    else if (n.gst.inter_state) this.pendingB2c.push(n);
-    else this.netB2cs(n);
-  }
-
-  netB2cs(n: ReturnNote): void {
-    const sply_ty = n.gst.inter_state ? 'INTER' : 'INTRA';
-    for (const l of noteLines(n)) {
-      const rt = rateNum(l.gst_rate);
-      const key = `${sply_ty}|${n.gst.place_of_supply}|${rt}`;
-      if (!this.b2cs.has(key)) this.b2cs.set(key, { sply_ty, pos: n.gst.place_of_supply, rt, h: heads() });
-      const row = this.b2cs.get(key)!;
-      subLine(row.h, l);
-      row.netted = true;
-    }
-  }
-
-  b2csRows() {
-    return [...this.b2cs.values()]
-      .filter((r) => !r.netted || r.h.txval > 0)
-      .map((r) => (r.netted ? { ...r, h: clamp(r.h) } : r))
-      .sort((a, b) => a.sply_ty.localeCompare(b.sply_ty) || a.pos.localeCompare(b.pos) || a.rt - b.rt);
-  }
-  hsnRows() {
-    return [...this.hsn.values()]
-      .filter((r) => !r.netted || r.h.txval > 0 || r.qty.greaterThan(0))
-      .map((r) => (r.netted ? { ...r, qty: Decimal.max(r.qty, 0), h: clamp(r.h) } : r))
-      .sort((a, b) => a.hsn_sc.localeCompare(b.hsn_sc) || a.uqc.localeCompare(b.uqc) || a.rt - b.rt);
-  }
-  seriesRows() {
-    return [...this.series.values()].sort((a, b) => a.from.localeCompare(b.from));
-  }
-  noteSeriesRows() {
-    return [...this.noteSeries.values()].sort((a, b) => a.from.localeCompare(b.from));
-  }
-  cdnrRows() {
-    return [...this.cdnr].sort((a, b) => a.gst.gstin!.localeCompare(b.gst.gstin!) || a.credit_note_no.localeCompare(b.credit_note_no));
-  }
-  cdnurRows() {
-    return [...this.cdnur].sort((a, b) => a.credit_note_no.localeCompare(b.credit_note_no));
-  }
-}
-
-/** One more document of a series (PREFIX/YY-YY): from and to by serial, total and cancelled. */
-function addToSeries(series: Map<string, SeriesRow>, no: string, serial: number, cancelled: boolean): void {
-  const parsed = parseInvoiceNo(no);
-  const key = parsed.ok ? `${parsed.prefix}/${parsed.fy}` : no;
-  const row = series.get(key);
-  if (!row) {
-    series.set(key, { from: no, fromSerial: serial, to: no, toSerial: serial, total: 1, cancelled: cancelled ? 1 : 0 });
-    return;
-  }
-  if (serial < row.fromSerial) Object.assign(row, { from: no, fromSerial: serial });
-  if (serial > row.toSerial) Object.assign(row, { to: no, toSerial: serial });
-  row.total++;
-  if (cancelled) row.cancelled++;
-}
-
-/** cdnr's note (Table 9B, registered): type C, regular B2B supply, no reverse charge. */
-const cdnrNote = (n: ReturnNote) => ({ ntty: 'C', nt_num: n.credit_note_no, nt_dt: jsonDate(n.date), pos: n.gst.place_of_supply, rchrg: 'N', inv_typ: 'R', val: n2(paiseOf(n.amount)), itms: noteItems(n) });
-/** cdnur's note (Table 9B, unregistered): a large inter-state B2C invoice's (typ B2CL). */
-const cdnurNote = (n: ReturnNote) => ({ typ: 'B2CL', ntty: 'C', nt_num: n.credit_note_no, nt_dt: jsonDate(n.date), pos: n.gst.place_of_supply, val: n2(paiseOf(n.amount)), itms: noteItems(n) });
+/** The sections Bahi writes, in the order the file has them. */
+export const GSTR1_JSON_SECTIONS = ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'nil', 'hsn', 'doc_issue'] as const;
+export type Gstr1JsonSection = (typeof GSTR1_JSON_SECTIONS)[number];
 
 /**
- * GSTR-1 of one month in the GST portal's offline-tool JSON, or one section as the tool's CSV.
- * Streamed: b2b invoices are written as a cursor sorted by buyer GSTIN reads them; b2cs, hsn
- * and doc_issue are small maps from a second pass; b2cl invoices (rare: above Rs 1,00,000) are
- * remembered by id from that pass and read back grouped by place of supply.
+ * How a GSTR-1 (or an IFF) is built for a period. Left out: every section, nothing excluded.
+ * gst-filing uses them for a quarterly filer: an IFF is `sections: b2b, cdnr`; the quarter's
+ * GSTR-1 leaves out of b2b and cdnr what its filed IFFs reported (its HSN summary and documents
+ * issued still cover the whole quarter) and appends the amendments.
+ */
+export interface Gstr1Options {
+  sections?: ReadonlySet<Gstr1JsonSection>;
+  /** Invoice and note numbers already reported (a filed IFF): left out of b2b and cdnr only. */
+  reported?: { invoices?: ReadonlySet<string>; notes?: ReadonlySet<string> };
+  /** Sections in the portal's shape written after Bahi's (b2ba, cdnra); an empty one is left out. */
+  extra?: Record<string, unknown>;
+}
+
+/** b2b invoice (Table 4A): regular, no reverse charge; its taxable lines per rate. */
+const b2bInvoice = (s: ReturnSale) => ({
+  inum: s.gst.invoice_no,
+  idt: jsonDate(s.gst.invoice_date),
+  val: n2(paiseOf(s.gst.invoice_value)),
+  pos: s.gst.place_of_supply,
+  rchrg: 'N',
+  inv_typ: 'R',
+  itms: saleItems(s),
+});
+/** cdnr's note (Table 9B, registered): type C, regular B2B supply, no reverse charge. */
+const cdnrNote = (r: ResolvedNote) => ({ ntty: 'C', nt_num: r.note.credit_note_no, nt_dt: jsonDate(r.note.date), pos: r.note.gst.place_of_supply, rchrg: 'N', inv_typ: 'R', val: n2(paiseOf(r.note.amount)), itms: noteItems(r) });
+/** cdnur's note (Table 9B, unregistered): a large inter-state B2C invoice's (typ B2CL). */
+const cdnurNote = (r: ResolvedNote) => ({ typ: 'B2CL', ntty: 'C', nt_num: r.note.credit_note_no, nt_dt: jsonDate(r.note.date), pos: r.note.gst.place_of_supply, val: n2(paiseOf(r.note.amount)), itms: noteItems(r) });
+const hsnJson = (rows: HsnRow[]) =>
+  rows.map((r, i) => ({
+    num: i + 1,
+    hsn_sc: r.hsn_sc,
+    desc: r.desc,
+    user_desc: r.desc,
+    uqc: r.uqc,
+    qty: Number(r.qty.toFixed(2)),
+    rt: r.rt,
+    txval: n2(r.h.txval),
+    iamt: n2(r.h.iamt),
+    camt: n2(r.h.camt),
+    samt: n2(r.h.samt),
+    csamt: 0,
+  }));
+const money = (s: string): string => paiseText(paiseOf(s));
+
+/**
+ * GSTR-1 of a period in the GST portal's offline-tool JSON (README "GSTR-1 JSON"), or one section
+ * as the tool's CSV. A function of (company, period, options), so gst-filing builds quarters and
+ * IFFs with it. Streamed: b2b invoices are written as a cursor sorted by buyer GSTIN reads them;
+ * the aggregates come from one pass (period-totals.ts); b2cl invoices (rare: above Rs 1,00,000)
+ * are remembered by id and read back grouped by place of supply. An empty section is left out.
  */
 @Injectable()
 export class Gstr1Service {
@@ -241,74 +88,90 @@ export class Gstr1Service {
     @InjectModel(ReturnModels.CreditNote) private readonly notes: Model<CreditNoteDoc>,
   ) {}
 
-  async json(companyId: number, gstin: string, p: ReturnPeriod, out: Sink): Promise<void> {
-    await out.write(`{"gstin":${JSON.stringify(gstin)},"fp":${JSON.stringify(p.fp)},"b2b":[`);
-    let ctin: string | null = null;
-    let firstInv = true;
-    for await (const s of this.b2bCursor(companyId, p)) {
-      const inv = JSON.stringify({
-        inum: s.gst.invoice_no,
-        idt: jsonDate(s.gst.invoice_date),
-        val: n2(paiseOf(s.gst.invoice_value)),
-        pos: s.gst.place_of_supply,
-        rchrg: 'N',
-        inv_typ: 'R',
-        itms: itemsByRate(s),
-      });
-      const g = s.gst.recipient.gstin!;
-      if (g !== ctin) {
-        await out.write(`${ctin === null ? '' : ']},'}{"ctin":${JSON.stringify(g)},"inv":[`);
-        ctin = g;
-        firstInv = true;
-      }
-      await out.write(firstInv ? inv : `,${inv}`);
-      firstInv = false;
-    }
-    await out.write(ctin === null ? ']' : ']}]');
+  async json(companyId: number, gstin: string, p: ReturnPeriod, out: Sink, opts: Gstr1Options = {}): Promise<void> {
+    const want = (s: Gstr1JsonSection) => !opts.sections || opts.sections.has(s);
+    const skipInv = opts.reported?.invoices;
+    const skipNote = opts.reported?.notes;
+    await out.write(`{"gstin":${JSON.stringify(gstin)},"fp":${JSON.stringify(p.fp)},"version":${JSON.stringify(GSTR1_VERSION)},"hash":${JSON.stringify(GSTR1_HASH)}`);
 
-    const totals = await this.totals(companyId, p);
-    await out.write(',"b2cs":');
-    await out.write(
-      JSON.stringify(
-        totals.b2csRows().map((r) =>
-          r.sply_ty === 'INTER'
-            ? { sply_ty: r.sply_ty, pos: r.pos, typ: 'OE', rt: r.rt, txval: n2(r.h.txval), iamt: n2(r.h.iamt), csamt: 0 }
-            : { sply_ty: r.sply_ty, pos: r.pos, typ: 'OE', rt: r.rt, txval: n2(r.h.txval), camt: n2(r.h.camt), samt: n2(r.h.samt), csamt: 0 },
-        ),
-      ),
-    );
-    const hsn = totals.hsnRows().map((r, i) => ({
-      num: i + 1,
-      hsn_sc: r.hsn_sc,
-      desc: r.desc,
-      uqc: r.uqc,
-      qty: Number(r.qty.toFixed(2)),
-      rt: r.rt,
-      txval: n2(r.h.txval),
-      iamt: n2(r.h.iamt),
-      camt: n2(r.h.camt),
-      samt: n2(r.h.samt),
-      csamt: 0,
-    }));
-    await out.write(`,"hsn":${JSON.stringify({ data: hsn })}`);
-    await out.write(`,"doc_issue":${JSON.stringify(this.docIssue(totals))}`);
-    await out.write(`,"cdnr":${JSON.stringify(groupByCtin(totals.cdnrRows()))}`);
-    await out.write(`,"cdnur":${JSON.stringify(totals.cdnurRows().map(cdnurNote))}`);
-
-    await out.write(',"b2cl":[');
-    let firstPos = true;
-    for (const pos of [...totals.b2cl.keys()].sort()) {
-      await out.write(`${firstPos ? '' : ','}{"pos":${JSON.stringify(pos)},"inv":[`);
-      firstPos = false;
-      let first = true;
-      for await (const s of this.byIds(companyId, totals.b2cl.get(pos)!)) {
-        const inv = { inum: s.gst.invoice_no, idt: jsonDate(s.gst.invoice_date), val: n2(paiseOf(s.gst.invoice_value)), itms: itemsByRate(s) };
-        await out.write(`${first ? '' : ','}${JSON.stringify(inv)}`);
-        first = false;
+    if (want('b2b')) {
+      let ctin: string | null = null;
+      let firstInv = true;
+      for await (const s of this.b2bCursor(companyId, p)) {
+        if (!taxableLines(s).length || skipInv?.has(s.gst.invoice_no)) continue;
+        const inv = JSON.stringify(b2bInvoice(s));
+        const g = s.gst.recipient.gstin!;
+        if (g !== ctin) {
+          await out.write(`${ctin === null ? ',"b2b":[' : ']},'}{"ctin":${JSON.stringify(g)},"inv":[`);
+          ctin = g;
+          firstInv = true;
+        }
+        await out.write(firstInv ? inv : `,${inv}`);
+        firstInv = false;
       }
-      await out.write(']}');
+      if (ctin !== null) await out.write(']}]');
     }
-    await out.write(']}');
+    const onlyB2b = GSTR1_JSON_SECTIONS.every((s) => s === 'b2b' || !want(s));
+    if (onlyB2b) return this.close(out, opts);
+    // An IFF (b2b and cdnr) needs only the notes; everything else the invoices' pass too.
+    const t = GSTR1_JSON_SECTIONS.some((s) => s !== 'b2b' && s !== 'cdnr' && want(s)) ? await this.totals(companyId, p) : await noteTotals(this.sales, this.notes, companyId, p, new ReturnTotals());
+
+    if (want('b2cl') && t.b2cl.size) {
+      await out.write(',"b2cl":[');
+      let firstPos = true;
+      for (const pos of [...t.b2cl.keys()].sort()) {
+        await out.write(`${firstPos ? '' : ','}{"pos":${JSON.stringify(pos)},"inv":[`);
+        firstPos = false;
+        let first = true;
+        for await (const s of this.byIds(companyId, t.b2cl.get(pos)!)) {
+          const inv = { inum: s.gst.invoice_no, idt: jsonDate(s.gst.invoice_date), val: n2(paiseOf(s.gst.invoice_value)), itms: saleItems(s) };
+          await out.write(`${first ? '' : ','}${JSON.stringify(inv)}`);
+          first = false;
+        }
+        await out.write(']}');
+      }
+      await out.write(']');
+    }
+    const section = async (name: Gstr1JsonSection | string, value: unknown, empty: boolean) => {
+      if (!empty) await out.write(`,${JSON.stringify(name)}:${JSON.stringify(value)}`);
+    };
+    if (want('b2cs')) {
+      const rows = t.b2csRows().map((r) =>
+        r.sply_ty === 'INTER'
+          ? { sply_ty: r.sply_ty, pos: r.pos, typ: 'OE', rt: r.rt, txval: n2(r.h.txval), iamt: n2(r.h.iamt), csamt: 0 }
+          : { sply_ty: r.sply_ty, pos: r.pos, typ: 'OE', rt: r.rt, txval: n2(r.h.txval), camt: n2(r.h.camt), samt: n2(r.h.samt), csamt: 0 },
+      );
+      await section('b2cs', rows, !rows.length);
+    }
+    if (want('cdnr')) {
+      const cdnr = groupByCtin(t.cdnrRows().filter((r) => !skipNote?.has(r.note.credit_note_no)));
+      await section('cdnr', cdnr, !cdnr.length);
+    }
+    if (want('cdnur')) {
+      const cdnur = t.cdnurRows().map(cdnurNote);
+      await section('cdnur', cdnur, !cdnur.length);
+    }
+    if (want('nil')) {
+      const inv = t.nilRows().map((r) => ({ sply_ty: r.sply_ty, nil_amt: n2(r.nil), expt_amt: n2(r.expt), ngsup_amt: n2(r.ngsup) }));
+      await section('nil', { inv }, !inv.length);
+    }
+    if (want('hsn')) {
+      const b2b = hsnJson(t.hsnRows('b2b'));
+      const b2c = hsnJson(t.hsnRows('b2c'));
+      await section('hsn', { ...(b2b.length ? { hsn_b2b: b2b } : {}), ...(b2c.length ? { hsn_b2c: b2c } : {}) }, !b2b.length && !b2c.length);
+    }
+    if (want('doc_issue')) {
+      const doc = docIssue(t);
+      await section('doc_issue', doc, !doc.doc_det.length);
+    }
+    await this.close(out, opts);
+  }
+
+  private async close(out: Sink, opts: Gstr1Options): Promise<void> {
+    for (const [name, value] of Object.entries(opts.extra ?? {})) {
+      if (Array.isArray(value) ? value.length : value) await out.write(`,${JSON.stringify(name)}:${JSON.stringify(value)}`);
+    }
+    await out.write('}');
   }
 
   async csv(companyId: number, p: ReturnPeriod, sec: Gstr1CsvSection, out: Sink): Promise<void> {
@@ -318,7 +181,7 @@ export class Gstr1Service {
     await out.write(typedCsvLine(GSTR1_CSV_HEADERS[sec]));
     if (sec === 'b2b') {
       for await (const s of this.b2bCursor(companyId, p)) {
-        for (const { itm_det: d } of itemsByRate(s)) {
+        for (const { itm_det: d } of saleItems(s)) {
           await out.write(
             csvLine([s.gst.recipient.gstin, s.gst.recipient.name, s.gst.invoice_no, gstr1CsvDate(s.gst.invoice_date), money(s.gst.invoice_value), gstr1CsvPos(s.gst.place_of_supply), 'N', '', 'Regular B2B', '', d.rt, paiseText(Math.round(d.txval * 100)), '']),
           );
@@ -328,44 +191,47 @@ export class Gstr1Service {
     }
     if (sec === 'b2cl') {
       for await (const s of invoices(monthByDay(this.sales, companyId, p, { 'gst.b2b': false }))) {
-        if (section(s) !== 'b2cl') continue;
-        for (const { itm_det: d } of itemsByRate(s)) {
+        if (!taxableLines(s).length || sectionOf(s) !== 'b2cl') continue;
+        for (const { itm_det: d } of saleItems(s)) {
           await out.write(csvLine([s.gst.invoice_no, gstr1CsvDate(s.gst.invoice_date), money(s.gst.invoice_value), gstr1CsvPos(s.gst.place_of_supply), '', d.rt, paiseText(Math.round(d.txval * 100)), '', '']));
         }
       }
       return;
     }
-    if (sec === 'cdnr' || sec === 'cdnur') {
-      // Notes only: the invoices' pass is not needed for them.
-      const t = await this.noteTotals(companyId, p, new MonthTotals());
-      if (sec === 'cdnr') {
-        for (const n of t.cdnrRows()) {
-          for (const { itm_det: d } of noteItems(n)) {
-            await out.write(csvLine([n.gst.gstin, n.gst.recipient_name, n.credit_note_no, gstr1CsvDate(n.date), 'C', gstr1CsvPos(n.gst.place_of_supply), 'N', 'Regular B2B', money(n.amount), '', d.rt, paiseText(Math.round(d.txval * 100)), '']));
-          }
-        }
-      } else {
-        for (const n of t.cdnurRows()) {
-          for (const { itm_det: d } of noteItems(n)) {
-            await out.write(csvLine(['B2CL', n.credit_note_no, gstr1CsvDate(n.date), 'C', gstr1CsvPos(n.gst.place_of_supply), money(n.amount), '', d.rt, paiseText(Math.round(d.txval * 100)), '']));
-          }
+    const t = await this.totals(companyId, p);
+    if (sec === 'cdnr') {
+      for (const r of t.cdnrRows()) {
+        const n = r.note;
+        for (const { itm_det: d } of noteItems(r)) {
+          await out.write(csvLine([n.gst.gstin, n.gst.recipient_name, n.credit_note_no, gstr1CsvDate(n.date), 'C', gstr1CsvPos(n.gst.place_of_supply), 'N', 'Regular B2B', money(n.amount), '', d.rt, paiseText(Math.round(d.txval * 100)), '']));
         }
       }
-      return;
-    }
-    const totals = await this.totals(companyId, p);
-    if (sec === 'b2cs') {
-      for (const r of totals.b2csRows()) await out.write(csvLine(['OE', gstr1CsvPos(r.pos), '', r.rt, paiseText(r.h.txval), '', '']));
-    } else if (sec === 'hsn') {
-      for (const r of totals.hsnRows()) {
+    } else if (sec === 'cdnur') {
+      for (const r of t.cdnurRows()) {
+        const n = r.note;
+        for (const { itm_det: d } of noteItems(r)) {
+          await out.write(csvLine(['B2CL', n.credit_note_no, gstr1CsvDate(n.date), 'C', gstr1CsvPos(n.gst.place_of_supply), money(n.amount), '', d.rt, paiseText(Math.round(d.txval * 100)), '']));
+        }
+      }
+    } else if (sec === 'b2cs') {
+      for (const r of t.b2csRows()) await out.write(csvLine(['OE', gstr1CsvPos(r.pos), '', r.rt, paiseText(r.h.txval), '', '']));
+    } else if (sec === 'hsn_b2b' || sec === 'hsn_b2c') {
+      for (const r of t.hsnRows(sec === 'hsn_b2b' ? 'b2b' : 'b2c')) {
         await out.write(
           csvLine([r.hsn_sc, r.desc, gstr1CsvUqc(r.uqc), r.qty.toFixed(2), paiseText(r.h.txval + r.h.iamt + r.h.camt + r.h.samt), r.rt, paiseText(r.h.txval), paiseText(r.h.iamt), paiseText(r.h.camt), paiseText(r.h.samt), '']),
         );
       }
+    } else if (sec === 'exemp') {
+      for (const r of t.nilRows()) await out.write(csvLine([NIL_SUPPLY_DESCRIPTIONS[r.sply_ty], paiseText(r.nil), paiseText(r.expt), paiseText(r.ngsup)]));
     } else {
-      for (const r of totals.seriesRows()) await out.write(csvLine([DOC_NATURE_INVOICES, r.from, r.to, r.total, r.cancelled]));
-      for (const r of totals.noteSeriesRows()) await out.write(csvLine([DOC_NATURE_CREDIT_NOTES, r.from, r.to, r.total, r.cancelled]));
+      for (const r of t.seriesRows()) await out.write(csvLine([DOC_NATURE_INVOICES, r.from, r.to, r.total, r.cancelled]));
+      for (const r of t.noteSeriesRows()) await out.write(csvLine([DOC_NATURE_CREDIT_NOTES, r.from, r.to, r.total, r.cancelled]));
     }
+  }
+
+  /** The period's totals, for GSTR-1 and for GSTR-3B (which must equal it). */
+  totals(companyId: number, p: ReturnPeriod): Promise<ReturnTotals> {
+    return periodTotals(this.sales, this.notes, companyId, p);
   }
 
   /** b2b invoices grouped by buyer GSTIN (the sort), in invoice order within a buyer. */
@@ -373,53 +239,28 @@ export class Gstr1Service {
     return invoices(saleCursor(this.sales, monthFilter(companyId, p, { 'gst.b2b': true }), { 'gst.recipient.gstin': 1, 'gst.serial': 1 }));
   }
 
-  private async totals(companyId: number, p: ReturnPeriod): Promise<MonthTotals> {
-    const t = new MonthTotals();
-    for await (const s of invoices(monthByDay(this.sales, companyId, p), { withCancelled: true })) t.add(s);
-    return this.noteTotals(companyId, p, t);
-  }
-
-  /** The month's credit notes in one streamed pass; then the unregistered inter-state ones by their invoice's value. */
-  private async noteTotals(companyId: number, p: ReturnPeriod, t: MonthTotals): Promise<MonthTotals> {
-    for await (const n of monthNotes(this.notes, companyId, p)) t.addNote(n);
-    if (t.pendingB2c.length) {
-      const value = new Map<number, string>();
-      const ids = [...new Set(t.pendingB2c.map((n) => n.saleId))];
-      for await (const s of saleCursor(this.sales, { companyId, saleId: { $in: ids } })) value.set(s.saleId, s.gst.invoice_value);
-      for (const n of t.pendingB2c) {
-        // Table 9B takes notes of Table 5 (b2cl) invoices; the rest are netted in Table 7 (b2cs).
-        const original = value.get(n.saleId);
-        const large = original !== undefined && classifyInvoice({ registeredCustomer: false, interState: true, invoiceValue: original }) === 'b2cl';
-        if (large) t.cdnur.push(n);
-        else t.netB2cs(n);
-      }
-      t.pendingB2c = [];
-    }
-    return t;
-  }
-
   private byIds(companyId: number, ids: number[]) {
     return invoices(saleCursor(this.sales, { companyId, saleId: { $in: ids } }, { 'gst.serial': 1 }));
   }
-
-  private docIssue(t: MonthTotals) {
-    const rows = (series: SeriesRow[]) => series.map((r, i) => ({ num: i + 1, from: r.from, to: r.to, totnum: r.total, cancel: r.cancelled, net_issue: r.total - r.cancelled }));
-    const docs = rows(t.seriesRows());
-    const notes = rows(t.noteSeriesRows());
-    // Table 13 natures: 1 invoices for outward supply, 5 credit notes.
-    return { doc_det: [...(docs.length ? [{ doc_num: 1, docs }] : []), ...(notes.length ? [{ doc_num: 5, docs: notes }] : [])] };
-  }
 }
 
-const money = (s: string): string => paiseText(paiseOf(s));
+/** Table 13: each nature (1 invoices, 5 credit notes) with the offline tool's doc_typ and its series. */
+function docIssue(t: ReturnTotals) {
+  const rows = (series: SeriesRow[]) => series.map((r, i) => ({ num: i + 1, from: r.from, to: r.to, totnum: r.total, cancel: r.cancelled, net_issue: r.total - r.cancelled }));
+  const docs = rows(t.seriesRows());
+  const notes = rows(t.noteSeriesRows());
+  return {
+    doc_det: [...(docs.length ? [{ doc_num: 1, doc_typ: DOC_TYPES[1], docs }] : []), ...(notes.length ? [{ doc_num: 5, doc_typ: DOC_TYPES[5], docs: notes }] : [])],
+  };
+}
 
 /** cdnr: per recipient GSTIN (sorted), its notes. */
-function groupByCtin(notes: ReturnNote[]): { ctin: string; nt: ReturnType<typeof cdnrNote>[] }[] {
+function groupByCtin(notes: ResolvedNote[]): { ctin: string; nt: ReturnType<typeof cdnrNote>[] }[] {
   const out: { ctin: string; nt: ReturnType<typeof cdnrNote>[] }[] = [];
-  for (const n of notes) {
+  for (const r of notes) {
     const last = out[out.length - 1];
-    if (last && last.ctin === n.gst.gstin) last.nt.push(cdnrNote(n));
-    else out.push({ ctin: n.gst.gstin!, nt: [cdnrNote(n)] });
+    if (last && last.ctin === r.note.gst.gstin) last.nt.push(cdnrNote(r));
+    else out.push({ ctin: r.note.gst.gstin!, nt: [cdnrNote(r)] });
   }
   return out;
 }

@@ -1,24 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { Subjects, type Gstr3bReply } from '@bahi/contracts';
+import { Subjects, type Gstr3bPortalJson, type Gstr3bReply } from '@bahi/contracts';
 import { setOffItc } from '@bahi/gst';
 import { NatsClient } from '@bahi/service-kit';
 import { Models, type SaleDoc } from '../common/schemas';
 import { ReturnModels, type CreditNoteDoc } from '../returns/schema';
-import { monthNotes } from './notes-data';
+import { n2 } from './gstr1-totals';
 import { paiseNumber, paiseOf, paiseText } from './paise';
 import type { ReturnPeriod } from './period';
-import { invoices, monthByDay } from './returns-data';
+import { periodTotals } from './period-totals';
 
-const n2 = paiseNumber;
 const money = (s: string): number => paiseNumber(paiseOf(s));
+const HEADS = ['txval', 'iamt', 'camt', 'samt'] as const;
 
 /**
- * GSTR-3B of one month: outward supplies from the month's tax invoices less its credit notes
- * (one streamed pass each), input tax from inventory's purchases net of its debit notes
- * (inventory.gst.inward), and the cash payable after
- * setting the credit off (@bahi/gst setOffItc).
+ * GSTR-3B of one month. Since July 2025 its outward liability (3.1, 3.2) is locked to what
+ * GSTR-1 reports, so it is computed from the very totals GSTR-1 writes (period-totals.ts): 3.1(a)
+ * is b2b + b2cl + b2cs + cdnr + cdnur, 3.1(c) Table 8's nil and exempt, 3.1(e) its non-GST, 3.2
+ * the inter-state unregistered part by place of supply. A head the notes take below zero shows 0
+ * and its excess is reported to adjust. Input tax is inventory's purchases net of their debit
+ * notes (inventory.gst.inward): Bahi's estimate; the portal fills 4A from GSTR-2B.
  */
 @Injectable()
 export class Gstr3bService {
@@ -29,69 +31,59 @@ export class Gstr3bService {
   ) {}
 
   async summary(companyId: number, gstin: string, p: ReturnPeriod): Promise<Gstr3bReply> {
+    const t = await periodTotals(this.sales, this.notes, companyId, p);
     // Exact integer paise (paise.ts).
-    const out = { txval: 0, iamt: 0, camt: 0, samt: 0 };
-    let nil = 0;
-    const unreg = new Map<string, { txval: number; iamt: number }>();
-    for await (const s of invoices(monthByDay(this.sales, companyId, p))) {
-      const g = s.gst;
-      for (const l of g.lines) {
-        if (Number(l.gst_rate) === 0) {
-          nil += paiseOf(l.taxable_value); // 3.1(c): nil rated
-          continue;
-        }
-        out.txval += paiseOf(l.taxable_value);
-        out.iamt += paiseOf(l.igst);
-        out.camt += paiseOf(l.cgst);
-        out.samt += paiseOf(l.sgst);
-        if (g.inter_state && !g.b2b) {
-          // 3.2: the part of 3.1(a) supplied inter-state to unregistered persons, by place of supply.
-          const row = unreg.get(g.place_of_supply) ?? { txval: 0, iamt: 0 };
-          row.txval += paiseOf(l.taxable_value);
-          row.iamt += paiseOf(l.igst);
-          unreg.set(g.place_of_supply, row);
-        }
+    const out = { ...t.outward };
+    const excess = { txval: 0, iamt: 0, camt: 0, samt: 0 };
+    for (const k of HEADS) {
+      if (out[k] < 0) {
+        excess[k] = -out[k];
+        out[k] = 0;
       }
     }
-    // Credit notes of the month reduce the month's outward supplies at their original rates and heads.
-    for await (const n of monthNotes(this.notes, companyId, p)) {
-      for (const line of n.lines) {
-        const l = line.gst;
-        if (!l) continue;
-        if (Number(l.gst_rate) === 0) {
-          nil -= paiseOf(l.taxable_value);
-          continue;
-        }
-        out.txval -= paiseOf(l.taxable_value);
-        out.iamt -= paiseOf(l.igst);
-        out.camt -= paiseOf(l.cgst);
-        out.samt -= paiseOf(l.sgst);
-        if (n.gst.inter_state && !n.gst.gstin) {
-          const row = unreg.get(n.gst.place_of_supply) ?? { txval: 0, iamt: 0 };
-          row.txval -= paiseOf(l.taxable_value);
-          row.iamt -= paiseOf(l.igst);
-          unreg.set(n.gst.place_of_supply, row);
-        }
-      }
-    }
-    // A month whose notes exceed its sales reports zero: Table 3.1 takes no negative value.
-    for (const k of ['txval', 'iamt', 'camt', 'samt'] as const) out[k] = Math.max(0, out[k]);
-    nil = Math.max(0, nil);
-    for (const [pos, r] of unreg) {
-      if (r.txval <= 0) unreg.delete(pos);
-      else r.iamt = Math.max(0, r.iamt);
-    }
+    const nil = t.nilTotals();
+    const unreg = [...t.unreg.entries()].filter(([, r]) => r.txval > 0).sort((a, b) => a[0].localeCompare(b[0]));
     const inward = await this.nats.send(Subjects.inventory.gstInward, { companyId, from: p.from, to: p.to });
     const setOff = setOffItc({ igst: paiseText(out.iamt), cgst: paiseText(out.camt), sgst: paiseText(out.samt) }, inward.itc);
     return {
       gstin,
       ret_period: p.fp,
       outward: { txval: n2(out.txval), iamt: n2(out.iamt), camt: n2(out.camt), samt: n2(out.samt), csamt: 0 },
-      nil_exempt: { txval: n2(nil) },
-      inter_state_unreg: [...unreg.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([pos, r]) => ({ pos, txval: n2(r.txval), iamt: n2(r.iamt) })),
+      nil_exempt: { txval: n2(Math.max(0, nil.nil + nil.expt)) },
+      non_gst: { txval: n2(Math.max(0, nil.ngsup)) },
+      excess: { txval: n2(excess.txval), iamt: n2(excess.iamt), camt: n2(excess.camt), samt: n2(excess.samt) },
+      inter_state_unreg: unreg.map(([pos, r]) => ({ pos, txval: n2(r.txval), iamt: n2(Math.max(0, r.iamt)) })),
       itc: { iamt: money(inward.itc.igst), camt: money(inward.itc.cgst), samt: money(inward.itc.sgst), csamt: 0 },
       net_payable: { iamt: money(setOff.payable.igst), camt: money(setOff.payable.cgst), samt: money(setOff.payable.sgst), csamt: 0 },
       itc_carried: { iamt: money(setOff.carried.igst), camt: money(setOff.carried.cgst), samt: money(setOff.carried.sgst) },
+    };
+  }
+
+  /** The same figures in the portal's GSTR-3B JSON keys (README "GSTR-3B JSON"). */
+  async portalJson(companyId: number, gstin: string, p: ReturnPeriod): Promise<Gstr3bPortalJson> {
+    const s = await this.summary(companyId, gstin, p);
+    const zero = { iamt: 0, camt: 0, samt: 0, csamt: 0 };
+    const itc = { iamt: s.itc.iamt, camt: s.itc.camt, samt: s.itc.samt, csamt: 0 };
+    return {
+      gstin,
+      ret_period: s.ret_period,
+      sup_details: {
+        osup_det: s.outward,
+        osup_zero: { txval: 0, iamt: 0, csamt: 0 },
+        osup_nil_exmp: s.nil_exempt,
+        isup_rev: { txval: 0, ...zero },
+        osup_nongst: s.non_gst,
+      },
+      inter_sup: { unreg_details: s.inter_state_unreg, comp_details: [], uin_details: [] },
+      itc_elg: {
+        // Bahi's purchases from registered distributors are "all other ITC" (4(A)(5)).
+        itc_avl: [{ ty: 'IMPG', ...zero }, { ty: 'IMPS', ...zero }, { ty: 'ISRC', ...zero }, { ty: 'ISD', ...zero }, { ty: 'OTH', ...itc }],
+        itc_rev: [{ ty: 'RUL', ...zero }, { ty: 'OTH', ...zero }],
+        itc_net: itc,
+        itc_inelg: [{ ty: 'RUL', ...zero }, { ty: 'OTH', ...zero }],
+      },
+      inward_sup: { isup_details: [{ ty: 'GST', inter: 0, intra: 0 }, { ty: 'NONGST', inter: 0, intra: 0 }] },
+      intr_ltfee: { intr_details: { ...zero }, ltfee_details: { camt: 0, samt: 0 } },
     };
   }
 }

@@ -17,6 +17,7 @@ const PROJECTION = {
   cancelled: 1,
   'lines.sl_no': 1,
   'lines.product_name': 1,
+  'gst.tax_mode': 1,
   'gst.document': 1,
   'gst.invoice_no': 1,
   'gst.serial': 1,
@@ -55,13 +56,14 @@ export async function* monthByDay(model: Model<SaleDoc>, companyId: number, p: R
 }
 
 /**
- * The month's tax invoices: bills of supply (composition) are not GSTR-1/3B documents, and a
- * cancelled invoice counts only in doc_issue. Checked here rather than in the filter, which the
- * embedded server would otherwise evaluate per document.
+ * The month's GSTR-1/3B documents: a gst-mode company's invoices (a bill of only nil, exempt or
+ * non-GST lines too: it is reported in Tables 8 and 13); a composition dealer's bills of supply
+ * are not (CMP-08, GSTR-4), and a cancelled invoice counts only in doc_issue. Checked here rather
+ * than in the filter, which the embedded server would otherwise evaluate per document.
  */
 export async function* invoices(source: AsyncIterable<ReturnSale>, opts: { withCancelled?: boolean } = {}): AsyncIterable<ReturnSale> {
   for await (const s of source) {
-    if (s.gst?.document !== 'tax-invoice') continue;
+    if (!s.gst || (s.gst.tax_mode ? s.gst.tax_mode !== 'gst' : s.gst.document !== 'tax-invoice')) continue;
     if (s.cancelled && !opts.withCancelled) continue;
     yield s;
   }
