@@ -90,37 +90,65 @@ function dpkgInstalled(pkg) {
   return r.status === 0 && r.stdout.includes('install ok installed');
 }
 
-/** The system packages this run needs and which of them are missing. */
-function systemNeeds({ browser }) {
+/** This machine as the bootstrap sees it; the tests describe other machines the same way. */
+export function realMachine() {
+  return {
+    env: process.env,
+    onPath,
+    exists: (p) => fs.existsSync(p),
+    dpkgInstalled,
+    hasApt: !!onPath('apt-get'),
+    isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
+    sudo: () => spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0,
+  };
+}
+
+/**
+ * The system packages this run needs and which of them are missing. `browser`: Chromium and
+ * the fonts, which printing needs (`npm start` too: the first bill must print); `pdfTools`:
+ * poppler, which only the tests use to read PDFs back (default: as `browser`).
+ */
+export function systemNeeds({ browser, pdfTools = browser }, m = realMachine()) {
   const needs = [];
-  if (!process.env.NATS_URL) {
-    const bin = process.env.NATS_SERVER_BIN || onPath('nats-server');
-    needs.push({ pkg: 'nats-server', ok: !!bin && fs.existsSync(bin), hint: 'or set NATS_SERVER_BIN, or NATS_URL to use a running server' });
+  if (!m.env.NATS_URL) {
+    const bin = m.env.NATS_SERVER_BIN || m.onPath('nats-server');
+    needs.push({ pkg: 'nats-server', ok: !!bin && m.exists(bin), hint: 'or set NATS_SERVER_BIN, or NATS_URL to use a running server' });
   }
   if (browser) {
-    const chrome = process.env.CHROME_PATH || onPath('chromium') || onPath('chromium-browser');
-    needs.push({ pkg: 'chromium', ok: !!chrome && fs.existsSync(chrome), hint: 'or set CHROME_PATH' });
+    const chrome = m.env.CHROME_PATH || m.onPath('chromium') || m.onPath('chromium-browser');
+    needs.push({ pkg: 'chromium', ok: !!chrome && m.exists(chrome), hint: 'or set CHROME_PATH' });
     // Noto Sans for ₹ and Latin, Noto Sans Devanagari for documents printed in Hindi.
-    const noto = (f) => fs.existsSync(`/usr/share/fonts/truetype/noto/${f}`);
-    needs.push({ pkg: 'fonts-noto-core', ok: (dpkgInstalled('fonts-noto-core') || noto('NotoSans-Regular.ttf')) && noto('NotoSansDevanagari-Regular.ttf'), hint: 'Noto Sans and Noto Sans Devanagari (Hindi documents)' });
-    needs.push({ pkg: 'poppler-utils', ok: !!onPath('pdftoppm') });
+    const noto = (f) => m.exists(`/usr/share/fonts/truetype/noto/${f}`);
+    needs.push({ pkg: 'fonts-noto-core', ok: (m.dpkgInstalled('fonts-noto-core') || noto('NotoSans-Regular.ttf')) && noto('NotoSansDevanagari-Regular.ttf'), hint: 'Noto Sans and Noto Sans Devanagari (Hindi documents)' });
   }
+  if (pdfTools) needs.push({ pkg: 'poppler-utils', ok: !!m.onPath('pdftoppm') });
   return needs;
 }
 
+/**
+ * What to do about the missing packages: nothing, install them with apt-get (as root or with
+ * passwordless sudo), or stop with the exact command to run.
+ */
+export function systemPackagesPlan(opts, m = realMachine()) {
+  const missing = systemNeeds(opts, m).filter((n) => !n.ok);
+  if (missing.length === 0) return { action: 'none' };
+  const names = missing.map((x) => x.pkg);
+  const command = `sudo apt-get install -y --no-install-recommends ${names.join(' ')}`;
+  const manual = `Please install them: ${command}` + missing.filter((x) => x.hint).map((x) => `\n  (${x.pkg}: ${x.hint})`).join('');
+  const stop = (why) => ({ action: 'stop', packages: names, command, message: `Missing system packages: ${names.join(', ')}${why}. ${manual}` });
+  if (m.env.BAHI_NO_APT === '1') return stop('');
+  if (!m.hasApt) return stop(', and apt-get is not available here');
+  if (!m.isRoot && !m.sudo()) return stop(', and this user cannot run apt-get (not root, no passwordless sudo)');
+  return { action: 'install', packages: names, command, manual, sudo: !m.isRoot };
+}
+
 function ensureSystemPackages(opts) {
-  const missing = systemNeeds(opts).filter((n) => !n.ok);
-  if (missing.length === 0) return;
-  const names = missing.map((m) => m.pkg);
-  const manual = `Please install them: sudo apt-get install -y --no-install-recommends ${names.join(' ')}` +
-    missing.filter((m) => m.hint).map((m) => `\n  (${m.pkg}: ${m.hint})`).join('');
-  if (process.env.BAHI_NO_APT === '1') fail(`Missing system packages: ${names.join(', ')}. ${manual}`);
-  if (!onPath('apt-get')) fail(`Missing system packages: ${names.join(', ')}, and apt-get is not available here. ${manual}`);
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const sudo = !isRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
-  if (!isRoot && !sudo) fail(`Missing system packages: ${names.join(', ')}, and this user cannot run apt-get (not root, no passwordless sudo). ${manual}`);
-  const pre = isRoot ? [] : ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'];
-  const exec = (args) => (isRoot ? run(args[0], args.slice(1), { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }) : run(pre[0], [...pre.slice(1), ...args]));
+  const plan = systemPackagesPlan(opts);
+  if (plan.action === 'none') return;
+  if (plan.action === 'stop') fail(plan.message);
+  const { packages: names, manual } = plan;
+  const pre = plan.sudo ? ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'] : [];
+  const exec = (args) => (plan.sudo ? run(pre[0], [...pre.slice(1), ...args]) : run(args[0], args.slice(1), { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }));
   say(`Installing system packages with apt-get: ${names.join(' ')}…`);
   const upd = exec(['apt-get', 'update']);
   if (!upd.ok) fail(`apt-get update failed (${upd.message}). ${manual}`);
@@ -170,12 +198,13 @@ export function toolEnv() {
 }
 
 /**
- * `browser`: also Chromium, fonts and poppler (tests and PDFs). `keepGoing`: a failed build
- * does not stop here; the result says whether everything built.
+ * `browser`: also Chromium and the fonts (PDFs), and poppler unless `pdfTools` is false (only
+ * the tests read PDFs back). `keepGoing`: a failed build does not stop here; the result says
+ * whether everything built.
  */
-export function bootstrap({ browser = false, keepGoing = false } = {}) {
+export function bootstrap({ browser = false, pdfTools = browser, keepGoing = false } = {}) {
   checkNode();
   ensureNpmDependencies();
-  ensureSystemPackages({ browser });
+  ensureSystemPackages({ browser, pdfTools });
   return { buildOk: build(keepGoing) };
 }

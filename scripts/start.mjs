@@ -29,7 +29,7 @@ function box(lines) {
 
 async function main() {
   // Chromium and the fonts too: the first bill printed after the first start must render.
-  const { buildOk } = bootstrap({ browser: true, keepGoing: true });
+  const { buildOk } = bootstrap({ browser: true, pdfTools: false, keepGoing: true });
   if (!buildOk) say('Some parts did not build (errors above); starting what did build.');
   fs.mkdirSync(DATA, { recursive: true });
   const other = alreadyRunning();
