@@ -94,6 +94,8 @@ export interface CompanyDetails {
   invoice_prefix?: string;
   /** How GSTR-1 is filed: 'monthly' (default) or 'quarterly' (QRMP: the quarter's GSTR-1, IFF for its first two months). */
   gst_filing?: GstFiling;
+  /** Aggregate turnover of the preceding year above Rs 5 crore (default false): HSN codes need 6 digits, not 4 (Notification 78/2020-CT). */
+  aato_above_5cr?: boolean;
   /** The bill's default print format: 'a5' (the spec's, default), 'thermal-80' or 'thermal-58' (mm rolls). GST mode prints A4 for 'a5'. */
   bill_format?: BillFormat;
   /** The language bills and other documents print in ('en' default, 'hi' Devanagari). */
@@ -143,6 +145,8 @@ export interface SetCompanyDetailsRequest {
   invoice_prefix?: string | null;
   /** Left out: kept. */
   gst_filing?: GstFiling;
+  /** Left out: kept. */
+  aato_above_5cr?: boolean;
   /** Each left out: kept as it is. */
   bill_format?: BillFormat;
   doc_language?: Language;

@@ -23,6 +23,7 @@ export function companyDetails(c: Company): CompanyDetails {
     state_code: c.gstin ? c.gstin.slice(0, 2) : null,
     invoice_prefix: c.invoice_prefix ?? defaultInvoicePrefix(c.name),
     gst_filing: c.gst_filing === 'quarterly' ? 'quarterly' : 'monthly',
+    aato_above_5cr: c.aato_above_5cr === true,
     bill_format: c.bill_format ?? 'a5',
     doc_language: c.doc_language === 'hi' ? 'hi' : 'en',
     share_expiry_days: c.share_expiry_days ?? DEFAULT_SHARE_EXPIRY_DAYS,

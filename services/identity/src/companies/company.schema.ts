@@ -23,6 +23,8 @@ export class Company {
   @Prop({ type: String, default: null }) invoice_prefix!: string | null;
   /** GSTR-1 filing: monthly, or quarterly under QRMP (sales' gst-filing). */
   @Prop({ type: String, default: 'monthly' }) gst_filing!: GstFiling;
+  /** Aggregate turnover above Rs 5 crore: inventory asks 6-digit HSN codes (Notification 78/2020-CT). */
+  @Prop({ type: Boolean, default: false }) aato_above_5cr!: boolean;
   /** The bill's default print format (README "Bills and sharing"). */
   @Prop({ type: String, default: 'a5' }) bill_format!: BillFormat;
   /** The language bills and other documents print in. */

@@ -75,6 +75,7 @@ export class ProfileController {
           ...(dto.upiId !== undefined ? { upiId: dto.upiId || null } : {}),
           ...gst,
           ...(dto.gst_filing !== undefined ? { gst_filing: dto.gst_filing } : {}),
+          ...(dto.aato_above_5cr !== undefined ? { aato_above_5cr: dto.aato_above_5cr } : {}),
           ...(dto.bill_format !== undefined ? { bill_format: dto.bill_format } : {}),
           ...(dto.doc_language !== undefined ? { doc_language: dto.doc_language } : {}),
           ...(dto.share_expiry_days !== undefined ? { share_expiry_days: dto.share_expiry_days } : {}),

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { BillFormats, GstFilings, Languages } from '@bahi/contracts';
 import { Limits } from '@bahi/service-kit';
 import { IsMobile, LowerTrim, NormalizeMobile, Trim } from '../common';
@@ -21,6 +21,7 @@ export class SetCompanyDetailsDto {
   @IsOptional() @IsString({ message: 'gstin must be text: 15 letters and digits.' }) @MaxLength(40, { message: 'A GSTIN has 15 characters.' }) gstin?: string | null;
   @IsOptional() @IsString({ message: 'invoice_prefix must be 1 to 6 letters or digits.' }) @MaxLength(40, { message: 'invoice_prefix must be 1 to 6 letters or digits.' }) invoice_prefix?: string | null;
   @IsOptional() @IsIn(GstFilings, { message: `gst_filing must be monthly or quarterly (QRMP).` }) gst_filing?: string;
+  @IsOptional() @IsBoolean({ message: 'aato_above_5cr must be true or false: whether last year\'s aggregate turnover was above Rs 5 crore.' }) aato_above_5cr?: boolean;
   /** Bills and sharing: each left out is kept; the templates are checked in CompaniesService.shareTemplates. */
   @IsOptional() @IsIn(BillFormats, { message: `bill_format must be one of ${BillFormats.join(', ')}.` }) bill_format?: string;
   @IsOptional() @IsIn(Languages, { message: `doc_language must be one of ${Languages.join(', ')}.` }) doc_language?: string;
