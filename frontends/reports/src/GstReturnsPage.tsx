@@ -73,7 +73,8 @@ export function GstReturnsPage() {
     return () => {
       live = false;
     };
-  }, [period, filing, filingReady]);
+    // A filing changes what a quarter reports (an IFF's invoices leave its b2b): read it again.
+  }, [period, filing, filingReady, filingState?.periods.length]);
 
   // The server's bytes and file name, fetched with the session's token (a plain link sends none).
   const download = async (section?: CsvSection) => {

@@ -313,3 +313,51 @@ describe('amendments (b2ba, cdnra) of filed documents, reported in the next open
     ]);
   });
 });
+
+describe('a monthly filer in another company (tenancy from the token)', () => {
+  let mgr2: string;
+  let M2: ReturnType<typeof as>;
+  let rice: number;
+  const sell2 = async (date: string) => {
+    await M2.del('/clearCart/1').expect(200);
+    await M2.get(`/addProductIntoCart/${rice}?cart_no=1`).expect(200);
+    return M2.post('/MAKE_SALE', { clientId: 0, cart_no: 1, paid: '0', date, dueDate: today() });
+  };
+
+  beforeAll(async () => {
+    const admin = await request(s.identity.url).post('/loginReact').send({ email: 'admin@bahi.local', password: 'admin12345' });
+    const created = await request(s.identity.url)
+      .post('/admin/createCompany')
+      .set(auth(admin.body.token))
+      .send({ cName: 'Patel Kirana', cAdd: '7 Market Road, Nashik', cMob: '9822001133', mName: 'Ravi', mEmail: `ravi-${Date.now()}@patel.in` });
+    expect(created.status).toBe(201);
+    mgr2 = tokenFor(created.body.companyId, 'manager');
+    M2 = as(s.url, mgr2);
+    await request(s.identity.url)
+      .post('/setCompanyDetails')
+      .set(auth(mgr2))
+      .send({ id: created.body.companyId, name: 'Patel Kirana', add1: '7 Market Road', add2: 'Nashik', mob1: '9822001133', mob2: '', email: 'shop@patel.in', tax_mode: 'gst', gstin: GSTIN_MH2, invoice_prefix: 'PK' })
+      .expect(200);
+    const cat = await category(s.inventory.url, mgr2, 'Grocery');
+    // Rice 5 kg, 250.00 incl. 5 %: taxable 238.10, CGST 5.95 + SGST 5.95 = 250.00.
+    rice = await product(s.inventory.url, mgr2, cat, { name: 'Rice 5kg', mrp: '250', tax: '5', hsn_code: '1006', unit: 'pcs', stock: '100' });
+    expect((await sell2('2026-10-05')).status).toBe(200);
+  }, 120_000);
+
+  it("marks October filed, answers its bytes after a later sale is refused; the other company's periods are its own", async () => {
+    const before = await raw('/gst/gstr1?period=2026-10', mgr2);
+    expect(before.status).toBe(200);
+    expect(JSON.parse(before.text).b2cs).toEqual([expect.objectContaining({ sply_ty: 'INTRA', pos: '27', rt: 5, txval: 238.1, camt: 5.95, samt: 5.95 })]);
+    const f = await request(s.url).post('/gst/periods/2026-10/filed').set(auth(mgr2)).send({ arn: 'AA2711260000044' }).expect(200);
+    expect(f.body).toMatchObject({ period: '2026-10', kind: 'gstr1', from: '2026-10-01', to: '2026-10-31', fp: '102026', arn: 'AA2711260000044' });
+    const late = await sell2('2026-10-31');
+    expect(late.status).toBe(400);
+    expect(late.body.message).toMatch(/^The GSTR-1 of October 2026 is filed \(ARN AA2711260000044\): a sale cannot be dated 2026-10-31 any more\. Date it today/);
+    expect((await raw('/gst/gstr1?period=2026-10', mgr2)).text).toBe(before.text);
+    expect((await M2.get('/gst/periods').expect(200)).body).toMatchObject({ gst_filing: 'monthly', periods: [{ period: '2026-10' }] });
+    expect((await M2.get('/gst/periods').expect(200)).body.periods).toHaveLength(1);
+    // Demo company's own list is unchanged, and its October is open (a walk-in sale dated then is taken).
+    expect((await M.get('/gst/periods').expect(200)).body.periods.map((p: any) => p.period)).toEqual(['2026-27-Q2', '2026-08', '2026-07']);
+    expect((await sell('2026-10-31', [[bottle, '1']])).status).toBe(200);
+  });
+});

@@ -89,14 +89,14 @@ export function FilingPanel({ period, filing, state, onFiled }: { period: string
     }
   };
 
-  const markFiled = async (p: string) => {
+  const markFiled = async (p: string, name: string) => {
     setBusy(`file-${p}`);
     setError(null);
     try {
       await api.post(`/gst/periods/${encodeURIComponent(p)}/filed`, { arn: arn.trim() });
       setOpen(null);
       setArn('');
-      alert.success(t('filing.marked', { period: p }));
+      alert.success(t('filing.marked', { period: name }));
       onFiled();
     } catch (err) {
       setError(errorMessage(err));
@@ -147,7 +147,7 @@ export function FilingPanel({ period, filing, state, onFiled }: { period: string
                         className="rp-arn"
                         onSubmit={(e) => {
                           e.preventDefault();
-                          void markFiled(r.period);
+                          void markFiled(r.period, r.name);
                         }}
                       >
                         <label>
