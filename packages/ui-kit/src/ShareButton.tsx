@@ -14,6 +14,20 @@ function when(iso: string): string {
   return `${p(d.getDate())}-${p(d.getMonth() + 1)}-${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
+/**
+ * Whether a share link points at this PC only (localhost, 127.x, ::1, 0.0.0.0): a customer's
+ * phone cannot open it, so the dialog says to set the shop's public address.
+ */
+export function isLocalAddress(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1' || host === '0.0.0.0';
+}
+
 /** Opens a URL in a new tab; the tab is opened before any await so popup blockers let it through. */
 export function openTab(): { go(url: string): void; close(): void } {
   const tab = typeof window !== 'undefined' ? window.open('', '_blank') : null;
@@ -132,6 +146,11 @@ export function ShareButton({ kind, id, label, block = false }: ShareButtonProps
               </Button>
             </div>
             <div className="bk-share__meta">{t('share.expires', { when: when(made.expiresAt) })}</div>
+            {isLocalAddress(made.url) && (
+              <p className="bk-share__local" role="alert" data-testid="share-local-warning">
+                {t('share.localAddress')}
+              </p>
+            )}
             <div className="bk-share__message" data-testid="share-message">
               {made.message}
             </div>
