@@ -125,6 +125,10 @@ test('the admin creates a company and sets the manager password; the manager mus
   for (const part of ['shell', 'admin', 'gateway', 'identity']) {
     await about.getByRole('row').filter({ hasText: new RegExp(`^\\s*${part}\\s*0\\.1\\.0\\s*$`) }).waitFor();
   }
+  // The stack runs as `npm start` runs it: each supervised process, and how often it was restarted.
+  for (const part of ['mongo', 'nats', 'identity', 'gateway']) {
+    await about.getByRole('row').filter({ hasText: new RegExp(`^\\s*${part}\\s*running · never restarted\\s*$`) }).waitFor();
+  }
   await e2e.shot(manager, 'about-box');
 });
 

@@ -8,8 +8,16 @@ interface Row {
   version: string;
 }
 
+/** A process as `npm start` supervises it (`processes` of /api/health, devstack only). */
+interface ProcessRow {
+  part: string;
+  status: 'running' | 'restarting' | 'stopped';
+  restarts: number;
+  lastExit?: { reason: string; at: string };
+}
+
 /** Each part deploys on its own, so support needs every running version, not one build number. */
-async function collectVersions(): Promise<{ services: Row[]; remotes: Row[] }> {
+async function collectVersions(): Promise<{ services: Row[]; remotes: Row[]; processes: ProcessRow[] }> {
   // The gateway gives versions and details only to a signed-in user.
   const token = getToken();
   const health = await fetch('/api/health', { cache: 'no-store', headers: token ? { Authorization: `Bearer ${token}` } : {} })
@@ -38,12 +46,14 @@ async function collectVersions(): Promise<{ services: Row[]; remotes: Row[] }> {
       return { part: name, version };
     }),
   );
-  return { services, remotes };
+  // Under `npm start`: what the supervisor restarted, so support sees a crashing part at once.
+  const processes = Object.entries<Omit<ProcessRow, 'part'>>(health?.processes ?? {}).map(([part, p]) => ({ part, ...p }));
+  return { services, remotes, processes };
 }
 
 export function AboutBox({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('shell');
-  const [data, setData] = useState<{ services: Row[]; remotes: Row[] } | null>(null);
+  const [data, setData] = useState<{ services: Row[]; remotes: Row[]; processes: ProcessRow[] } | null>(null);
   useEffect(() => {
     if (!open) return;
     let live = true;
@@ -73,6 +83,19 @@ export function AboutBox({ open, onClose }: { open: boolean; onClose: () => void
         <>
           {table(t('about.modules'), data.remotes)}
           {table(t('about.services'), data.services)}
+          {data.processes.length > 0 &&
+            table(
+              t('about.processes'),
+              data.processes.map((p) => {
+                const values = { status: t(`about.status.${p.status}`), restarts: p.restarts };
+                return {
+                  part: p.part,
+                  version: p.lastExit
+                    ? t('about.processExited', { ...values, reason: p.lastExit.reason, at: new Date(p.lastExit.at).toLocaleString() })
+                    : t('about.process', values),
+                };
+              }),
+            )}
         </>
       ) : (
         <p>{t('about.loading')}</p>
