@@ -5,6 +5,8 @@ import request from 'supertest';
 import { nestEmit } from '@bahi/auth';
 import { Subjects } from '@bahi/contracts';
 import { loadDocumentsConfig } from '../src/config';
+import { shareMessage } from '../src/share/message';
+import { escapeHtml } from '../src/share/page';
 import { ShareLinkDoc, ShareViewDoc } from '../src/share/share.schema';
 import { hashToken, ShareService } from '../src/share/share.service';
 import * as F from './fixtures';
@@ -113,5 +115,13 @@ describe('the view log is kept for a retention, then pruned', () => {
     expect(await shares.pruneViews(now)).toBe(2);
     expect((await views.find({ linkId: 'retention' }).lean()).map((v) => v.ipHash).sort()).toEqual(['kept-1', 'kept-2']);
     expect(await shares.pruneViews(now)).toBe(0);
+  });
+});
+
+describe('names stored before the services stripped bidi controls', () => {
+  it('never reach the WhatsApp message or the share page with them', () => {
+    const doc = { kind: 'bill' as const, title: 'Bill', number: '12', date: '2026-03-01', amount: '100', due: '0', dueDate: null, customerName: 'Ramesh \u202Egnp.exe\u202C रमेश', mobile: null, note: null };
+    expect(shareMessage('{name} / {company}: {link}', doc, { company: 'Gupta \u2067Stores\u2069', link: 'L', lang: 'en' })).toBe('Ramesh gnp.exe रमेश / Gupta Stores: L');
+    expect(escapeHtml('<b>\u202ERamesh</b> रमेश')).toBe('&lt;b&gt;Ramesh&lt;/b&gt; रमेश');
   });
 });

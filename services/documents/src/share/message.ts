@@ -1,4 +1,5 @@
 import { DEFAULT_SHARE_TEMPLATES, type CompanyDetails, type ShareLang, type ShareTemplates } from '@bahi/contracts';
+import { stripBidi } from '@bahi/service-kit';
 import { amount as grouped, date as ddmmyyyy } from '../render/format';
 import type { ShareSummary } from './summary';
 
@@ -36,14 +37,15 @@ export function fillTemplate(template: string, values: Record<string, string>): 
 }
 
 export function shareMessage(template: string, s: ShareSummary, p: { company: string; link: string; lang: ShareLang }): string {
-  return fillTemplate(template, {
+  // Names saved before the services stripped bidi controls must not reverse the message either.
+  return stripBidi(fillTemplate(template, {
     name: s.customerName || (p.lang === 'hi' ? 'ग्राहक' : 'Customer'),
     amount: rs(messageAmount(s)),
     due_date: s.dueDate ? ddmmyyyy(s.dueDate) : '-',
     link: p.link,
     company: p.company,
     document: documentName(s, p.lang),
-  });
+  }));
 }
 
 /** https://wa.me/91<mobile>?text=..., or https://wa.me/?text=... (WhatsApp asks whom to send it to). */

@@ -1,10 +1,12 @@
 import type { ShareLang } from '@bahi/contracts';
+import { stripBidi } from '@bahi/service-kit';
 import { textFor, type DocT } from '../i18n';
 import { rupees, date as ddmmyyyy } from '../render/format';
 import type { ShareSummary } from './summary';
 
+/** Text for the page, HTML-escaped; bidi controls kept in names saved before services stripped them are dropped too. */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return stripBidi(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** Phone first; no script, no external file (the gateway's CSP allows inline styles and data: images). */
