@@ -68,11 +68,11 @@ describe('tax invoice (gst mode)', () => {
     for (const s of ['Invoice No: GT/26-27/0001', 'BILL TO (REGISTERED)', 'Patel Electricals', '45 Relief Road, Ahmedabad 380001', 'GSTIN: 24AAGCS5678K1ZT', 'State: Gujarat (24)', 'Place of supply: Gujarat (24)']) {
       expect(text).toContain(s);
     }
-    // Lines: S.No, description, HSN, qty and unit, rate (* includes GST), disc, taxable value, GST %, IGST
-    expect(text).toContain('1 Steam Iron 1200W 8516 3.0 pcs 590.00* 0.00 1,500.00 18 270.00');
-    expect(text).toContain('2 Plastic Storage Box 3924 2.0 pcs 100.00 5.00 190.00 12 22.80');
+    // Lines: S.No, description, HSN, qty and unit, rate (* includes GST), disc, taxable value, GST %, IGST % (the head's rate), IGST
+    expect(text).toContain('1 Steam Iron 1200W 8516 3.0 pcs 590.00* 0.00 1,500.00 18 18% 270.00');
+    expect(text).toContain('2 Plastic Storage Box 3924 2.0 pcs 100.00 5.00 190.00 12 12% 22.80');
     expect(text).toContain('Total 1,690.00 292.80');
-    expect(text).toMatch(/GST % IGST/);
+    expect(text).toMatch(/GST % IGST % IGST/);
     expect(text).not.toMatch(/CGST|SGST|UTGST/);
     // Totals per tax head, round off, invoice value, in words
     totals(text, ['Taxable value 1,690.00', 'IGST 292.80', 'Round off +0.20', 'Invoice value ₹1,983.00']);
@@ -100,11 +100,11 @@ describe('tax invoice (gst mode)', () => {
     expect(text).toContain('Walk-in customer');
     expect(text).not.toContain('(REGISTERED)');
     expect(text.match(/GSTIN:/g)).toHaveLength(1); // the supplier's only
-    expect(text).toMatch(/GST % CGST SGST/);
+    expect(text).toMatch(/GST % CGST % CGST SGST % SGST/);
     expect(text).not.toContain('IGST');
-    // the issue: CGST 135.00 + 11.40, SGST the same
-    expect(text).toContain('1 Steam Iron 1200W 8516 3.0 pcs 590.00* 0.00 1,500.00 18 135.00 135.00');
-    expect(text).toContain('2 Plastic Storage Box 3924 2.0 pcs 100.00 5.00 190.00 12 11.40 11.40');
+    // the issue: CGST 135.00 + 11.40, SGST the same; each head's rate beside it (18 % = CGST 9 % + SGST 9 %)
+    expect(text).toContain('1 Steam Iron 1200W 8516 3.0 pcs 590.00* 0.00 1,500.00 18 9% 135.00 9% 135.00');
+    expect(text).toContain('2 Plastic Storage Box 3924 2.0 pcs 100.00 5.00 190.00 12 6% 11.40 6% 11.40');
     totals(text, ['Taxable value 1,690.00', 'CGST 146.40', 'SGST 146.40', 'Round off +0.20', 'Invoice value ₹1,983.00']);
     expect(text).toContain('3924 2.0 PCS 190.00 6% 11.40 6% 11.40 22.80');
     expect(text).toContain('8516 3.0 PCS 1,500.00 9% 135.00 9% 135.00 270.00');
@@ -122,8 +122,8 @@ describe('tax invoice (gst mode)', () => {
     expect(text).toContain('Place of supply: Maharashtra (27)');
     // net 40.00 - 21.50 = 18.50: 1500/1690 x 18.50 = 16.42, 190/1690 x 18.50 = 2.08
     // CGST = SGST: 1516.42 x 9 % = 136.4778 -> 136.48; 192.08 x 6 % = 11.5248 -> 11.52
-    expect(text).toContain('1,516.42 18 136.48 136.48');
-    expect(text).toContain('192.08 12 11.52 11.52');
+    expect(text).toContain('1,516.42 18 9% 136.48 9% 136.48');
+    expect(text).toContain('192.08 12 6% 11.52 6% 11.52');
     // 1708.50 + 148.00 + 148.00 = 2004.50 -> 2005 (CGST Act s.170: fifty paise or more goes up)
     totals(text, ['Taxable value 1,708.50', 'CGST 148.00', 'SGST 148.00', 'Round off +0.50', 'Invoice value ₹2,005.00']);
     expect(text).toContain('Rupees Two Thousand Five Only');
@@ -144,7 +144,7 @@ describe('tax invoice (gst mode)', () => {
     const { text } = await bill(25);
     expect(text).toContain('State: Chandigarh (04)');
     expect(text).toContain('Place of supply: Chandigarh (04)');
-    expect(text).toMatch(/GST % CGST UTGST/);
+    expect(text).toMatch(/GST % CGST % CGST UTGST % UTGST/);
     totals(text, ['CGST 146.40', 'UTGST 146.40']);
     expect(text).not.toMatch(/\bSGST/);
   });

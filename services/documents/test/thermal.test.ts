@@ -213,11 +213,11 @@ describe('thermal bills (format=thermal-80 / thermal-58)', () => {
       'Bill to (registered): Patel Electricals',
       'GSTIN: 24AAGCS5678K1ZT',
       '1. Steam Iron 1200W',
-      'HSN 8516 · GST 18%',
+      'HSN 8516 · IGST 18%',
       // 3 x 590.00 incl. GST = 1,770.00
       '3.0 pcs × 590.00* 1,770.00',
       '2. Plastic Storage Box',
-      'HSN 3924 · GST 12% · MRP 100.00 less 5.00',
+      'HSN 3924 · IGST 12% · MRP 100.00 less 5.00',
       // 2 x (100 - 5) = 190.00
       '2.0 pcs × 95.00 190.00',
       '* Rate includes GST.',

@@ -7,7 +7,7 @@ import { ReceiptTemplate, StatementTemplate, statementRowsPerPage } from '../tem
 import type { CompanyView, PageSize } from '../templates/model';
 import { A4, BILL_SIZE } from '../templates/model';
 import { billFigures, BillTemplate, ChallanTemplate, EstimateTemplate } from '../templates/sale-docs';
-import { gstAccount, TaxInvoiceTemplate } from '../templates/tax-invoice';
+import { gstAccount, INVOICE_COPIES, TaxInvoiceTemplate, type InvoiceCopy } from '../templates/tax-invoice';
 import { arrangeRows, labelsPerPage, LabelsTemplate, StockBookTemplate, type LabelView } from '../templates/stock-docs';
 import { reorderKind } from '../templates/reorder-doc';
 import { reportKind } from '../templates/report-doc';
@@ -110,6 +110,21 @@ function billFormat(raw: string | undefined): BillFormat | null {
   return raw as BillFormat;
 }
 
+/**
+ * `copy=original|duplicate|triplicate` or `copies=all` (Rule 48); null when neither is given (the
+ * original, as before). Copies are marked on the A4 tax invoice only.
+ */
+function invoiceCopies(q: { copy?: string; copies?: string }): InvoiceCopy[] | null {
+  if (q.copy !== undefined && q.copies !== undefined) throw new BadRequestException('Give copy or copies=all, not both.');
+  if (q.copies !== undefined) {
+    if (q.copies !== 'all') throw new BadRequestException('copies must be all (the original, duplicate and triplicate in one PDF).');
+    return [...INVOICE_COPIES];
+  }
+  if (q.copy === undefined) return null;
+  if (!(INVOICE_COPIES as readonly string[]).includes(q.copy)) throw new BadRequestException(`copy must be one of ${INVOICE_COPIES.join(', ')}.`);
+  return [q.copy as InvoiceCopy];
+}
+
 /** A bill on a 58 or 80 mm roll, one page whose height is fitted to the content. */
 async function thermalBill(format: ThermalFormat, company: CompanyView, sale: SaleDocument): Promise<PreparedDocument> {
   const saleId = sale.sale_id;
@@ -133,16 +148,23 @@ const bill: DocumentKindDef = {
   async prepare(req, src) {
     const saleId = positiveId(req.id, 'The bill number');
     const asked = billFormat(req.query.format);
+    const copies = invoiceCopies(req.query);
     const [company, sale] = await Promise.all([companyFor(req, src), src.ask(S.saleDocument, { companyId: req.companyId, saleId })]);
     if (!sale) notFound(`Bill ${saleId}`);
     boundLines(`Bill ${saleId}`, sale.soldProducts);
     const format = asked ?? company.billFormat ?? 'a5';
-    if (format !== 'a5') return thermalBill(format, company, sale);
+    if (copies && !sale.gst) throw new BadRequestException(`Bill ${saleId} is not a GST tax invoice; copies (Rule 48) are printed for tax invoices only.`);
+    // An explicit copy is the A4 tax invoice whatever the company's roll format.
+    if (format !== 'a5' && !(copies && !asked)) {
+      if (copies) throw new BadRequestException('Copies (Rule 48) are printed on the A4 tax invoice; leave format out or give format=a5.');
+      return thermalBill(format, company, sale);
+    }
     if (sale.gst) {
       // GST mode: the frozen tax invoice (or bill of supply) on A4; the previous due stays outside the invoice value.
       const account = gstAccount(sale, sale.gst);
       const upi = await upiQr(company, account.dueRounded, `Invoice ${sale.gst.invoice_no}`);
-      return { element: <TaxInvoiceTemplate company={company} sale={sale} gst={sale.gst} account={account} upi={upi} />, size: A4, fileName: `bill-${saleId}.pdf` };
+      const suffix = !copies ? '' : copies.length > 1 ? '-copies' : `-${copies[0]}`;
+      return { element: <TaxInvoiceTemplate company={company} sale={sale} gst={sale.gst} account={account} upi={upi} copies={copies ?? undefined} />, size: A4, fileName: `bill-${saleId}${suffix}.pdf` };
     }
     const figures = billFigures(sale);
     const upi = await upiQr(company, figures.dueRounded, `Bill ${saleId}`);

@@ -71,6 +71,15 @@ function asComputed(gst: SaleGst, lines: SoldLine[]): ComputedInvoice {
 const half = (rate: string) => money(rate).dividedBy(2).toFixed();
 const pct = (rate: string) => `${money(rate).toFixed()}%`;
 
+/** A line's heads with their rates: 'CGST 9% + SGST 9%' intra-state, 'IGST 18%' inter-state. */
+export const headRatesText = (rate: string, interState: boolean, sgstName: string): string =>
+  interState ? `IGST ${pct(rate)}` : `CGST ${pct(half(rate))} + ${sgstName} ${pct(half(rate))}`;
+
+/** Rule 48: the original for the recipient, the duplicate for the transporter, the triplicate for the supplier. */
+export const INVOICE_COPIES = ['original', 'duplicate', 'triplicate'] as const;
+export type InvoiceCopy = (typeof INVOICE_COPIES)[number];
+const COPY_LABEL = { original: 'gst.originalForRecipient', duplicate: 'gst.duplicateForTransporter', triplicate: 'gst.triplicateForSupplier' } as const;
+
 // A4 portrait, 10 mm margins; the invoice number and page count in the bottom margin of every page.
 // One bold weight (700) only: each weight is a font subset Chromium embeds, about 10 ms of page.pdf() each.
 export const TAX_INVOICE_CSS = `
@@ -122,6 +131,7 @@ table.hsn tfoot td { font-weight: 700; border-top: 0.3mm solid #444; border-bott
 .sign .space { height: 14mm; }
 .sign .line { border-top: 0.2mm solid #444; padding-top: 0.8mm; }
 .generated { margin-top: 2mm; font-size: 6.8pt; color: #666; text-align: center; }
+.copy-page { break-before: page; }
 `;
 
 /** @page margin boxes: printed by Chromium on every page; the invoice number is plain letters, digits, / and -. */
@@ -191,8 +201,11 @@ function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
           <th>{t('common.disc')}</th>
           <th>{taxed ? t('gst.taxableValue') : t('common.amount')}</th>
           {taxed ? <th>{t('gst.gstPct')}</th> : null}
+          {heads.cgst ? <th>{t('gst.headPct', { head: 'CGST' })}</th> : null}
           {heads.cgst ? <th>CGST</th> : null}
+          {heads.sgst ? <th>{t('gst.headPct', { head: sgstName })}</th> : null}
           {heads.sgst ? <th>{sgstName}</th> : null}
+          {heads.igst ? <th>{t('gst.headPct', { head: 'IGST' })}</th> : null}
           {heads.igst ? <th>IGST</th> : null}
         </tr>
       </thead>
@@ -214,21 +227,26 @@ function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
               <td className="num">{fixed(l.disc)}</td>
               <td className="num">{g ? amount(g.taxable_value) : ''}</td>
               {taxed ? <td className="num">{g ? money(g.gst_rate).toFixed() : ''}</td> : null}
+              {heads.cgst ? <td className="num">{g ? pct(half(g.gst_rate)) : ''}</td> : null}
               {heads.cgst ? <td className="num">{g ? amount(g.cgst) : ''}</td> : null}
+              {heads.sgst ? <td className="num">{g ? pct(half(g.gst_rate)) : ''}</td> : null}
               {heads.sgst ? <td className="num">{g ? amount(g.sgst) : ''}</td> : null}
+              {heads.igst ? <td className="num">{g ? pct(g.gst_rate) : ''}</td> : null}
               {heads.igst ? <td className="num">{g ? amount(g.igst) : ''}</td> : null}
             </tr>
           );
         })}
       </tbody>
-      <ItemTotals totals={gst} taxed={taxed} heads={heads} />
+      <ItemTotals totals={gst} taxed={taxed} heads={heads} headRates />
     </table>
   );
 }
 
 /** The item table's Total row (the invoice's and a note's): the taxable value and each head that applies. */
-export function ItemTotals(props: { totals: { taxable_total: Money.MoneyInput; cgst_total: Money.MoneyInput; sgst_total: Money.MoneyInput; igst_total: Money.MoneyInput }; taxed: boolean; heads: Heads }) {
+export function ItemTotals(props: { totals: { taxable_total: Money.MoneyInput; cgst_total: Money.MoneyInput; sgst_total: Money.MoneyInput; igst_total: Money.MoneyInput }; taxed: boolean; heads: Heads; headRates?: boolean }) {
   const { totals: t, taxed, heads } = props;
+  // An empty cell under each head's rate column, when the table has them.
+  const rateCell = props.headRates ? <td /> : null;
   const tr = useT();
   return (
     <tfoot>
@@ -241,8 +259,11 @@ export function ItemTotals(props: { totals: { taxable_total: Money.MoneyInput; c
         <td />
         <td className="num">{amount(t.taxable_total)}</td>
         {taxed ? <td /> : null}
+        {heads.cgst ? rateCell : null}
         {heads.cgst ? <td className="num">{amount(t.cgst_total)}</td> : null}
+        {heads.sgst ? rateCell : null}
         {heads.sgst ? <td className="num">{amount(t.sgst_total)}</td> : null}
+        {heads.igst ? rateCell : null}
         {heads.igst ? <td className="num">{amount(t.igst_total)}</td> : null}
       </tr>
     </tfoot>
@@ -312,7 +333,32 @@ function HsnTable(props: { rows: HsnSummaryRow[]; gst: SaleGst; heads: Heads }) 
  * portrait, printed only from the figures sales froze into the sale: nothing is recomputed here
  * but the HSN summary's grouping (@bahi/gst) and the account below the invoice.
  */
-export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocument; gst: SaleGst; account: GstAccount; upi: Code | null }) {
+export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocument; gst: SaleGst; account: GstAccount; upi: Code | null; copies?: readonly InvoiceCopy[] }) {
+  const { company, sale, gst } = props;
+  const taxed = gst.document === 'tax-invoice';
+  const t = tOf(company);
+  const lang = langOf(company);
+  const title = taxed ? t('gst.taxInvoice') : t('gst.billOfSupply');
+  const copies = props.copies?.length ? props.copies : (['original'] as const);
+  return (
+    <Html
+      title={`${title} ${gst.invoice_no}`}
+      size={A4}
+      margin="10mm 10mm 12mm"
+      lang={lang}
+      css={pageCss(gst.invoice_no, t('gst.invoice'), t('common.page'), t('common.of')) + TAX_INVOICE_CSS + (sale.cancelled ? CANCELLED_CSS : '')}
+    >
+      {copies.map((copy, i) => (
+        // Each copy starts on a new page (Rule 48: original, duplicate and triplicate in one print).
+        <div key={copy} className={i ? 'copy-page' : undefined}>
+          <InvoiceCopyBody {...props} copy={copy} />
+        </div>
+      ))}
+    </Html>
+  );
+}
+
+function InvoiceCopyBody(props: { company: CompanyView; sale: SaleDocument; gst: SaleGst; account: GstAccount; upi: Code | null; copy: InvoiceCopy }) {
   const { company, sale, gst, account: a } = props;
   const heads = headsOf(gst);
   const taxed = gst.document === 'tax-invoice';
@@ -328,13 +374,7 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
   const inclusive = taxed && gst.lines.some((l) => l.price_includes_tax);
   const shipTo = sale.delivery?.address && sale.delivery.address !== gst.recipient.address.join(', ') ? sale.delivery.address : undefined;
   return (
-    <Html
-      title={`${title} ${gst.invoice_no}`}
-      size={A4}
-      margin="10mm 10mm 12mm"
-      lang={lang}
-      css={pageCss(gst.invoice_no, t('gst.invoice'), t('common.page'), t('common.of')) + TAX_INVOICE_CSS + (sale.cancelled ? CANCELLED_CSS : '')}
-    >
+    <>
       <div className="top">
         {company.logo ? <img className="logo" src={company.logo} alt="" /> : null}
         <div className="who">
@@ -357,7 +397,7 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
         </div>
         <div className="doc">
           <h2>{title}</h2>
-          <div className="copy">{t('gst.originalForRecipient')}</div>
+          <div className="copy">{t(COPY_LABEL[props.copy])}</div>
         </div>
       </div>
       {taxed ? null : <div className="composition">{t('gst.compositionLine')}</div>}
@@ -440,6 +480,6 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
         </div>
       </div>
       <div className="generated">{t('gst.generated', { what: taxed ? t('gst.taxInvoiceLower') : t('gst.billOfSupplyLower') })}</div>
-    </Html>
+    </>
   );
 }

@@ -6,7 +6,7 @@ import { langOf, tOf, useT } from '../i18n';
 import { Html } from './layout';
 import type { CompanyView, PageSize } from './model';
 import { type BillFigures, isWalkIn, UpiBlock } from './sale-docs';
-import { type GstAccount, stateLine } from './tax-invoice';
+import { type GstAccount, headRatesText, stateLine } from './tax-invoice';
 
 const { add, money } = Money;
 
@@ -235,9 +235,11 @@ export function ThermalTaxInvoiceTemplate(props: { format: ThermalFormat; compan
       <KV k={t('gst.invoiceNo')} v={gst.invoice_no} strong />
       <KV k={t('thermal.date')} v={date(gst.invoice_date)} />
       <KV k={t('gst.placeOfSupply')} v={`${gst.place_of_supply_name} (${gst.place_of_supply})`} />
-      {walkIn && !gst.b2b ? null : (
+      {/* A walk-in prints no buyer, unless their particulars were typed (Rule 46(e)). */}
+      {walkIn && !gst.b2b && !r.address.length && !r.state_code ? null : (
         <div>
           {gst.b2b ? t('thermal.billToRegistered') : t('thermal.billTo')} <span className="strong">{r.name}</span>
+          {r.address.length ? <div>{r.address.join(', ')}</div> : null}
           {gst.b2b && r.gstin ? (
             <div>
               {t('gst.gstin')} {r.gstin}
@@ -255,7 +257,8 @@ export function ThermalTaxInvoiceTemplate(props: { format: ThermalFormat; compan
       <KV k={t('thermal.itemHead')} v={t('common.amount')} strong />
       {sale.soldProducts.map((l, i) => {
         const g = bySl.get(l.sl_no ?? i + 1);
-        const meta = [`HSN ${g?.hsn_code ?? l.hsn_code}`, taxed && g ? `GST ${money(g.gst_rate).toFixed()}%` : ''].filter(Boolean).join(' · ');
+        // Each head's rate (Rule 46: rate and amount of each tax), not only the combined one.
+        const meta = [`HSN ${g?.hsn_code ?? l.hsn_code}`, taxed && g ? headRatesText(g.gst_rate, gst.inter_state, sgstName) : ''].filter(Boolean).join(' · ');
         return <Line key={i} n={i + 1} line={l} meta={meta} inclusive={taxed && g?.price_includes_tax} />;
       })}
       <Rule />
