@@ -15,6 +15,8 @@ export interface Book {
   numFmts?: { id: number; code: string }[];
   cellXfs?: number[];
   date1904?: boolean;
+  /** One tab only (no second sheet "Notes" in the file). */
+  single?: boolean;
 }
 
 /** The parts of a one-sheet workbook (plus a second sheet that must not be read), by part name. */
@@ -31,13 +33,19 @@ export function bookParts(b: Book): Record<string, string> {
     'xl/sharedStrings.xml': `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${NS}" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((s) => `<si>${typeof s === 'string' ? `<t xml:space="preserve">${x(s)}</t>` : s.xml}</si>`).join('')}</sst>`,
     'xl/styles.xml': `<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="${NS}">${b.numFmts?.length ? `<numFmts count="${b.numFmts.length}">${b.numFmts.map((f) => `<numFmt numFmtId="${f.id}" formatCode="${x(f.code).replace(/"/g, '&quot;')}"/>`).join('')}</numFmts>` : ''}<cellStyleXfs count="1"><xf numFmtId="14"/></cellStyleXfs><cellXfs count="${(b.cellXfs ?? [0]).length}">${(b.cellXfs ?? [0]).map((id) => `<xf numFmtId="${id}" xfId="0"/>`).join('')}</cellXfs></styleSheet>`,
   };
+  if (b.single) {
+    delete parts['xl/worksheets/sheet1.xml'];
+    parts['xl/workbook.xml'] = parts['xl/workbook.xml']!.replace('<sheet name="Notes" sheetId="1" r:id="rId1"/>', '');
+    parts['xl/_rels/workbook.xml.rels'] = parts['xl/_rels/workbook.xml.rels']!.replace(/<Relationship Id="rId1" [^>]*\/>/, '');
+    parts['[Content_Types].xml'] = parts['[Content_Types].xml']!.replace('<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>', '');
+  }
   return parts;
 }
 
 /** A zip of the parts in the order given (JSZip writes them in insertion order). */
 export async function zipInOrder(parts: Record<string, string>, order: string[] = Object.keys(parts), level = 6): Promise<Buffer> {
   const zip = new JSZip();
-  for (const name of order) zip.file(name, parts[name]!, { createFolders: false });
+  for (const name of order.filter((n) => n in parts)) zip.file(name, parts[name]!, { createFolders: false });
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level } });
 }
 
