@@ -197,6 +197,16 @@ export class Rig {
     }
   }
 
+  /** Sets (undefined: removes) environment variables of `part` for its next start, e.g. a kill point. */
+  setEnv(part: Part, env: Record<string, string | undefined>): void {
+    const p = this.procs.get(part)!;
+    p.env = { ...p.env };
+    for (const [k, v] of Object.entries(env)) {
+      if (v === undefined) delete p.env[k];
+      else p.env[k] = v;
+    }
+  }
+
   /** SIGKILL: no shutdown hooks, exactly like a crash or a pulled plug. */
   async kill(part: Part): Promise<void> {
     const p = this.procs.get(part)!;

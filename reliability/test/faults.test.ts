@@ -303,6 +303,84 @@ describe('a process killed in the middle of a purchase', () => {
   });
 });
 
+// Issue 27: under load, a purchase killed mid-way and retried with its key answered "cart is
+// emplty!!" for minutes: the purchase had been undone after its cart was emptied. The kill points
+// (BAHI_TEST_KILL_AT, inert unless set) kill inventory at exactly each step, so every window is
+// hit on every run whatever the machine's speed; BAHI_TEST_FAIL_AT loses the reply of the cart's
+// emptying instead (the first answer a 5xx, inventory still up), the way a busy machine did.
+describe('a purchase stopped at each of its steps (kill points)', () => {
+  const dueOf = async () => Math.round((await eventually('the distributor due', () => manager.get(`/getDueAndDueDate?distId=${distributor}`))).body.due * 100);
+  async function stockOf(ids: number[]): Promise<bigint[]> {
+    const { MongoClient } = await import('mongodb');
+    const c = new MongoClient(rig.mongoUri);
+    try {
+      const rows = await c.db('bahi_inventory').collection('products').find({ companyId: 1, product_id: { $in: ids } }).toArray();
+      return ids.map((id) => BigInt(rows.find((r) => r.product_id === id)!.stock_m));
+    } finally {
+      await c.close();
+    }
+  }
+  async function purchaseOf(key: string) {
+    const { MongoClient } = await import('mongodb');
+    const c = new MongoClient(rig.mongoUri);
+    try {
+      return await c.db('bahi_inventory').collection('purchases').find({ companyId: 1, $or: [{ idempotencyKey: key }, { failedKey: key }] }).toArray();
+    } finally {
+      await c.close();
+    }
+  }
+
+  // Before the point of no return the retry (or the re-driver, whichever takes the lease first)
+  // finishes or undoes the first record; after it, the first purchase is always the answer.
+  it.each<[string, 'kill' | 'lost reply', 'either' | 'kept']>([
+    ['purchase.after-record', 'kill', 'either'],
+    ['purchase.after-stock', 'kill', 'either'],
+    ['purchase.after-ledger', 'kill', 'kept'],
+    ['purchase.after-cart-emptied', 'kill', 'kept'],
+    ['purchase.after-cart-emptied', 'lost reply', 'kept'],
+  ])('inventory stopped at %s (%s): the same key again buys exactly once (%s)', async (point, how, fate) => {
+    await fillCart(manager, 2, [6, 7]);
+    const cartBefore = (await eventually('the cart', () => manager.get('/getProducts?cart_no=2'))).body.cart as { product_id: number; quantity: string }[];
+    const [stockBefore, dueBefore] = [await stockOf([6, 7]), await dueOf()];
+    const key = `kp-${point}-${how.replace(' ', '-')}-${Date.now()}`;
+    const body = { bill_no: key, distributor, officer: '', paid: '0', due_date: todayIST(), cart_no: 2 };
+    const variable = how === 'kill' ? 'BAHI_TEST_KILL_AT' : 'BAHI_TEST_FAIL_AT';
+    rig.setEnv('inventory', { [variable]: point });
+    let first: Reply;
+    try {
+      await rig.restart('inventory');
+      first = await manager.post('/checkOutPurchase', body, { 'Idempotency-Key': key });
+    } finally {
+      rig.setEnv('inventory', { [variable]: undefined });
+    }
+    // The first attempt never answered the purchase: the process died under it (502) or the last step failed (503).
+    expect(first.status).toBeGreaterThanOrEqual(500);
+    await rig.restart('inventory');
+    const [stored] = await purchaseOf(key);
+    expect(stored).toBeDefined();
+    const retry = await eventually('the retried purchase', () => manager.post('/checkOutPurchase', body, { 'Idempotency-Key': key }));
+    const again = await eventually('the purchase asked again', () => manager.post('/checkOutPurchase', body, { 'Idempotency-Key': key }));
+    expect(again.body[0].purchaseId).toBe(retry.body[0].purchaseId);
+    // Past the point of no return the first purchase is the answer.
+    if (fate === 'kept') expect(retry.body[0].purchaseId).toBe(stored!.purchaseId);
+    await settledAudit();
+    const records = await purchaseOf(key);
+    expect(records.filter((r) => r.status === 'complete')).toHaveLength(1);
+    expect(records.filter((r) => r.status !== 'complete').every((r) => r.status === 'failed')).toBe(true);
+    const bought = records.find((r) => r.status === 'complete')!;
+    expect(bought.purchaseId).toBe(retry.body[0].purchaseId);
+    expect(bought.lines.map((l: { product_id: number }) => l.product_id).sort()).toEqual(cartBefore.map((l) => l.product_id).sort());
+    // Stock in once (units in thousandths), owed once (paise), the cart emptied.
+    const stockAfter = await stockOf([6, 7]);
+    const units = (id: number) => bought.lines.filter((l: { product_id: number }) => l.product_id === id).reduce((a: bigint, l: { units: string }) => a + BigInt(Math.round(Number(l.units) * 1000)), 0n);
+    expect(stockAfter.map((s, i) => s - stockBefore[i]!)).toEqual([units(6), units(7)]);
+    expect((await dueOf()) - dueBefore).toBe(Math.round(Number(bought.total) * 100));
+    expect((await eventually('the cart', () => manager.get('/getProducts?cart_no=2'))).body.cart).toEqual([]);
+    survived.push(`inventory stopped at ${point} (${how}): first answer ${first.status}, the retry bought once (purchase ${bought.purchaseId}; the first record was ${stored!.purchaseId})`);
+    evidence.push(`purchase kill point ${point} (${how}): first answer ${first.status}, record ${stored!.status} once inventory was back`);
+  });
+});
+
 describe('a process killed in the middle of a payment', () => {
   it.each<[Part, number]>([
     ['ledger', 10],
