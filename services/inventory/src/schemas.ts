@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { StockSourceKind } from '@bahi/contracts';
+import type { SupplyType } from '@bahi/gst';
 
 /** A product. Money in integer paise, quantities in integer thousandths of the unit. */
 @Schema({ collection: 'products', timestamps: true, versionKey: false })
@@ -35,6 +36,8 @@ export class Product {
    * read it with includesTax(), which takes a missing value as true.
    */
   @Prop({ type: Boolean, default: true }) price_includes_tax!: boolean;
+  /** GSTR-1 Table 8: taxable (missing on products saved before the field), nil, exempt or non_gst (those three at rate 0). */
+  @Prop({ type: String }) supply_type?: SupplyType;
   /** Its product.changed event is not yet published (service-kit EventRelay). */
   @Prop({ type: String }) evt?: string;
   @Prop({ type: Boolean }) evtPending?: boolean;

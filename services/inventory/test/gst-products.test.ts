@@ -12,7 +12,9 @@ const SIMPLE = 1;
 const GST = 2;
 const COMPOSITION = 3;
 const DOWN = 4;
-const MODES: Record<number, string | undefined> = { [SIMPLE]: undefined, [GST]: 'gst', [COMPOSITION]: 'composition' };
+/** GST mode, aggregate turnover above Rs 5 crore (identity's aato_above_5cr). */
+const BIG = 5;
+const MODES: Record<number, string | undefined> = { [SIMPLE]: undefined, [GST]: 'gst', [COMPOSITION]: 'composition', [BIG]: 'gst' };
 
 let s: Stack;
 const asked: number[] = [];
@@ -21,6 +23,7 @@ const G = token(GST, 'manager');
 const GSTAFF = token(GST, 'staff');
 const C = token(COMPOSITION, 'manager');
 const D = token(DOWN, 'manager');
+const B = token(BIG, 'manager');
 const cat: Record<number, number> = {};
 
 beforeAll(async () => {
@@ -34,12 +37,12 @@ beforeAll(async () => {
       asked.push(companyId);
       if (companyId === DOWN) return msg.respond(jc.encode({ id: req.id, err: { status: 503, message: 'identity is restarting.' }, isDisposed: true }));
       const mode = MODES[companyId];
-      const details = { id: companyId, name: `Company ${companyId}`, add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: null, ...(mode ? { tax_mode: mode } : {}) };
+      const details = { id: companyId, name: `Company ${companyId}`, add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: null, ...(mode ? { tax_mode: mode } : {}), ...(companyId === BIG ? { aato_above_5cr: true } : {}) };
       msg.respond(jc.encode({ id: req.id, response: details, isDisposed: true }));
     },
   });
   await s.nc.flush();
-  for (const [c, t] of [[SIMPLE, M], [GST, G], [COMPOSITION, C], [DOWN, D]] as const) cat[c] = await makeCategory(s.url, t, 'General');
+  for (const [c, t] of [[SIMPLE, M], [GST, G], [COMPOSITION, C], [DOWN, D], [BIG, B]] as const) cat[c] = await makeCategory(s.url, t, 'General');
 });
 afterAll(() => s?.stop());
 
@@ -148,6 +151,13 @@ describe('GST rate in GST mode', () => {
     expect(asked).toEqual([]);
   });
 
+  it('when identity cannot answer, a 4-digit HSN of a real heading is still saved (only the turnover could refuse it), one of no heading is not', async () => {
+    const id = await makeProduct(s.url, D, { catagory: cat[DOWN], name: 'Identity down, 4 digits', tax: '18', hsn_code: '4820' });
+    expect((await details(id, D)).hsn_code).toBe('4820');
+    const r = await post('/createNewProduct', { ...base(DOWN), tax: '18', hsn_code: '7700' }, D);
+    expect(r.status).toBe(503);
+  });
+
   it('when identity cannot say the mode, a rate GST mode would refuse is not stored (identity\'s status)', async () => {
     const before = await count(D);
     const r = await post('/createNewProduct', { ...base(DOWN), tax: '13' }, D);
@@ -177,6 +187,73 @@ describe('HSN code', () => {
   it('an empty HSN stays allowed in GST mode (a sale of it is refused later, naming the product)', async () => {
     const id = await makeProduct(s.url, G, { catagory: cat[GST], name: 'No HSN yet', tax: '18', hsn_code: '' });
     expect((await details(id, G)).hsn_code).toBe('');
+  });
+});
+
+describe('HSN codes against the HSN list and the turnover (Notification 78/2020-CT)', () => {
+  it.each<[string, string]>([
+    ['7700', "HSN code '7700' is not in the HSN list: there is no chapter 77."],
+    ['4824', "HSN code '4824' is not in the HSN list: chapter 48 has no heading 4824."],
+    ['01079000', "HSN code '01079000' is not in the HSN list: chapter 01 has no heading 0107."],
+  ])('GST mode refuses %s on create and edit with a sentence, and stores nothing', async (hsn, message) => {
+    const before = await count(G);
+    const r = await post('/createNewProduct', { ...base(GST), tax: '18', hsn_code: hsn }, G);
+    expect([r.status, r.body.message]).toEqual([400, message]);
+    expect(await count(G)).toBe(before);
+    const id = await makeProduct(s.url, G, { catagory: cat[GST], name: 'Heading edit', tax: '18', hsn_code: '4820' });
+    const e = await post('/editProduct', { product_id: id, ...base(GST), tax: '18', hsn_code: hsn }, G);
+    expect([e.status, e.body.message]).toEqual([400, message]);
+    expect((await details(id, G)).hsn_code).toBe('4820');
+  });
+
+  it('a composition dealer is held to the list too; a simple-mode company is not (today\'s rules)', async () => {
+    const r = await post('/createNewProduct', { ...base(COMPOSITION), hsn_code: '7700' }, C);
+    expect([r.status, r.body.message]).toEqual([400, "HSN code '7700' is not in the HSN list: there is no chapter 77."]);
+    const id = await makeProduct(s.url, M, { catagory: cat[SIMPLE], name: 'Simple any HSN', tax: '18', hsn_code: '7700' });
+    expect((await details(id, M)).hsn_code).toBe('7700');
+  });
+
+  it('above Rs 5 crore a 4-digit code is refused and 6 or 8 digits are taken; up to Rs 5 crore 4 digits do', async () => {
+    const r = await post('/createNewProduct', { ...base(BIG), tax: '18', hsn_code: '7323' }, B);
+    expect([r.status, r.body.message]).toEqual([400, "HSN code '7323' needs at least 6 digits: the company's turnover is above Rs 5 crore (Notification 78/2020-Central Tax)."]);
+    for (const hsn of ['732393', '73239390']) {
+      const id = await makeProduct(s.url, B, { catagory: cat[BIG], name: `Big ${hsn}`, tax: '18', hsn_code: hsn });
+      expect((await details(id, B)).hsn_code).toBe(hsn);
+    }
+    const small = await makeProduct(s.url, G, { catagory: cat[GST], name: 'Small 4 digits', tax: '18', hsn_code: '7323' });
+    expect((await details(small, G)).hsn_code).toBe('7323');
+  });
+});
+
+describe('supply_type (GSTR-1 Table 8)', () => {
+  it('is taxable by default and shows on details and the NATS snapshots', async () => {
+    const id = await makeProduct(s.url, G, { catagory: cat[GST], name: 'Plain taxable', tax: '18', hsn_code: '4820' });
+    expect(await details(id, G)).toMatchObject({ supply_type: 'taxable' });
+    expect(await s.ask(Subjects.inventory.productLookup, { companyId: GST, code: String(id) })).toMatchObject({ supply_type: 'taxable' });
+  });
+
+  it.each(['nil', 'exempt', 'non_gst'])('%s at rate 0 is stored and reaches the sale through the snapshot', async (type) => {
+    const id = await makeProduct(s.url, G, { catagory: cat[GST], name: `Supply ${type}`, tax: '0', hsn_code: '0702', supply_type: type });
+    expect(await details(id, G)).toMatchObject({ supply_type: type, tax_percent: '0' });
+    const many = await s.ask(Subjects.inventory.productMany, { companyId: GST, productIds: [id] });
+    expect(many[0]).toMatchObject({ supply_type: type });
+  });
+
+  it('refuses an exempt product with a rate on create and on edit (400, nothing changes); an unknown type with a sentence', async () => {
+    const before = await count(G);
+    const r = await post('/createNewProduct', { ...base(GST), tax: '5', hsn_code: '0702', supply_type: 'exempt' }, G);
+    expect([r.status, r.body.message]).toEqual([400, 'An exempt product is sold at 0 % GST: set its rate to 0 or its supply type to taxable.']);
+    const u = await post('/createNewProduct', { ...base(GST), tax: '0', hsn_code: '0702', supply_type: 'zero' }, G);
+    expect([u.status, u.body.message]).toEqual([400, "supply_type must be one of taxable, nil, exempt, non_gst, not 'zero'."]);
+    expect(await count(G)).toBe(before);
+    const id = await makeProduct(s.url, G, { catagory: cat[GST], name: 'Vegetables', tax: '0', hsn_code: '0702', supply_type: 'exempt' });
+    // A rate without the supply type: the stored exempt one is checked.
+    const e = await post('/editProduct', { product_id: id, ...base(GST), name: 'Vegetables', tax: '5', hsn_code: '0702' }, G);
+    expect([e.status, e.body.message]).toEqual([400, 'An exempt product is sold at 0 % GST: set its rate to 0 or its supply type to taxable.']);
+    expect(await details(id, G)).toMatchObject({ supply_type: 'exempt', tax_percent: '0' });
+    // Both together: taxable at 5 %.
+    await post('/editProduct', { product_id: id, ...base(GST), name: 'Vegetables', tax: '5', hsn_code: '0702', supply_type: 'taxable' }, G).expect(200);
+    expect(await details(id, G)).toMatchObject({ supply_type: 'taxable', tax_percent: '5' });
   });
 });
 

@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import { GstError, parseSupplyType, type SupplyType } from '@bahi/gst';
 import { Limits } from '@bahi/service-kit';
 import { parseMoney, parseQty, taxMultiplier } from '../common';
 
@@ -31,11 +32,11 @@ export function categoryId(body: Body, key = 'catagory'): number {
   return Number(s);
 }
 
-const KNOWN_CREATE = ['catagory', 'brand_name', 'name', 'mrp', 'cp', 'unit', 'per_peice_quantity', 'barcode', 'hsn_code', 'tax', 'price_includes_tax', 'rates'];
+const KNOWN_CREATE = ['catagory', 'brand_name', 'name', 'mrp', 'cp', 'unit', 'per_peice_quantity', 'barcode', 'hsn_code', 'tax', 'price_includes_tax', 'rates', 'supply_type'];
 const KNOWN_EDIT = [
   'product_id', 'catagory', 'active', 'quantity_per_peice', 'per_peice_quantity', 'brand_name', 'name', 'mrp', 'cp', 'stock',
   'min_stock', 'default_stock', 'tax', 'unit', 'barcode', 'hsn_code', 'price_includes_tax', 'specs', 'spec_1', 'spec_2', 'spec_3',
-  'rates',
+  'rates', 'supply_type',
 ];
 function unknownFields(body: Body, known: string[]) {
   const extra = Object.keys(body).filter((k) => !known.includes(k));
@@ -55,6 +56,19 @@ export interface CreateInput {
   tax: string;
   /** undefined when not sent: true on create, unchanged on edit. */
   price_includes_tax: boolean | undefined;
+  /** GSTR-1 Table 8 (@bahi/gst SUPPLY_TYPES); undefined when not sent: taxable on create, unchanged on edit. */
+  supply_type: SupplyType | undefined;
+}
+
+/** supply_type as sent: one of taxable, nil, exempt, non_gst (its rate is checked with the company's mode). */
+function supplyType(body: Body): SupplyType | undefined {
+  if (body.supply_type === undefined || body.supply_type === null || body.supply_type === '') return undefined;
+  try {
+    return parseSupplyType(body.supply_type);
+  } catch (err) {
+    if (err instanceof GstError) throw new BadRequestException(err.message);
+    throw err;
+  }
 }
 
 /** A yes/no form field: true/false, "true"/"false", 1/0, "1"/"0"; absent or empty -> undefined. */
@@ -92,6 +106,7 @@ export function parseCreate(body: Body): CreateInput {
     hsn_code: optional(body, 'hsn_code', 'HSN code', 12) ?? '',
     tax: body.tax === undefined || body.tax === '' ? '1' : taxMultiplier(body.tax),
     price_includes_tax: yesNo(body, 'price_includes_tax'),
+    supply_type: supplyType(body),
   };
 }
 
@@ -123,6 +138,7 @@ export function parseEdit(body: Body): EditInput {
     ...(body.barcode !== undefined ? { barcode: body.barcode } : {}),
     ...(body.hsn_code !== undefined ? { hsn_code: body.hsn_code } : {}),
     ...(body.price_includes_tax !== undefined ? { price_includes_tax: body.price_includes_tax } : {}),
+    ...(body.supply_type !== undefined ? { supply_type: body.supply_type } : {}),
   });
   const activeS = text(body.active);
   const active = activeS === '' ? 1 : activeS === '1' || activeS === 'true' ? 1 : activeS === '0' || activeS === 'false' ? 0 : NaN;

@@ -53,6 +53,7 @@ export class ProductsController {
       tax_percent: percentOn(p),
       price_includes_tax: includesTax(p),
       hsn_code: p.hsn_code ?? '',
+      supply_type: p.supply_type ?? 'taxable',
     };
   }
 
@@ -101,7 +102,7 @@ export class ProductsController {
     const history = ratesFromBody(body);
     if (history) input.tax = history.tax;
     await this.products.requireCategory(companyId, input.category);
-    await this.products.checkGst(companyId, { taxPercent: taxPercent(input.tax), hsn: input.hsn_code });
+    await this.products.checkGst(companyId, { taxPercent: taxPercent(input.tax), hsn: input.hsn_code, supplyType: input.supply_type });
     if (input.barcode && (await this.products.model.exists({ companyId, barcode: input.barcode }))) {
       throw new ConflictException(`Barcode ${input.barcode} is already used by another product.`);
     }
@@ -126,6 +127,7 @@ export class ProductsController {
       barcode: input.barcode,
       hsn_code: input.hsn_code,
       price_includes_tax: input.price_includes_tax ?? true,
+      supply_type: input.supply_type ?? 'taxable',
       ...(history ? { rates: history.rates } : {}),
     });
     await this.products.rememberBrandAndUnit(companyId, input.brand_name, input.unit);
@@ -261,7 +263,8 @@ export class ProductsController {
     else if (rates && !taxSent) input.tax = taxMultiplier(percentOn(p));
     const cat = await this.products.requireCategory(companyId, input.category);
     // A stored HSN is checked only when it is being set: an edit of the name does not stall on it.
-    await this.products.checkGst(companyId, { taxPercent: taxPercent(input.tax), hsn: 'hsn_code' in body ? input.hsn_code : undefined });
+    const supply = input.supply_type ?? p.supply_type ?? 'taxable';
+    await this.products.checkGst(companyId, { taxPercent: taxPercent(input.tax), hsn: 'hsn_code' in body ? input.hsn_code : undefined, supplyType: supply });
     const barcode = 'barcode' in body ? input.barcode : p.barcode;
     if (barcode && (await this.products.model.exists({ companyId, barcode, product_id: { $ne: p.product_id } }))) {
       throw new ConflictException(`Barcode ${barcode} is already used by another product.`);
@@ -304,6 +307,7 @@ export class ProductsController {
               barcode,
               hsn_code: 'hsn_code' in body ? input.hsn_code : p.hsn_code,
               price_includes_tax: input.price_includes_tax ?? includesTax(p),
+              supply_type: supply,
               specs,
               ...pendingEventFields(),
             },

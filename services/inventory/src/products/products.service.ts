@@ -11,7 +11,7 @@ import { InventoryEvents } from '../events/inventory-events';
 import { escapeRegex, milliStr, paiseStr, stockLevel, taxMultiplier } from '../common';
 import { percentOn } from './product-rates';
 import { Brand, Category, includesTax, Product, Unit } from '../schemas';
-import { checkGstFields, fineInEveryMode, type GstFields, type TaxMode } from './gst-rules';
+import { checkGstFields, fineInEveryMode, onlyTurnoverInQuestion, type CompanyGstSettings, type GstFields } from './gst-rules';
 import type { StockService } from '../stock/stock.service';
 import type { BucketFilter, Totals } from './product-totals';
 
@@ -85,15 +85,21 @@ export class ProductsService {
   ) {}
 
   /**
-   * Refuses (400) a rate or HSN the company's tax mode does not allow. Identity is asked only when
-   * the fields are ones GST mode would refuse; if it cannot answer, its status (503/504) comes back
-   * and nothing is stored.
+   * Refuses (400) a rate, HSN or supply type the company's tax mode (and turnover) does not allow.
+   * Identity is asked only when the fields are ones GST mode would refuse; if it cannot answer, its
+   * status (503/504) comes back and nothing is stored, except for a 4-digit HSN of a real heading,
+   * which only the turnover could refuse (onlyTurnoverInQuestion).
    */
   async checkGst(companyId: number, f: GstFields): Promise<void> {
     if (fineInEveryMode(f)) return;
-    const company = await this.nats.send(Subjects.identity.companyDetails, { companyId });
-    const mode = ((company as { tax_mode?: TaxMode }).tax_mode ?? 'simple') as TaxMode;
-    checkGstFields(mode, f);
+    let company: CompanyGstSettings;
+    try {
+      company = (await this.nats.send(Subjects.identity.companyDetails, { companyId })) as CompanyGstSettings;
+    } catch (err) {
+      if (onlyTurnoverInQuestion(f)) return;
+      throw err;
+    }
+    checkGstFields(company.tax_mode ?? 'simple', f, company);
   }
 
   filterQuery(companyId: number, f: ListFilters): FilterQuery<Product> {
@@ -248,6 +254,7 @@ export class ProductsService {
       ...(p.rates?.length ? { rates: p.rates.map((r) => ({ rate: r.rate, from: r.from })) } : {}),
       price_includes_tax: includesTax(p),
       hsn_code: p.hsn_code ?? '',
+      supply_type: p.supply_type ?? 'taxable',
       barcode: p.barcode ?? '',
       active: p.active ? 1 : 0,
     };
