@@ -103,7 +103,7 @@ export interface CounterGstSummary {
   invoice_value: number;
   lines: { sl_no: number; gst_rate: number; taxable_value: number; cgst: number; sgst: number; igst: number }[];
   error: string | null;
-  /** Rule 46(e): a taxable value of Rs 50,000 or more to a buyer without GSTIN; a walk-in's name, address and state must be typed (MAKE_SALE `recipient`). */
+  /** Rule 46(e): a taxable value of Rs 50,000 or more to the walk-in; their name, address and state must be typed (MAKE_SALE `recipient`). */
   needs_recipient?: boolean;
 }
 

@@ -295,6 +295,14 @@ export default function BillPage() {
             )}
           </div>
         )}
+        {s.walkIn && s.recipient && (s.recipient.address.length > 0 || s.recipient.state_code) && (
+          // A walk-in's particulars typed at the counter (Rule 46(e)), as the tax invoice prints them.
+          <div className="sl-bill__cust" data-testid="bill-recipient">
+            <b>{s.recipient.name}</b>
+            <br />
+            {[...s.recipient.address, s.recipient.state_name ? `${s.recipient.state_name} (${s.recipient.state_code})` : ''].filter(Boolean).join(', ')}
+          </div>
+        )}
         {gst && (
           <div className="sl-bill__pos" data-testid="bill-place-of-supply">
             {t('bill.placeOfSupply', { name: s.place_of_supply_name, code: s.place_of_supply })}

@@ -5,6 +5,9 @@ import type { BillFormat } from '@bahi/contracts';
 import './print-menu.css';
 
 const FORMATS: readonly BillFormat[] = ['a5', 'thermal-80', 'thermal-58'];
+/** Rule 48: the tax invoice's copies, each its own marking; `all` prints the three in one PDF. */
+const COPIES = ['original', 'duplicate', 'triplicate', 'all'] as const;
+type Copy = (typeof COPIES)[number];
 
 /** What a format prints as: a GST sale's 'a5' is the A4 tax invoice. */
 export function formatLabel(format: BillFormat, gst: boolean): string {
@@ -37,9 +40,10 @@ export function PrintMenu({ saleId, defaultFormat, gst }: { saleId: string | num
     };
   }, [open]);
 
-  const print = (format?: BillFormat) => {
+  const print = (format?: BillFormat, copy?: Copy) => {
     setOpen(false);
-    const path = `/documents/bill/${saleId}${format ? `?format=${format}` : ''}`;
+    const query = copy ? (copy === 'all' ? '?copies=all' : `?copy=${copy}`) : format ? `?format=${format}` : '';
+    const path = `/documents/bill/${saleId}${query}`;
     openDocument(path, { print: true }).catch(() => alert.error(t('bill.printFailed')));
   };
 
@@ -68,6 +72,18 @@ export function PrintMenu({ saleId, defaultFormat, gst }: { saleId: string | num
               </button>
             </li>
           ))}
+          {gst && (
+            <>
+              <li role="separator" className="sl-print__sep" />
+              {COPIES.map((c) => (
+                <li key={c} role="none">
+                  <button type="button" role="menuitem" data-testid={`print-copy-${c}`} onClick={() => print(undefined, c)}>
+                    {t(`print.copy.${c}`)}
+                  </button>
+                </li>
+              ))}
+            </>
+          )}
         </ul>
       )}
     </div>

@@ -8,6 +8,22 @@ export interface SellValues {
   paid: string;
   dueDate: string;
   date: string;
+  /** A walk-in buyer's particulars (Rule 46(e)); the server checks them. */
+  recipient?: { name: string; address: string; state: string };
+}
+
+/** A walk-in's name, address and state, typed when the invoice needs them (Rule 46(e): Rs 50,000 or more). */
+function RecipientFields({ value, onChange }: { value: NonNullable<SellValues['recipient']>; onChange(v: NonNullable<SellValues['recipient']>): void }) {
+  const { t } = useTranslation('sales');
+  return (
+    <fieldset className="sl-recipient" data-testid="sell-recipient">
+      <legend>{t('sell.recipient.title')}</legend>
+      <p className="sl-recipient__why">{t('sell.recipient.why')}</p>
+      <Field label={t('sell.recipient.name')} value={value.name} maxLength={100} onChange={(e) => onChange({ ...value, name: e.target.value })} data-testid="sell-recipient-name" />
+      <Field label={t('sell.recipient.address')} value={value.address} maxLength={250} onChange={(e) => onChange({ ...value, address: e.target.value })} data-testid="sell-recipient-address" />
+      <Field label={t('sell.recipient.state')} hint={t('sell.recipient.stateHint')} value={value.state} maxLength={60} onChange={(e) => onChange({ ...value, state: e.target.value })} data-testid="sell-recipient-state" />
+    </fieldset>
+  );
 }
 
 /** The invoice a sale will make in GST mode: tax heads, round off, invoice value and the amount due with the previous due. */
@@ -87,12 +103,15 @@ export function SellPanel({
   const [dueDate, setDueDate] = useState(todayISO());
   const [date, setDate] = useState(todayISO());
   const [busy, setBusy] = useState(false);
+  const [recipient, setRecipient] = useState({ name: '', address: '', state: '' });
+  const needsRecipient = Boolean(invoice && !invoice.error && invoice.needs_recipient);
   const submit = async () => {
     if (busy) return;
     if (invoice?.error) return onError?.(invoice.error);
     setBusy(true);
     try {
-      await onSell({ paid: paid.trim() || '0', dueDate, date });
+      // Sent only when asked for; the server says (400) what is still missing.
+      await onSell({ paid: paid.trim() || '0', dueDate, date, ...(needsRecipient ? { recipient } : {}) });
     } finally {
       setBusy(false);
     }
@@ -132,6 +151,7 @@ export function SellPanel({
       />
       <Field label={t('sell.dueDate')} type="date" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />
       <Field label={t('sell.date')} type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+      {needsRecipient && <RecipientFields value={recipient} onChange={setRecipient} />}
       <Button type="submit" disabled={busy} data-testid="sell-confirm">
         {busy ? t('sell.selling') : t('sell.confirm')}
       </Button>

@@ -94,8 +94,8 @@ export function counterGst(co: CompanyTax, lines: StoredLine[], s: Summary, buye
       igst_total: num(inv.igst),
       round_off: num(inv.roundOff),
       invoice_value: num(inv.invoiceValue),
-      // Rule 46(e): the counter offers the buyer's particulars (a named customer's come from their record).
-      needs_recipient: co.tax_mode === 'gst' && !buyer?.gstin && missingRecipientDetails(inv.taxable, false, {}).length > 0,
+      // Rule 46(e): the counter offers a walk-in's particulars (a named customer's come from their record).
+      needs_recipient: co.tax_mode === 'gst' && !buyer && missingRecipientDetails(inv.taxable, false, {}).length > 0,
       lines: inv.lines.map((c, i) => ({ sl_no: lines[i]!.sl_no, gst_rate: num(c.rate), taxable_value: num(c.taxable), cgst: num(c.cgst), sgst: num(c.sgst), igst: num(c.igst) })),
     };
   } catch (err) {
@@ -149,6 +149,8 @@ export function saleGst(co: CompanyTax, lines: StoredLine[], s: Summary, custome
     hsn_code: c.hsn,
     uqc: c.uqc,
     gst_rate: c.rate,
+    // GSTR-1 Table 8 reads it (gst-returns); a taxable line carries none, as before the field.
+    ...(lines[i]!.supply_type && lines[i]!.supply_type !== 'taxable' ? { supply_type: lines[i]!.supply_type } : {}),
     price_includes_tax: lines[i]!.price_includes_tax !== false,
     qty: c.qty,
     line_taxable: c.lineTaxable,
