@@ -98,6 +98,7 @@ test('a quarterly filer marks a month filed, returns an item from its bill (the 
   const titles = (await page.locator('.bk-card').allTextContents()).join('\n');
   for (const name of [/B2B/, /B2C large/i, /B2C small|B2C \(others\)/i, /HSN/, /Documents issued/i]) expect(titles).toMatch(name);
   expect(await page.getByTestId(`filing-${month1}`).textContent()).toContain('Not filed');
+  expect((await page.getByTestId('gst-fp').textContent())?.trim()).toBe(`${lastQ} (${month3.slice(5)}${month3.slice(0, 4)})`);
   await e2e.shot(page, 'gst-filing-quarter');
 
   // The IFF of month 1: its B2B invoice only.
@@ -155,6 +156,8 @@ test('a quarterly filer marks a month filed, returns an item from its bill (the 
   // This quarter's GSTR-1: the credit note in cdnr, dated today.
   await page.getByTestId('gst-quarter').selectOption(nowQ);
   await page.getByTestId(`filing-${nowQ}`).waitFor();
+  // This quarter has not ended: nothing to mark filed yet.
+  expect(await page.getByTestId(`mark-filed-${nowQ}`).count()).toBe(0);
   await page.waitForLoadState('networkidle');
   const now = JSON.parse((await download(page, 'download-json')).text);
   expect(now.cdnr).toEqual([{ ctin: GJ_GSTIN, nt: [expect.objectContaining({ nt_num: noteNo, nt_dt: ddmmyyyy(today), val: 590, itms: [{ num: 1, itm_det: { txval: 500, rt: 18, iamt: 90, csamt: 0 } }] })] }]);

@@ -15,7 +15,7 @@ import type { Gstr3bReply } from '@bahi/contracts';
 import { useLanguage, useTranslation } from '@bahi/i18n';
 import { TotalsTable, type Column } from './TotalsTable';
 import { FilingPanel, QuarterSelect, useGstFiling } from './gst/FilingPanel';
-import { returnQuery } from './gst/filing';
+import { quarterOf, returnQuery } from './gst/filing';
 import {
   defaultPeriod,
   fallbackFileName,
@@ -35,7 +35,7 @@ import {
 
 type Loaded<T> = { ok: true; data: T } | { ok: false; message: string };
 type State =
-  { status: 'loading' } | { status: 'done'; period: string; gstr1: Loaded<Gstr1>; gstr3b: Loaded<Gstr3bReply> };
+  { status: 'loading' } | { status: 'done'; period: string; gstr1: Loaded<Gstr1>; gstr3b: Loaded<Gstr3bReply>; quarter?: string };
 
 const settle = <T,>(p: Promise<T>): Promise<Loaded<T>> =>
   p.then(
@@ -69,7 +69,7 @@ export function GstReturnsPage() {
     void Promise.all([
       settle(api.get<Gstr1>('/gst/gstr1', { query: returnQuery({ period }, filing) })),
       settle(api.get<Gstr3bReply>('/gst/gstr3b', { query: returnQuery({ period }, filing) })),
-    ]).then(([gstr1, gstr3b]) => live && setState({ status: 'done', period, gstr1, gstr3b }));
+    ]).then(([gstr1, gstr3b]) => live && setState({ status: 'done', period, gstr1, gstr3b, quarter: filing === 'quarterly' ? quarterOf(period) : undefined }));
     return () => {
       live = false;
     };
@@ -164,6 +164,8 @@ function Returns({
   const { t } = useTranslation('reports');
   const lng = useLanguage();
   const { gstr1, gstr3b, period } = state;
+  // A quarterly filer's return is named by its quarter (2026-27-Q3), a month's by the month.
+  const shownPeriod = state.quarter ?? monthLabel(period, lng);
   if (!gstr1.ok) {
     return (
       <Card title={t('gst.cannotPrepare')}>
@@ -203,7 +205,7 @@ function Returns({
         <div className="bk-stat">
           <span className="bk-stat__label">{t('gst.period')}</span>
           <span className="bk-stat__value bk-stat__value--small" data-testid="gst-fp">
-            {monthLabel(period, lng)} ({r.fp})
+            {shownPeriod} ({r.fp})
           </span>
         </div>
         {!empty && (
@@ -228,7 +230,7 @@ function Returns({
         <>
           <Card title={t('gst.gstr1')}>
             <p className="rp-empty" data-testid="gst-empty">
-              {t('gst.noInvoices', { month: monthLabel(period, lng) })}
+              {t('gst.noInvoices', { month: shownPeriod })}
             </p>
           </Card>
           {threeB}

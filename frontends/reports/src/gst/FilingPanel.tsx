@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, Button, Card, api, errorMessage, fileNameOf, requestBlob, useAlert } from '@bahi/ui-kit';
+import { ApiError, Button, Card, api, errorMessage, fileNameOf, requestBlob, todayISO, useAlert } from '@bahi/ui-kit';
 import { useLanguage, useTranslation } from '@bahi/i18n';
 import { monthLabel } from '../rules';
 import { filedOf, quarterMonths, quarterOf, recentQuarters, type FilingState, type GstFiling } from './filing';
@@ -69,13 +69,15 @@ export function FilingPanel({ period, filing, state, onFiled }: { period: string
   const [busy, setBusy] = useState<string | null>(null);
   const quarter = quarterOf(period);
   const months = quarterMonths(quarter);
-  const rows: { period: string; name: string; iff: boolean }[] =
+  // A return is filed after its period: Mark filed is offered once the last month has ended.
+  const thisMonth = todayISO().slice(0, 7);
+  const rows: { period: string; name: string; iff: boolean; ended: boolean }[] =
     filing === 'quarterly'
       ? [
-          ...months.slice(0, 2).map((m) => ({ period: m, name: t('filing.iffOf', { month: monthLabel(m, lng) }), iff: true })),
-          { period: quarter, name: t('filing.gstr1Of', { period: quarter }), iff: false },
+          ...months.slice(0, 2).map((m) => ({ period: m, name: t('filing.iffOf', { month: monthLabel(m, lng) }), iff: true, ended: m < thisMonth })),
+          { period: quarter, name: t('filing.gstr1Of', { period: quarter }), iff: false, ended: months[2]! < thisMonth },
         ]
-      : [{ period, name: t('filing.gstr1Of', { period: monthLabel(period, lng) }), iff: false }];
+      : [{ period, name: t('filing.gstr1Of', { period: monthLabel(period, lng) }), iff: false, ended: period < thisMonth }];
 
   const downloadIff = async (month: string) => {
     setBusy(`iff-${month}`);
@@ -130,7 +132,7 @@ export function FilingPanel({ period, filing, state, onFiled }: { period: string
                         {t('filing.downloadIff')}
                       </Button>
                     )}{' '}
-                    {!f && open !== r.period && (
+                    {!f && r.ended && open !== r.period && (
                       <Button
                         variant="secondary"
                         onClick={() => {
