@@ -552,3 +552,111 @@ describe('login and sessions', () => {
     expect(found).toEqual([]);
   });
 });
+
+// Hardening II (issue 27): bidi controls in names, live formulas in exports, a deleted company's
+// share links. One company of its own (made by the admin, deleted at the end), through the gateway.
+describe('names, exports and share links of a deleted company', () => {
+  const RLO = '\u202E';
+  const PDF = '\u202C';
+  const RLI = '\u2067';
+  const PDI = '\u2069';
+  const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
+  const EVIL = '=HYPERLINK("http://ev.il","Pay")';
+  let mgrC: Api;
+  let companyC = 0;
+  let saleC = 0;
+
+  beforeAll(async () => {
+    const made = await admin.post('/admin/createCompany', { cName: `Hardening ${RLO}serotS${PDF}`, cAdd: '1 Fort Road', cMob: '9811122299', mName: 'Deepak', mEmail: 'deepak@hardening.in' });
+    expect(made.status).toBe(201);
+    companyC = made.body.companyId;
+    mgrC = await loginChanging('deepak@hardening.in', made.body.managerPassword, 'deepak-own-pass-1');
+    secrets.push(made.body.managerPassword, 'deepak-own-pass-1', mgrC.token);
+  }, 120_000);
+
+  it('every service saves names and addresses without bidi controls, keeping Devanagari', async () => {
+    const co = await mgrC.get('/getCompanyDetails');
+    expect(co.body.name).toBe('Hardening serotS');
+    const profile = { id: companyC, name: `${RLI}हार्डनिंग${PDI} Stores`, add1: `12 ${RLO}Fort Road${PDF}`, add2: '', mob1: '9811122299', mob2: '', email: '' };
+    expect((await mgrC.post('/setCompanyDetails', profile)).status).toBe(200);
+    expect((await mgrC.get('/getCompanyDetails')).body).toMatchObject({ name: 'हार्डनिंग Stores', add1: '12 Fort Road' });
+    expect((await mgrC.post('/users', { name: `${RLO}Deepa${PDF} दीपा`, email: 'deepa@hardening.in', password: 'deepa-pass-123', position: 'staff' })).status).toBeLessThan(300);
+    const users = JSON.stringify((await mgrC.get('/users')).body);
+    expect(users).toContain('Deepa दीपा');
+    const cat = await mgrC.post('/catagory/add', { name: `${RLO}Steel${PDF}`, belongs_to: null });
+    expect(cat.status).toBe(200);
+    const prod = await mgrC.post('/createNewProduct', { catagory: cat.body.id, brand_name: `${RLI}Milton${PDI}`, name: `Bottle ${RLO}gk1${PDF} बोतल`, mrp: '590', cp: '400', unit: 'pcs', per_peice_quantity: 1 });
+    expect(prod.status).toBe(200);
+    const details = (await mgrC.get(`/getProductDetails?id=${prod.body.id}`)).body;
+    expect(details.product).toMatchObject({ product_name: 'Bottle gk1 बोतल', brand_name: 'Milton', category: { name: 'Steel' } });
+    const cust = await mgrC.post('/clients/addClient', { mobile_no: '9876512345', name: `Ramesh ${RLO}gnp.exe${PDF} रमेश`, address_line_1: `${RLI}9 Ring Road${PDI}`, address_line_2: '', city_or_district: 'Surat', state: 'GJ', country: 'India', postal_code: '395003' });
+    expect(cust.status).toBe(200);
+    expect(cust.body.customer).toMatchObject({ name: 'Ramesh gnp.exe रमेश', address_line_1: '9 Ring Road' });
+    const dist = await mgrC.post('/addDistributor', { name: `${RLO}Eastern${PDF} Traders`, address_line_1: '5 Burrabazar', address_line_2: '', city_or_district: 'Kolkata', state: 'WB', country: 'India', postal_code: '700001', officers: [{ name: `Subir ${RLI}Das${PDI}`, mobile: '9830011122' }] });
+    expect(dist.status).toBe(200);
+    expect(dist.body.distributor.name).toBe('Eastern Traders');
+    expect(dist.body.distributor.officers[0].name).toBe('Subir Das');
+    const everything = JSON.stringify([users, details, cust.body, dist.body, (await mgrC.get('/getCompanyDetails')).body]);
+    expect(everything).not.toMatch(BIDI);
+  });
+
+  it("no export carries a live formula: the GSTR-1 b2b CSV and the customers' list, amounts still numbers; delivery details saved clean", async () => {
+    const gst = { id: companyC, name: 'हार्डनिंग Stores', add1: '12 Fort Road', add2: '', mob1: '9811122299', mob2: '', email: '', tax_mode: 'gst', gstin: '27AAPFU0939F1ZV', invoice_prefix: 'HS' };
+    expect((await mgrC.post('/setCompanyDetails', gst)).status).toBe(200);
+    const buyer = await mgrC.post('/clients/addClient', { mobile_no: '9876512346', name: EVIL, address_line_1: '1 Ring Road', address_line_2: '', city_or_district: 'Surat', state: 'GJ', country: 'India', postal_code: '395003', gstin: '24AAGCS5678K1ZT' });
+    expect(buyer.status).toBe(200);
+    const cat = (await mgrC.post('/catagory/add', { name: 'Kitchen', belongs_to: null })).body.id;
+    // 590.00 including 18 %: taxable 500.00, IGST 90.00 to Gujarat.
+    const p = { catagory: cat, brand_name: 'Acme', name: '@SUM(1+1)', mrp: '590', cp: '400', unit: 'pcs', per_peice_quantity: 1, tax: '18', hsn_code: '7323' };
+    const made = await mgrC.post('/createNewProduct', p);
+    expect(made.status).toBe(200);
+    expect((await mgrC.post('/editProduct', { ...p, product_id: made.body.id, stock: '10' })).status).toBe(200);
+    expect((await mgrC.get(`/addProductIntoCart/${made.body.id}`)).status).toBe(200);
+    const sale = await mgrC.post('/MAKE_SALE', { clientId: buyer.body.id, cart_no: 1, paid: '0' });
+    expect(sale.status).toBe(200);
+    saleC = sale.body.saleId;
+    const b2b = await mgrC.get(`/gst/gstr1?period=${todayIST().slice(0, 7)}&format=csv&section=b2b`);
+    expect(b2b.status).toBe(200);
+    const rows = String(b2b.body).split('\r\n').filter((l) => l.includes('ev.il'));
+    expect(rows).toHaveLength(1);
+    // Before: 24AAGCS5678K1ZT,"=HYPERLINK(""http://ev.il"",""Pay"")",... (a live link in Excel).
+    expect(rows[0]).toMatch(/^24AAGCS5678K1ZT,"'=HYPERLINK\(""http:\/\/ev\.il"",""Pay""\)",HS\/\d\d-\d\d\/\d{4},\d\d-[A-Z][a-z]{2}-\d{4},590\.00,24-Gujarat,N,,Regular B2B,,18,500\.00,$/);
+    const list = await mgrC.get('/export/customers?format=csv');
+    expect(list.status).toBe(200);
+    expect(String(list.body)).toContain(`"'=HYPERLINK(""http://ev.il"",""Pay"")"`);
+    expect(String(list.body)).not.toMatch(/(^|,)"?=HYPERLINK/m);
+    const delivery = await mgrC.post('/delivery', { sale_id: saleC, transporter_name: `Shree ${RLO}scitsigoL${PDF}`, mobile: '9820011223', address: 'road', vehicleNumber: 'MH12 AB 1234', dispatched_date: todayIST() });
+    expect(delivery.status).toBe(200);
+    expect(delivery.body.data.transporter_name).toBe('Shree scitsigoL');
+  });
+
+  it("deleting a company revokes its share links; page and PDF answer the friendly 410 page, never JSON naming its id", async () => {
+    const made = await mgrC.post('/share', { kind: 'bill', id: saleC });
+    expect(made.status).toBe(200);
+    const token = made.body.token as string;
+    const open = (p: string) => fetch(`${rig.gatewayUrl}/s/${token}${p}`, { headers: { 'Accept-Language': 'en-IN' } });
+    expect((await open('')).status).toBe(200);
+    expect((await admin.call('DELETE', `/admin/company/delete/${companyC}`)).status).toBe(200);
+    // The event revokes the link before anyone opens it again.
+    const c = new MongoClient(rig.mongoUri);
+    await c.connect();
+    try {
+      const link = await until('the link revoked by identity.company.deleted', async () => {
+        const l = await c.db('bahi_documents').collection('share_links').findOne({ token });
+        return l?.revokedAt ? l : null;
+      }, 30_000);
+      expect(link.companyId).toBe(companyC);
+    } finally {
+      await c.close();
+    }
+    for (const p of ['', '/pdf']) {
+      const res = await open(p);
+      const html = await res.text();
+      expect(res.status).toBe(410);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(html).toContain('The shop has withdrawn this link.');
+      expect(html).not.toContain(`Company ${companyC}`);
+      expect(html).not.toMatch(/^\s*\{/);
+    }
+  });
+});
