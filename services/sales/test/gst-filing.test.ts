@@ -2,10 +2,13 @@
 // inventory, ledger, sales on the embedded MongoDB and nats-server). Sales are made through
 // POST /MAKE_SALE with back dates in quarter 2026-27-Q2 (July-September 2026); every figure is
 // worked out by hand in the comments.
+import { getModelToken } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
 import request from 'supertest';
 import { gstinCheckChar } from '@bahi/gst';
 import { today } from '@bahi/service-kit';
 import { quarterOf } from '../src/gst-filing/periods';
+import { ReturnModels, type CreditNoteDoc } from '../src/returns/schema';
 import { as, auth, category, product, startSales, tokenFor, type Stack } from './helpers';
 
 const GSTIN_MH = '27AAPFU0939F1ZV'; // the company (Maharashtra)
@@ -311,6 +314,23 @@ describe('amendments (b2ba, cdnra) of filed documents, reported in the next open
       [inv(3), '2026-27-Q3'],
       [inv(1), '2026-27-Q3'],
     ]);
+  });
+});
+
+describe('cdnra: a filed credit note to a registered buyer', () => {
+  it('a corrected note date goes to Q3 as cdnra, the original number and date kept in ont_num / ont_dt', async () => {
+    // A note dated in the filed quarter cannot be made today (notes take today's date): one is
+    // written as the returns store them, a copy of CN/26-27/0001 (100.00 @12 %, IGST 12.00, 112.00) dated 20 September.
+    const notes = s.sales.app.get<Model<CreditNoteDoc>>(getModelToken(ReturnModels.CreditNote));
+    const first = (await notes.findOne({ companyId: s.companyId, credit_note_no: 'CN/26-27/0001' }).lean()) as unknown as Record<string, unknown>;
+    const { _id, ...copy } = first;
+    void _id;
+    await notes.collection.insertOne({ ...copy, creditNoteId: 901, serial: 901, credit_note_no: 'CN/26-27/0901', date: '2026-09-20', idempotencyKey: 'seed-cn-901' } as never);
+    const r = (await request(s.url).post('/gst/amendments').set(auth(mgr)).send({ kind: 'cdnra', original_no: 'CN/26-27/0901', changes: { date: '2026-09-21' } }).expect(200)).body;
+    expect(r).toMatchObject({ kind: 'cdnra', original_period: '2026-27-Q2', report_in: '2026-27-Q3', ctin: GSTIN_GJ });
+    const row = { ont_num: 'CN/26-27/0901', ont_dt: '20-09-2026', ntty: 'C', nt_num: 'CN/26-27/0901', nt_dt: '21-09-2026', val: 112, pos: '24', rchrg: 'N', inv_typ: 'R', itms: [{ num: 1, itm_det: { txval: 100, rt: 12, iamt: 12, csamt: 0 } }] };
+    expect(r.row).toEqual(row);
+    expect((await json('/gst/gstr1?quarter=2026-27-Q3')).cdnra).toEqual([{ ctin: GSTIN_GJ, nt: [row] }]);
   });
 });
 
