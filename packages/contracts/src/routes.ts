@@ -74,6 +74,7 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/previewSale', 'sales', 'bahi'),
   r('GET', '/gst/gstr1', 'sales', 'bahi'),
   r('GET', '/gst/gstr3b', 'sales', 'bahi'),
+  r('GET', '/gst/latest-period', 'sales', 'bahi'),
   // QRMP and filed periods (services/sales/src/gst-filing).
   r('GET', '/gst/iff', 'sales', 'bahi'),
   r('GET', '/gst/periods', 'sales', 'bahi'),

@@ -619,6 +619,25 @@ describe('sales made through POST /MAKE_SALE', () => {
   });
 });
 
+describe('an exempt product sold through POST /MAKE_SALE (supply type frozen at the sale)', () => {
+  it('leaves b2cs for Table 8 and the HSN summary at rate 0', async () => {
+    const cat = await category(s.inventory.url, mgr, 'Vegetables');
+    const veg = await product(s.inventory.url, mgr, cat, { name: 'Fresh Vegetables', mrp: '40', tax: '0', hsn_code: '0702', unit: 'kg', supply_type: 'exempt', stock: '100' });
+    const cashier = as(s.url, tokenFor(s.companyId));
+    await cashier.del('/clearCart/1').expect(200);
+    await cashier.get(`/addProductIntoCart/${encodeURIComponent(`2*${veg}`)}?cart_no=1`).expect(200);
+    const sold = (await cashier.post('/MAKE_SALE', { clientId: 0, paid: '0', date: '2031-05-20' }).expect(200)).body as { saleId: number };
+    const stored = await sales.findOne({ saleId: sold.saleId }).lean();
+    expect(stored!.gst!.lines[0]).toMatchObject({ supply_type: 'exempt', gst_rate: '0', taxable_value: '80.00' });
+    const g = JSON.parse((await M.get('/gst/gstr1?period=2031-05').expect(200)).text);
+    expectValid(g);
+    // 2 kg x 40.00 = 80.00 exempt, intra-state to an unregistered buyer; b2cs keeps only the month's taxable sales.
+    expect(g.nil).toEqual({ inv: [{ sply_ty: 'INTRAB2C', nil_amt: 0, expt_amt: 80, ngsup_amt: 0 }] });
+    expect(g.b2cs.every((r: { rt: number }) => r.rt > 0)).toBe(true);
+    expect(g.hsn.hsn_b2c).toEqual(expect.arrayContaining([{ num: 1, hsn_sc: '0702', desc: 'Fresh Vegetables', user_desc: 'Fresh Vegetables', uqc: 'KGS', qty: 2, rt: 0, txval: 80, iamt: 0, camt: 0, samt: 0, csamt: 0 }]));
+  });
+});
+
 describe('GSTR-3B with input tax from a real purchase (this month)', () => {
   it('sets the IGST credit of an inter-state purchase off against the CGST and SGST of an intra-state sale', async () => {
     const cat = await category(s.inventory.url, mgr, 'Fans');
@@ -773,5 +792,16 @@ describe('GSTR-3B Table 3.1 equals what the same month GSTR-1 reports (locked si
     expect(j.itc_elg.itc_net).toEqual({ iamt: 0, camt: 0, samt: 0, csamt: 0 });
     expect(j.intr_ltfee).toEqual({ intr_details: { iamt: 0, camt: 0, samt: 0, csamt: 0 }, ltfee_details: { camt: 0, samt: 0 } });
     expect((await M.get('/gst/gstr3b?period=2026-05&format=xml').expect(400)).body.message).toMatch(/format must be json/);
+  });
+});
+
+describe('GET /gst/latest-period (where the GST page opens)', () => {
+  it('is the month of the latest GST invoice of the caller company, null without one; staff 403', async () => {
+    // The latest is the sale dated 2031-05-10 above (financial year 31-32), not today's.
+    expect((await M.get('/gst/latest-period').expect(200)).body).toEqual({ period: '2031-05' });
+    // The other company's only invoice is of 2 April 2026; a third has none.
+    expect((await as(s.url, tokenFor(s.companyId + 1000, 'manager')).get('/gst/latest-period').expect(200)).body).toEqual({ period: '2026-04' });
+    expect((await as(s.url, tokenFor(s.companyId + 2000, 'manager')).get('/gst/latest-period').expect(200)).body).toEqual({ period: null });
+    await as(s.url, tokenFor(s.companyId, 'staff')).get('/gst/latest-period').expect(403);
   });
 });

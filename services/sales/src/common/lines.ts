@@ -66,6 +66,7 @@ export function lineFromProduct(p: ProductSnapshot, sl_no: number, quantity: str
     gst_rate: p.tax_percent ?? undefined,
     ...(p.rates?.length ? { gst_rates: p.rates } : {}),
     price_includes_tax: p.price_includes_tax !== false,
+    ...(p.supply_type && p.supply_type !== 'taxable' ? { supply_type: p.supply_type } : {}),
     cp: money(p.cp || '0').toFixed(),
   };
 }

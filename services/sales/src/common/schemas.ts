@@ -19,6 +19,7 @@ export const LineSchema = new Schema<StoredLine>(
     gst_rate: { type: String },
     gst_rates: { type: [Object], default: undefined },
     price_includes_tax: { type: Boolean },
+    supply_type: { type: String },
     cp: { type: String },
   },
   { _id: false },

@@ -21,6 +21,8 @@ export interface StoredLine {
   gst_rates?: { rate: string; from: string }[];
   /** Whether mrp includes that rate, captured with it. */
   price_includes_tax?: boolean;
+  /** The product's GSTR-1 Table 8 supply type when not taxable (nil, exempt, non_gst), captured with the rate. */
+  supply_type?: 'taxable' | 'nil' | 'exempt' | 'non_gst';
   /** The product's cost price per unit when the line was added (like mrp), frozen so a sale's profit never moves; absent on older lines. */
   cp?: string;
 }

@@ -64,6 +64,12 @@ export class GstReturnsController {
     }
   }
 
+  /** The latest month with a GST-mode invoice ('YYYY-MM'), or null: where the GST page opens. */
+  @Get('latest-period')
+  async latestPeriod(@CurrentWho() who: Who): Promise<{ period: string | null }> {
+    return { period: await this.gstr1.latestMonth(who.companyId) };
+  }
+
   /** The screen's summary; `format=json` the portal's GSTR-3B JSON as a download. */
   @Get('gstr3b')
   async getGstr3b(

@@ -229,6 +229,18 @@ export class Gstr1Service {
     }
   }
 
+  /** The month of the company's latest GST-mode invoice ('YYYY-MM'), or null; one index walk from the newest year's end. */
+  async latestMonth(companyId: number): Promise<string | null> {
+    const [s] = await this.sales
+      .aggregate<{ gst: { invoice_date: string } }>([
+        { $match: { companyId, status: 'complete', 'gst.fy': { $gt: '' }, 'gst.tax_mode': 'gst' } },
+        { $sort: { 'gst.fy': -1, 'gst.invoice_date': -1 } },
+        { $limit: 1 },
+        { $project: { _id: 0, 'gst.invoice_date': 1 } },
+      ]);
+    return s ? s.gst.invoice_date.slice(0, 7) : null;
+  }
+
   /** The period's totals, for GSTR-1 and for GSTR-3B (which must equal it). */
   totals(companyId: number, p: ReturnPeriod): Promise<ReturnTotals> {
     return periodTotals(this.sales, this.notes, companyId, p);
