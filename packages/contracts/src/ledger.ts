@@ -238,3 +238,19 @@ export interface AddDistributorReply {
   distributor?: Distributor;
   err?: string;
 }
+
+// ---- Payment modes (issue 28) ----
+
+/** How money changed hands: the counter's tender kinds. */
+export const PAY_MODES = ['cash', 'upi', 'card', 'cheque', 'bank'] as const;
+export type PayMode = (typeof PAY_MODES)[number];
+/** The longest `ref` (UPI reference, cheque number) a payment line may carry. */
+export const PAY_REF_MAX = 40;
+/** One tender of a money call: `amount` an exact decimal string above 0; `ref` optional. */
+export interface PaymentLine {
+  mode: PayMode;
+  amount: string;
+  ref?: string;
+}
+/** Printed names of the modes (receipts, bills, the `type` of a receipt). */
+export const PAY_MODE_LABELS: Record<PayMode, string> = { cash: 'Cash', upi: 'UPI', card: 'Card', cheque: 'Cheque', bank: 'Bank transfer' };
