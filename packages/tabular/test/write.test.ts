@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
 import { csvCell, csvLine, tableWriter, type Column } from '../src';
 
 // The one CSV writer of every export (list exports, reports, GSTR-1): RFC 4180 quoting and the formula guard.
@@ -54,5 +55,24 @@ describe('the CSV formula guard', () => {
       "'@SUM(1+1),-150.00",
       '',
     ]);
+  });
+
+  it('XLSX needs no prefix: text is a string cell, never a formula, and numbers stay numbers', async () => {
+    interface R { name: string; amount: string }
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    const w = tableWriter<R>('xlsx', out, [
+      { header: 'Name', value: (r) => r.name },
+      { header: 'Amount', type: 'number', value: (r) => r.amount },
+    ]);
+    await w.add({ name: attacks[0]!, amount: '-150.00' });
+    await w.end();
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.concat(chunks) as never);
+    const ws = wb.worksheets[0]!;
+    expect(ws.getCell('A2').type).toBe(ExcelJS.ValueType.String);
+    expect(ws.getCell('A2').value).toBe(attacks[0]);
+    expect(ws.getCell('B2').value).toBe(-150);
   });
 });
