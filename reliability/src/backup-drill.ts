@@ -1,4 +1,4 @@
-// `npm run drill:backup -w @bahi/reliability [-- --sales 100000] [-- --passphrase X]`
+// `npm run drill:backup -w @bahi/reliability [-- --sales 100000] [-- --passphrase X] [-- --online]`
 // The backup and restore drill of docs/reliability.md: seeds a data folder with N sales written
 // straight into the embedded server (each with its lines' stock movements, its stock source and
 // its ledger entry, as checkout leaves them, so the invariant auditor accepts them), then times
@@ -21,7 +21,8 @@ const OPENING = 1_000_000_000; // thousandths: a million packs of each product a
 
 const rupees = (paise: number) => `${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
 
-async function seed(dbPath: string, sales: number): Promise<void> {
+/** Seeds the store; with `keep` the server stays up (answers it) for an online backup. */
+async function seed(dbPath: string, sales: number, keep: boolean): Promise<{ uri: string; stop(): Promise<void> } | null> {
   const server = await startMongo({ port: 0, dbPath });
   const client = await MongoClient.connect(server.uri);
   try {
@@ -79,28 +80,32 @@ async function seed(dbPath: string, sales: number): Promise<void> {
     );
   } finally {
     await client.close();
-    await server.stop();
+    if (!keep) await server.stop();
   }
+  return keep ? server : null;
 }
 
 async function main() {
   const sales = Number(arg('--sales') ?? 100_000);
   const passphrase = arg('--passphrase');
+  // --online: back up while the server that wrote the data runs (as under npm start); default: stopped.
+  const online = process.argv.includes('--online');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-drill-'));
   const dataDir = path.join(dir, 'data');
   try {
     let t = Date.now();
-    await seed(path.join(dataDir, 'mongo'), sales);
+    const running = await seed(path.join(dataDir, 'mongo'), sales, online);
     fs.writeFileSync(path.join(dataDir, 'jwt-secret'), 'drill-'.repeat(11));
     const storeBytes = fs.statSync(path.join(dataDir, 'mongo', 'embedded-mongo.mdb')).size;
     console.log(`seeded ${sales} sales (+ ${2 * sales} movements, ${sales} entries) in ${((Date.now() - t) / 1000).toFixed(1)} s; store file ${(storeBytes / 1048576).toFixed(1)} MB`);
 
     t = Date.now();
-    const b = await createBackup({ dataDir, outDir: path.join(dir, 'backups'), rootDir: ROOT, passphrase });
+    const b = await createBackup({ dataDir, outDir: path.join(dir, 'backups'), rootDir: ROOT, passphrase, ...(running ? { mongoUri: running.uri } : {}) });
     const total = Date.now() - t;
+    await running?.stop();
     const v = b.verification!;
     console.log(
-      `backup ${b.name}: ${(b.size / 1048576).toFixed(1)} MB${passphrase ? ' (encrypted)' : ''}; ${((total - v.millis) / 1000).toFixed(1)} s to snapshot and pack, ${(v.millis / 1000).toFixed(1)} s to verify (${v.documents} documents counted, auditor: ${v.audit.split('\n').pop()}); good: ${v.good}${v.good ? '' : ` (${v.problems.join(' ')})`}`,
+      `${online ? 'online' : 'offline'} backup ${b.name}: ${(b.size / 1048576).toFixed(1)} MB${passphrase ? ' (encrypted)' : ''}; ${((total - v.millis) / 1000).toFixed(1)} s to snapshot and pack, ${(v.millis / 1000).toFixed(1)} s to verify (${v.documents} documents counted, auditor: ${v.audit.split('\n').pop()}); good: ${v.good}${v.good ? '' : ` (${v.problems.join(' ')})`}`,
     );
     t = Date.now();
     await restoreBackup({ file: b.file, dataDir, passphrase });
