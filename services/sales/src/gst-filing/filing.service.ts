@@ -8,7 +8,7 @@ import { NatsClient, SequenceService, today } from '@bahi/service-kit';
 import { Models, type SaleDoc } from '../common/schemas';
 import { ReturnModels, type CreditNoteDoc, type ReturnableSale } from '../returns/schema';
 import type { Who } from '../common/who';
-import { Gstr1Service } from '../gst-returns/gstr1.service';
+import { Gstr1Service, type Gstr1Options } from '../gst-returns/gstr1.service';
 import { parsePeriod, type ReturnPeriod } from '../gst-returns/period';
 import { Sink } from '../gst-returns/sink';
 import { checkChanges, correctedItems, itemsOf, jsonDate } from './amendments';
@@ -19,7 +19,7 @@ import { type AmendmentDoc, type FiledChunkDoc, type FiledPeriodDoc, FilingModel
 const ARN = /^([A-Z]{2})(\d{2})(\d{2})(\d{2})(\d{6})([0-9A-Z])$/;
 const CHUNK = 8 * 1024 * 1024;
 
-/** A return's period; a quarter's b2b and cdnr report only `b2bDays` when an IFF of the quarter was filed. */
+/** A return's period; `b2bDays` (set when an IFF of the quarter was filed) are the days whose b2b and cdnr CSV rows the quarter reports. */
 export type QuarterAware = ReturnPeriod & { b2bDays?: string[] };
 
 export interface FilingCompany {
@@ -42,20 +42,8 @@ async function collect(build: (sink: Sink) => Promise<void>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** An object's keys in order, with the amendment sections before `version` (or at the end). */
-function withSections(obj: Record<string, unknown>, add: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  let placed = false;
-  for (const [k, v] of Object.entries(obj)) {
-    if (!placed && (k === 'version' || k === 'hash')) {
-      Object.assign(out, add);
-      placed = true;
-    }
-    out[k] = v;
-  }
-  if (!placed) Object.assign(out, add);
-  return out;
-}
+/** The IFF: b2b invoices and registered buyers' notes only (no b2cs, HSN or documents issued). */
+const IFF_SECTIONS: Gstr1Options['sections'] = new Set(['b2b', 'cdnr']);
 
 /**
  * Filing periods (QRMP quarters, IFF months, filed returns, amendments). A filed period's dates
@@ -111,13 +99,35 @@ export class FilingService {
     return parsePeriod(period);
   }
 
-  /** GSTR-1 JSON of a period: as filed when it was, else built now with the amendments it reports. */
+  /** GSTR-1 JSON of a period: as filed when it was, else streamed now with what it must leave out and the amendments it reports. */
   async writeGstr1(companyId: number, gstin: string, p: QuarterAware, out: Sink): Promise<void> {
     const stored = await this.storedBytes(companyId, p.period, 'gstr1');
     if (stored) return out.write(stored.toString('utf8'));
+    return this.gstr1.json(companyId, gstin, p, out, await this.exportOptions(companyId, p));
+  }
+
+  /**
+   * A quarter leaves out of b2b and cdnr the invoice and note numbers its filed IFFs reported
+   * (read back from their stored JSON); a period writes the amendments it reports (b2ba, cdnra).
+   */
+  private async exportOptions(companyId: number, p: QuarterAware): Promise<Gstr1Options> {
+    const opts: Gstr1Options = {};
+    if (p.b2bDays) {
+      const invoices = new Set<string>();
+      const notes = new Set<string>();
+      for (const f of await this.filed.find({ companyId, kind: 'iff', from: { $gte: p.from }, to: { $lte: p.to } }, { period: 1 }).lean()) {
+        const iff = JSON.parse(((await this.storedBytes(companyId, f.period, 'iff')) ?? Buffer.from('{}')).toString('utf8')) as {
+          b2b?: { inv: { inum: string }[] }[];
+          cdnr?: { nt: { nt_num: string }[] }[];
+        };
+        for (const g of iff.b2b ?? []) for (const i of g.inv) invoices.add(i.inum);
+        for (const g of iff.cdnr ?? []) for (const n of g.nt) notes.add(n.nt_num);
+      }
+      opts.reported = { invoices, notes };
+    }
     const amend = await this.amendmentSections(companyId, p.period);
-    if (!amend && !p.b2bDays) return this.gstr1.json(companyId, gstin, p, out);
-    await out.write((await this.gstr1Bytes(companyId, gstin, p, amend)).toString('utf8'));
+    if (amend) opts.extra = amend;
+    return opts;
   }
 
   /** One section's CSV: a quarter's b2b and cdnr leave out the months a filed IFF reported. */
@@ -129,7 +139,8 @@ export class FilingService {
   async writeIff(companyId: number, rawPeriod: unknown, out: Sink): Promise<{ gstin: string; fp: string }> {
     const { gstin, p } = await this.iffPeriod(companyId, rawPeriod);
     const stored = await this.storedBytes(companyId, p.period, 'iff');
-    await out.write((stored ?? (await this.iffBytes(companyId, gstin, p))).toString('utf8'));
+    if (stored) await out.write(stored.toString('utf8'));
+    else await this.gstr1.json(companyId, gstin, p, out, { sections: IFF_SECTIONS });
     return { gstin, fp: p.fp };
   }
 
@@ -142,19 +153,13 @@ export class FilingService {
     return { gstin, p };
   }
 
-  private async gstr1Bytes(companyId: number, gstin: string, p: QuarterAware, amend?: Record<string, unknown> | null): Promise<Buffer> {
-    const raw = await collect((s) => this.gstr1.json(companyId, gstin, p, s));
-    if (!amend && !p.b2bDays) return raw;
-    let doc = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-    if (p.b2bDays) doc = leaveOutReported(doc, new Set(p.b2bDays.map(jsonDate)));
-    return Buffer.from(JSON.stringify(amend ? withSections(doc, amend) : doc));
+  private async gstr1Bytes(companyId: number, gstin: string, p: QuarterAware): Promise<Buffer> {
+    const opts = await this.exportOptions(companyId, p);
+    return collect((s) => this.gstr1.json(companyId, gstin, p, s, opts));
   }
 
-  private async iffBytes(companyId: number, gstin: string, p: ReturnPeriod): Promise<Buffer> {
-    const month = JSON.parse((await collect((s) => this.gstr1.json(companyId, gstin, p, s))).toString('utf8')) as Record<string, unknown>;
-    // The month's GSTR-1 keeps its b2b and cdnr as the portal takes them; the rest waits for the quarter.
-    const keep = ['gstin', 'fp', 'b2b', 'cdnr', 'version', 'hash'];
-    return Buffer.from(JSON.stringify(Object.fromEntries(Object.entries(month).filter(([k]) => keep.includes(k)))));
+  private iffBytes(companyId: number, gstin: string, p: ReturnPeriod): Promise<Buffer> {
+    return collect((s) => this.gstr1.json(companyId, gstin, p, s, { sections: IFF_SECTIONS }));
   }
 
   /** b2ba / cdnra of the amendments a period reports, grouped by recipient GSTIN; null when none. */
@@ -200,7 +205,7 @@ export class FilingService {
       if (await this.filed.exists({ companyId: who.companyId, period: q })) throw new BadRequestException(`Quarter ${q} is already filed: its GSTR-1 reported ${periodName(p.label)}, so there is no IFF to file.`);
     }
     const period = p.kind === 'gstr1' && p.label.includes('Q') ? await this.returnPeriod(who.companyId, undefined, p.label, 'GSTR-1') : p;
-    const bytes = p.kind === 'iff' ? await this.iffBytes(who.companyId, gstin, p) : await this.gstr1Bytes(who.companyId, gstin, period, await this.amendmentSections(who.companyId, p.label));
+    const bytes = p.kind === 'iff' ? await this.iffBytes(who.companyId, gstin, p) : await this.gstr1Bytes(who.companyId, gstin, period);
     const filingId = randomUUID();
     const parts: FiledChunkDoc[] = [];
     for (let n = 0; n * CHUNK < bytes.length || n === 0; n++) parts.push({ companyId: who.companyId, filingId, n, data: bytes.subarray(n * CHUNK, (n + 1) * CHUNK) });
@@ -355,23 +360,6 @@ export class FilingService {
       val: Number(n.amount),
     };
   }
-}
-
-/** A quarter's b2b invoices and registered buyers' notes dated in the days it reports (a filed IFF reported the rest); empty groups and sections go. */
-function leaveOutReported(doc: Record<string, unknown>, days: Set<string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(doc)) {
-    if ((k === 'b2b' || k === 'cdnr') && Array.isArray(v)) {
-      const [list, date] = k === 'b2b' ? (['inv', 'idt'] as const) : (['nt', 'nt_dt'] as const);
-      const kept = (v as Record<string, unknown>[])
-        .map((g) => ({ ...g, [list]: (g[list] as Record<string, unknown>[]).filter((d) => days.has(String(d[date]))) }))
-        .filter((g) => (g[list] as unknown[]).length > 0);
-      if (kept.length) out[k] = kept;
-      continue;
-    }
-    out[k] = v;
-  }
-  return out;
 }
 
 function dayAfter(iso: string): string {
