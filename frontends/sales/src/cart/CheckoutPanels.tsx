@@ -19,9 +19,11 @@ function RecipientFields({ value, onChange }: { value: NonNullable<SellValues['r
     <fieldset className="sl-recipient" data-testid="sell-recipient">
       <legend>{t('sell.recipient.title')}</legend>
       <p className="sl-recipient__why">{t('sell.recipient.why')}</p>
-      <Field label={t('sell.recipient.name')} value={value.name} maxLength={100} onChange={(e) => onChange({ ...value, name: e.target.value })} data-testid="sell-recipient-name" />
+      <div className="sl-recipient__row">
+        <Field label={t('sell.recipient.name')} value={value.name} maxLength={100} onChange={(e) => onChange({ ...value, name: e.target.value })} data-testid="sell-recipient-name" />
+        <Field label={t('sell.recipient.state')} placeholder={t('sell.recipient.stateHint')} value={value.state} maxLength={60} onChange={(e) => onChange({ ...value, state: e.target.value })} data-testid="sell-recipient-state" />
+      </div>
       <Field label={t('sell.recipient.address')} value={value.address} maxLength={250} onChange={(e) => onChange({ ...value, address: e.target.value })} data-testid="sell-recipient-address" />
-      <Field label={t('sell.recipient.state')} hint={t('sell.recipient.stateHint')} value={value.state} maxLength={60} onChange={(e) => onChange({ ...value, state: e.target.value })} data-testid="sell-recipient-state" />
     </fieldset>
   );
 }
@@ -118,7 +120,7 @@ export function SellPanel({
   };
   return (
     <form
-      className="sl-panel"
+      className={needsRecipient ? 'sl-panel sl-panel--tall' : 'sl-panel'}
       data-testid="sell-panel"
       onSubmit={(e) => {
         e.preventDefault();
