@@ -113,6 +113,10 @@ export interface EntryPostRequest {
   docNo?: string | null;
   /** sale-cancel: refuse (409, nothing posted) when the party paid after this source was posted. */
   guard?: { noPaymentAfter: SourceRef } | null;
+  /** How `paid` changed hands (they add up to it); absent: all cash. */
+  payments?: PaymentLine[] | null;
+  /** The user id who took (or gave) the money; null when unknown. */
+  by?: number | null;
 }
 export interface EntryPostReply {
   /** false when this source was already posted (idempotent), or was reversed before it was posted (a late post of an undone sale posts nothing). */
@@ -188,6 +192,8 @@ export interface HistoryRow {
   hide_link: string | null;
   /** A note's printed number (CN/26-27/0001) or a GST invoice number; null when it has none. */
   doc_no?: string | null;
+  /** How the row's money changed hands (`paid` of a document, `amount` of a payment); [] when none did. */
+  payments: PaymentLine[];
 }
 export interface HistoryReply {
   list: HistoryRow[];
@@ -218,6 +224,8 @@ export interface Receipt {
   /** Due before and after this payment. */
   previous_due: number;
   due: number;
+  /** The tenders of this payment (split tender: several); `type` names their modes ("Cash + UPI"). */
+  payments: PaymentLine[];
 }
 export interface DistributorListRow {
   id: number;

@@ -2,7 +2,7 @@
 // "not shown" are designed here and documented in services/sales/README.md. HTTP replies carry
 // amounts as numbers (exact decimals converted once, at the edge); totals rounded as spec 000 §9 says.
 
-import type { Customer } from './ledger';
+import type { Customer, PaymentLine } from './ledger';
 import type { CompanyDetails } from './identity';
 import type { ProductSuggestion } from './inventory';
 import type { CompanyTaxMode } from './identity';
@@ -89,6 +89,8 @@ export interface SalesListRow {
   invoice_no?: string | null;
   /** '' | 'Partly returned' | 'Returned' | 'Cancelled' */
   status?: SaleReturnStatus;
+  /** Managers who approved a discount on this sale (names, comma-separated); '' when none. */
+  approved_by?: string;
 }
 /** GET /getSaleList?pageNo */
 export interface SaleListReply {
@@ -125,6 +127,8 @@ export interface SaleDetails {
   date: string;
   due_date: string;
   paid: number;
+  /** How `paid` was tendered (issue 28): [{ mode, amount, ref? }], decimal strings adding up to paid; [] when nothing was paid. */
+  payments?: PaymentLine[];
   shipping: number;
   summery_discount: number;
   tax: 0 | 1;
@@ -158,6 +162,32 @@ export interface SaleDetails {
   invoice_value?: number | null;
   /** GST mode: the recipient as frozen on the tax invoice (a walk-in's typed particulars, Rule 46(e)); null in simple mode. */
   recipient?: GstParty | null;
+  /** Discounts a manager approved by PIN (issue 28); sl_no is null for the summary discount. */
+  approvals?: SaleApproval[];
+}
+
+export interface SaleApproval {
+  sl_no: number | null;
+  kind: 'line' | 'summary';
+  /** The approved discount, a decimal string (per unit for a line). */
+  discount: string;
+  approver_id: number;
+  approver_name: string;
+  /** ISO time of the approval. */
+  at: string;
+}
+
+/** GET /approvers: the company's managers the counter offers for an approval. */
+export interface ApproversReply {
+  approvers: { id: number; name: string; has_pin: boolean }[];
+}
+
+/** 403 body when a staff member's discount is above the company's limit: repeat with approver_id and approval_pin. */
+export interface NeedsApprovalBody {
+  statusCode: 403;
+  needsApproval: true;
+  msg: string;
+  message: string;
 }
 
 /** GET /getBillDetails?id */

@@ -9,8 +9,11 @@ import {
   type EntryReverseReply,
   type PartyDueReply,
   type SourceKind,
+  PAY_MODES,
+  PAY_REF_MAX,
+  type PayMode,
 } from '@bahi/contracts';
-import { CompanyMsg, Money, RpcDecimal, RpcId, RpcNested, RpcOneOf, RpcText } from '@bahi/service-kit';
+import { CompanyMsg, Money, parsePayments, PaymentsError, RpcDecimal, RpcId, RpcNested, RpcOneOf, RpcText } from '@bahi/service-kit';
 import { AccountsService, SOURCE_ENTRY } from './accounts/accounts.service';
 import { isCalendarDate, today } from './common';
 import { CustomersService } from './customers/customers.service';
@@ -40,6 +43,11 @@ class GuardMsg {
 class PartyDueMsg extends CompanyMsg {
   @RpcNested(() => PartyRefMsg) party!: PartyRefMsg;
 }
+class PaymentLineMsg {
+  @RpcOneOf(PAY_MODES) mode!: PayMode;
+  @RpcDecimal() amount!: string;
+  @RpcText(PAY_REF_MAX, { optional: true }) ref?: string;
+}
 class EntryPostMsg extends CompanyMsg {
   @RpcNested(() => PartyRefMsg) party!: PartyRefMsg;
   @RpcNested(() => SourceRefMsg) source!: SourceRefMsg;
@@ -49,6 +57,10 @@ class EntryPostMsg extends CompanyMsg {
   @RpcText(40, { optional: true }) date?: string | null;
   @RpcText(40, { optional: true }) docNo?: string | null;
   @RpcNested(() => GuardMsg, { optional: true }) guard?: GuardMsg | null;
+  /** How `paid` changed hands; absent: cash. */
+  @RpcNested(() => PaymentLineMsg, { each: 10, optional: true }) payments?: PaymentLineMsg[] | null;
+  /** Who took the money (user id). */
+  @RpcId({ min: 1, optional: true }) by?: number | null;
 }
 class EntryReverseMsg extends CompanyMsg {
   @RpcNested(() => SourceRefMsg) source!: SourceRefMsg;
@@ -111,7 +123,14 @@ export class LedgerHandlers {
     }
     await this.party(msg.companyId, msg.party);
     const docNo = msg.docNo ? msg.docNo.trim() || null : null;
-    const posted = await this.accounts.post({ companyId: msg.companyId, party: msg.party, source: msg.source, amount, paid, date, dueDate, docNo, guard: msg.guard ?? null });
+    let payments;
+    try {
+      payments = parsePayments(msg.payments, paid, 'paid');
+    } catch (err) {
+      if (err instanceof PaymentsError) throw new BadRequestException(err.message);
+      throw err;
+    }
+    const posted = await this.accounts.post({ companyId: msg.companyId, party: msg.party, source: msg.source, amount, paid, date, dueDate, docNo, guard: msg.guard ?? null, payments, by: msg.by ?? null });
     return { posted };
   }
 

@@ -42,6 +42,7 @@ describe('ledger.receipt.document', () => {
       next_due_date: '2030-02-01',
       previous_due: 603,
       due: 402.5,
+      payments: [{ mode: 'cash', amount: '200.5' }],
     });
     const http = (await A.get(`/getSalesPaymentDetails?id=${paymentId}`)).body.data;
     expect(r).toEqual(http);

@@ -56,6 +56,8 @@ describe('credit and debit notes', () => {
       due_date: null,
       hide_link: 'credit-note',
       doc_no: 'CN/30-31/0001',
+      // A refund sent without tenders was cash.
+      payments: [{ mode: 'cash', amount: '100' }],
     });
     expect(hist.list[1]).toMatchObject({ type: 'Sale', hide_link: 'bill', balance: 1000, doc_no: null });
 

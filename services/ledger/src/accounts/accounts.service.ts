@@ -1,8 +1,8 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
-import type { HistoryRow, PartyKind, PartyRef, SourceKind, SourceRef } from '@bahi/contracts';
-import { castForInsert, duplicateIn, inTransaction, Money, SequenceService } from '@bahi/service-kit';
+import type { HistoryRow, PartyKind, PartyRef, PaymentLine, SourceKind, SourceRef } from '@bahi/contracts';
+import { castForInsert, duplicateIn, inTransaction, Money, paymentsLabel, SequenceService } from '@bahi/service-kit';
 import { LedgerEvents } from '../events/ledger-events';
 import { PAGE_SIZE, today } from '../common';
 import { EntrySourceDoc } from './entry-source.schema';
@@ -47,6 +47,16 @@ export const CANCEL_AFTER_PAYMENT = 'A payment was received from this customer a
 /** Replies give rupees as numbers rounded to 2 decimals; arithmetic stays exact before that. */
 export const num = (d: Money.MoneyInput): number => Money.toNumber(Money.round2(d));
 
+/**
+ * The tenders of an entry. Entries written before modes existed (and demo data) hold none: their
+ * money (a document's paid, a payment's amount) was cash, the only kind the spec knew.
+ */
+export function entryPayments(e: Pick<EntryDoc, 'payments' | 'entryKind' | 'amount' | 'paid'>): PaymentLine[] {
+  if (e.payments) return e.payments.map((p) => ({ mode: p.mode, amount: p.amount, ...(p.ref ? { ref: p.ref } : {}) }));
+  const money = e.entryKind === 'payment_received' || e.entryKind === 'payment_given' ? e.amount : e.entryKind === 'opening' ? '0' : e.paid;
+  return Money.money(money || '0').isZero() ? [] : [{ mode: 'cash', amount: Money.toMoneyString(money) }];
+}
+
 export interface PostInput {
   companyId: number;
   party: PartyRef;
@@ -57,6 +67,10 @@ export interface PostInput {
   date: string;
   docNo?: string | null;
   guard?: { noPaymentAfter: SourceRef } | null;
+  /** How `paid` changed hands (checked to add up to it by the caller). */
+  payments: PaymentLine[];
+  /** Who took the money (user id), null when not known. */
+  by: number | null;
 }
 
 export interface PaymentInput {
@@ -69,6 +83,10 @@ export interface PaymentInput {
   transactionId?: string;
   /** A retry with the same key answers the first payment's id instead of paying again. */
   idempotencyKey?: string;
+  /** The tenders (adding up to amount); absent: all cash. */
+  payments?: PaymentLine[];
+  /** Who took or gave the money (user id). */
+  by?: number | null;
 }
 
 /** The accounts of customers and distributors: entries, dues, due dates, payments. */
@@ -172,6 +190,7 @@ export class AccountsService {
         due_date: e.dueDate,
         hide_link: link,
         doc_no: e.docNo ?? null,
+        payments: entryPayments(e),
       };
     });
     return rows;
@@ -217,6 +236,8 @@ export class AccountsService {
           delta: Money.toMoneyString(delta),
           date: input.date,
           dueDate: input.dueDate,
+          payments: input.payments,
+          by: input.by,
           ...(input.docNo ? { docNo: input.docNo } : {}),
           ...(input.guard ? { refId: input.guard.noPaymentAfter.id } : {}),
           ...(partyVersion ? { partyVersion } : {}),
@@ -265,6 +286,9 @@ export class AccountsService {
             delta: Money.toMoneyString(Money.money(original.delta).negated()),
             date: today(),
             dueDate: null,
+            // The undone money, as it was taken (the cash books net the two).
+            payments: entryPayments(original),
+            by: original.by ?? null,
           },
         ],
         { session },
@@ -335,8 +359,10 @@ export class AccountsService {
       delta: Money.toMoneyString(Money.money(input.amount).negated()),
       date: input.date ?? today(),
       dueDate: input.nextDD,
-      payType: input.type ?? 'Cash',
-      transactionId: input.transactionId ?? '',
+      payments: input.payments ?? [{ mode: 'cash', amount: Money.toMoneyString(input.amount) }],
+      by: input.by ?? null,
+      payType: input.type ?? paymentsLabel(input.payments),
+      transactionId: input.transactionId ?? (input.payments ?? []).flatMap((p) => (p.ref ? [p.ref] : [])).join(', '),
       ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
     };
   }

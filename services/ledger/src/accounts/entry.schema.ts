@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument } from 'mongoose';
+import type { PaymentLine } from '@bahi/contracts';
 import { pendingEvent } from '@bahi/service-kit';
 
 export const EntryKinds = ['opening', 'sale', 'purchase', 'payment_received', 'payment_given', 'reversal', 'credit_note', 'debit_note', 'cancellation'] as const;
@@ -34,6 +35,14 @@ export class EntryDoc {
   /** Payments: how it was paid and a reference. */
   @Prop({ default: '' }) payType!: string;
   @Prop({ default: '' }) transactionId!: string;
+  /**
+   * How the money of this entry changed hands: `paid` of a sale, purchase or note (its refund),
+   * `amount` of a payment; [{ mode, amount, ref? }] adding up to it (decimal strings). Entries
+   * written before modes existed have none: read them with `entryPayments` (all cash).
+   */
+  @Prop({ type: [{ _id: false, mode: String, amount: String, ref: String }], default: undefined }) payments?: PaymentLine[];
+  /** The user id (identity's uid) who took or gave the money; null when not known (older entries, demo data). */
+  @Prop({ type: Number, default: null }) by?: number | null;
   /** The document the row leads to when it is not the source: a cancellation's sale (the guard's). */
   @Prop({ type: Number }) refId?: number;
   /** Payments: the client's Idempotency-Key, so a retried payment is recorded once. */

@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Headers, HttpCode, HttpException, Inject, Post, Query } from '@nestjs/common';
-import { Subjects, type DueAndDueDateReply, type PaymentReply, type Receipt } from '@bahi/contracts';
-import { describeError, Limits, Money, NatsClient, Positions, Tenant } from '@bahi/service-kit';
+import { Subjects, type DueAndDueDateReply, type PaymentLine, type PaymentReply, type Receipt, type TokenClaims } from '@bahi/contracts';
+import { CurrentUser, describeError, Limits, Money, NatsClient, parsePayments, PaymentsError, Positions, Tenant } from '@bahi/service-kit';
 import { idParam, isCalendarDate, specFailure, today } from '../common';
 import { CustomersService } from '../customers/customers.service';
 import { DistributorsService } from '../distributors/distributors.service';
-import { AccountsService, num } from './accounts.service';
+import { AccountsService, entryPayments, num } from './accounts.service';
 
 export const MSG = {
   amountZero: 'Amount cannot be 0 !!',
@@ -47,6 +47,16 @@ function partyId(value: unknown, msg: string): number {
   return n;
 }
 
+/** The tenders of a payment (service-kit parsePayments): they add up to `amount`; none sent: cash. */
+function readPayments(raw: unknown, amount: string): PaymentLine[] {
+  try {
+    return parsePayments(raw, amount, 'amount');
+  } catch (err) {
+    if (err instanceof PaymentsError) throw bad(err.message);
+    throw err;
+  }
+}
+
 async function doneOrErr<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
@@ -87,17 +97,18 @@ export class PaymentsController {
   /** POST /salesDuePayment {client_id, amount, nextDD} -> {done, paymentId}. A payment above the due is an advance. */
   @Post('salesDuePayment')
   @HttpCode(200)
-  receive(@Tenant() companyId: number, @Body() raw: unknown, @Headers('idempotency-key') keyHeader?: string): Promise<PaymentReply> {
+  receive(@Tenant() companyId: number, @CurrentUser() user: TokenClaims, @Body() raw: unknown, @Headers('idempotency-key') keyHeader?: string): Promise<PaymentReply> {
     return doneOrErr(async () => {
       const b = body(raw);
       const idempotencyKey = paymentKey(keyHeader, b.idempotencyKey);
       const id = partyId(b.client_id, MSG.noCustomer);
       const amount = parseAmount(b.amount);
+      const payments = readPayments(b.payments, amount);
       const nextDD = parseNextDD(b.nextDD);
       const c = await this.customers.find(companyId, id);
       if (!c) throw bad(MSG.noCustomer, 404);
       if (c.walkIn) throw bad(MSG.noCustomer);
-      const paymentId = await this.accounts.pay({ companyId, party: { kind: 'customer', id }, amount, nextDD, idempotencyKey });
+      const paymentId = await this.accounts.pay({ companyId, party: { kind: 'customer', id }, amount, nextDD, idempotencyKey, payments, by: user.uid });
       return { done: true, paymentId };
     });
   }
@@ -106,15 +117,16 @@ export class PaymentsController {
   @Post('purchaseDuePaymentReact')
   @Positions('manager')
   @HttpCode(200)
-  give(@Tenant() companyId: number, @Body() raw: unknown, @Headers('idempotency-key') keyHeader?: string): Promise<PaymentReply> {
+  give(@Tenant() companyId: number, @CurrentUser() user: TokenClaims, @Body() raw: unknown, @Headers('idempotency-key') keyHeader?: string): Promise<PaymentReply> {
     return doneOrErr(async () => {
       const b = body(raw);
       const idempotencyKey = paymentKey(keyHeader, b.idempotencyKey);
       const id = partyId(b.distributorId, MSG.noDistributor);
       const amount = parseAmount(b.amount);
+      const payments = readPayments(b.payments, amount);
       const nextDD = parseNextDD(b.nextDD);
       if (!(await this.distributors.find(companyId, id))) throw bad(MSG.noDistributor, 404);
-      const paymentId = await this.accounts.pay({ companyId, party: { kind: 'distributor', id }, amount, nextDD, idempotencyKey });
+      const paymentId = await this.accounts.pay({ companyId, party: { kind: 'distributor', id }, amount, nextDD, idempotencyKey, payments, by: user.uid });
       return { done: true, paymentId };
     });
   }
@@ -139,6 +151,7 @@ export class PaymentsController {
       next_due_date: entry.dueDate,
       previous_due: num(previous),
       due: num(after),
+      payments: entryPayments(entry),
     };
     return { data, companyDetails };
   }

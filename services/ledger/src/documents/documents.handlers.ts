@@ -2,7 +2,7 @@ import { Controller, NotFoundException } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { Subjects, type CustomerStatement, type HistoryRow, type ReceiptDocument } from '@bahi/contracts';
 import { CompanyMsg, Money, RpcId } from '@bahi/service-kit';
-import { AccountsService, num } from '../accounts/accounts.service';
+import { AccountsService, entryPayments, num } from '../accounts/accounts.service';
 import { CustomersService } from '../customers/customers.service';
 
 class ReceiptMsg extends CompanyMsg {
@@ -45,6 +45,7 @@ export class DocumentsHandlers {
       next_due_date: entry.dueDate,
       previous_due: num(previous),
       due: num(after),
+      payments: entryPayments(entry),
     };
   }
 
