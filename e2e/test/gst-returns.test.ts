@@ -67,6 +67,10 @@ async function gstSales() {
   // A walk-in, intra-state: 1 x 590 incl. 18 % -> taxable 500, CGST 45 + SGST 45.
   await ok('GET', `/addProductIntoCart/${ply}`);
   await ok('POST', '/MAKE_SALE', { clientId: 0, cart_no: 1, paid: '590', dueDate: '2030-01-31', date: todayIST() });
+  // A walk-in buys exempt vegetables: 2 kg x 40.00 = 80.00, Table 8 (not B2C small), HSN B2C at rate 0.
+  const veg = (await ok<{ id: number }>('POST', '/createNewProduct', { catagory: category[0]!.id, brand_name: 'Farm', name: 'Fresh Vegetables', mrp: '40', cp: '30', unit: 'kg', per_peice_quantity: 1, tax: '0', hsn_code: '0702', supply_type: 'exempt' })).id;
+  await ok('GET', `/addProductIntoCart/${encodeURIComponent(`2*${veg}`)}`);
+  await ok('POST', '/MAKE_SALE', { clientId: 0, cart_no: 1, paid: '80', dueDate: '2030-01-31', date: todayIST() });
 }
 
 const cells = async (page: Page, testId: string, row = 'tbody tr') =>
@@ -77,7 +81,7 @@ async function saved(download: Download): Promise<{ name: string; text: string }
   return { name: download.suggestedFilename(), text: fs.readFileSync(file, 'utf8') };
 }
 
-test('a manager sees the not-GST sentence, then the month of GST sales: B2B row, B2CS and HSN totals, 3B, JSON and CSV downloads', async () => {
+test('a manager sees the not-GST sentence, then the month of GST sales with every section by name: B2B row, B2CS, nil/exempt, HSN B2B and B2C, documents, 3B, GSTR-1 and 3B JSON and CSV downloads', async () => {
   const page = await e2e.newPage();
   const fetched: string[] = [];
   page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
@@ -102,42 +106,65 @@ test('a manager sees the not-GST sentence, then the month of GST sales: B2B row,
 
   await gstSales();
   await page.reload();
-  // The default month is the previous one, with no invoices in it.
-  expect(await page.getByTestId('gst-period').inputValue()).toBe(previous);
-  await page.getByTestId('gst-empty').filter({ hasText: `No invoices in ${label(previous)}.` }).waitFor();
-  await e2e.shot(page, 'gst-returns-empty-month');
-
-  // Pick the month of the sales.
-  await page.getByTestId('gst-period').fill(period);
+  // The page opens on the latest month that has invoices: this one.
   await page.getByTestId('gst-b2b').waitFor();
+  expect(await page.getByTestId('gst-period').inputValue()).toBe(period);
   expect((await page.getByTestId('gst-gstin').textContent())?.trim()).toBe(MH_GSTIN);
   expect((await page.getByTestId('gst-fp').textContent())?.trim()).toBe(`${label(period)} (${period.slice(5, 7)}${period.slice(0, 4)})`);
+  // Every section the export holds, by name, each with its CSV.
+  const titles = (await page.locator('.bk-card').allTextContents()).join('\n');
+  for (const name of [
+    'B2B invoices (1)',
+    'B2C large invoices (0)',
+    'B2C small (1)',
+    'Credit/debit notes, registered (0)',
+    'Credit/debit notes, unregistered (0)',
+    'Nil rated, exempted and non-GST supplies (1)',
+    'HSN summary, B2B (2)',
+    'HSN summary, B2C (2)',
+    'Documents issued',
+    'GSTR-3B summary',
+  ]) {
+    expect(titles).toContain(name);
+  }
+  for (const sec of ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'exemp', 'hsn_b2b', 'hsn_b2c', 'docs']) expect(await page.getByTestId(`download-${sec}`).count()).toBe(1);
   const b2b = await cells(page, 'gst-b2b');
   expect(b2b.slice(0, 4)).toEqual([GJ_GSTIN, invoiceNo, `${todayIST().slice(8, 10)}-${period.slice(5, 7)}-${period.slice(0, 4)}`, 'Gujarat (24)']);
   expect(b2b.slice(4)).toEqual(['₹1,983.00', '₹1,690.00', '₹292.80']);
-  // B2CS: the walk-in, intra-state in Maharashtra at 18 %.
+  // B2CS: the walk-in, intra-state in Maharashtra at 18 % (the exempt vegetables are not here).
   expect(await cells(page, 'gst-b2cs')).toEqual(['Intra-state', 'Maharashtra (27)', '18 %', '₹500.00', '₹0.00', '₹45.00', '₹45.00']);
   expect(await cells(page, 'gst-b2cs', 'tfoot tr')).toEqual(['Total', '', '', '₹500.00', '₹0.00', '₹45.00', '₹45.00']);
-  // HSN: 4412 at 18 % (3 + 1 sheets, 1500 + 500) and 4418 at 12 %.
-  const hsnTotal = await cells(page, 'gst-hsn', 'tfoot tr');
-  expect(hsnTotal.slice(5)).toEqual(['₹2,190.00', '₹292.80', '₹45.00', '₹45.00', '₹2,572.80']);
-  const hsnRows = await page.getByTestId('gst-hsn').locator('tbody tr').allTextContents();
-  expect(hsnRows.some((r) => r.startsWith('4412') && r.includes('₹2,000.00'))).toBe(true);
-  expect(hsnRows.some((r) => r.startsWith('4418') && r.includes('₹190.00') && r.includes('₹22.80'))).toBe(true);
-  // GSTR-3B: outward 2190 with IGST 292.80, CGST 45, SGST 45; no purchases, so all payable.
+  // Table 8: 80.00 exempt, intra-state to an unregistered person.
+  expect(await cells(page, 'gst-nil')).toEqual(['Intra-state to unregistered persons', '₹0.00', '₹80.00', '₹0.00']);
+  // HSN B2B (the Gujarat invoice): 4412 3 sheets 1500.00 + IGST 270.00, 4418 190.00 + IGST 22.80:
+  // taxable 1690.00, IGST 292.80, value 1982.80.
+  expect((await cells(page, 'gst-hsn-b2b', 'tfoot tr')).slice(5)).toEqual(['₹1,690.00', '₹292.80', '₹0.00', '₹0.00', '₹1,982.80']);
+  const hsnB2b = await page.getByTestId('gst-hsn-b2b').locator('tbody tr').allTextContents();
+  expect(hsnB2b.some((r) => r.startsWith('4412') && r.includes('₹1,500.00') && r.includes('₹270.00'))).toBe(true);
+  expect(hsnB2b.some((r) => r.startsWith('4418') && r.includes('₹190.00') && r.includes('₹22.80'))).toBe(true);
+  // HSN B2C (the walk-ins): 0702 2 kg 80.00 at 0 %, 4412 1 sheet 500.00 + 45.00 + 45.00: taxable 580.00, value 670.00.
+  expect((await cells(page, 'gst-hsn-b2c', 'tfoot tr')).slice(5)).toEqual(['₹580.00', '₹0.00', '₹45.00', '₹45.00', '₹670.00']);
+  expect(await cells(page, 'gst-hsn-b2c')).toEqual(['0702', 'Fresh Vegetables', 'KGS', '2', '0 %', '₹80.00', '₹0.00', '₹0.00', '₹0.00', '₹80.00']);
+  // GSTR-3B: outward 2190 with IGST 292.80, CGST 45, SGST 45 (what GSTR-1 reports); the exempt 80 in 3.1(c); no purchases, so all payable.
   const threeB = page.getByTestId('gst-3b');
-  expect((await threeB.locator('tbody tr').first().locator('td').allTextContents()).map((s) => s.trim())).toEqual([
-    '3.1(a) Outward taxable supplies',
-    '₹2,190.00',
-    '₹292.80',
-    '₹45.00',
-    '₹45.00',
-    '₹0.00',
-  ]);
-  // Documents issued: the series from the first to the second invoice.
+  const row3b = async (key: string) => (await threeB.locator(`tr[data-row="${key}"] td`).allTextContents()).map((x) => x.trim());
+  expect(await row3b('outward')).toEqual(['3.1(a) Outward taxable supplies', '₹2,190.00', '₹292.80', '₹45.00', '₹45.00', '₹0.00']);
+  expect((await row3b('nil')).slice(0, 2)).toEqual(['3.1(c) Nil rated and exempted', '₹80.00']);
+  // The input tax credit is labelled as Bahi's estimate (the portal fills 4A from GSTR-2B).
+  expect((await row3b('itc'))[0]).toBe('4(A)(5) Input tax credit (estimate from purchases)');
+  await page.getByTestId('gst-3b-itc-note').filter({ hasText: 'GSTR-2B' }).waitFor();
+  expect(await page.getByTestId('gst-3b-excess').count()).toBe(0);
+  // Documents issued: the series from the first to the third invoice, by the offline tool's name.
   const docs = await cells(page, 'gst-docs');
-  expect(docs.slice(1, 4)).toEqual([invoiceNo, invoiceNo.replace(/0001$/, '0002'), '2']);
+  expect(docs.slice(0, 4)).toEqual(['Invoices for outward supply', invoiceNo, invoiceNo.replace(/0001$/, '0003'), '3']);
   await e2e.shot(page, 'gst-returns-month');
+
+  // The month before has no invoices: the page says so.
+  await page.getByTestId('gst-period').fill(previous);
+  await page.getByTestId('gst-empty').filter({ hasText: `No invoices in ${label(previous)}.` }).waitFor();
+  await e2e.shot(page, 'gst-returns-empty-month');
+  await page.getByTestId('gst-period').fill(period);
+  await page.getByTestId('gst-b2b').waitFor();
 
   // The JSON: the server's file, valid against the schema, the same figures as the screen.
   const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);
@@ -146,6 +173,16 @@ test('a manager sees the not-GST sentence, then the month of GST sales: B2B row,
   const gstr1 = JSON.parse(json.text);
   expect(gstr1).toMatchObject({ gstin: MH_GSTIN, fp: `${period.slice(5, 7)}${period.slice(0, 4)}`, b2b: [{ ctin: GJ_GSTIN, inv: [{ inum: invoiceNo, val: 1983, pos: '24' }] }] });
   expect(gstr1SchemaErrors(gstr1)).toEqual([]);
+  expect(gstr1.nil).toEqual({ inv: [{ sply_ty: 'INTRAB2C', nil_amt: 0, expt_amt: 80, ngsup_amt: 0 }] });
+  expect(Object.keys(gstr1.hsn)).toEqual(['hsn_b2b', 'hsn_b2c']);
+
+  // GSTR-3B in the portal's JSON: the server's file.
+  const [threeBDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-3b-json').click()]);
+  const gstr3b = await saved(threeBDownload);
+  expect(gstr3b.name).toBe(`GSTR3B_${MH_GSTIN}_${period.slice(5, 7)}${period.slice(0, 4)}.json`);
+  const j = JSON.parse(gstr3b.text);
+  expect(j.sup_details.osup_det).toEqual({ txval: 2190, iamt: 292.8, camt: 45, samt: 45, csamt: 0 });
+  expect(j.sup_details.osup_nil_exmp).toEqual({ txval: 80 });
 
   // One section's CSV: the offline tool's header and the invoice.
   const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-b2b').click()]);

@@ -4,6 +4,7 @@ import {
   gstr1Query,
   invoiceRows,
   isEmptyReturn,
+  noteRows,
   monthLabel,
   posLabel,
   sum,
@@ -91,7 +92,10 @@ describe('GST page rules', () => {
 
   it('knows an empty return, and names downloads and their queries', () => {
     expect(isEmptyReturn({ gstin: '27AAPFU0939F1ZV', fp: '102026' })).toBe(true);
-    expect(isEmptyReturn({ gstin: '27AAPFU0939F1ZV', fp: '102026', b2b: [], b2cs: [], hsn: { data: [] } })).toBe(true);
+    expect(isEmptyReturn({ gstin: '27AAPFU0939F1ZV', fp: '102026', b2b: [], b2cs: [], hsn: {} })).toBe(true);
+    // A month of only exempt sales, or only a credit note, is not empty.
+    expect(isEmptyReturn({ gstin: '27AAPFU0939F1ZV', fp: '102026', nil: { inv: [{ sply_ty: 'INTRAB2C', nil_amt: 0, expt_amt: 80, ngsup_amt: 0 }] } })).toBe(false);
+    expect(isEmptyReturn({ gstin: '27AAPFU0939F1ZV', fp: '102026', cdnr: [{ ctin: '24AAGCS5678K1ZT', nt: [] }] })).toBe(false);
     expect(
       isEmptyReturn({
         gstin: '27AAPFU0939F1ZV',
@@ -100,8 +104,20 @@ describe('GST page rules', () => {
       }),
     ).toBe(false);
     expect(fallbackFileName('2026-10', 'json')).toBe('GSTR1_102026.json');
-    expect(fallbackFileName('2026-10', 'hsn')).toBe('GSTR1_102026_hsn.csv');
+    expect(fallbackFileName('2026-10', 'hsn_b2b')).toBe('GSTR1_102026_hsn_b2b.csv');
     expect(gstr1Query('2026-10')).toEqual({ period: '2026-10' });
     expect(gstr1Query('2026-10', 'b2cs')).toEqual({ period: '2026-10', format: 'csv', section: 'b2cs' });
+  });
+
+  it('one row per credit or debit note, its rates added up (cdnr under the buyer, cdnur without)', () => {
+    const rows = noteRows(
+      [{ ctin: '24AAGCS5678K1ZT', nt: [{ ntty: 'C', nt_num: 'CN/26-27/0001', nt_dt: '20-05-2026', pos: '24', val: 696.4, itms: [{ num: 1, itm_det: { txval: 95, rt: 12, iamt: 11.4 } }, { num: 2, itm_det: { txval: 500, rt: 18, iamt: 90 } }] }] }],
+      [{ typ: 'B2CL', ntty: 'C', nt_num: 'CN/26-27/0003', nt_dt: '22-05-2026', pos: '29', val: 5900, itms: [{ num: 1, itm_det: { txval: 5000, rt: 18, iamt: 900 } }] }],
+    );
+    // 95.00 + 500.00 = 595.00; IGST 11.40 + 90.00 = 101.40.
+    expect(rows.map((r) => [r.ctin, r.nt_num, r.txval, r.tax])).toEqual([
+      ['24AAGCS5678K1ZT', 'CN/26-27/0001', 595, 101.4],
+      ['', 'CN/26-27/0003', 5000, 900],
+    ]);
   });
 });

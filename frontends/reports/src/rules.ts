@@ -56,6 +56,27 @@ export interface Gstr1Hsn {
   samt?: number;
   csamt?: number;
 }
+/** A credit or debit note (Table 9B): cdnr's under its buyer's GSTIN, cdnur's with its type. */
+export interface Gstr1Note {
+  ntty: 'C' | 'D';
+  nt_num: string;
+  nt_dt: string;
+  pos?: string;
+  typ?: string;
+  val: number;
+  itms: Gstr1Item[];
+}
+export interface Gstr1Cdnr {
+  ctin: string;
+  nt: Gstr1Note[];
+}
+/** Table 8: nil rated, exempted and non-GST supplies by kind of supply. */
+export interface Gstr1Nil {
+  sply_ty: 'INTRB2B' | 'INTRAB2B' | 'INTRB2C' | 'INTRAB2C';
+  nil_amt: number;
+  expt_amt: number;
+  ngsup_amt: number;
+}
 export interface Gstr1Doc {
   num: number;
   from: string;
@@ -71,11 +92,23 @@ export interface Gstr1 {
   b2b?: Gstr1B2b[];
   b2cl?: Gstr1B2cl[];
   b2cs?: Gstr1B2cs[];
-  hsn?: { data: Gstr1Hsn[] };
-  doc_issue?: { doc_det: { doc_num: number; docs: Gstr1Doc[] }[] };
+  cdnr?: Gstr1Cdnr[];
+  cdnur?: Gstr1Note[];
+  nil?: { inv: Gstr1Nil[] };
+  /** Table 12 split by buyer since the May 2025 period. */
+  hsn?: { hsn_b2b?: Gstr1Hsn[]; hsn_b2c?: Gstr1Hsn[] };
+  doc_issue?: { doc_det: { doc_num: number; doc_typ?: string; docs: Gstr1Doc[] }[] };
 }
 
-export type CsvSection = 'b2b' | 'b2cl' | 'b2cs' | 'hsn' | 'docs';
+/** The sections the page shows, in the order of the return, each with the CSV the server writes for it. */
+export const CSV_SECTIONS = ['b2b', 'b2cl', 'b2cs', 'cdnr', 'cdnur', 'exemp', 'hsn_b2b', 'hsn_b2c', 'docs'] as const;
+export type CsvSection = (typeof CSV_SECTIONS)[number];
+
+/** One row per note: its items' rates added up, under its buyer's GSTIN for cdnr. */
+export function noteRows(groups: Gstr1Cdnr[] | undefined, unregistered: Gstr1Note[] | undefined): (Gstr1Note & { ctin: string; txval: number; tax: number })[] {
+  const row = (ctin: string, n: Gstr1Note) => ({ ...n, ctin, txval: sum(n.itms.map((i) => i.itm_det.txval)), tax: sum(n.itms.map((i) => taxOf(i.itm_det))) });
+  return [...(groups ?? []).flatMap((g) => g.nt.map((n) => row(g.ctin, n))), ...(unregistered ?? []).map((n) => row('', n))];
+}
 
 const MONTHS = [
   'January',
@@ -186,7 +219,7 @@ export function totals<R>(rows: R[], keys: (keyof R)[]): Record<string, number> 
 
 /** True when the return holds no outward supply at all. */
 export function isEmptyReturn(r: Gstr1): boolean {
-  return !r.b2b?.length && !r.b2cl?.length && !r.b2cs?.length && !r.hsn?.data?.length;
+  return !r.b2b?.length && !r.b2cl?.length && !r.b2cs?.length && !r.cdnr?.length && !r.cdnur?.length && !r.nil?.inv.length && !r.hsn?.hsn_b2b?.length && !r.hsn?.hsn_b2c?.length && !r.doc_issue?.doc_det.length;
 }
 
 /** Names used when the server gives none (its Content-Disposition wins). */

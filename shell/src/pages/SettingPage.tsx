@@ -39,6 +39,8 @@ interface Company {
   invoice_prefix: string;
   /** GSTR-1 monthly, or quarterly under QRMP (sales' gst-filing). */
   gst_filing: 'monthly' | 'quarterly';
+  /** Aggregate turnover above Rs 5 crore: products need 6-digit HSN codes (inventory). */
+  aato_above_5cr: boolean;
 }
 
 type TaxMode = 'simple' | 'gst' | 'composition';
@@ -51,7 +53,7 @@ interface CompanyUser {
   is_locked: boolean;
 }
 
-const EMPTY: Company = { id: 0, name: '', add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: '', tax_mode: 'simple', gstin: '', state_code: null, invoice_prefix: '', gst_filing: 'monthly' };
+const EMPTY: Company = { id: 0, name: '', add1: '', add2: '', mob1: '', mob2: '', email: '', logo: null, upiId: '', tax_mode: 'simple', gstin: '', state_code: null, invoice_prefix: '', gst_filing: 'monthly', aato_above_5cr: false };
 
 type TFunction = ReturnType<typeof useTranslation>['t'];
 
@@ -152,6 +154,18 @@ function GstSection({ company, onChange, errors }: { company: Company; onChange:
             <option value="quarterly">{t('gst.quarterly')}</option>
           </SelectField>
         )}
+        {company.tax_mode !== 'simple' && (
+          <SelectField
+            label={t('gst.turnover')}
+            name="aato_above_5cr"
+            value={company.aato_above_5cr ? 'above' : 'upto'}
+            onChange={(e) => onChange({ aato_above_5cr: e.target.value === 'above' })}
+            hint={company.aato_above_5cr ? t('gst.turnoverAboveHint') : t('gst.turnoverUptoHint')}
+          >
+            <option value="upto">{t('gst.turnoverUpto')}</option>
+            <option value="above">{t('gst.turnoverAbove')}</option>
+          </SelectField>
+        )}
       </FormGrid>
       {company.tax_mode === 'composition' && <p className="sh-gst__note">{t('gst.compositionNote')}</p>}
     </fieldset>
@@ -191,10 +205,10 @@ function CompanyProfile() {
     e.preventDefault();
     setBusy(true);
     try {
-      const { id, name, add1, add2, mob1, mob2, email, upiId, tax_mode, gstin, invoice_prefix, gst_filing } = company;
+      const { id, name, add1, add2, mob1, mob2, email, upiId, tax_mode, gstin, invoice_prefix, gst_filing, aato_above_5cr } = company;
       // The prefix shown may be the default; it is sent only when changed, so the default follows the name until GST starts.
       const prefix = invoice_prefix !== loadedPrefix ? { invoice_prefix } : {};
-      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix, ...(gst_filing ? { gst_filing } : {}), ...billsSharingBody(sharing) });
+      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix, ...(gst_filing ? { gst_filing } : {}), ...(typeof aato_above_5cr === 'boolean' ? { aato_above_5cr } : {}), ...billsSharingBody(sharing) });
       if (reply?.done) {
         setGstErrors({});
         setSharingErrors({});
