@@ -130,9 +130,9 @@ export class FilingService {
     return opts;
   }
 
-  /** One section's CSV: a quarter's b2b and cdnr leave out the months a filed IFF reported. */
-  writeCsv<S extends string>(companyId: number, p: QuarterAware, sec: S, out: Sink, csv: (p: ReturnPeriod) => Promise<void>): Promise<void> {
-    return csv(p.b2bDays && (sec === 'b2b' || sec === 'cdnr') ? { ...p, days: p.b2bDays } : p);
+  /** The days one section's CSV reads: a quarter's b2b and cdnr leave out the months a filed IFF reported. */
+  csvPeriod(p: QuarterAware, sec: string): ReturnPeriod {
+    return p.b2bDays && (sec === 'b2b' || sec === 'cdnr') ? { ...p, days: p.b2bDays } : p;
   }
 
   /** IFF (quarterly filers, first two months of a quarter): the month's b2b and registered buyers' notes only. */

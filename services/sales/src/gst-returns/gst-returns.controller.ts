@@ -55,7 +55,7 @@ export class GstReturnsController {
     res.status(200);
     const sink = new Sink(res);
     try {
-      if (sec) await this.filing.writeCsv(who.companyId, p, sec, sink, (q) => this.gstr1.csv(who.companyId, q, sec, sink));
+      if (sec) await this.gstr1.csv(who.companyId, this.filing.csvPeriod(p, sec), sec, sink);
       else await this.filing.writeGstr1(who.companyId, gstin, p, sink); // as filed, or with its amendments
       await sink.end();
     } catch (err) {
