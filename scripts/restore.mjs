@@ -15,9 +15,13 @@ async function main() {
   const started = Date.now();
   const r = await restoreBackup({ file: path.resolve(args.file), dataDir, passphrase: passphrase(args) });
   const docs = Object.values(r.manifest.counts).reduce((a, b) => a + b, 0);
-  process.stdout.write(`Restored ${path.basename(args.file)} (taken ${r.manifest.createdAt}, ${docs} documents) into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
+  process.stdout.write(
+    `Restored ${path.basename(args.file)} (taken ${r.manifest.createdAt}, ${docs} documents) into ${dataDir} in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
+  );
   if (r.movedTo) process.stdout.write(`The data that was there is kept in ${r.movedTo}.\n`);
-  process.stdout.write('Start Bahi with `npm start`. Reports catch up from the owners and the event streams by themselves.\n');
+  process.stdout.write(
+    'Start Bahi with `npm start`. Reports catch up from the owners and the event streams by themselves.\n',
+  );
 }
 
 main().catch((err) => {

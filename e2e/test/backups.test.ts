@@ -35,14 +35,18 @@ test('the admin backs up now, sees it verified and copied; the banner names the 
   // The copy location (a USB drive) is not plugged in: the banner says so on every admin page.
   const banner = page.getByTestId('backup-banner');
   await banner.waitFor();
-  expect(await banner.innerText()).toBe(`The backup copy location ${path.join(dir, 'usb')} is missing: plug in the backup drive or reconnect the share.`);
+  expect(await banner.innerText()).toBe(
+    `The backup copy location ${path.join(dir, 'usb')} is missing: plug in the backup drive or reconnect the share.`,
+  );
 
   await page.getByRole('link', { name: 'Backups' }).click();
   await page.waitForURL('**/admin/backups');
   await page.getByTestId('backups').waitFor();
   expect(await page.getByTestId('backups-last-good').innerText()).toBe('None yet');
   expect(await page.getByTestId('backup-list').innerText()).toContain('No backups yet.');
-  expect(await page.getByTestId('backups-copy').innerText()).toContain('Missing: plug in the backup drive or reconnect the share.');
+  expect(await page.getByTestId('backups-copy').innerText()).toContain(
+    'Missing: plug in the backup drive or reconnect the share.',
+  );
 
   fs.mkdirSync(path.join(dir, 'usb'));
   await page.getByTestId('backup-now').click();
@@ -56,7 +60,10 @@ test('the admin backs up now, sees it verified and copied; the banner names the 
   expect(fs.readdirSync(path.join(dir, 'usb'))).toEqual([cells[1]]);
 
   // Download: the same bytes as the file in the backup folder.
-  const [download] = await Promise.all([page.waitForEvent('download'), row.first().getByRole('button', { name: 'Download' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    row.first().getByRole('button', { name: 'Download' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(cells[1]);
   const saved = path.join(dir, 'downloaded.bahi');
   await download.saveAs(saved);

@@ -22,7 +22,11 @@ const OPENING = 1_000_000_000; // thousandths: a million packs of each product a
 const rupees = (paise: number) => `${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
 
 /** Seeds the store; with `keep` the server stays up (answers it) for an online backup. */
-async function seed(dbPath: string, sales: number, keep: boolean): Promise<{ uri: string; stop(): Promise<void> } | null> {
+async function seed(
+  dbPath: string,
+  sales: number,
+  keep: boolean,
+): Promise<{ uri: string; stop(): Promise<void> } | null> {
   const server = await startMongo({ port: 0, dbPath });
   const client = await MongoClient.connect(server.uri);
   try {
@@ -30,13 +34,31 @@ async function seed(dbPath: string, sales: number, keep: boolean): Promise<{ uri
     const led = client.db('bahi_ledger');
     const sal = client.db('bahi_sales');
     const companyId = 1;
-    await led.collection('customers').insertMany(
-      Array.from({ length: 50 }, (_, i) => ({ companyId, client_id: i + 1, name: `Customer ${i + 1}`, mobile: `98220${String(i).padStart(5, '0')}`, address: 'Main Road', walkIn: i === 0 })),
-    );
+    await led
+      .collection('customers')
+      .insertMany(
+        Array.from({ length: 50 }, (_, i) => ({
+          companyId,
+          client_id: i + 1,
+          name: `Customer ${i + 1}`,
+          mobile: `98220${String(i).padStart(5, '0')}`,
+          address: 'Main Road',
+          walkIn: i === 0,
+        })),
+      );
     const stock = new Array<number>(PRODUCTS + 1).fill(OPENING);
     let moveSeq = 0;
     let entrySeq = 0;
-    const openings = Array.from({ length: PRODUCTS }, (_, k) => ({ companyId, product_id: k + 1, kind: 'opening', source_id: 0, qty_m: OPENING, stock_m: OPENING, seq: ++moveSeq, at: new Date() }));
+    const openings = Array.from({ length: PRODUCTS }, (_, k) => ({
+      companyId,
+      product_id: k + 1,
+      kind: 'opening',
+      source_id: 0,
+      qty_m: OPENING,
+      stock_m: OPENING,
+      seq: ++moveSeq,
+      at: new Date(),
+    }));
     await inv.collection('movements').insertMany(openings);
     const day0 = Date.parse('2025-04-01T04:30:00Z');
     const BATCH = 2000;
@@ -51,7 +73,18 @@ async function seed(dbPath: string, sales: number, keep: boolean): Promise<{ uri
           const product_id = ((saleId * 7 + sl * 13) % PRODUCTS) + 1;
           const qty = 1 + ((saleId + sl) % 5);
           const price = 1000 + product_id * 25; // paise
-          return { sl_no: sl, product_id, name: `Product ${product_id}`, quantity: String(qty), per_peice_quantity: '1', unit: 'pcs', price: rupees(price), discount: '0.00', tax: '18', total: rupees(qty * price) };
+          return {
+            sl_no: sl,
+            product_id,
+            name: `Product ${product_id}`,
+            quantity: String(qty),
+            per_peice_quantity: '1',
+            unit: 'pcs',
+            price: rupees(price),
+            discount: '0.00',
+            tax: '18',
+            total: rupees(qty * price),
+          };
         });
         const sub = lines.reduce((a, l) => a + Number(l.quantity) * Math.round(Number(l.price) * 100), 0);
         const taxPaise = Math.round((sub * 18) / 100);
@@ -59,14 +92,49 @@ async function seed(dbPath: string, sales: number, keep: boolean): Promise<{ uri
         const credit = saleId % 10 === 0;
         const paid = credit ? '0.00' : amount;
         const client_id = credit ? 2 + (saleId % 49) : 1;
-        saleDocs.push({ companyId, saleId, status: 'complete', date: at.toISOString().slice(0, 10), createdAt: at, customer: { client_id, name: `Customer ${client_id}` }, lines, summery: { sub_total: rupees(sub), tax: rupees(taxPaise), total: amount }, amount, paid, mode: credit ? 'credit' : 'cash', gst: null, staff: { uid: 3, name: 'Demo Staff' } });
+        saleDocs.push({
+          companyId,
+          saleId,
+          status: 'complete',
+          date: at.toISOString().slice(0, 10),
+          createdAt: at,
+          customer: { client_id, name: `Customer ${client_id}` },
+          lines,
+          summery: { sub_total: rupees(sub), tax: rupees(taxPaise), total: amount },
+          amount,
+          paid,
+          mode: credit ? 'credit' : 'cash',
+          gst: null,
+          staff: { uid: 3, name: 'Demo Staff' },
+        });
         for (const l of lines) {
           const q = Number(l.quantity) * 1000;
           stock[l.product_id] -= q;
-          moves.push({ companyId, product_id: l.product_id, kind: 'sale', source_id: saleId, qty_m: -q, stock_m: stock[l.product_id], seq: ++moveSeq, at });
+          moves.push({
+            companyId,
+            product_id: l.product_id,
+            kind: 'sale',
+            source_id: saleId,
+            qty_m: -q,
+            stock_m: stock[l.product_id],
+            seq: ++moveSeq,
+            at,
+          });
         }
         sources.push({ companyId, kind: 'sale', id: saleId, reversed: false, at });
-        entries.push({ companyId, seq: ++entrySeq, partyKind: 'customer', partyId: client_id, sourceKind: 'sale', sourceId: saleId, entryKind: 'sale', amount, paid, delta: rupees(Math.round(Number(amount) * 100) - Math.round(Number(paid) * 100)), at });
+        entries.push({
+          companyId,
+          seq: ++entrySeq,
+          partyKind: 'customer',
+          partyId: client_id,
+          sourceKind: 'sale',
+          sourceId: saleId,
+          entryKind: 'sale',
+          amount,
+          paid,
+          delta: rupees(Math.round(Number(amount) * 100) - Math.round(Number(paid) * 100)),
+          at,
+        });
       }
       await Promise.all([
         sal.collection('sales').insertMany(saleDocs),
@@ -75,9 +143,18 @@ async function seed(dbPath: string, sales: number, keep: boolean): Promise<{ uri
         led.collection('entries').insertMany(entries),
       ]);
     }
-    await inv.collection('products').insertMany(
-      Array.from({ length: PRODUCTS }, (_, k) => ({ companyId, product_id: k + 1, name: `Product ${k + 1}`, price: rupees(1000 + (k + 1) * 25), stock_m: stock[k + 1], unit: 'pcs' })),
-    );
+    await inv
+      .collection('products')
+      .insertMany(
+        Array.from({ length: PRODUCTS }, (_, k) => ({
+          companyId,
+          product_id: k + 1,
+          name: `Product ${k + 1}`,
+          price: rupees(1000 + (k + 1) * 25),
+          stock_m: stock[k + 1],
+          unit: 'pcs',
+        })),
+      );
   } finally {
     await client.close();
     if (!keep) await server.stop();
@@ -97,10 +174,18 @@ async function main() {
     const running = await seed(path.join(dataDir, 'mongo'), sales, online);
     fs.writeFileSync(path.join(dataDir, 'jwt-secret'), 'drill-'.repeat(11));
     const storeBytes = fs.statSync(path.join(dataDir, 'mongo', 'embedded-mongo.mdb')).size;
-    console.log(`seeded ${sales} sales (+ ${2 * sales} movements, ${sales} entries) in ${((Date.now() - t) / 1000).toFixed(1)} s; store file ${(storeBytes / 1048576).toFixed(1)} MB`);
+    console.log(
+      `seeded ${sales} sales (+ ${2 * sales} movements, ${sales} entries) in ${((Date.now() - t) / 1000).toFixed(1)} s; store file ${(storeBytes / 1048576).toFixed(1)} MB`,
+    );
 
     t = Date.now();
-    const b = await createBackup({ dataDir, outDir: path.join(dir, 'backups'), rootDir: ROOT, passphrase, ...(running ? { mongoUri: running.uri } : {}) });
+    const b = await createBackup({
+      dataDir,
+      outDir: path.join(dir, 'backups'),
+      rootDir: ROOT,
+      passphrase,
+      ...(running ? { mongoUri: running.uri } : {}),
+    });
     const total = Date.now() - t;
     await running?.stop();
     const v = b.verification!;
@@ -109,14 +194,18 @@ async function main() {
     );
     t = Date.now();
     await restoreBackup({ file: b.file, dataDir, passphrase });
-    console.log(`restore: ${((Date.now() - t) / 1000).toFixed(1)} s (the data folder moved aside, the backup unpacked in its place)`);
+    console.log(
+      `restore: ${((Date.now() - t) / 1000).toFixed(1)} s (the data folder moved aside, the backup unpacked in its place)`,
+    );
     t = Date.now();
     const server = await startMongo({ port: 0, dbPath: path.join(dataDir, 'mongo') });
     const client = await MongoClient.connect(server.uri);
     const n = await client.db('bahi_sales').collection('sales').countDocuments({});
     await client.close();
     await server.stop();
-    console.log(`a server starts on the restored folder in ${((Date.now() - t) / 1000).toFixed(1)} s and finds ${n} sales`);
+    console.log(
+      `a server starts on the restored folder in ${((Date.now() - t) / 1000).toFixed(1)} s and finds ${n} sales`,
+    );
     if (!v.good || n !== sales) process.exitCode = 1;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,11 @@ interface BackupList {
 
 /** A date and time on India's clock, as the shop reads it. */
 const when = (iso: string, lng: string) =>
-  new Date(iso).toLocaleString(lng === 'hi' ? 'hi-IN' : 'en-IN', { timeZone: 'Asia/Kolkata', dateStyle: 'medium', timeStyle: 'short' });
+  new Date(iso).toLocaleString(lng === 'hi' ? 'hi-IN' : 'en-IN', {
+    timeZone: 'Asia/Kolkata',
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
 const megabytes = (n: number) => (n / 1048576).toFixed(n < 10485760 ? 2 : 1);
 
 /** Setting > Backups of the platform admin: the verified backups, back up now, download. */
@@ -41,7 +45,11 @@ export function BackupsPage() {
       setData(await api.get<BackupList>('/admin/backups'));
       setError(null);
     } catch (err) {
-      setError(err instanceof ApiError && err.status === 501 ? t('backups.unavailable') : translateServerMessage((err as Error).message));
+      setError(
+        err instanceof ApiError && err.status === 501
+          ? t('backups.unavailable')
+          : translateServerMessage((err as Error).message),
+      );
     }
   }, [t]);
 
@@ -82,7 +90,12 @@ export function BackupsPage() {
     }
   };
 
-  if (error) return <div className="bk-card bk-card__body" data-testid="backups-error">{error}</div>;
+  if (error)
+    return (
+      <div className="bk-card bk-card__body" data-testid="backups-error">
+        {error}
+      </div>
+    );
   if (!data) return <Spinner />;
   const lng = i18n.language;
   return (
@@ -107,7 +120,8 @@ export function BackupsPage() {
           <dd data-testid="backups-copy">
             {data.copy_dir ? (
               <>
-                <code>{data.copy_dir}</code> {data.copy_ok ? t('backups.copyOk') : <strong className="ad-bad">{t('backups.copyMissing')}</strong>}
+                <code>{data.copy_dir}</code>{' '}
+                {data.copy_ok ? t('backups.copyOk') : <strong className="ad-bad">{t('backups.copyMissing')}</strong>}
               </>
             ) : (
               t('backups.noCopy')

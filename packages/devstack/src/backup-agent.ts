@@ -39,7 +39,13 @@ export async function startBackupAgent(opts: {
   daily?: boolean;
   now?: () => Date;
 }): Promise<BackupAgent> {
-  const service = new BackupService({ dataDir: opts.dataDir, rootDir: opts.rootDir, settings: backupSettings(opts.env ?? process.env, opts.rootDir), log: opts.log, now: opts.now });
+  const service = new BackupService({
+    dataDir: opts.dataDir,
+    rootDir: opts.rootDir,
+    settings: backupSettings(opts.env ?? process.env, opts.rootDir),
+    log: opts.log,
+    now: opts.now,
+  });
   let secret: string | null = null;
 
   const server = http.createServer((req, res) => {
@@ -49,12 +55,15 @@ export async function startBackupAgent(opts: {
     if (!secret) return send(res, 503, { message: 'Backups are starting; try again in a few seconds.' });
     let claims: { position?: string };
     try {
-      claims = verifyToken((req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''), secret) as { position?: string };
+      claims = verifyToken((req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''), secret) as {
+        position?: string;
+      };
     } catch {
       return send(res, 401, { message: 'Your session has ended. Please log in again.' });
     }
     if (p === '/backupStatus' && req.method === 'GET') {
-      if (claims.position !== 'admin' && claims.position !== 'manager') return send(res, 403, { message: 'Only a manager or the platform admin sees the backup status.' });
+      if (claims.position !== 'admin' && claims.position !== 'manager')
+        return send(res, 403, { message: 'Only a manager or the platform admin sees the backup status.' });
       return send(res, 200, service.warning());
     }
     if (!p.startsWith('/admin/backups')) return send(res, 404, { message: 'Not found.' });
@@ -64,7 +73,10 @@ export async function startBackupAgent(opts: {
       if (req.method === 'POST') {
         if (service.busy) return send(res, 409, { message: 'A backup is being made now; wait for it to finish.' });
         service.runNow().catch((err: Error) => (opts.log ?? console.log)(`Backup failed: ${err.message}`));
-        return send(res, 202, { success: true, message: 'The backup has started; it appears in the list once verified.' });
+        return send(res, 202, {
+          success: true,
+          message: 'The backup has started; it appears in the list once verified.',
+        });
       }
       res.setHeader('allow', 'GET, POST');
       return send(res, 405, { message: 'Use GET or POST.' });
@@ -72,7 +84,8 @@ export async function startBackupAgent(opts: {
     const name = decodeURIComponent(p.slice('/admin/backups/'.length));
     if (req.method !== 'GET') return send(res, 405, { message: 'Use GET.' });
     const file = path.join(service.settings.dir, name);
-    if (!BACKUP_NAME.test(name) || !fs.existsSync(file)) return send(res, 404, { message: `There is no backup named ${name}.` });
+    if (!BACKUP_NAME.test(name) || !fs.existsSync(file))
+      return send(res, 404, { message: `There is no backup named ${name}.` });
     res.writeHead(200, {
       'content-type': 'application/octet-stream',
       'content-length': String(fs.statSync(file).size),
@@ -95,12 +108,18 @@ export async function startBackupAgent(opts: {
       // Only the embedded server has a root login here; with MONGODB_URI backups are mongodump's (README).
       service.attach(stack.mongoCredentialsFile ? stack.mongoUri : null, stack.dataDir);
       const mongoPort = stack.mongoCredentialsFile ? Number(new URL(stack.mongoUri).port) : null;
-      fs.writeFileSync(path.join(opts.dataDir, 'stack.json'), JSON.stringify({ pid: process.pid, mongoPort, backupsUrl: `http://127.0.0.1:${port}` }) + '\n');
+      fs.writeFileSync(
+        path.join(opts.dataDir, 'stack.json'),
+        JSON.stringify({ pid: process.pid, mongoPort, backupsUrl: `http://127.0.0.1:${port}` }) + '\n',
+      );
       if (opts.daily && stack.mongoCredentialsFile) service.schedule();
     },
     async stop() {
       await service.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The gateway keeps idle keep-alive connections open: end them, or close would wait for them.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
       fs.rmSync(path.join(opts.dataDir, 'stack.json'), { force: true });
     },
   };

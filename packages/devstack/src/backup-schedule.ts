@@ -24,7 +24,10 @@ export interface BackupSettings {
 export function backupSettings(env: NodeJS.ProcessEnv, rootDir: string): BackupSettings {
   const raw = env.BAHI_BACKUP_AT || '22:30';
   const m = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(raw.trim());
-  if (!m) throw new Error(`BAHI_BACKUP_AT must be a time of day as HH:MM on India's clock (for example 22:30), got "${raw}".`);
+  if (!m)
+    throw new Error(
+      `BAHI_BACKUP_AT must be a time of day as HH:MM on India's clock (for example 22:30), got "${raw}".`,
+    );
   return {
     at: { hour: Number(m[1]), minute: Number(m[2]) },
     dir: path.resolve(rootDir, env.BAHI_BACKUP_DIR || 'backups'),
@@ -43,7 +46,15 @@ export function nextBackupAt(at: { hour: number; minute: number }, now: Date): D
 
 export interface BackupListReply {
   last_good: string | null;
-  list: { name: string; at: string; size: number; good: boolean; copied: boolean | null; encrypted: boolean; problems: string[] }[];
+  list: {
+    name: string;
+    at: string;
+    size: number;
+    good: boolean;
+    copied: boolean | null;
+    encrypted: boolean;
+    problems: string[];
+  }[];
   dir: string;
   copy_dir: string | null;
   copy_ok: boolean | null;
@@ -116,7 +127,11 @@ export class BackupService {
           ...(s.copyDir ? { copyDir: s.copyDir } : {}),
           now: this.now(),
         });
-        this.log(r.verification?.good ? `Backup ${r.name} made and verified.` : `Backup ${r.name} is NOT good: ${r.verification?.problems.join(' ')}`);
+        this.log(
+          r.verification?.good
+            ? `Backup ${r.name} made and verified.`
+            : `Backup ${r.name} is NOT good: ${r.verification?.problems.join(' ')}`,
+        );
         if (r.copied === false) this.log(`Backup copy failed: ${r.copyError}`);
         this.prune();
         return r;
@@ -146,11 +161,14 @@ export class BackupService {
   /** Daily at BAHI_BACKUP_AT. */
   schedule(): void {
     const next = nextBackupAt(this.opts.settings.at, this.now());
-    this.timer = setTimeout(() => {
-      this.runNow()
-        .catch((err: Error) => this.log(`The daily backup failed: ${err.message}`))
-        .finally(() => this.timer && this.schedule());
-    }, Math.max(1000, next.getTime() - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.runNow()
+          .catch((err: Error) => this.log(`The daily backup failed: ${err.message}`))
+          .finally(() => this.timer && this.schedule());
+      },
+      Math.max(1000, next.getTime() - Date.now()),
+    );
     this.timer.unref();
   }
 
@@ -192,7 +210,8 @@ export class BackupService {
     const lastGood = listBackups(this.opts.settings.dir).find((b) => b.verification?.good)?.at ?? null;
     const since = lastGood ? new Date(lastGood) : this.firstStart;
     const reasons: BackupWarning['reasons'] = [];
-    if (this.now().getTime() - since.getTime() > STALE_AFTER_HOURS * HOUR_MS) reasons.push(lastGood ? 'stale' : 'never');
+    if (this.now().getTime() - since.getTime() > STALE_AFTER_HOURS * HOUR_MS)
+      reasons.push(lastGood ? 'stale' : 'never');
     if (this.copyOk() === false) reasons.push('copy_missing');
     return { reasons, last_good: lastGood, copy_dir: this.opts.settings.copyDir };
   }

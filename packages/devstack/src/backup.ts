@@ -16,7 +16,12 @@ import { MongoClient } from 'mongodb';
 import * as tar from 'tar';
 
 /** The data folder's files a restore needs besides the database (secrets and credentials). */
-export const SECRET_FILES = ['jwt-secret', 'mongo-credentials.json', 'mongo-users.json', 'nats-passwords.json'] as const;
+export const SECRET_FILES = [
+  'jwt-secret',
+  'mongo-credentials.json',
+  'mongo-users.json',
+  'nats-passwords.json',
+] as const;
 const STORE_FILE = 'embedded-mongo.mdb';
 const MANIFEST = 'manifest.json';
 const FORMAT = 'bahi-backup/1';
@@ -87,12 +92,19 @@ export function istStamp(at: Date): string {
 }
 
 export function hostLabel(): string {
-  return os.hostname().toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'host';
+  return (
+    os
+      .hostname()
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'host'
+  );
 }
 
 function productVersion(rootDir: string): string {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(rootDir, 'gateway', 'package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(fs.readFileSync(path.join(rootDir, 'gateway', 'package.json'), 'utf8')) as { version: string })
+      .version;
   } catch {
     return '0.0.0';
   }
@@ -122,7 +134,8 @@ interface RootLogin {
 
 function rootLogin(dataDir: string): RootLogin | null {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(dataDir, 'mongo-credentials.json'), 'utf8')) as { root: RootLogin }).root;
+    return (JSON.parse(fs.readFileSync(path.join(dataDir, 'mongo-credentials.json'), 'utf8')) as { root: RootLogin })
+      .root;
   } catch {
     return null;
   }
@@ -158,8 +171,15 @@ async function startEmbedded(dbPath: string, usersFile?: string): Promise<Embedd
 
 /** The part of age (`age-encryption`, an ES module) used here. */
 interface Age {
-  Encrypter: new () => { setPassphrase(s: string): void; setScryptWorkFactor(n: number): void; encrypt(s: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> };
-  Decrypter: new () => { addPassphrase(s: string): void; decrypt(s: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> };
+  Encrypter: new () => {
+    setPassphrase(s: string): void;
+    setScryptWorkFactor(n: number): void;
+    encrypt(s: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>>;
+  };
+  Decrypter: new () => {
+    addPassphrase(s: string): void;
+    decrypt(s: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>>;
+  };
 }
 async function age(): Promise<Age> {
   return (await import('age-encryption')) as unknown as Age;
@@ -190,7 +210,9 @@ export interface BackupResult extends Sidecar {
 /** Takes the database snapshot into `dir` (empty) and answers the counts. */
 async function snapshotInto(opts: BackupOptions, dir: string): Promise<Record<string, number>> {
   if (process.env.MONGODB_URI && !opts.mongoUri) {
-    throw new BackupError('MONGODB_URI points at a real MongoDB: back it up with mongodump --oplog (README, "Backups").');
+    throw new BackupError(
+      'MONGODB_URI points at a real MongoDB: back it up with mongodump --oplog (README, "Backups").',
+    );
   }
   let uri = opts.mongoUri;
   let own: EmbeddedServer | null = null;
@@ -198,11 +220,18 @@ async function snapshotInto(opts: BackupOptions, dir: string): Promise<Record<st
     if (livePid(path.join(opts.dataDir, 'mongo', 'mongod.lock'))) uri = runningMongoUri(opts.dataDir);
     else {
       const dbPath = path.join(opts.dataDir, 'mongo');
-      if (!fs.existsSync(path.join(dbPath, STORE_FILE))) throw new BackupError(`No Bahi data in ${opts.dataDir} (no mongo folder): nothing to back up.`);
+      if (!fs.existsSync(path.join(dbPath, STORE_FILE)))
+        throw new BackupError(`No Bahi data in ${opts.dataDir} (no mongo folder): nothing to back up.`);
       const usersFile = path.join(opts.dataDir, 'mongo-users.json');
       own = await startEmbedded(dbPath, fs.existsSync(usersFile) ? usersFile : undefined);
       const login = rootLogin(opts.dataDir);
-      uri = login && fs.existsSync(usersFile) ? own.uri.replace('mongodb://', `mongodb://${encodeURIComponent(login.user)}:${encodeURIComponent(login.password)}@`) + '/?authSource=admin' : own.uri;
+      uri =
+        login && fs.existsSync(usersFile)
+          ? own.uri.replace(
+              'mongodb://',
+              `mongodb://${encodeURIComponent(login.user)}:${encodeURIComponent(login.password)}@`,
+            ) + '/?authSource=admin'
+          : own.uri;
     }
   }
   const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
@@ -222,7 +251,8 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
   const now = opts.now ?? new Date();
   fs.mkdirSync(opts.outDir, { recursive: true });
   let name = `bahi-${istStamp(now)}-${hostLabel()}.bahi`;
-  for (let i = 2; fs.existsSync(path.join(opts.outDir, name)); i++) name = `bahi-${istStamp(now)}-${hostLabel()}-${i}.bahi`;
+  for (let i = 2; fs.existsSync(path.join(opts.outDir, name)); i++)
+    name = `bahi-${istStamp(now)}-${hostLabel()}-${i}.bahi`;
   const staging = fs.mkdtempSync(path.join(opts.outDir, '.staging-'));
   try {
     const payloadDir = path.join(staging, 'payload');
@@ -232,7 +262,10 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
       if (fs.existsSync(src)) fs.copyFileSync(src, path.join(payloadDir, f));
     }
     // The store file only: not the lock file that counting the copy left beside it.
-    const inner = [`mongo/${STORE_FILE}`, ...SECRET_FILES.filter((f) => fs.existsSync(path.join(payloadDir, f)))].sort();
+    const inner = [
+      `mongo/${STORE_FILE}`,
+      ...SECRET_FILES.filter((f) => fs.existsSync(path.join(payloadDir, f))),
+    ].sort();
     const files: PartSum[] = [];
     for (const rel of inner) files.push(await sumOf(payloadDir, rel));
 
@@ -240,14 +273,22 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
     const payloadName = encrypted ? 'payload.tar.gz.age' : 'payload.tar.gz';
     const outer = path.join(staging, 'outer');
     fs.mkdirSync(outer);
-    const packed = Readable.from(tar.c({ gzip: true, cwd: payloadDir, portable: true }, files.map((f) => f.path)) as AsyncIterable<Buffer>);
+    const packed = Readable.from(
+      tar.c(
+        { gzip: true, cwd: payloadDir, portable: true },
+        files.map((f) => f.path),
+      ) as AsyncIterable<Buffer>,
+    );
     if (encrypted) {
       const { Encrypter } = await age();
       const e = new Encrypter();
       e.setPassphrase(opts.passphrase!);
       if (opts.scryptLogN) e.setScryptWorkFactor(opts.scryptLogN);
       const enc = await e.encrypt(Readable.toWeb(packed) as ReadableStream<Uint8Array>);
-      await pipeline(Readable.fromWeb(enc as import('node:stream/web').ReadableStream<Uint8Array>), fs.createWriteStream(path.join(outer, payloadName)));
+      await pipeline(
+        Readable.fromWeb(enc as import('node:stream/web').ReadableStream<Uint8Array>),
+        fs.createWriteStream(path.join(outer, payloadName)),
+      );
     } else {
       await pipeline(packed, fs.createWriteStream(path.join(outer, payloadName)));
     }
@@ -268,7 +309,14 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
     const file = path.join(opts.outDir, name);
     // Verified under its .partial name: the list shows a backup only once its verdict is written.
     const verification = await verifyBackup(partial, { passphrase: opts.passphrase, rootDir: opts.rootDir });
-    const sidecar: Sidecar = { name, at: manifest.createdAt, size: fs.statSync(partial).size, encrypted, verification, copied: null };
+    const sidecar: Sidecar = {
+      name,
+      at: manifest.createdAt,
+      size: fs.statSync(partial).size,
+      encrypted,
+      verification,
+      copied: null,
+    };
     if (opts.copyDir) Object.assign(sidecar, copyBackup(partial, opts.copyDir, name));
     writeSidecar(opts.outDir, sidecar);
     fs.renameSync(partial, file);
@@ -280,7 +328,8 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
 
 function copyBackup(file: string, copyDir: string, name: string): Pick<Sidecar, 'copied' | 'copyError'> {
   try {
-    if (!fs.existsSync(copyDir)) return { copied: false, copyError: `The copy location ${copyDir} is not there (is the drive plugged in?).` };
+    if (!fs.existsSync(copyDir))
+      return { copied: false, copyError: `The copy location ${copyDir} is not there (is the drive plugged in?).` };
     const target = path.join(copyDir, name);
     fs.copyFileSync(file, `${target}.partial`);
     fs.renameSync(`${target}.partial`, target);
@@ -310,7 +359,10 @@ export async function readManifest(file: string): Promise<Manifest> {
   });
   if (text === null) throw new BackupError(`${path.basename(file)} is not a Bahi backup (no manifest).`);
   const m = JSON.parse(text) as Manifest;
-  if (m.format !== FORMAT) throw new BackupError(`${path.basename(file)} is not a Bahi backup this version reads (format ${String(m.format)}).`);
+  if (m.format !== FORMAT)
+    throw new BackupError(
+      `${path.basename(file)} is not a Bahi backup this version reads (format ${String(m.format)}).`,
+    );
   return m;
 }
 
@@ -328,7 +380,9 @@ export async function unpackBackup(file: string, dir: string, passphrase?: strin
     await tar.x({ file, cwd: outer, filter: (p) => p === payloadName });
     const payload = path.join(outer, payloadName);
     if (!fs.existsSync(payload) || (await sha256File(payload)) !== manifest.payload.sha256) {
-      throw new BackupError(`${path.basename(file)} is damaged: its payload does not match the checksum in its manifest.`);
+      throw new BackupError(
+        `${path.basename(file)} is damaged: its payload does not match the checksum in its manifest.`,
+      );
     }
     const source = fs.createReadStream(payload);
     // Opened before anything reads it, so a refusal below cannot leave an open pending on a removed folder.
@@ -336,12 +390,17 @@ export async function unpackBackup(file: string, dir: string, passphrase?: strin
     cleanup.push(() => source.destroy());
     let stream: Readable = source;
     if (manifest.encrypted) {
-      if (!passphrase) throw new BackupError('This backup is encrypted: set BAHI_BACKUP_PASSPHRASE or give --passphrase-file.');
+      if (!passphrase)
+        throw new BackupError('This backup is encrypted: set BAHI_BACKUP_PASSPHRASE or give --passphrase-file.');
       const { Decrypter } = await age();
       const d = new Decrypter();
       d.addPassphrase(passphrase);
       try {
-        stream = Readable.fromWeb((await d.decrypt(Readable.toWeb(stream) as ReadableStream<Uint8Array>)) as import('node:stream/web').ReadableStream<Uint8Array>);
+        stream = Readable.fromWeb(
+          (await d.decrypt(
+            Readable.toWeb(stream) as ReadableStream<Uint8Array>,
+          )) as import('node:stream/web').ReadableStream<Uint8Array>,
+        );
       } catch {
         throw new BackupError('The passphrase does not open this backup. Nothing was changed.');
       }
@@ -352,11 +411,16 @@ export async function unpackBackup(file: string, dir: string, passphrase?: strin
       await pipeline(stream, tar.x({ cwd: into, strict: true }) as unknown as NodeJS.WritableStream);
     } catch (err) {
       if (err instanceof BackupError) throw err;
-      throw new BackupError(manifest.encrypted ? 'The passphrase does not open this backup. Nothing was changed.' : `${path.basename(file)} is damaged: ${(err as Error).message}`);
+      throw new BackupError(
+        manifest.encrypted
+          ? 'The passphrase does not open this backup. Nothing was changed.'
+          : `${path.basename(file)} is damaged: ${(err as Error).message}`,
+      );
     }
     for (const f of manifest.files) {
       const got = path.join(into, f.path);
-      if (!fs.existsSync(got) || (await sha256File(got)) !== f.sha256) throw new BackupError(`${path.basename(file)} is damaged: ${f.path} does not match its checksum.`);
+      if (!fs.existsSync(got) || (await sha256File(got)) !== f.sha256)
+        throw new BackupError(`${path.basename(file)} is damaged: ${f.path} does not match its checksum.`);
     }
     for (const e of fs.readdirSync(into)) fs.renameSync(path.join(into, e), path.join(dir, e));
     return manifest;
@@ -368,7 +432,11 @@ export async function unpackBackup(file: string, dir: string, passphrase?: strin
 
 function runAuditor(rootDir: string, uri: string): Promise<{ ok: boolean; output: string }> {
   const cli = path.join(rootDir, 'reliability', 'dist', 'audit-cli.js');
-  if (!fs.existsSync(cli)) return Promise.resolve({ ok: false, output: 'The invariant auditor is not built (reliability/dist/audit-cli.js).' });
+  if (!fs.existsSync(cli))
+    return Promise.resolve({
+      ok: false,
+      output: 'The invariant auditor is not built (reliability/dist/audit-cli.js).',
+    });
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cli, '--uri', uri], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -382,7 +450,10 @@ function runAuditor(rootDir: string, uri: string): Promise<{ ok: boolean; output
  * A backup is good when it unpacks (checksums, passphrase), a server starts on it, every
  * collection holds the manifest's count, and the invariant auditor finds nothing.
  */
-export async function verifyBackup(file: string, opts: { passphrase?: string; rootDir: string }): Promise<Verification> {
+export async function verifyBackup(
+  file: string,
+  opts: { passphrase?: string; rootDir: string },
+): Promise<Verification> {
   const started = Date.now();
   const problems: string[] = [];
   let collections = 0;
@@ -397,7 +468,10 @@ export async function verifyBackup(file: string, opts: { passphrase?: string; ro
       try {
         for (const [ns, want] of Object.entries(manifest.counts)) {
           const dot = ns.indexOf('.');
-          const got = await client.db(ns.slice(0, dot)).collection(ns.slice(dot + 1)).countDocuments({});
+          const got = await client
+            .db(ns.slice(0, dot))
+            .collection(ns.slice(dot + 1))
+            .countDocuments({});
           collections++;
           documents += got;
           if (got !== want) problems.push(`${ns} holds ${got} documents, the manifest says ${want}.`);
@@ -416,7 +490,15 @@ export async function verifyBackup(file: string, opts: { passphrase?: string; ro
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
-  return { good: problems.length === 0, at: new Date().toISOString(), millis: Date.now() - started, problems, collections, documents, audit };
+  return {
+    good: problems.length === 0,
+    at: new Date().toISOString(),
+    millis: Date.now() - started,
+    problems,
+    collections,
+    documents,
+    audit,
+  };
 }
 
 export interface RestoreOptions {
@@ -434,7 +516,10 @@ export interface RestoreOptions {
 export async function restoreBackup(opts: RestoreOptions): Promise<{ movedTo: string | null; manifest: Manifest }> {
   const dataDir = path.resolve(opts.dataDir);
   const holder = dataHolder(dataDir);
-  if (holder) throw new BackupError(`Bahi is running on ${dataDir} (process ${holder}). Stop it (Ctrl-C where npm start runs) and restore again.`);
+  if (holder)
+    throw new BackupError(
+      `Bahi is running on ${dataDir} (process ${holder}). Stop it (Ctrl-C where npm start runs) and restore again.`,
+    );
   const parent = path.dirname(dataDir);
   const staging = fs.mkdtempSync(path.join(parent, `.${path.basename(dataDir)}.restoring-`));
   try {
@@ -468,7 +553,9 @@ export function listBackups(dir: string): Sidecar[] {
       s = null;
     }
     const st = fs.statSync(path.join(dir, name));
-    out.push(s ?? { name, at: st.mtime.toISOString(), size: st.size, encrypted: false, verification: null, copied: null });
+    out.push(
+      s ?? { name, at: st.mtime.toISOString(), size: st.size, encrypted: false, verification: null, copied: null },
+    );
   }
   return out.sort((a, b) => b.at.localeCompare(a.at) || b.name.localeCompare(a.name));
 }

@@ -40,7 +40,9 @@ export function retention(items: readonly RetentionItem[], now: Date): { keep: s
     const total = p.year * 12 + p.month - 1 - i;
     months.add(`${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, '0')}`);
   }
-  const sorted = [...items].map((x) => ({ ...x, t: new Date(x.at).getTime() })).sort((a, b) => b.t - a.t || b.name.localeCompare(a.name));
+  const sorted = [...items]
+    .map((x) => ({ ...x, t: new Date(x.at).getTime() }))
+    .sort((a, b) => b.t - a.t || b.name.localeCompare(a.name));
   const keep = new Set<string>();
   const taken = new Set<string>();
   const claim = (bucket: string, key: string, set: Set<string>, name: string) => {
@@ -57,5 +59,8 @@ export function retention(items: readonly RetentionItem[], now: Date): { keep: s
     claim('w', isoWeekKey(x.t), weeks, x.name);
     claim('m', monthKey(x.t), months, x.name);
   }
-  return { keep: sorted.filter((x) => keep.has(x.name)).map((x) => x.name), drop: sorted.filter((x) => !keep.has(x.name)).map((x) => x.name) };
+  return {
+    keep: sorted.filter((x) => keep.has(x.name)).map((x) => x.name),
+    drop: sorted.filter((x) => !keep.has(x.name)).map((x) => x.name),
+  };
 }

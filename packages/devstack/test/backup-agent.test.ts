@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BackupService, backupSettings, nextBackupAt, startBackupAgent, startStack, type BackupAgent, type Stack } from '../src';
+import {
+  BackupService,
+  backupSettings,
+  nextBackupAt,
+  startBackupAgent,
+  startStack,
+  type BackupAgent,
+  type Stack,
+} from '../src';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -13,8 +21,17 @@ describe('Setting > Backups through the gateway (the platform answers, not a ser
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-agent-test-'));
     const dataDir = path.join(dir, 'data');
-    agent = await startBackupAgent({ rootDir: ROOT, dataDir, env: { BAHI_BACKUP_DIR: path.join(dir, 'backups'), BAHI_BACKUP_COPY_DIR: path.join(dir, 'usb') } });
-    stack = await startStack({ dataDir, services: ['identity'], logs: 'files', env: { BAHI_ADMIN_PASSWORD: 'admin12345', BACKUPS_URL: agent.url } });
+    agent = await startBackupAgent({
+      rootDir: ROOT,
+      dataDir,
+      env: { BAHI_BACKUP_DIR: path.join(dir, 'backups'), BAHI_BACKUP_COPY_DIR: path.join(dir, 'usb') },
+    });
+    stack = await startStack({
+      dataDir,
+      services: ['identity'],
+      logs: 'files',
+      env: { BAHI_ADMIN_PASSWORD: 'admin12345', BACKUPS_URL: agent.url },
+    });
     agent.attach(stack);
   }, 120_000);
 
@@ -25,12 +42,19 @@ describe('Setting > Backups through the gateway (the platform answers, not a ser
   });
 
   const call = async (method: string, route: string, token?: string) => {
-    const res = await fetch(`${stack.gatewayUrl}/api${route}`, { method, headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const res = await fetch(`${stack.gatewayUrl}/api${route}`, {
+      method,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
     return { status: res.status, headers: res.headers, buf: Buffer.from(await res.arrayBuffer()) };
   };
   const json = (r: { buf: Buffer }) => JSON.parse(r.buf.toString('utf8'));
   const login = async (email: string, password: string) => {
-    const res = await fetch(`${stack.gatewayUrl}/api/loginReact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const res = await fetch(`${stack.gatewayUrl}/api/loginReact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
     return ((await res.json()) as { token: string }).token;
   };
 
@@ -41,14 +65,27 @@ describe('Setting > Backups through the gateway (the platform answers, not a ser
 
     const empty = await call('GET', '/admin/backups', admin);
     expect(empty.status).toBe(200);
-    expect(json(empty)).toMatchObject({ last_good: null, list: [], dir: path.join(dir, 'backups'), copy_dir: path.join(dir, 'usb'), copy_ok: false, running: false, at: '22:30' });
+    expect(json(empty)).toMatchObject({
+      last_good: null,
+      list: [],
+      dir: path.join(dir, 'backups'),
+      copy_dir: path.join(dir, 'usb'),
+      copy_ok: false,
+      running: false,
+      at: '22:30',
+    });
 
     expect((await call('GET', '/admin/backups', manager)).status).toBe(403);
-    expect(json(await call('POST', '/admin/backups', manager))).toEqual({ message: 'Only the platform admin manages backups.' });
+    expect(json(await call('POST', '/admin/backups', manager))).toEqual({
+      message: 'Only the platform admin manages backups.',
+    });
     expect((await call('GET', '/admin/backups')).status).toBe(401);
 
     // The copy location is missing: managers and the admin are told; staff may not ask.
-    expect(json(await call('GET', '/backupStatus', manager))).toMatchObject({ reasons: ['copy_missing'], last_good: null });
+    expect(json(await call('GET', '/backupStatus', manager))).toMatchObject({
+      reasons: ['copy_missing'],
+      last_good: null,
+    });
     expect((await call('GET', '/backupStatus', staff)).status).toBe(403);
     fs.mkdirSync(path.join(dir, 'usb'));
 
@@ -64,27 +101,37 @@ describe('Setting > Backups through the gateway (the platform answers, not a ser
     expect(b).toMatchObject({ good: true, copied: true, encrypted: false, problems: [] });
     expect(list.last_good).toBe(b.at);
     expect(list.copy_ok).toBe(true);
-    expect(json(await call('GET', '/backupStatus', admin))).toEqual({ reasons: [], last_good: b.at, copy_dir: path.join(dir, 'usb') });
+    expect(json(await call('GET', '/backupStatus', admin))).toEqual({
+      reasons: [],
+      last_good: b.at,
+      copy_dir: path.join(dir, 'usb'),
+    });
 
     const file = await call('GET', `/admin/backups/${b.name}`, admin);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-disposition')).toBe(`attachment; filename="${b.name}"`);
     expect(file.buf.equals(fs.readFileSync(path.join(dir, 'backups', b.name)))).toBe(true);
     expect((await call('GET', `/admin/backups/${b.name}`, manager)).status).toBe(403);
-    expect(json(await call('GET', '/admin/backups/..%2Fdata%2Fjwt-secret', admin))).toEqual({ message: 'There is no backup named ../data/jwt-secret.' });
+    expect(json(await call('GET', '/admin/backups/..%2Fdata%2Fjwt-secret', admin))).toEqual({
+      message: 'There is no backup named ../data/jwt-secret.',
+    });
   }, 180_000);
 });
 
 describe('the daily time and the 36-hour banner', () => {
-  it('reads BAHI_BACKUP_AT on India\'s clock and refuses a bad one', () => {
+  it("reads BAHI_BACKUP_AT on India's clock and refuses a bad one", () => {
     const at = backupSettings({ BAHI_BACKUP_AT: '22:30' }, '/r').at;
     // 16:59 UTC is 22:29 IST: today 22:30 IST = 17:00 UTC; at 17:00 UTC exactly, tomorrow's.
     expect(nextBackupAt(at, new Date('2026-11-28T16:59:00Z')).toISOString()).toBe('2026-11-28T17:00:00.000Z');
     expect(nextBackupAt(at, new Date('2026-11-28T17:00:00Z')).toISOString()).toBe('2026-11-29T17:00:00.000Z');
     // 02:00 IST is 20:30 UTC of the day before.
-    expect(nextBackupAt({ hour: 2, minute: 0 }, new Date('2026-11-28T21:00:00Z')).toISOString()).toBe('2026-11-29T20:30:00.000Z');
+    expect(nextBackupAt({ hour: 2, minute: 0 }, new Date('2026-11-28T21:00:00Z')).toISOString()).toBe(
+      '2026-11-29T20:30:00.000Z',
+    );
     expect(backupSettings({}, '/r')).toMatchObject({ at: { hour: 22, minute: 30 }, dir: '/r/backups', copyDir: null });
-    expect(() => backupSettings({ BAHI_BACKUP_AT: '25:00' }, '/r')).toThrow('BAHI_BACKUP_AT must be a time of day as HH:MM on India\'s clock (for example 22:30), got "25:00".');
+    expect(() => backupSettings({ BAHI_BACKUP_AT: '25:00' }, '/r')).toThrow(
+      'BAHI_BACKUP_AT must be a time of day as HH:MM on India\'s clock (for example 22:30), got "25:00".',
+    );
   });
 
   it('warns 36 hours after the first start without a good backup, and 36 hours after the last good one', () => {
@@ -92,7 +139,12 @@ describe('the daily time and the 36-hour banner', () => {
     try {
       const first = new Date('2026-11-01T10:00:00Z');
       let now = first;
-      const svc = new BackupService({ dataDir: path.join(dir, 'data'), rootDir: ROOT, settings: backupSettings({ BAHI_BACKUP_DIR: path.join(dir, 'b') }, ROOT), now: () => now });
+      const svc = new BackupService({
+        dataDir: path.join(dir, 'data'),
+        rootDir: ROOT,
+        settings: backupSettings({ BAHI_BACKUP_DIR: path.join(dir, 'b') }, ROOT),
+        now: () => now,
+      });
       expect(svc.warning().reasons).toEqual([]);
       now = new Date(first.getTime() + 35 * 3_600_000);
       expect(svc.warning().reasons).toEqual([]);
@@ -102,11 +154,24 @@ describe('the daily time and the 36-hour banner', () => {
       fs.mkdirSync(path.join(dir, 'b'));
       const side = (name: string, at: Date, good: boolean) => {
         fs.writeFileSync(path.join(dir, 'b', name), 'x');
-        fs.writeFileSync(path.join(dir, 'b', `${name}.json`), JSON.stringify({ name, at: at.toISOString(), size: 1, encrypted: false, copied: null, verification: { good, problems: good ? [] : ['bad'] } }));
+        fs.writeFileSync(
+          path.join(dir, 'b', `${name}.json`),
+          JSON.stringify({
+            name,
+            at: at.toISOString(),
+            size: 1,
+            encrypted: false,
+            copied: null,
+            verification: { good, problems: good ? [] : ['bad'] },
+          }),
+        );
       };
       side('bahi-20261102-2030-pc.bahi', new Date(now.getTime() - 2 * 3_600_000), true);
       side('bahi-20261102-2230-pc.bahi', new Date(now.getTime() - 3_600_000), false);
-      expect(svc.warning()).toMatchObject({ reasons: [], last_good: new Date(now.getTime() - 2 * 3_600_000).toISOString() });
+      expect(svc.warning()).toMatchObject({
+        reasons: [],
+        last_good: new Date(now.getTime() - 2 * 3_600_000).toISOString(),
+      });
       now = new Date(now.getTime() + 35 * 3_600_000);
       expect(svc.warning().reasons).toEqual(['stale']);
     } finally {

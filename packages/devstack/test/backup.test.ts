@@ -8,7 +8,13 @@ import { createBackup, listBackups, readManifest, restoreBackup, startStack, ver
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
-async function api<T>(stack: Stack, method: string, route: string, token?: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function api<T>(
+  stack: Stack,
+  method: string,
+  route: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${stack.gatewayUrl}/api${route}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -24,7 +30,14 @@ async function login(stack: Stack, email: string, password: string): Promise<str
 }
 
 const companies = async (stack: Stack, token: string) =>
-  (await api<{ companyList?: { cName: string }[]; companies?: { cName: string }[] }>(stack, 'GET', '/admin/companyList', token)).body;
+  (
+    await api<{ companyList?: { cName: string }[]; companies?: { cName: string }[] }>(
+      stack,
+      'GET',
+      '/admin/companyList',
+      token,
+    )
+  ).body;
 
 describe('backup and restore of a running stack', () => {
   let dir: string;
@@ -49,8 +62,16 @@ describe('backup and restore of a running stack', () => {
       token = await login(stack, 'admin@bahi.local', 'admin12345');
       before = JSON.stringify(await companies(stack, token));
       const started = Date.now();
-      const made = await createBackup({ dataDir, outDir: backups, rootDir: ROOT, mongoUri: stack.mongoUri, copyDir: copies });
-      console.log(`online backup of the demo data: ${made.size} bytes in ${Date.now() - started} ms (verification ${made.verification?.millis} ms)`);
+      const made = await createBackup({
+        dataDir,
+        outDir: backups,
+        rootDir: ROOT,
+        mongoUri: stack.mongoUri,
+        copyDir: copies,
+      });
+      console.log(
+        `online backup of the demo data: ${made.size} bytes in ${Date.now() - started} ms (verification ${made.verification?.millis} ms)`,
+      );
       expect(made.name).toMatch(/^bahi-\d{8}-\d{4}-[a-z0-9-]+\.bahi$/);
       expect(made.verification).toMatchObject({ good: true, problems: [] });
       expect(made.verification!.audit).toContain('Every invariant holds.');
@@ -60,17 +81,33 @@ describe('backup and restore of a running stack', () => {
       const manifest = await readManifest(made.file);
       expect(manifest.encrypted).toBe(false);
       expect(manifest.counts['bahi_identity.users']).toBeGreaterThanOrEqual(3);
-      expect(manifest.files.map((f) => f.path)).toEqual(['jwt-secret', 'mongo-credentials.json', 'mongo-users.json', 'mongo/embedded-mongo.mdb', 'nats-passwords.json']);
+      expect(manifest.files.map((f) => f.path)).toEqual([
+        'jwt-secret',
+        'mongo-credentials.json',
+        'mongo-users.json',
+        'mongo/embedded-mongo.mdb',
+        'nats-passwords.json',
+      ]);
       expect(JSON.stringify(manifest)).not.toMatch(/Demo Traders|manager@demo/);
-      expect(listBackups(backups).map((b) => [b.name, b.verification?.good, b.copied])).toEqual([[made.name, true, true]]);
+      expect(listBackups(backups).map((b) => [b.name, b.verification?.good, b.copied])).toEqual([
+        [made.name, true, true],
+      ]);
 
       // Changes after the backup, which the restore must undo.
-      const created = await api<{ success: boolean }>(stack, 'POST', '/admin/createCompany', token, { cName: 'After Backup Stores', cAdd: '1 Lane', cMob: '9822000001', mName: 'Late', mEmail: 'late@after.local' });
+      const created = await api<{ success: boolean }>(stack, 'POST', '/admin/createCompany', token, {
+        cName: 'After Backup Stores',
+        cAdd: '1 Lane',
+        cMob: '9822000001',
+        mName: 'Late',
+        mEmail: 'late@after.local',
+      });
       expect(created.body.success).toBe(true);
       expect(JSON.stringify(await companies(stack, token))).toContain('After Backup Stores');
 
       // Refused while the stack holds the data folder; nothing moves.
-      await expect(restoreBackup({ file: made.file, dataDir })).rejects.toThrow(/Bahi is running on .* \(process \d+\)\. Stop it/);
+      await expect(restoreBackup({ file: made.file, dataDir })).rejects.toThrow(
+        /Bahi is running on .* \(process \d+\)\. Stop it/,
+      );
       expect(fs.existsSync(path.join(dataDir, 'mongo'))).toBe(true);
     } finally {
       await stack.stop();
@@ -78,7 +115,11 @@ describe('backup and restore of a running stack', () => {
 
     const [made] = listBackups(backups);
     const started = Date.now();
-    const restored = await restoreBackup({ file: path.join(backups, made.name), dataDir, now: new Date('2026-11-28T10:00:00Z') });
+    const restored = await restoreBackup({
+      file: path.join(backups, made.name),
+      dataDir,
+      now: new Date('2026-11-28T10:00:00Z'),
+    });
     console.log(`restore: ${Date.now() - started} ms`);
     expect(restored.movedTo).toBe(`${dataDir}.before-restore-20261128-1530`);
     expect(fs.existsSync(path.join(restored.movedTo!, 'mongo', 'embedded-mongo.mdb'))).toBe(true);
@@ -100,26 +141,45 @@ describe('backup and restore of a running stack', () => {
     const backups = path.join(dir, 'offline-backups');
     const server = await EmbeddedMongo.start({ port: 0, dbPath: path.join(dataDir, 'mongo') });
     const client = await MongoClient.connect(server.uri);
-    await client.db('bahi_documents').collection('share_links').insertMany([{ token: 'a' }, { token: 'b' }]);
+    await client
+      .db('bahi_documents')
+      .collection('share_links')
+      .insertMany([{ token: 'a' }, { token: 'b' }]);
     await client.close();
     await server.stop();
     fs.writeFileSync(path.join(dataDir, 'jwt-secret'), 'x'.repeat(64));
 
     // Offline: nothing runs on the folder, so the backup starts its own server on it.
-    const made = await createBackup({ dataDir, outDir: backups, rootDir: ROOT, passphrase: 'correct horse battery', scryptLogN: 12 });
+    const made = await createBackup({
+      dataDir,
+      outDir: backups,
+      rootDir: ROOT,
+      passphrase: 'correct horse battery',
+      scryptLogN: 12,
+    });
     expect(made.verification).toMatchObject({ good: true });
     const manifest = await readManifest(made.file);
-    expect(manifest).toMatchObject({ encrypted: true, encryption: 'age-scrypt', counts: { 'bahi_documents.share_links': 2 } });
+    expect(manifest).toMatchObject({
+      encrypted: true,
+      encryption: 'age-scrypt',
+      counts: { 'bahi_documents.share_links': 2 },
+    });
     const raw = fs.readFileSync(made.file);
     expect(raw.includes(Buffer.from('x'.repeat(64)))).toBe(false);
 
-    expect((await verifyBackup(made.file, { rootDir: ROOT, passphrase: 'wrong' })).problems).toEqual(['The passphrase does not open this backup. Nothing was changed.']);
+    expect((await verifyBackup(made.file, { rootDir: ROOT, passphrase: 'wrong' })).problems).toEqual([
+      'The passphrase does not open this backup. Nothing was changed.',
+    ]);
     const marker = path.join(dataDir, 'marker');
     fs.writeFileSync(marker, 'still here');
-    await expect(restoreBackup({ file: made.file, dataDir, passphrase: 'wrong' })).rejects.toThrow('The passphrase does not open this backup. Nothing was changed.');
+    await expect(restoreBackup({ file: made.file, dataDir, passphrase: 'wrong' })).rejects.toThrow(
+      'The passphrase does not open this backup. Nothing was changed.',
+    );
     await expect(restoreBackup({ file: made.file, dataDir })).rejects.toThrow(/encrypted: set BAHI_BACKUP_PASSPHRASE/);
     expect(fs.readFileSync(marker, 'utf8')).toBe('still here');
-    expect(fs.readdirSync(dir).filter((n) => n.startsWith('.offline.restoring-') || n.startsWith('offline.before-restore'))).toEqual([]);
+    expect(
+      fs.readdirSync(dir).filter((n) => n.startsWith('.offline.restoring-') || n.startsWith('offline.before-restore')),
+    ).toEqual([]);
 
     const ok = await restoreBackup({ file: made.file, dataDir, passphrase: 'correct horse battery' });
     expect(fs.readFileSync(path.join(ok.movedTo!, 'marker'), 'utf8')).toBe('still here');
@@ -127,7 +187,13 @@ describe('backup and restore of a running stack', () => {
     expect(fs.readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8')).toBe('x'.repeat(64));
     const back = await EmbeddedMongo.start({ port: 0, dbPath: path.join(dataDir, 'mongo') });
     const c2 = await MongoClient.connect(back.uri);
-    expect((await c2.db('bahi_documents').collection('share_links').find({}, { projection: { _id: 0 } }).toArray())).toEqual([{ token: 'a' }, { token: 'b' }]);
+    expect(
+      await c2
+        .db('bahi_documents')
+        .collection('share_links')
+        .find({}, { projection: { _id: 0 } })
+        .toArray(),
+    ).toEqual([{ token: 'a' }, { token: 'b' }]);
     await c2.close();
     await back.stop();
   }, 120_000);

@@ -53,7 +53,9 @@ describe('bahiSnapshot (a consistent copy of every database)', () => {
     expect(copied.length).toBe(counts['bahi_sales.sales']);
     expect(copied.some((d) => d.saleId === 99)).toBe(false);
     const copiedEntries = await copy.client.db('bahi_ledger').collection('entries').find().toArray();
-    expect(copiedEntries.map((d) => d.saleId).sort((a, b) => a - b)).toEqual(copied.map((d) => d.saleId).sort((a, b) => a - b));
+    expect(copiedEntries.map((d) => d.saleId).sort((a, b) => a - b)).toEqual(
+      copied.map((d) => d.saleId).sort((a, b) => a - b),
+    );
     await copy.stop();
   });
 
@@ -66,19 +68,31 @@ describe('bahiSnapshot (a consistent copy of every database)', () => {
     };
     const h = await startHarness({ dbPath: path.join(tmp.dir, 'live'), auth });
     const asSales = await MongoClient.connect(h.server.uri.replace('//', '//sales:salespass@') + '/?authSource=admin');
-    const refused = await asSales.db('admin').command({ bahiSnapshot: path.join(tmp.dir, 'x') }).catch((e) => e);
+    const refused = await asSales
+      .db('admin')
+      .command({ bahiSnapshot: path.join(tmp.dir, 'x') })
+      .catch((e) => e);
     expect(refused.code).toBe(13);
     await asSales.close();
     const asRoot = await MongoClient.connect(h.server.uri.replace('//', '//root:rootpass@') + '/?authSource=admin');
-    const notEmpty = await asRoot.db('admin').command({ bahiSnapshot: path.join(tmp.dir, 'live') }).catch((e) => e);
+    const notEmpty = await asRoot
+      .db('admin')
+      .command({ bahiSnapshot: path.join(tmp.dir, 'live') })
+      .catch((e) => e);
     expect(notEmpty.codeName).toBe('BadValue');
-    const relative = await asRoot.db('admin').command({ bahiSnapshot: 'copy' }).catch((e) => e);
+    const relative = await asRoot
+      .db('admin')
+      .command({ bahiSnapshot: 'copy' })
+      .catch((e) => e);
     expect(relative.codeName).toBe('BadValue');
     await asRoot.close();
     await h.stop();
 
     const memory = await startHarness();
-    const none = await memory.client.db('admin').command({ bahiSnapshot: path.join(tmp.dir, 'y') }).catch((e) => e);
+    const none = await memory.client
+      .db('admin')
+      .command({ bahiSnapshot: path.join(tmp.dir, 'y') })
+      .catch((e) => e);
     expect(none.codeName).toBe('IllegalOperation');
     await memory.stop();
   });

@@ -30,14 +30,21 @@ export function BackupBanner({ position }: { position?: string }) {
   }, [position]);
   if (!warning?.reasons.length) return null;
   const last = warning.last_good
-    ? new Date(warning.last_good).toLocaleString(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { timeZone: 'Asia/Kolkata', dateStyle: 'medium', timeStyle: 'short' })
+    ? new Date(warning.last_good).toLocaleString(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', {
+        timeZone: 'Asia/Kolkata',
+        dateStyle: 'medium',
+        timeStyle: 'short',
+      })
     : '';
   const who = position === 'admin' ? 'admin' : 'manager';
   return (
     <div className="bk-alert bk-alert--warning sh-backup-banner" role="status" data-testid="backup-banner">
       {warning.reasons.map((r) => (
         <p key={r} className="bk-alert__text">
-          {r === 'copy_missing' ? t('backupBanner.copy_missing', { dir: warning.copy_dir ?? '' }) : t(`backupBanner.${r}`, { last })} {r !== 'copy_missing' && t(`backupBanner.${who}`)}
+          {r === 'copy_missing'
+            ? t('backupBanner.copy_missing', { dir: warning.copy_dir ?? '' })
+            : t(`backupBanner.${r}`, { last })}{' '}
+          {r !== 'copy_missing' && t(`backupBanner.${who}`)}
         </p>
       ))}
     </div>
