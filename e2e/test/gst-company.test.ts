@@ -7,7 +7,8 @@ const GSTIN = '27AAPFU0939F1ZV';
 let e2e: E2E;
 
 beforeAll(async () => {
-  e2e = await startE2E();
+  // Inventory too: the turnover setting changes which HSN codes a product may have.
+  e2e = await startE2E({ services: ['inventory'] });
 }, 180_000);
 
 afterAll(async () => {
@@ -85,6 +86,27 @@ test('a manager switches the company to GST mode in Setting with the keyboard; a
   expect(await page.getByLabel('Invoice prefix').inputValue()).toBe('DT');
   await e2e.shot(page, 'gst-setting-saved');
   expect((await e2e.api<any>('GET', '/getCompanyDetails', { token })).body).toMatchObject({ tax_mode: 'gst', gstin: GSTIN, state_code: '27', invoice_prefix: 'DT' });
+
+  // Turnover above Rs 5 crore (aato_above_5cr): 6-digit HSN codes from then on; kept after a reload.
+  expect(await page.getByLabel('Turnover last year').inputValue()).toBe('upto');
+  await page.getByLabel('Turnover last year').selectOption('above');
+  await gst.getByText('HSN codes of at least 6 digits on products').waitFor();
+  await page.getByLabel('Invoice prefix').press('Enter');
+  await page.getByTestId('alert').filter({ hasText: 'Profile Updated.' }).last().waitFor();
+  await page.reload();
+  await page.getByLabel('Turnover last year').waitFor();
+  await page.waitForFunction(() => (document.querySelector('select[name=aato_above_5cr]') as HTMLSelectElement | null)?.value === 'above');
+  expect((await e2e.api<any>('GET', '/getCompanyDetails', { token })).body).toMatchObject({ aato_above_5cr: true });
+  // Inventory now asks 6 digits: a 4-digit HSN is refused with the sentence.
+  // The demo catalogue's categories (inventory seeds them at start).
+  let category: { id: number }[] = [];
+  for (let i = 0; i < 100 && !category.length; i++) {
+    category = (await e2e.api<any>('GET', '/addProductPageDetails', { token })).body?.category ?? [];
+    if (!category.length) await new Promise((r) => setTimeout(r, 300));
+  }
+  const four = await e2e.api<any>('POST', '/createNewProduct', { token, body: { catagory: category[0]!.id, brand_name: 'Acme', name: 'Steel Bottle', mrp: '590', cp: '400', unit: 'pcs', tax: '18', hsn_code: '7323' } });
+  expect([four.status, four.body.message]).toEqual([400, "HSN code '7323' needs at least 6 digits: the company's turnover is above Rs 5 crore (Notification 78/2020-Central Tax)."]);
+  await e2e.shot(page, 'gst-setting-turnover');
 
   // Composition says what its bills will say.
   await page.getByLabel('Tax mode').selectOption('composition');

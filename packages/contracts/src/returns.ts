@@ -27,6 +27,16 @@ export interface SalesReturnRequest {
   /** Printed on the note ("Damaged", "Wrong size"); optional. */
   reason?: string;
 }
+/**
+ * GET /previewReturn?saleId=12&lines=3:1,5:2 (sl_no:packs): what that return would book, from the
+ * same rule as the booking (decimal strings, 2 decimals). `refund_max` is the most the refund may be.
+ */
+export interface ReturnPreviewReply {
+  value: string;
+  refund_max: string;
+  lines: { sl_no: number; quantity: string; value: string }[];
+}
+
 export interface SalesReturnReply {
   success: true;
   creditNoteId: number;

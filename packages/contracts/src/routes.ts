@@ -83,6 +83,7 @@ export const Routes: readonly RouteDef[] = [
   r('POST', '/gst/amendments', 'sales', 'bahi'),
   // --- sales: returns, credit notes, cancelled bills (bahi; returns.ts)
   r('POST', '/salesReturn', 'sales', 'bahi'),
+  r('GET', '/previewReturn', 'sales', 'bahi'),
   r('GET', '/getCreditNoteList', 'sales', 'bahi'),
   r('GET', '/getCreditNoteDetails', 'sales', 'bahi'),
   r('POST', '/cancelSale', 'sales', 'bahi'),

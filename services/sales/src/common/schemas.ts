@@ -1,6 +1,6 @@
 import { Schema } from 'mongoose';
 import { billSummaryFields, indexOutbox, outboxFields, type BillSummary, type OutboxRecord } from '@bahi/service-kit';
-import type { CompanyTaxMode, SaleGst } from '@bahi/contracts';
+import type { CompanyTaxMode, PaymentLine, SaleGst } from '@bahi/contracts';
 import type { StoredLine } from './totals';
 
 /** Lines keep amounts as decimal strings (exact). */
@@ -112,6 +112,8 @@ export interface SaleDoc extends OutboxRecord, BillSummary {
   gst?: SaleGst | null;
   /** The company's invoice prefix at checkout: the number given in the finish step uses it. */
   invoicePrefix?: string;
+  /** How `paid` was tendered (service-kit parsePayments); absent on sales before modes: cash. */
+  payments?: PaymentLine[];
 }
 export const SaleSchema = new Schema<SaleDoc>(
   {
@@ -127,6 +129,7 @@ export const SaleSchema = new Schema<SaleDoc>(
     tax_mode: { type: String, default: 'simple' },
     gst: { type: Object, default: null },
     invoicePrefix: { type: String },
+    payments: { type: Array, default: undefined },
   },
   { collection: 'sales', timestamps: true },
 );

@@ -1,9 +1,9 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
-import type { CancelSaleReply, CreditNoteDetails, CreditNoteListReply, SalesReturnReply } from '@bahi/contracts';
+import type { CancelSaleReply, CreditNoteDetails, CreditNoteListReply, ReturnPreviewReply, SalesReturnReply } from '@bahi/contracts';
 import { Decimal, Limits, Positions } from '@bahi/service-kit';
 import { CurrentWho, type Who } from '../common/who';
 import { CancelService } from './cancel.service';
-import { CancelSaleDto, CreditNoteListQuery, CreditNoteQuery, SalesReturnDto } from './returns.dto';
+import { CancelSaleDto, CreditNoteListQuery, CreditNoteQuery, PreviewReturnQuery, SalesReturnDto } from './returns.dto';
 import { ReturnsService } from './returns.service';
 import type { ReturnLine } from './value';
 
@@ -21,6 +21,20 @@ function parseLines(raw: unknown[]): ReturnLine[] {
   });
 }
 
+/** `3:1,5:2` (sl_no:packs, as GET /previewReturn takes them) as the return's lines. */
+function parseLineList(text: string): ReturnLine[] {
+  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  if (!parts.length) throw new BadRequestException('Choose at least one line to return.');
+  if (parts.length > 200) throw new BadRequestException('A return may hold at most 200 lines.');
+  return parseLines(
+    parts.map((p) => {
+      const m = /^(\d+):(.+)$/.exec(p);
+      if (!m) throw new BadRequestException(`lines: "${p.slice(0, 20)}" must be line:quantity, as 3:1.`);
+      return { sl_no: m[1], quantity: m[2] };
+    }),
+  );
+}
+
 @Controller()
 export class ReturnsController {
   constructor(
@@ -34,7 +48,13 @@ export class ReturnsController {
   @Positions('manager')
   salesReturn(@CurrentWho() who: Who, @Body() dto: SalesReturnDto, @Headers('idempotency-key') key?: string): Promise<SalesReturnReply> {
     const k = key?.trim().slice(0, 100) || dto.idempotencyKey;
-    return this.returns.salesReturn(who, { saleId: dto.saleId, lines: parseLines(dto.lines), refund: dto.refund, idempotencyKey: k, reason: dto.reason });
+    return this.returns.salesReturn(who, { saleId: dto.saleId, lines: parseLines(dto.lines), refund: dto.refund, payments: dto.payments, idempotencyKey: k, reason: dto.reason });
+  }
+
+  /** What a return would credit, before it is made (the return dialog shows it); every position may look. */
+  @Get('previewReturn')
+  previewReturn(@CurrentWho() who: Who, @Query() q: PreviewReturnQuery): Promise<ReturnPreviewReply> {
+    return this.returns.preview(who.companyId, q.saleId, parseLineList(q.lines));
   }
 
   @Get('getCreditNoteList')

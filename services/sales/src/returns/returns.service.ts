@@ -3,11 +3,12 @@ import { InjectModel } from '@nestjs/mongoose';
 import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
-import { Subjects, type CreditNoteDetails, type CreditNoteListReply, type NoteLine, type SalesReturnReply } from '@bahi/contracts';
+import { Subjects, type CreditNoteDetails, type CreditNoteListReply, type NoteLine, type ReturnPreviewReply, type SalesReturnReply } from '@bahi/contracts';
 import { DocumentSeries, financialYearOf, leaseMs, LOGGER, money, mul, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
 import { SalesEvents } from '../events/sales-events';
 import { Models, type SaleDoc } from '../common/schemas';
 import { num } from '../common/totals';
+import { readPayments } from '../common/payments';
 import type { Who } from '../common/who';
 import { toCustomer } from '../sales/customers';
 import { type CreditNoteDoc, ReturnModels, type ReturnableSale } from './schema';
@@ -23,6 +24,8 @@ export interface ReturnInput {
   saleId: number;
   lines: ReturnLine[];
   refund: string;
+  /** How the refund is paid out (issue 28); absent: cash. */
+  payments?: unknown;
   idempotencyKey?: string;
   reason?: string;
 }
@@ -96,6 +99,21 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
     return s;
   }
 
+  /** What a return of `lines` would book now (GET /previewReturn): the booking's own rule, nothing written. */
+  async preview(companyId: number, saleId: number, lines: ReturnLine[]): Promise<ReturnPreviewReply> {
+    const s = await this.sale(companyId, saleId);
+    const blocked = returnBlocker(s);
+    if (blocked) throw new ConflictException(blocked);
+    const v = noteValue(s, lines);
+    const value = money(v.amount).toFixed(2);
+    return {
+      value,
+      refund_max: value,
+      // The lines asked for (a note completing the bill also credits others' shipping share; they are in value).
+      lines: v.lines.filter((l) => money(l.quantity).gt(0)).map((l) => ({ sl_no: l.sl_no, quantity: money(l.quantity).toFixed(), value: money(l.value).toFixed(2) })),
+    };
+  }
+
   async salesReturn(who: Who, input: ReturnInput): Promise<SalesReturnReply> {
     const key = input.idempotencyKey || randomUUID();
     const earlier = await this.outbox.replay(who.companyId, key);
@@ -107,6 +125,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
     const refund = money(input.refund);
     if (refund.isNegative()) throw new BadRequestException('refund must not be below 0.');
     if (refund.gt(money(v.amount))) throw new BadRequestException(`refund (${refund.toFixed()}) is more than the credit note's value (${money(v.amount).toFixed(2)}).`);
+    const payments = readPayments(input.payments, refund.toFixed(2), 'refund');
     const date = today();
     const creditNoteId = await this.seq.next(who.companyId, 'creditNote');
     return this.outbox.run({
@@ -131,6 +150,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
       shipping: v.shipping,
       amount: v.amount,
       refund: refund.toFixed(2),
+      payments,
       completesBill: v.completesBill,
       tax_mode: s.tax_mode ?? 'simple',
       gst: v.gst,
@@ -170,6 +190,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
       source: { kind: 'credit-note', id: n.creditNoteId },
       amount: n.amount,
       paid: n.refund,
+      ...this.tenders(n),
       date: n.date,
       dueDate: n.date,
       // The number is taken only past the point of no return (after this post); finish sends it.
@@ -190,10 +211,16 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
       source: { kind: 'credit-note', id: n.creditNoteId },
       amount: n.amount,
       paid: n.refund,
+      ...this.tenders(n),
       date: n.date,
       dueDate: n.date,
       docNo: n.credit_note_no,
     });
+  }
+
+  /** The refund's tenders and the manager who paid it, for the ledger entry (notes before modes: cash). */
+  private tenders(n: CreditNoteDoc) {
+    return { payments: n.payments ?? null, ...(n.createdBy > 0 ? { by: n.createdBy } : {}) };
   }
 
   /** Adds the note to the sale's returned totals and frees the sale (once: guarded by the note id). */

@@ -1,6 +1,6 @@
 import { Schema } from 'mongoose';
 import { indexOutbox, outboxFields, type OutboxRecord } from '@bahi/service-kit';
-import type { CompanyTaxMode } from '@bahi/contracts';
+import type { CompanyTaxMode, PaymentLine } from '@bahi/contracts';
 import type { CustomerSnap, SaleDoc } from '../common/schemas';
 
 /** The GST figures of one credited line (strings, exact to the paisa); null in simple mode. */
@@ -87,8 +87,10 @@ export interface CreditNoteDoc extends OutboxRecord {
   shipping: string;
   /** The note's value: the customer's due goes down by it. */
   amount: string;
-  /** Cash paid back to the customer now (0 .. amount). */
+  /** Money paid back to the customer now (0 .. amount). */
   refund: string;
+  /** How the refund was paid out (issue 28); absent on notes before modes: cash. */
+  payments?: PaymentLine[];
   /** Whether this note brought the whole bill back. */
   completesBill: boolean;
   tax_mode: CompanyTaxMode;
@@ -119,6 +121,7 @@ export const CreditNoteSchema = new Schema<CreditNoteDoc>(
     shipping: { type: String, required: true },
     amount: { type: String, required: true },
     refund: { type: String, required: true },
+    payments: { type: Array, default: undefined },
     completesBill: { type: Boolean, default: false },
     tax_mode: { type: String, default: 'simple' },
     gst: { type: Object, default: null },

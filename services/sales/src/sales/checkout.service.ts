@@ -5,6 +5,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type MakeSaleReply, type PreviewSaleReply } from '@bahi/contracts';
 import { isRealDate, leaseMs, LOGGER, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
+import { readPayments } from '../common/payments';
 import { GstError, parseRecipient, type RecipientDetails } from '@bahi/gst';
 import { CartsService } from '../carts/carts.service';
 import { Companies, isGstMode } from '../common/company';
@@ -40,6 +41,8 @@ export interface CheckoutInput {
   idempotencyKey?: string;
   /** A walk-in buyer's particulars typed at the counter (Rule 46(e)); read with @bahi/gst parseRecipient. */
   recipient?: unknown;
+  /** How paid is tendered (issue 28): [{ mode, amount, ref? }]; absent: cash. */
+  payments?: unknown;
   source: { kind: 'cart'; cart_no: number } | { kind: 'estimate'; estimateId: number };
 }
 
@@ -115,6 +118,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     if (!isRealDate(date)) throw new BadRequestException('date must be a real date (YYYY-MM-DD).');
     if (!isRealDate(dueDate)) throw new BadRequestException('dueDate must be a real date (YYYY-MM-DD).');
     const typed = readRecipient(input.recipient);
+    const payments = readPayments(input.payments, input.paid, 'paid');
 
     const [source, resolved, company] = await reads;
     if ('err' in source) throw source.err;
@@ -157,6 +161,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
       date,
       dueDate,
       paid: input.paid,
+      payments,
       // Prices are frozen here: a later price change never alters this bill.
       lines: doc.lines,
       tax: !gst && doc.tax === 1 ? 1 : 0,
@@ -230,6 +235,9 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
         paid: sale.paid,
         dueDate: sale.dueDate,
         date: sale.date,
+        // The tenders and the cashier, for the cash books (sales before modes: cash).
+        payments: sale.payments ?? null,
+        ...(sale.createdBy > 0 ? { by: sale.createdBy } : {}),
       });
     let applied: Awaited<ReturnType<typeof takeStock>>;
     if (sale.customer.walkIn) {

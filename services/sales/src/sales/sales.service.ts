@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { BillDetailsReply, CompanyDetails, GstLine, SaleDetails, SaleListReply, SoldProduct } from '@bahi/contracts';
-import { Decimal, money, round2, SequenceService, sub } from '@bahi/service-kit';
+import { Decimal, money, parsePayments, round2, SequenceService, sub } from '@bahi/service-kit';
 import { Companies } from '../common/company';
 import { mutate } from '../common/line-store';
 import { Products } from '../common/products';
@@ -116,6 +116,8 @@ export class SalesService {
         date: s.date,
         due_date: s.dueDate,
         paid: num(s.paid),
+        // Sales made before modes were all cash.
+        payments: s.payments ?? parsePayments(undefined, s.paid, 'paid'),
         shipping: num(s.shipping),
         summery_discount: num(s.discount),
         tax: s.tax,
