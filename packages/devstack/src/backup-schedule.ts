@@ -159,15 +159,17 @@ export class BackupService {
   }
 
   /** Daily at BAHI_BACKUP_AT. */
-  schedule(): void {
-    const next = nextBackupAt(this.opts.settings.at, this.now());
+  schedule(after?: Date): void {
+    // From the later of now and the last run's time, so a timer that fires a little early never runs twice.
+    const now = this.now();
+    const next = nextBackupAt(this.opts.settings.at, after && after > now ? after : now);
     this.timer = setTimeout(
       () => {
         this.runNow()
           .catch((err: Error) => this.log(`The daily backup failed: ${err.message}`))
-          .finally(() => this.timer && this.schedule());
+          .finally(() => this.timer && this.schedule(next));
       },
-      Math.max(1000, next.getTime() - Date.now()),
+      Math.max(1000, next.getTime() - now.getTime()),
     );
     this.timer.unref();
   }

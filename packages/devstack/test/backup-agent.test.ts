@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { EmbeddedMongo } from '@bahi/embedded-mongo';
+import { MongoClient } from 'mongodb';
 import {
   BackupService,
   backupSettings,
+  listBackups,
   nextBackupAt,
   startBackupAgent,
   startStack,
@@ -12,6 +16,18 @@ import {
 } from '../src';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+/** Runs a script without blocking this process (the stack's connections stay served). */
+function runScript(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { env, encoding: 'utf8' }, (err, stdout, stderr) =>
+      resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
 
 describe('Setting > Backups through the gateway (the platform answers, not a service)', () => {
   let dir: string;
@@ -115,6 +131,25 @@ describe('Setting > Backups through the gateway (the platform answers, not a ser
     expect(json(await call('GET', '/admin/backups/..%2Fdata%2Fjwt-secret', admin))).toEqual({
       message: 'There is no backup named ../data/jwt-secret.',
     });
+
+    // `npm run backup` while the stack runs: it finds the running server (stack.json, the root
+    // login) and its backup lands in the same list; `npm run restore` is refused meanwhile.
+    const env = { ...process.env, BAHI_DATA_DIR: path.join(dir, 'data'), BAHI_BACKUP_DIR: path.join(dir, 'backups') };
+    const backup = await runScript([path.join(ROOT, 'scripts', 'backup.mjs')], env);
+    expect(backup.stderr).toBe('');
+    expect(backup.status).toBe(0);
+    expect(backup.stdout).toContain(
+      '✔ good: restored into a scratch folder, every count matched, every invariant holds',
+    );
+    expect(json(await call('GET', '/admin/backups', admin)).list).toHaveLength(2);
+    const restore = await runScript(
+      [path.join(ROOT, 'scripts', 'restore.mjs'), path.join(dir, 'backups', b.name)],
+      env,
+    );
+    expect(restore.status).toBe(1);
+    expect(restore.stderr).toMatch(
+      /Bahi is running on .*data \(process \d+\)\. Stop it \(Ctrl-C where npm start runs\) and restore again\./,
+    );
   }, 180_000);
 });
 
@@ -178,4 +213,57 @@ describe('the daily time and the 36-hour banner', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('takes the daily backup at BAHI_BACKUP_AT by itself, then drops what retention drops', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-daily-'));
+    try {
+      const dataDir = path.join(dir, 'data');
+      const server = await EmbeddedMongo.start({ port: 0, dbPath: path.join(dataDir, 'mongo') });
+      const client = await MongoClient.connect(server.uri);
+      await client.db('bahi_identity').collection('companies').insertOne({ companyId: 1 });
+      await client.close();
+      await server.stop();
+      // The service's clock stands 1.5 s before the next 22:30 in India.
+      const offset = nextBackupAt({ hour: 22, minute: 30 }, new Date()).getTime() - 1500 - Date.now();
+      const now = () => new Date(Date.now() + offset);
+      const b = path.join(dir, 'b');
+      fs.mkdirSync(b);
+      // Two good backups two days back: only the later one of that day stays.
+      const side = (name: string, at: Date) => {
+        fs.writeFileSync(path.join(b, name), 'x');
+        fs.writeFileSync(
+          path.join(b, `${name}.json`),
+          JSON.stringify({
+            name,
+            at: at.toISOString(),
+            size: 1,
+            encrypted: false,
+            copied: null,
+            verification: { good: true, problems: [] },
+          }),
+        );
+      };
+      const twoDaysBack = now().getTime() - 2 * 86_400_000;
+      side('bahi-20200101-1000-pc.bahi', new Date(twoDaysBack));
+      side('bahi-20200101-0900-pc.bahi', new Date(twoDaysBack - 3_600_000));
+      const svc = new BackupService({
+        dataDir,
+        rootDir: ROOT,
+        settings: backupSettings({ BAHI_BACKUP_DIR: b, BAHI_BACKUP_AT: '22:30' }, ROOT),
+        now,
+        log: () => undefined,
+      });
+      svc.schedule();
+      for (let i = 0; i < 120 && !listBackups(b).some((x) => x.name.includes('-2230-')); i++)
+        await new Promise((r) => setTimeout(r, 500));
+      await svc.stop();
+      const names = listBackups(b).map((x) => [x.name, x.verification?.good]);
+      expect(names).toHaveLength(2);
+      expect(names[0][0]).toMatch(/^bahi-\d{8}-2230-[a-z0-9-]+\.bahi$/);
+      expect(names[0][1]).toBe(true);
+      expect(names[1]).toEqual(['bahi-20200101-1000-pc.bahi', true]);
+      expect(fs.existsSync(path.join(b, 'bahi-20200101-0900-pc.bahi.json'))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
