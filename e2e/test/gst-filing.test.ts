@@ -95,8 +95,20 @@ test('a quarterly filer marks a month filed, returns an item from its bill (the 
   await page.getByTestId('gst-quarter').selectOption(lastQ);
   await page.getByTestId('gst-b2b').waitFor();
   // Every section by name.
-  const titles = (await page.locator('.bk-card').allTextContents()).join('\n');
-  for (const name of [/B2B/, /B2C large/i, /B2C small|B2C \(others\)/i, /HSN/, /Documents issued/i]) expect(titles).toMatch(name);
+  const titles = (await page.locator('.bk-card__head h2').allTextContents()).map((x) => x.trim());
+  for (const name of [
+    'B2B invoices (1)',
+    'B2C large invoices (0)',
+    'B2C small (1)',
+    'Credit/debit notes, registered (0)',
+    'Credit/debit notes, unregistered (0)',
+    'Nil rated, exempted and non-GST supplies (0)',
+    'HSN summary, B2B (1)',
+    'HSN summary, B2C (1)',
+    'Documents issued',
+  ]) {
+    expect(titles).toContain(name);
+  }
   expect(await page.getByTestId(`filing-${month1}`).textContent()).toContain('Not filed');
   expect((await page.getByTestId('gst-fp').textContent())?.trim()).toBe(`${lastQ} (${month3.slice(5)}${month3.slice(0, 4)})`);
   await e2e.shot(page, 'gst-filing-quarter');
@@ -159,14 +171,23 @@ test('a quarterly filer marks a month filed, returns an item from its bill (the 
   // This quarter has not ended: nothing to mark filed yet.
   expect(await page.getByTestId(`mark-filed-${nowQ}`).count()).toBe(0);
   await page.waitForLoadState('networkidle');
+  await page.getByTestId('gst-cdnr').getByText(noteNo).waitFor();
   const now = JSON.parse((await download(page, 'download-json')).text);
   expect(now.cdnr).toEqual([{ ctin: GJ_GSTIN, nt: [expect.objectContaining({ nt_num: noteNo, nt_dt: ddmmyyyy(today), val: 590, itms: [{ num: 1, itm_det: { txval: 500, rt: 18, iamt: 90, csamt: 0 } }] })] }]);
   await e2e.shot(page, 'gst-filing-current-quarter');
 
-  // The quarter's GSTR-3B JSON.
-  const threeB = await e2e.api<Record<string, unknown>>('GET', `/gst/gstr3b?quarter=${nowQ}&format=json`, { token: manager });
-  expect(threeB.status).toBe(200);
-  expect(threeB.body).toMatchObject({ gstin: MH_GSTIN });
+  // The quarter's GSTR-3B JSON, from the page: the quarter's return period, the credit note's
+  // 590 (taxable 500, IGST 90) above this quarter's sales shows 0 in 3.1(a) (no negative value).
+  const threeB = await download(page, 'download-3b-json');
+  const nowLast = (() => {
+    let m = today.slice(0, 7);
+    while (quarterOf(monthBefore(m, -1)) === nowQ) m = monthBefore(m, -1);
+    return m;
+  })();
+  expect(threeB.name).toBe(`GSTR3B_${MH_GSTIN}_${nowLast.slice(5)}${nowLast.slice(0, 4)}.json`);
+  const threeBDoc = JSON.parse(threeB.text);
+  expect(threeBDoc).toMatchObject({ gstin: MH_GSTIN, ret_period: `${nowLast.slice(5)}${nowLast.slice(0, 4)}` });
+  expect(threeBDoc.sup_details.osup_det).toMatchObject({ txval: 0, iamt: 0 });
   // A back-dated sale into the filed month is refused with the sentence.
   await ok('GET', `/addProductIntoCart/${ply}`);
   const refused = await e2e.api<{ message: string }>('POST', '/MAKE_SALE', { token: manager, body: { clientId: 0, cart_no: 1, paid: '0', date: `${month1}-20`, dueDate: today } });
