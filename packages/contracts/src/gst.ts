@@ -114,6 +114,9 @@ export interface PreviewSaleReply {
   amount: number;
   previousDue: number;
   gst: CounterGstSummary | null;
+  /** Only when `paid` was asked about (issue 28): the due this sale would leave on the walk-in customer ("1650.00"), null when none; and the company's walkin_credit. */
+  walkin_due?: string | null;
+  walkin_credit?: 'confirm' | 'refuse' | 'allow';
 }
 
 // ---- Purchases in GST mode (inventory) ----

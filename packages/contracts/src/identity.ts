@@ -108,7 +108,42 @@ export interface CompanyDetails {
    * shipped (identity fills them when the company never edited them).
    */
   share_templates?: ShareTemplates;
+  /** Counter guards (issue 28): a staff member's discount above this percent (0-100, default 100) needs a manager's PIN. */
+  staff_max_discount_percent?: number;
+  /** A sale leaving a due on the walk-in customer: 'confirm' (default; the counter asks), 'refuse' (400) or 'allow'. */
+  walkin_credit?: WalkinCredit;
 }
+
+export const WalkinCredits = ['confirm', 'refuse', 'allow'] as const;
+export type WalkinCredit = (typeof WalkinCredits)[number];
+
+/** PUT /profile/pin (managers): the approval PIN, 4-6 digits, stored hashed like a password. */
+export interface SetPinRequest {
+  current_password: string;
+  pin: string;
+}
+
+/** identity.approver.list: the company's managers (who may approve a discount); has_pin says whether they set one. */
+export interface ApproverListRequest {
+  companyId: number;
+}
+export interface Approver {
+  id: number;
+  name: string;
+  has_pin: boolean;
+}
+export interface ApproverListReply {
+  approvers: Approver[];
+}
+
+/** identity.approver.verify: checks a manager's PIN (5 wrong ones lock it for BAHI_LOCKOUT_SECONDS). */
+export interface ApproverVerifyRequest {
+  companyId: number;
+  approverId: number;
+  pin: string;
+}
+/** ok, or why not: status 403 (wrong PIN, not a manager, no PIN) or 429 (locked, with retryAfter seconds). */
+export type ApproverVerifyReply = { ok: true; id: number; name: string } | { ok: false; status: 403 | 429; message: string; retryAfter?: number };
 
 export const GstFilings = ['monthly', 'quarterly'] as const;
 export type GstFiling = (typeof GstFilings)[number];
@@ -153,6 +188,10 @@ export interface SetCompanyDetailsRequest {
   share_expiry_days?: number;
   /** '' for a template: back to the shipped default. */
   share_templates?: Partial<{ document: Partial<{ en: string; hi: string }>; reminder: Partial<{ en: string; hi: string }> }>;
+  /** Left out: kept. 0-100 (up to 2 decimals). */
+  staff_max_discount_percent?: number;
+  /** Left out: kept. */
+  walkin_credit?: WalkinCredit;
 }
 
 export interface DoneReply {

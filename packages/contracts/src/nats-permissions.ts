@@ -45,6 +45,9 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [I.companyDeleted]: evt('identity', 'documents'),
   // Sales keeps each company's tax settings (service-kit EventCache); every replica drops its copy.
   [I.companyChanged]: evt('identity', 'sales'),
+  // The counter's discount approval (issue 28).
+  [I.approverList]: req('identity', 'sales'),
+  [I.approverVerify]: req('identity', 'sales'),
   [V.productLookup]: req('inventory', 'sales'),
   [V.productMany]: req('inventory', 'sales'),
   [V.productSuggest]: req('inventory', 'sales'),

@@ -53,6 +53,7 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/companyLogo/:companyId', 'identity', 'bahi', { public: true }),
   // The caller's own screen language (any position).
   r('PUT', '/profile/language', 'identity', 'bahi'),
+  r('PUT', '/profile/pin', 'identity', 'bahi'),
 
   // --- sales: cart (000)
   r('GET', '/getProducts', 'sales', '000'),
@@ -72,6 +73,8 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/fillCartFromBill', 'sales', '000'),
   // --- sales: GST mode (bahi)
   r('GET', '/previewSale', 'sales', 'bahi'),
+  // The managers who may approve a discount at the counter (issue 28).
+  r('GET', '/approvers', 'sales', 'bahi'),
   r('GET', '/gst/gstr1', 'sales', 'bahi'),
   r('GET', '/gst/gstr3b', 'sales', 'bahi'),
   r('GET', '/gst/latest-period', 'sales', 'bahi'),

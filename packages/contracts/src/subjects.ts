@@ -1,5 +1,5 @@
 import type { RevocationsReply, SessionRevokedEvent } from './auth';
-import type { CompanyDetails, CompanyDetailsRequest, UserLookupReply, UserLookupRequest } from './identity';
+import type { ApproverListReply, ApproverListRequest, ApproverVerifyReply, ApproverVerifyRequest, CompanyDetails, CompanyDetailsRequest, UserLookupReply, UserLookupRequest } from './identity';
 import type * as I from './inventory';
 import type * as L from './ledger';
 import { DocumentSubjects } from './documents';
@@ -23,6 +23,10 @@ export const Subjects = {
     companyDeleted: 'identity.company.deleted',
     /** Event: a company's profile or GST settings changed; services holding them drop their copy. Every replica listens. */
     companyChanged: 'identity.company.changed',
+    /** Request: the company's managers, who may approve a staff member's discount. */
+    approverList: 'identity.approver.list',
+    /** Request: checks a manager's approval PIN (with its lockout). */
+    approverVerify: 'identity.approver.verify',
   },
   inventory: {
     /** Request: an active product of the company by product id or barcode; null when none. */
@@ -84,6 +88,8 @@ export interface SubjectPayloads {
   'identity.company.details': CompanyDetailsRequest;
   'identity.user.lookup': UserLookupRequest;
   'identity.company.deleted': { companyId: number };
+  'identity.approver.list': ApproverListRequest;
+  'identity.approver.verify': ApproverVerifyRequest;
   'inventory.product.lookup': I.ProductLookupRequest;
   'inventory.product.many': I.ProductManyRequest;
   'inventory.product.suggest': I.ProductSuggestRequest;
@@ -106,6 +112,8 @@ export interface SubjectReplies {
   'identity.company.details': CompanyDetails;
   'identity.user.lookup': UserLookupReply;
   'identity.company.deleted': void;
+  'identity.approver.list': ApproverListReply;
+  'identity.approver.verify': ApproverVerifyReply;
   'inventory.product.lookup': I.ProductSnapshot | null;
   'inventory.product.many': I.ProductSnapshot[];
   'inventory.product.suggest': I.ProductSuggestion[];

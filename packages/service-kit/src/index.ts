@@ -16,7 +16,7 @@ export { DEMO_COMPANY, seedDemoCompanyWhenReady, type DemoSeedOptions } from './
 export { appInfo, HealthController, NatsHealthIndicator, serviceVersion } from './health';
 export { createLogger, PinoNestLogger, requestLogger } from './logger';
 export * as Money from './money';
-export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumber, toMoneyString, toPaise, fromPaise, Decimal, type MoneyInput } from './money';
+export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumber, toMoneyString, toPaise, fromPaise, rsText, Decimal, type MoneyInput } from './money';
 export { RevocationList, Revoke } from '@bahi/auth';
 export { Outbox, faultPoint, leaseMs, REDRIVE_EVERY_MS, billSummaryFields, type BillSummary, indexOutbox, outboxFields, type OutboxOptions, type OutboxRecord, type OutboxStatus } from './outbox';
 export { CompanyMsg, EmptyMsg, RpcDecimal, RpcId, RpcIdList, RpcNested, RpcOneOf, RpcText } from './rpc';

@@ -49,3 +49,11 @@ export const toPaise = (x: MoneyInput): number => money(x).times(100).toDecimalP
 export const fromPaise = (paise: number): Decimal => new Decimal(paise).dividedBy(100);
 
 export { Decimal };
+
+/** "Rs 1,23,456.70": an amount in a shopkeeper's sentence (lakh grouping, 2 decimals, exact). */
+export function rsText(x: MoneyInput): string {
+  const d = round2(x);
+  const [int, frac] = d.abs().toFixed(2).split('.') as [string, string];
+  const grouped = int.length <= 3 ? int : `${int.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',')},${int.slice(-3)}`;
+  return `Rs ${d.isNegative() && !d.isZero() ? '-' : ''}${grouped}.${frac}`;
+}

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { BahiServiceModule } from '@bahi/service-kit';
 import { AdminController } from './admin/admin.controller';
+import { ApproverHandlers } from './auth/approvers.handlers';
 import { AuthController } from './auth/auth.controller';
 import { AuthService } from './auth/auth.service';
 import { IdentityHandlers } from './auth/identity.handlers';
@@ -27,7 +28,7 @@ import { UsersService } from './users/users.service';
       { name: RevocationEntry.name, schema: RevocationEntrySchema },
     ]),
   ],
-  controllers: [AuthController, ProfileController, AdminController, UsersController, IdentityHandlers],
+  controllers: [AuthController, ProfileController, AdminController, UsersController, IdentityHandlers, ApproverHandlers],
   providers: [SessionsService, PasswordsService, AuthService, CompaniesService, UsersService, LogoService, SeedService],
 })
 export class AppModule {}

@@ -14,6 +14,7 @@ const A = token(41, 'manager');
 const STAFF = token(41, 'staff');
 const B = token(42, 'manager');
 const G = token(43, 'manager'); // a GST-mode company
+const BIG = token(44, 'manager'); // GST mode, turnover above Rs 5 crore
 let grocery: number;
 
 beforeAll(async () => {
@@ -23,8 +24,8 @@ beforeAll(async () => {
   s.nc.subscribe(Subjects.identity.companyDetails, {
     callback: (_e, msg) => {
       const req = jc.decode(msg.data) as { id: string; data: { companyId: number } };
-      const tax_mode = req.data.companyId === 43 ? 'gst' : 'simple';
-      msg.respond(jc.encode({ id: req.id, response: { id: req.data.companyId, name: 'C', tax_mode }, isDisposed: true }));
+      const tax_mode = req.data.companyId === 43 || req.data.companyId === 44 ? 'gst' : 'simple';
+      msg.respond(jc.encode({ id: req.id, response: { id: req.data.companyId, name: 'C', tax_mode, aato_above_5cr: req.data.companyId === 44 }, isDisposed: true }));
     },
   });
   await s.nc.flush();
@@ -196,6 +197,21 @@ describe('product import', () => {
     ]);
     expect(v.body.errors[0].reason).toMatch(/^7 % is not a GST rate/);
     expect(v.body.errors[1].reason).toMatch(/HSN/);
+  });
+
+  it('checks HSN codes against the HSN list, and 6 digits above Rs 5 crore of turnover', async () => {
+    const sheet = 'Name,Brand,Category,MRP,Cost,Unit,HSN,GST %\nBottle,Milton,Kitchen,590,400,pcs,7323,18\nBox,Milton,Kitchen,200,150,pcs,7700,18\nFlask,Milton,Kitchen,900,700,pcs,732393,18\n';
+    const small = await upload(sheet, 'hsn.csv', G);
+    const v = await post(`/imports/products/${small.body.id}/validate`, { mapping: small.body.mapping }, G);
+    expect(v.body).toMatchObject({ valid: 2, invalid: 1 });
+    expect(v.body.errors.map((e: { row: number; reason: string }) => [e.row, e.reason])).toEqual([[3, "HSN code '7700' is not in the HSN list: there is no chapter 77."]]);
+    const big = await upload(sheet, 'hsn.csv', BIG);
+    const w = await post(`/imports/products/${big.body.id}/validate`, { mapping: big.body.mapping }, BIG);
+    expect(w.body).toMatchObject({ valid: 1, invalid: 2 });
+    expect(w.body.errors.map((e: { row: number; reason: string }) => [e.row, e.reason])).toEqual([
+      [2, "HSN code '7323' needs at least 6 digits: the company's turnover is above Rs 5 crore (Notification 78/2020-Central Tax)."],
+      [3, "HSN code '7700' needs at least 6 digits: the company's turnover is above Rs 5 crore (Notification 78/2020-Central Tax)."],
+    ]);
   });
 });
 

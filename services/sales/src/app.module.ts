@@ -6,6 +6,7 @@ import { CartsService } from './carts/carts.service';
 import { SeenCarts } from './carts/seen-carts';
 import { PurchaseSourceHandlers } from './carts/purchase-source.handlers';
 import { Companies } from './common/company';
+import { Discounts } from './common/discounts';
 import { Products } from './common/products';
 import { CartSchema, DeliverySchema, EstimateSchema, Models, SaleSchema } from './common/schemas';
 import { DeliveryController } from './delivery/delivery.controller';
@@ -42,6 +43,6 @@ import { SalesEvents, SalesHistoryHandlers } from './events/sales-events';
     GstReturnsModule,
   ],
   controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController, ReturnsController, SalesHistoryHandlers, SalesExportsController],
-  providers: [Products, Customers, Companies, InvoiceNumbers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService, ReturnsService, CancelService, SalesEvents],
+  providers: [Products, Customers, Companies, Discounts, InvoiceNumbers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService, ReturnsService, CancelService, SalesEvents],
 })
 export class AppModule {}

@@ -28,6 +28,8 @@ export function companyDetails(c: Company): CompanyDetails {
     doc_language: c.doc_language === 'hi' ? 'hi' : 'en',
     share_expiry_days: c.share_expiry_days ?? DEFAULT_SHARE_EXPIRY_DAYS,
     share_templates: shareTemplates(c.share_templates),
+    staff_max_discount_percent: typeof c.staff_max_discount_percent === 'number' ? c.staff_max_discount_percent : 100,
+    walkin_credit: c.walkin_credit === 'refuse' || c.walkin_credit === 'allow' ? c.walkin_credit : 'confirm',
   };
 }
 

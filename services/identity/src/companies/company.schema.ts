@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument, Types } from 'mongoose';
-import type { BillFormat, CompanyTaxMode, GstFiling, Language } from '@bahi/contracts';
+import type { BillFormat, CompanyTaxMode, GstFiling, Language, WalkinCredit } from '@bahi/contracts';
 
 /** A customer company of the platform. `id` is platform-wide sequential and never reused. */
 @Schema({ collection: 'companies', timestamps: { createdAt: true, updatedAt: true } })
@@ -33,6 +33,10 @@ export class Company {
   @Prop({ type: Number, default: 30 }) share_expiry_days!: number;
   /** Only the templates the company edited ({document:{en}} ...); the rest read as the shipped defaults. */
   @Prop({ type: Object, default: null }) share_templates!: Partial<Record<'document' | 'reminder', Partial<Record<'en' | 'hi', string>>>> | null;
+  /** A staff member's discount above this percent needs a manager's PIN (issue 28); 100 keeps the spec's counter. */
+  @Prop({ type: Number, default: 100 }) staff_max_discount_percent!: number;
+  /** A due left on the walk-in customer: confirm (the counter asks), refuse, or allow. */
+  @Prop({ type: String, default: 'confirm' }) walkin_credit!: WalkinCredit;
   createdAt!: Date;
 }
 

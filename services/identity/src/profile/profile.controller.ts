@@ -23,7 +23,7 @@ import { PasswordsService } from '../auth/passwords.service';
 import { MIN_PASSWORD, tenDigits } from '../common';
 import { UsersService } from '../users/users.service';
 import { LogoService, MAX_LOGO_BYTES } from './logo.service';
-import { SetCompanyDetailsDto, SetLanguageDto, UpdatePasswordDto } from './profile.dto';
+import { SetCompanyDetailsDto, SetLanguageDto, SetPinDto, UpdatePasswordDto } from './profile.dto';
 
 /** 400 in the password form's shape: {success:false, message}. */
 const passwordError = (message: string) => new BadRequestException({ statusCode: 400, success: false, message });
@@ -80,6 +80,8 @@ export class ProfileController {
           ...(dto.doc_language !== undefined ? { doc_language: dto.doc_language } : {}),
           ...(dto.share_expiry_days !== undefined ? { share_expiry_days: dto.share_expiry_days } : {}),
           ...templates,
+          ...(dto.staff_max_discount_percent !== undefined ? { staff_max_discount_percent: dto.staff_max_discount_percent } : {}),
+          ...(dto.walkin_credit !== undefined ? { walkin_credit: dto.walkin_credit } : {}),
         },
       },
     );
@@ -125,6 +127,19 @@ export class ProfileController {
     const { matchedCount } = await this.users.model.updateOne({ id: me.uid }, { $set: { language } });
     if (!matchedCount) throw new ForbiddenException('Your account no longer exists.');
     return { success: true, language };
+  }
+
+  /** A manager's discount-approval PIN (issue 28): the current password proves it is them. */
+  @Put('profile/pin')
+  @HttpCode(200)
+  @Positions('manager')
+  async setPin(@CurrentUser() me: TokenClaims, @Body() dto: SetPinDto): Promise<SuccessMessageReply> {
+    const user = await this.users.model.findOne({ id: me.uid });
+    if (!user) throw new ForbiddenException('Your account no longer exists.');
+    if (!(await this.passwords.verify(user.passwordHash, dto.current_password))) throw passwordError('Current password is incorrect.');
+    // A new PIN also ends an earlier PIN lock.
+    await this.users.model.updateOne({ id: me.uid }, { $set: { pinHash: await this.passwords.hash(dto.pin), pinFailures: 0, pinLockedUntil: null } });
+    return { success: true, message: 'Approval PIN saved.' };
   }
 
   /** The one call (with logout) a temporary password's token may make. */

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { BillFormats, GstFilings, Languages } from '@bahi/contracts';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { BillFormats, GstFilings, Languages, WalkinCredits } from '@bahi/contracts';
 import { Limits } from '@bahi/service-kit';
 import { IsMobile, LowerTrim, NormalizeMobile, Trim } from '../common';
 
@@ -31,6 +31,19 @@ export class SetCompanyDetailsDto {
   @Max(365, { message: 'share_expiry_days must be a whole number of days from 1 to 365.' })
   share_expiry_days?: number;
   @IsOptional() @IsObject({ message: 'share_templates must be an object: {document: {en, hi}, reminder: {en, hi}}.' }) share_templates?: Record<string, unknown>;
+  /** Counter guards (issue 28); each left out is kept. */
+  @IsOptional()
+  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, { message: 'staff_max_discount_percent must be a percent from 0 to 100.' })
+  @Min(0, { message: 'staff_max_discount_percent must be a percent from 0 to 100.' })
+  @Max(100, { message: 'staff_max_discount_percent must be a percent from 0 to 100.' })
+  staff_max_discount_percent?: number;
+  @IsOptional() @IsIn(WalkinCredits, { message: `walkin_credit must be one of ${WalkinCredits.join(', ')}.` }) walkin_credit?: string;
+}
+
+/** PUT /profile/pin (managers). */
+export class SetPinDto {
+  @IsString({ message: 'current_password is required.' }) @IsNotEmpty({ message: 'current_password is required.' }) @MaxLength(200) current_password!: string;
+  @IsString({ message: 'The PIN must be 4 to 6 digits.' }) @Matches(/^\d{4,6}$/, { message: 'The PIN must be 4 to 6 digits.' }) pin!: string;
 }
 
 /** PUT /profile/language */

@@ -22,6 +22,11 @@ export class User {
   @Prop({ type: Date, default: null }) passwordChangedAt!: Date | null;
   /** Screen language the user chose in the profile menu; users written before it read as 'en'. */
   @Prop({ type: String, default: 'en' }) language!: Language;
+  /** A manager's discount-approval PIN (argon2, like the password); null until set. */
+  @Prop({ type: String, default: null }) pinHash!: string | null;
+  /** Wrong PINs counted like failedLogins; the one reaching the limit sets pinLockedUntil. */
+  @Prop({ default: 0 }) pinFailures!: number;
+  @Prop({ type: Date, default: null }) pinLockedUntil!: Date | null;
 }
 
 export type UserDocument = HydratedDocument<User>;

@@ -39,8 +39,8 @@ export class ProductImportsController implements OnModuleInit {
       log: (msg, err) => logger.error({ err }, msg),
     });
     this.handler = productImportHandler(products, stock, async (companyId) => {
-      const c = (await this.nats.send(Subjects.identity.companyDetails, { companyId })) as { tax_mode?: TaxMode };
-      return c.tax_mode ?? 'simple';
+      const c = (await this.nats.send(Subjects.identity.companyDetails, { companyId })) as { tax_mode?: TaxMode; aato_above_5cr?: boolean };
+      return { tax_mode: c.tax_mode ?? 'simple', aato_above_5cr: c.aato_above_5cr === true };
     });
   }
 

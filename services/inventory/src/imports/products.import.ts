@@ -4,7 +4,7 @@ import type { ImportFieldDef } from '@bahi/contracts';
 import { castForInsert, pendingEventFields, stripBidi } from '@bahi/service-kit';
 import type { ImportHandler, RowOutcome } from '@bahi/tabular';
 import { parseMoney, parseQty, stockLevel, taxMultiplier, taxPercent } from '../common';
-import { checkGstFields, type TaxMode } from '../products/gst-rules';
+import { checkGstFields, type CompanyGstSettings, type TaxMode } from '../products/gst-rules';
 import { need, optional, parseEdit, yesNo } from '../products/product-input';
 import { labelSpecs, wordsOf, type ProductsService } from '../products/products.service';
 import type { Category, Product } from '../schemas';
@@ -56,6 +56,7 @@ interface ProductRow {
 interface Ctx {
   companyId: number;
   mode: TaxMode;
+  company: CompanyGstSettings;
   /** Lower-case name -> category, as they were when the pass began. */
   categories: Map<string, Category>;
   newCategories: Map<string, string>;
@@ -91,18 +92,21 @@ const messageOf = (err: unknown): string => {
  * created at the top level with no specs. Opening stock sets the product's stock through an
  * adjustment movement, as a stock typed on the edit form does.
  */
-export function productImportHandler(products: ProductsService, stock: StockService, taxMode: (companyId: number) => Promise<TaxMode>): ImportHandler<Ctx, ProductRow> {
+export function productImportHandler(products: ProductsService, stock: StockService, companyGst: (companyId: number) => Promise<CompanyGstSettings>): ImportHandler<Ctx, ProductRow> {
   return {
     kind: 'products',
     fields: PRODUCT_FIELDS,
     matchBy: 'barcode: a row whose barcode a product already has updates that product; rows without a barcode are added as new products.',
 
     async begin(companyId) {
-      const mode = await taxMode(companyId);
+      // The mode and the turnover (6-digit HSN codes above Rs 5 crore).
+      const company = await companyGst(companyId);
+      const mode = company.tax_mode ?? 'simple';
       const cats = await products.categoryList(companyId);
       return {
         companyId,
         mode,
+        company,
         categories: new Map(cats.map((c) => [c.name.toLowerCase(), c])),
         newCategories: new Map(),
         barcodes: new Map(),
@@ -153,7 +157,7 @@ export function productImportHandler(products: ProductsService, stock: StockServ
         const specs = ['spec_1', 'spec_2', 'spec_3'].map((k) => field(k, () => optional(body, k, label(k), 60)));
         // The company's GST rules, the rate and the HSN each reported on its own column.
         if (tax !== undefined) field('tax', () => checkGstFields(ctx.mode, { taxPercent: taxPercent(tax) }));
-        if (hsn_code) field('hsn_code', () => checkGstFields(ctx.mode, { taxPercent: '0', hsn: hsn_code }));
+        if (hsn_code) field('hsn_code', () => checkGstFields(ctx.mode, { taxPercent: '0', hsn: hsn_code }, ctx.company));
         const cat = categoryName ? ctx.categories.get(categoryName.toLowerCase()) : undefined;
         if (cat) {
           labelSpecs(cat).forEach((s, i) => {

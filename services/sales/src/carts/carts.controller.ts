@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import type { AddProductReply, CartUpdateReply, GetProductsReply } from '@bahi/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseFilters } from '@nestjs/common';
+import { Discounts, PinLockedFilter } from '../common/discounts';
+import type { AddProductReply, ApproversReply, CartUpdateReply, GetProductsReply } from '@bahi/contracts';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { Limits } from '@bahi/service-kit';
 import { CartNoField, intParam } from '../common/dto';
@@ -15,8 +16,18 @@ class GetProductsQuery {
 
 
 @Controller()
+@UseFilters(PinLockedFilter)
 export class CartsController {
-  constructor(private readonly carts: CartsService) {}
+  constructor(
+    private readonly carts: CartsService,
+    private readonly discounts: Discounts,
+  ) {}
+
+  /** The managers who may approve a staff member's discount (issue 28). */
+  @Get('approvers')
+  approvers(@CurrentWho() who: Who): Promise<ApproversReply> {
+    return this.discounts.approvers(who.companyId);
+  }
 
   @Get('getProducts')
   get(@CurrentWho() who: Who, @Query() q: GetProductsQuery): Promise<GetProductsReply> {
@@ -42,7 +53,7 @@ export class CartsController {
   @Post('upDisc')
   @HttpCode(200)
   upDisc(@CurrentWho() who: Who, @Body() dto: UpDiscDto): Promise<CartUpdateReply> {
-    return this.carts.setDiscount(who, dto.sl_no, dto.discount, dto.cart_no);
+    return this.carts.setDiscount(who, dto.sl_no, dto.discount, dto.cart_no, dto);
   }
 
   @Post('upTax')
@@ -60,7 +71,7 @@ export class CartsController {
   @Post('upSummeryDisc')
   @HttpCode(200)
   upSummeryDisc(@CurrentWho() who: Who, @Body() dto: UpSummeryDiscDto): Promise<CartUpdateReply> {
-    return this.carts.change(who, { cart_no: dto.cart_no ?? 1 }, (doc) => ((doc.discount = dto.discount), null));
+    return this.carts.setSummaryDiscount(who, dto.cart_no ?? 1, dto.discount, dto);
   }
 
   @Delete('clearCart/:cart_no')

@@ -6,6 +6,7 @@ import { SequenceService } from '@bahi/service-kit';
 import { addProductLine, findLine, mutate, pushNewLine } from '../common/line-store';
 import { lineFromProduct, type Pricing, stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
 import { Companies } from '../common/company';
+import { type ApprovalInput, assertSummaryFits, Discounts } from '../common/discounts';
 import { parseCode, Products } from '../common/products';
 import { type CartDoc, Models } from '../common/schemas';
 import type { StoredLine } from '../common/totals';
@@ -25,6 +26,7 @@ export class CartsService {
     private readonly seq: SequenceService,
     private readonly inCart: SeenCarts,
     private readonly companies: Companies,
+    private readonly discounts: Discounts,
   ) {}
 
   /** A cart is priced for the walk-in (the company's state) until a customer is chosen at checkout. */
@@ -76,16 +78,21 @@ export class CartsService {
     return [[toCartLine(line!)], { warnings: warning ? [warning] : [], summery: toSummery(cart_no, cart.lines, cart, await pricingP) }];
   }
 
-  /** Applies a line or summary change to the cart holding `sl_no` (or cart_no). */
-  async change(who: Who, where: { cart_no?: number; sl_no?: number }, fn: (doc: CartDoc) => StoredLine | null): Promise<CartUpdateReply> {
+  /**
+   * Applies a line or summary change to the cart holding `sl_no` (or cart_no). A change that would
+   * leave the summary discount above the bill is refused (400), the cart unchanged.
+   */
+  async change(who: Who, where: { cart_no?: number; sl_no?: number }, fn: (doc: CartDoc, pricing: Pricing) => StoredLine | null | Promise<StoredLine | null>): Promise<CartUpdateReply> {
     const filter: Record<string, unknown> = { companyId: who.companyId, userId: who.userId };
     if (where.sl_no !== undefined) filter['lines.sl_no'] = where.sl_no;
     if (where.cart_no !== undefined || where.sl_no === undefined) filter.cart_no = where.cart_no ?? 1;
     let line: StoredLine | null = null;
     const pricingP = this.pricing(who.companyId);
     pricingP.catch(() => undefined);
-    const cart = await mutate(this.model, filter, (doc) => {
-      line = fn(doc);
+    const cart = await mutate(this.model, filter, async (doc) => {
+      const pricing = await pricingP;
+      line = await fn(doc, pricing);
+      assertSummaryFits(doc, pricing.co);
     }, where.sl_no === undefined ? { upsert: {} } : { notFound: `No line ${where.sl_no} in your cart.` });
     return {
       success: true,
@@ -107,11 +114,20 @@ export class CartsService {
     return this.change(who, { sl_no, cart_no }, (doc) => setQuantity(doc, sl_no, quantity));
   }
 
-  setDiscount(who: Who, sl_no: number, discount: string, cart_no?: number) {
-    return this.change(who, { sl_no, cart_no }, (doc) => {
+  setDiscount(who: Who, sl_no: number, discount: string, cart_no?: number, approval: ApprovalInput = {}) {
+    const approve = this.discounts.gate(who, approval);
+    return this.change(who, { sl_no, cart_no }, async (doc, { co }) => {
       const line = findLine(doc.lines, sl_no);
-      line.discount = discount;
+      await this.discounts.setLine(doc, line, discount, co, approve);
       return line;
+    });
+  }
+
+  setSummaryDiscount(who: Who, cart_no: number, discount: string, approval: ApprovalInput = {}) {
+    const approve = this.discounts.gate(who, approval);
+    return this.change(who, { cart_no }, async (doc, { co }) => {
+      await this.discounts.setSummary(doc, discount, co, approve);
+      return null;
     });
   }
 
@@ -140,7 +156,7 @@ export class CartsService {
   /** Empties lines and summary (only at `version` when given); whether the cart matched. */
   private async empty(key: CartKey, version?: number): Promise<boolean> {
     const filter = version === undefined ? key : { ...key, version };
-    const r = await this.model.collection.updateOne(filter, { $set: { lines: [], tax: 0, shipping: '0', discount: '0', updatedAt: new Date() }, $inc: { version: 1 } });
+    const r = await this.model.collection.updateOne(filter, { $set: { lines: [], tax: 0, shipping: '0', discount: '0', summary_approval: null, updatedAt: new Date() }, $inc: { version: 1 } });
     if (r.matchedCount !== 1) return false;
     this.inCart.saw(key, []);
     return true;

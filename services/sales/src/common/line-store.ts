@@ -50,7 +50,7 @@ export async function mutate<T extends LineDoc>(
     doc = structuredClone(doc);
     await change(doc);
     const res = await model.collection.updateOne({ ...filter, version } as never, {
-      $set: { lines: doc.lines, tax: doc.tax, shipping: doc.shipping, discount: doc.discount, version: version + 1, updatedAt: new Date() },
+      $set: { lines: doc.lines, tax: doc.tax, shipping: doc.shipping, discount: doc.discount, summary_approval: doc.summary_approval ?? null, version: version + 1, updatedAt: new Date() },
     } as never);
     if (res.modifiedCount === 1 || res.matchedCount === 1) return { ...doc, version: version + 1 };
   }

@@ -1,7 +1,7 @@
 import { Schema } from 'mongoose';
 import { billSummaryFields, indexOutbox, outboxFields, type BillSummary, type OutboxRecord } from '@bahi/service-kit';
-import type { CompanyTaxMode, PaymentLine, SaleGst } from '@bahi/contracts';
-import type { StoredLine } from './totals';
+import type { CompanyTaxMode, PaymentLine, SaleApproval, SaleGst } from '@bahi/contracts';
+import type { DiscountApproval, StoredLine } from './totals';
 
 /** Lines keep amounts as decimal strings (exact). */
 export const LineSchema = new Schema<StoredLine>(
@@ -21,6 +21,7 @@ export const LineSchema = new Schema<StoredLine>(
     price_includes_tax: { type: Boolean },
     supply_type: { type: String },
     cp: { type: String },
+    approval: { type: Object },
   },
   { _id: false },
 );
@@ -32,6 +33,8 @@ export interface LineDoc {
   tax: 0 | 1;
   shipping: string;
   discount: string;
+  /** The manager's approval of a staff member's summary discount (issue 28); null when none was needed. */
+  summary_approval?: DiscountApproval | null;
   /** Optimistic concurrency: every write bumps it. */
   version: number;
 }
@@ -49,6 +52,7 @@ export const CartSchema = new Schema<CartDoc>(
     tax: { type: Number, default: 0 },
     shipping: { type: String, default: '0' },
     discount: { type: String, default: '0' },
+    summary_approval: { type: Object, default: null },
     version: { type: Number, default: 0 },
   },
   { collection: 'carts', timestamps: true },
@@ -75,6 +79,7 @@ export const EstimateSchema = new Schema<EstimateDoc>(
     tax: { type: Number, default: 0 },
     shipping: { type: String, default: '0' },
     discount: { type: String, default: '0' },
+    summary_approval: { type: Object, default: null },
     version: { type: Number, default: 0 },
   },
   { collection: 'estimates', timestamps: true },
@@ -114,6 +119,8 @@ export interface SaleDoc extends OutboxRecord, BillSummary {
   invoicePrefix?: string;
   /** How `paid` was tendered (service-kit parsePayments); absent on sales before modes: cash. */
   payments?: PaymentLine[];
+  /** Discounts a manager approved by PIN (issue 28); absent when none. */
+  approvals?: SaleApproval[];
 }
 export const SaleSchema = new Schema<SaleDoc>(
   {
@@ -130,6 +137,7 @@ export const SaleSchema = new Schema<SaleDoc>(
     gst: { type: Object, default: null },
     invoicePrefix: { type: String },
     payments: { type: Array, default: undefined },
+    approvals: { type: Array, default: undefined },
   },
   { collection: 'sales', timestamps: true },
 );

@@ -25,6 +25,16 @@ export interface StoredLine {
   supply_type?: 'taxable' | 'nil' | 'exempt' | 'non_gst';
   /** The product's cost price per unit when the line was added (like mrp), frozen so a sale's profit never moves; absent on older lines. */
   cp?: string;
+  /** The manager's approval of a staff member's discount on this line (issue 28), for the discount it was given for. */
+  approval?: DiscountApproval;
+}
+
+/** Who approved a discount above the staff limit, for which discount, when. */
+export interface DiscountApproval {
+  approver_id: number;
+  approver_name: string;
+  discount: string;
+  at: string;
 }
 
 export interface Summary {

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseFilters } from '@nestjs/common';
+import { PinLockedFilter } from '../common/discounts';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { AddProductReply, CartUpdateReply, EstimateDetailsReply, EstimateListReply, EstimateSummeryReply } from '@bahi/contracts';
 import { IntField, intParam } from '../common/dto';
@@ -23,6 +24,7 @@ class SummeryQuery {
 }
 
 @Controller()
+@UseFilters(PinLockedFilter)
 export class EstimatesController {
   constructor(private readonly estimates: EstimatesService) {}
 
@@ -68,7 +70,7 @@ export class EstimatesController {
   @Post('updateDiscInEstimate')
   @HttpCode(200)
   disc(@CurrentWho() who: Who, @Body() dto: EstimateDiscDto): Promise<CartUpdateReply> {
-    return this.estimates.setDiscount(who.companyId, dto.estimateId, dto.sl_no, dto.discount);
+    return this.estimates.setDiscount(who, dto.estimateId, dto.sl_no, dto.discount, dto);
   }
 
   @Post('updateEstimateTax')
@@ -86,7 +88,7 @@ export class EstimatesController {
   @Post('updateEstimateSummeryDisc')
   @HttpCode(200)
   summeryDisc(@CurrentWho() who: Who, @Body() dto: EstimateSummeryDiscDto): Promise<CartUpdateReply> {
-    return this.estimates.change(who.companyId, dto.id, (doc) => ((doc.discount = dto.discount), null));
+    return this.estimates.setSummaryDiscount(who, dto.id, dto.discount, dto);
   }
 
   @Get('getEstimateDetails')

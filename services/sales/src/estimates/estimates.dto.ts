@@ -1,4 +1,5 @@
 import { IsOptional } from 'class-validator';
+import { ApprovalFields } from '../carts/carts.dto';
 import { CartNoField, IntField, NonNegativeDecimal, PageNoField, QuantityField, TaxFlag } from '../common/dto';
 
 export class CreateEstimateQuery {
@@ -26,7 +27,7 @@ export class EstimateQuanDto {
   @QuantityField('quantity') quantity!: string;
   @IntField('estimateId', 1) estimateId!: number;
 }
-export class EstimateDiscDto {
+export class EstimateDiscDto extends ApprovalFields {
   @IntField('sl_no', 1) sl_no!: number;
   @NonNegativeDecimal('discount') discount!: string;
   @IntField('estimateId', 1) estimateId!: number;
@@ -39,7 +40,7 @@ export class EstimateShipDto {
   @IntField('id', 1) id!: number;
   @NonNegativeDecimal('shipping') shipping!: string;
 }
-export class EstimateSummeryDiscDto {
+export class EstimateSummeryDiscDto extends ApprovalFields {
   @IntField('id', 1) id!: number;
   @NonNegativeDecimal('discount') discount!: string;
 }

@@ -5,6 +5,7 @@ import type { AddProductReply, CartUpdateReply, EstimateDetailsReply, EstimateLi
 import { money, round2, SequenceService, today } from '@bahi/service-kit';
 import { addProductLine, findLine, mutate } from '../common/line-store';
 import { Companies } from '../common/company';
+import { type ApprovalInput, assertSummaryFits, Discounts } from '../common/discounts';
 import { type Pricing, stockWarning, stockWarnings, toCartLine, toSummery } from '../common/lines';
 import { parseCode, Products } from '../common/products';
 import { type CartDoc, type CustomerSnap, type EstimateDoc, Models } from '../common/schemas';
@@ -28,6 +29,7 @@ export class EstimatesService {
     private readonly products: Products,
     private readonly sales: SalesService,
     private readonly companies: Companies,
+    private readonly discounts: Discounts,
   ) {}
 
   /**
@@ -75,13 +77,14 @@ export class EstimatesService {
       tax: cart.tax,
       shipping: cart.shipping,
       discount: cart.discount,
+      summary_approval: cart.summary_approval ?? null,
       version: 0,
     });
     // Only what was saved leaves the cart (a line added meanwhile stays).
     const saved = new Set(cart.lines.map((l) => l.sl_no));
     await mutate(this.carts, key, (doc) => {
       doc.lines = doc.lines.filter((l) => !saved.has(l.sl_no));
-      if (!doc.lines.length) Object.assign(doc, { tax: 0, shipping: '0', discount: '0' });
+      if (!doc.lines.length) Object.assign(doc, { tax: 0, shipping: '0', discount: '0', summary_approval: null });
     });
     return { success: true, estimateId };
   }
@@ -150,10 +153,15 @@ export class EstimatesService {
     return [[toCartLine(line)], { warnings: w ? [w] : [], summery: toSummery(1, e.lines, e, await this.pricing(companyId, e.clientId)) }];
   }
 
-  async change(companyId: number, estimateId: number, fn: (doc: EstimateDoc) => StoredLine | null): Promise<CartUpdateReply> {
+  /** Applies a change; one that would leave the summary discount above the bill is refused (400), the estimate unchanged. */
+  async change(companyId: number, estimateId: number, fn: (doc: EstimateDoc, co: Pricing['co']) => StoredLine | null | Promise<StoredLine | null>): Promise<CartUpdateReply> {
     let line: StoredLine | null = null;
-    const e = await mutate(this.model, this.filter(companyId, estimateId), (doc) => {
-      line = fn(doc);
+    const coP = this.companies.get(companyId);
+    coP.catch(() => undefined);
+    const e = await mutate(this.model, this.filter(companyId, estimateId), async (doc) => {
+      const co = await coP;
+      line = await fn(doc, co);
+      assertSummaryFits(doc, co);
     }, { notFound: `Estimate ${estimateId} not found.` });
     return { success: true, line: line ? toCartLine(line) : null, summery: toSummery(1, e.lines, e, await this.pricing(companyId, e.clientId)), warnings: line ? stockWarnings([line]) : [] };
   }
@@ -171,11 +179,20 @@ export class EstimatesService {
     return this.change(companyId, estimateId, (doc) => setQuantity(doc, sl_no, quantity));
   }
 
-  setDiscount(companyId: number, estimateId: number, sl_no: number, discount: string) {
-    return this.change(companyId, estimateId, (doc) => {
+  setDiscount(who: Who, estimateId: number, sl_no: number, discount: string, approval: ApprovalInput = {}) {
+    const approve = this.discounts.gate(who, approval);
+    return this.change(who.companyId, estimateId, async (doc, co) => {
       const line = findLine(doc.lines, sl_no);
-      line.discount = discount;
+      await this.discounts.setLine(doc, line, discount, co, approve);
       return line;
+    });
+  }
+
+  setSummaryDiscount(who: Who, estimateId: number, discount: string, approval: ApprovalInput = {}) {
+    const approve = this.discounts.gate(who, approval);
+    return this.change(who.companyId, estimateId, async (doc, co) => {
+      await this.discounts.setSummary(doc, discount, co, approve);
+      return null;
     });
   }
 

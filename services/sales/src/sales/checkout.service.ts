@@ -18,6 +18,8 @@ import { Customers } from './customers';
 import { SalesEvents } from '../events/sales-events';
 import { fyOfDate, InvoiceNumbers } from './invoice-numbers';
 import { FilingService } from '../gst-filing/filing.service';
+import { saleApprovals } from '../common/discounts';
+import { assertCounterGuards, walkinDue } from './counter-guards';
 
 /** The typed recipient (400 with its sentence); null when none was sent. */
 function readRecipient(input: unknown): RecipientDetails | null {
@@ -141,6 +143,8 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     ]);
     // The Tax flag does not apply in GST mode; the sale is worth the invoice value.
     const t = totals(doc.lines, gst ? { ...doc, tax: 0 } : doc);
+    assertCounterGuards(doc, co, gst ? gst.gst.invoice_value : t.total, input.paid, customer.walkIn);
+    const approvals = saleApprovals(doc);
 
     const saleId = await this.seq.next(who.companyId, 'sale');
     return this.outbox.run({
@@ -167,6 +171,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
       tax: !gst && doc.tax === 1 ? 1 : 0,
       shipping: doc.shipping,
       discount: doc.discount,
+      ...(approvals.length ? { approvals } : {}),
       subtotal: t.subtotal.toFixed(),
       taxAmount: gst ? gst.gst.tax_total : t.taxAmount.toFixed(),
       amount: gst ? gst.gst.invoice_value : t.total.toFixed(),
@@ -186,7 +191,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
    * for them (place of supply from their GSTIN or state). Reads only. An estimate without a
    * clientId is priced for its own customer.
    */
-  async preview(who: Who, q: { cart_no?: number; estimateId?: number; clientId?: number | null }): Promise<PreviewSaleReply> {
+  async preview(who: Who, q: { cart_no?: number; estimateId?: number; clientId?: number | null; paid?: string }): Promise<PreviewSaleReply> {
     if (q.estimateId !== undefined && q.cart_no !== undefined) throw new BadRequestException('Give cart_no or estimateId, not both.');
     const source: CheckoutInput['source'] = q.estimateId !== undefined ? { kind: 'estimate', estimateId: q.estimateId } : { kind: 'cart', cart_no: q.cart_no ?? 1 };
     const [doc, co] = await Promise.all([this.loadSource(who, source), this.companies.get(who.companyId)]);
@@ -196,7 +201,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     // Priced on today's rates (the counter's day); a back-dated sale is priced on its own date at checkout.
     const gst = counterGst(co, doc.lines, doc, customer.walkIn ? null : customer, today());
     const amount = gst && !gst.error ? gst.invoice_value : num(totals(doc.lines, gst ? { ...doc, tax: 0 } : doc).total);
-    return { tax_mode: co.tax_mode, amount, previousDue: num(previousDue), gst };
+    return { tax_mode: co.tax_mode, amount, previousDue: num(previousDue), gst, ...(q.paid !== undefined ? walkinDue(co, customer.walkIn, gst && !gst.error ? gst.invoice_value : totals(doc.lines, gst ? { ...doc, tax: 0 } : doc).total, q.paid) : {}) };
   }
 
   private async loadSource(who: Who, source: CheckoutInput['source']): Promise<LineDoc> {

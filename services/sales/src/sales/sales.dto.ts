@@ -41,4 +41,6 @@ export class PreviewSaleQuery {
   @IsOptional() @CartNoField() cart_no?: number;
   @IsOptional() @IntField('estimateId', 1) estimateId?: number;
   @IsOptional() @IntField('clientId', 0) clientId?: number;
+  /** What the cashier typed as paid: the reply then says what would stay due on the walk-in (issue 28). */
+  @IsOptional() @NonNegativeDecimal('paid') paid?: string;
 }

@@ -86,6 +86,7 @@ export class SalesService {
         'Total Amount': num(s.amount),
         Paid: num(s.paid),
         invoice_no: s.gst?.invoice_no || null,
+        approved_by: [...new Set((s.approvals ?? []).map((a) => a.approver_name))].join(', '),
         // Only a returned or cancelled bill carries a status (the spec's columns otherwise).
         ...(returnStatus(s) ? { status: returnStatus(s) } : {}),
       })),
@@ -129,6 +130,7 @@ export class SalesService {
         customer: walkIn ? null : toCustomer(s.customer),
         name: walkIn ? 'Unknown' : s.customer.name,
         ...gstFields(s),
+        approvals: s.approvals ?? [],
       },
       subtotal: num(round2(s.subtotal)),
       previousDue: num(previousDue),
