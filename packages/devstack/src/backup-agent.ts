@@ -24,6 +24,9 @@ export interface BackupAgent {
   stop(): Promise<void>;
 }
 
+const VERSION = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })
+  .version;
+
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
@@ -51,7 +54,12 @@ export async function startBackupAgent(opts: {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const p = url.pathname.replace(/\/+$/, '');
-    if (p === '/health') return send(res, 200, { status: 'ok', info: { backups: { running: service.busy } } });
+    // As a service's health: About lists its version, the gateway's /api/health its state.
+    if (p === '/health')
+      return send(res, 200, {
+        status: 'ok',
+        info: { app: { service: 'backups', version: VERSION }, backups: { running: service.busy } },
+      });
     if (!secret) return send(res, 503, { message: 'Backups are starting; try again in a few seconds.' });
     let claims: { position?: string };
     try {
