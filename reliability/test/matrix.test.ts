@@ -494,7 +494,7 @@ async function uploadFile(api: Api, kind: string, file: Buffer, name: string): P
   try {
     const res = await fetch(`${rig.gatewayUrl}/api/imports/${kind}`, { method: 'POST', headers: { Authorization: `Bearer ${api.token}` }, body: form, signal: AbortSignal.timeout(120_000) });
     const text = await res.text();
-    let body: any = text;
+    let body: unknown = text;
     try {
       body = JSON.parse(text);
     } catch {
