@@ -155,6 +155,13 @@ export class BackupService {
         fs.rmSync(path.join(dir, `${name}.json`), { force: true });
       }
     }
+    // What a backup killed half-way left behind (its staging folder, its unfinished file), a day on.
+    const dir = this.opts.settings.dir;
+    for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+      if (!name.startsWith('.staging-') && !name.endsWith('.partial')) continue;
+      const file = path.join(dir, name);
+      if (Date.now() - fs.statSync(file).mtimeMs > 24 * HOUR_MS) fs.rmSync(file, { recursive: true, force: true });
+    }
     return drop;
   }
 

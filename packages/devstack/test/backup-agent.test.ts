@@ -245,6 +245,13 @@ describe('the daily time and the 36-hour banner', () => {
       const twoDaysBack = now().getTime() - 2 * 86_400_000;
       side('bahi-20200101-1000-pc.bahi', new Date(twoDaysBack));
       side('bahi-20200101-0900-pc.bahi', new Date(twoDaysBack - 3_600_000));
+      // Leftovers of a backup killed half-way two days ago go; today's (a backup being made) stay.
+      const old = new Date(Date.now() - 2 * 86_400_000);
+      fs.mkdirSync(path.join(b, '.staging-killed'));
+      fs.writeFileSync(path.join(b, 'bahi-20200101-0800-pc.bahi.partial'), 'x');
+      fs.utimesSync(path.join(b, '.staging-killed'), old, old);
+      fs.utimesSync(path.join(b, 'bahi-20200101-0800-pc.bahi.partial'), old, old);
+      fs.mkdirSync(path.join(b, '.staging-fresh'));
       const svc = new BackupService({
         dataDir,
         rootDir: ROOT,
@@ -262,6 +269,7 @@ describe('the daily time and the 36-hour banner', () => {
       expect(names[0][1]).toBe(true);
       expect(names[1]).toEqual(['bahi-20200101-1000-pc.bahi', true]);
       expect(fs.existsSync(path.join(b, 'bahi-20200101-0900-pc.bahi.json'))).toBe(false);
+      expect(fs.readdirSync(b).filter((n) => n.startsWith('.') || n.endsWith('.partial'))).toEqual(['.staging-fresh']);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
