@@ -89,7 +89,7 @@ export interface SalesListRow {
   invoice_no?: string | null;
   /** '' | 'Partly returned' | 'Returned' | 'Cancelled' */
   status?: SaleReturnStatus;
-  /** Managers who approved a discount on this sale (names, comma-separated); '' when none. */
+  /** Managers who approved a discount on this sale (names, comma-separated); absent when none. */
   approved_by?: string;
 }
 /** GET /getSaleList?pageNo */

@@ -86,7 +86,8 @@ export class SalesService {
         'Total Amount': num(s.amount),
         Paid: num(s.paid),
         invoice_no: s.gst?.invoice_no || null,
-        approved_by: [...new Set((s.approvals ?? []).map((a) => a.approver_name))].join(', '),
+        // Only a sale with an approved discount carries who approved it (the spec's columns otherwise).
+        ...(s.approvals?.length ? { approved_by: [...new Set(s.approvals.map((a) => a.approver_name))].join(', ') } : {}),
         // Only a returned or cancelled bill carries a status (the spec's columns otherwise).
         ...(returnStatus(s) ? { status: returnStatus(s) } : {}),
       })),
