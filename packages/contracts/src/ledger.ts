@@ -193,7 +193,7 @@ export interface HistoryRow {
   /** A note's printed number (CN/26-27/0001) or a GST invoice number; null when it has none. */
   doc_no?: string | null;
   /** How the row's money changed hands (`paid` of a document, `amount` of a payment); [] when none did. */
-  payments: PaymentLine[];
+  payments?: PaymentLine[];
 }
 export interface HistoryReply {
   list: HistoryRow[];
@@ -225,7 +225,7 @@ export interface Receipt {
   previous_due: number;
   due: number;
   /** The tenders of this payment (split tender: several); `type` names their modes ("Cash + UPI"). */
-  payments: PaymentLine[];
+  payments?: PaymentLine[];
 }
 export interface DistributorListRow {
   id: number;

@@ -372,3 +372,25 @@ describe('purchase checkout', () => {
     expect(Number(await dueOf(dist)) - Number(dueBefore)).toBe(530);
   });
 });
+
+describe('payment modes on a purchase (issue 28)', () => {
+  it('a purchase paid by cheque + bank transfer: the ledger entry and the distributor history keep both', async () => {
+    await request(sales.url).delete('/clearCart/1').set(auth(M)).expect(200);
+    await cart(M).get(`/addProductIntoCart/${encodeURIComponent(`2*${rice}`)}`).expect(200);
+    // Rice bought at its cost 540 x 2 = 1,080.00 (no tax, shipping or discount): paid 800 cheque + 280 bank.
+    const body = { bill_no: 'GW-PM', distributor: String(dist), officer: '', due_date: future(), cart_no: 1, paid: '1080' };
+    const refuse = async (payments: unknown, msg: string) => {
+      const r = await inAs(M).post('/checkOutPurchase', { ...body, payments });
+      expect([r.status, r.body.message]).toEqual([400, msg]);
+    };
+    await refuse([{ mode: 'cheque', amount: '800' }, { mode: 'bank', amount: '200' }], 'The payments add up to Rs 1000.00 but paid is Rs 1080.00; they must be equal.');
+    await refuse([{ mode: 'barter', amount: '1080' }], 'Payment 1: the mode must be one of Cash, UPI, Card, Cheque, Bank transfer (cash, upi, card, cheque, bank).');
+    await refuse([{ mode: 'cheque', amount: '1080', ref: '9'.repeat(41) }], 'Payment 1: the reference (UPI reference, cheque number) can be at most 40 characters.');
+    expect(await cartLines(M)).toHaveLength(1);
+    const payments = [{ mode: 'cheque', amount: '800', ref: '004512' }, { mode: 'bank', amount: '280.00' }];
+    const r = await inAs(M).post('/checkOutPurchase', { ...body, payments }).expect(200);
+    const list = (await request(ledger.url).get(`/distributorsHistory?pageNo=0&id=${dist}`).set(auth(M))).body.list;
+    expect(list[0]).toMatchObject({ type: 'Purchase', ref: r.body.purchaseId ?? expect.any(Number), amount: 1080, paid: 1080, balance: expect.any(Number) });
+    expect(list[0].payments).toEqual([{ mode: 'cheque', amount: '800', ref: '004512' }, { mode: 'bank', amount: '280' }]);
+  });
+});

@@ -1,4 +1,5 @@
 import { Schema } from 'mongoose';
+import type { PaymentLine } from '@bahi/contracts';
 import { indexOutbox, outboxFields, type OutboxRecord } from '@bahi/service-kit';
 import type { NoteLineFigures } from './debit-note.figures';
 
@@ -33,6 +34,8 @@ export interface DebitNoteDoc extends OutboxRecord {
   date: string;
   reason: string;
   refund: string;
+  /** How the refund came back (issue 28); absent on notes before modes: cash. */
+  payments?: PaymentLine[];
   lines: DebitNoteLineDoc[];
   subtotal: string;
   discount: string;
@@ -74,6 +77,7 @@ export const DebitNoteSchema = new Schema<DebitNoteDoc>(
     date: { type: String, required: true },
     reason: { type: String, default: '' },
     refund: { type: String, required: true },
+    payments: { type: Array, default: undefined },
     lines: { type: [Object], default: [] },
     subtotal: { type: String, required: true },
     discount: { type: String, required: true },

@@ -2,7 +2,8 @@ import { BadRequestException, ConflictException, Inject, Injectable, NotFoundExc
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
-import { Subjects, type DebitNoteDetails, type EntryPostRequest, type NoteLine, type PurchaseReturnReply } from '@bahi/contracts';
+import { readPayments } from './purchase-input';
+import { Subjects, type DebitNoteDetails, type EntryPostRequest, type NoteLine, type PaymentLine, type PurchaseReturnReply } from '@bahi/contracts';
 import { Decimal, DocumentSeries, financialYearOf, leaseMs, Limits, LOGGER, money, NatsClient, Outbox, SequenceService, today } from '@bahi/service-kit';
 import { InventoryEvents } from '../events/inventory-events';
 import { stateName } from '@bahi/gst';
@@ -21,6 +22,7 @@ export interface ReturnInput {
   purchaseId: number;
   lines: unknown;
   refund: string;
+  payments: PaymentLine[];
   idempotencyKey: string;
   reason: string;
 }
@@ -50,7 +52,7 @@ export function parseReturn(body: unknown, header: string | undefined): ReturnIn
   }
   const reason = b.reason === undefined || b.reason === null ? '' : b.reason;
   if (typeof reason !== 'string' || reason.length > 200) throw new BadRequestException('reason must be text of at most 200 characters.');
-  return { purchaseId, lines: b.lines, refund: refund.toFixed(2), idempotencyKey: key, reason: reason.trim() };
+  return { purchaseId, lines: b.lines, refund: refund.toFixed(2), payments: readPayments(b.payments, refund.toFixed(2), 'refund'), idempotencyKey: key, reason: reason.trim() };
 }
 
 function checkRefund(refund: string, amount: string): void {
@@ -105,6 +107,8 @@ const distributorEntry = (d: DebitNoteDoc, docNo?: string): EntryPostRequest => 
   source: { kind: 'debit-note', id: d.debitNoteId },
   amount: d.amount,
   paid: d.refund,
+  payments: d.payments ?? null,
+  ...(d.createdBy > 0 ? { by: d.createdBy } : {}),
   date: d.date,
   ...(docNo ? { docNo } : {}),
 });
@@ -182,6 +186,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
       date,
       reason: input.reason,
       refund: input.refund,
+      payments: input.payments,
       lines: docLines(p, fig),
       ...figureFields(fig),
       taxMode: p.taxMode ?? 'simple',

@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { Decimal, isRealDate, Limits, money, today } from '@bahi/service-kit';
+import type { PaymentLine } from '@bahi/contracts';
+import { Decimal, isRealDate, Limits, money, parsePayments, PaymentsError, today } from '@bahi/service-kit';
 
 /** Spec 000 §5 messages, word for word. */
 export const Msg = {
@@ -19,8 +20,20 @@ export interface PurchaseInput {
   distributorId: number;
   officerId: number | null;
   paid: string;
+  /** How paid was tendered (service-kit parsePayments): adds up to paid; none sent: cash. */
+  payments: PaymentLine[];
   dueDate: string;
   idempotencyKey?: string;
+}
+
+/** A money call's tenders of its own amount field, or 400 with the sentence (issue 28). */
+export function readPayments(raw: unknown, total: string, field: 'paid' | 'refund'): PaymentLine[] {
+  try {
+    return parsePayments(raw, total, field);
+  } catch (err) {
+    if (err instanceof PaymentsError) throw new BadRequestException(err.message);
+    throw err;
+  }
 }
 
 const wholeNumber = (v: unknown): number | null => {
@@ -42,6 +55,7 @@ export function parsePurchase(body: Record<string, unknown> | undefined, key: st
     throw new BadRequestException(Msg.paid);
   }
   if (paid.isNegative() || paid.decimalPlaces() > 2 || paid.greaterThan(Limits.maxAmount)) throw new BadRequestException(Msg.paid);
+  const payments = readPayments(b.payments, paid.toFixed(), 'paid');
   const due = typeof b.due_date === 'string' ? b.due_date.trim().slice(0, 10) : '';
   if (!due || !isRealDate(due)) throw new BadRequestException(Msg.dueDate);
   if (due < today()) throw new BadRequestException(Msg.pastDue);
@@ -53,7 +67,7 @@ export function parsePurchase(body: Record<string, unknown> | undefined, key: st
   if (!blank && !officerId) throw new BadRequestException(Msg.officer);
   const k = key ?? (typeof b.idempotencyKey === 'string' ? b.idempotencyKey : undefined);
   if (k !== undefined && !/^[\w.:-]{1,100}$/.test(k)) throw new BadRequestException('Idempotency-Key may hold letters, digits, . : _ and - only (at most 100).');
-  return { bill_no: bill, distributorId, officerId, paid: paid.toFixed(), dueDate: due, idempotencyKey: k };
+  return { bill_no: bill, distributorId, officerId, paid: paid.toFixed(), payments, dueDate: due, idempotencyKey: k };
 }
 
 export function cartNo(v: unknown): number {

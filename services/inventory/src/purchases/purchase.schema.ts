@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import type { PurchaseGst } from '@bahi/contracts';
+import type { PaymentLine, PurchaseGst } from '@bahi/contracts';
 import { billSummaryFields, indexOutbox, outboxFields, type BillSummary, type OutboxRecord } from '@bahi/service-kit';
 import type { ReturnHold } from './debit-note.figures';
 import type { PurchaseTaxMode } from './purchase-gst';
@@ -33,6 +33,10 @@ export interface PurchaseDoc extends OutboxRecord, BillSummary {
   purchaseId: number;
   source: { kind: 'cart' | 'estimate'; userId: number; cart_no: number; estimateId: number; version: number; sl_nos: number[] };
   bill_no: string;
+  /** The distributor's bill date as typed at the checkout (issue 32); absent when not typed. */
+  bill_date?: string;
+  /** How paid was tendered (issue 28); absent on purchases before modes: cash. */
+  payments?: PaymentLine[];
   distributorId: number;
   distributorName: string;
   officer: { id: number; name: string } | null;
@@ -56,6 +60,8 @@ export const PurchaseSchema = new Schema<PurchaseDoc>(
     ...billSummaryFields,
     source: { type: Object, required: true },
     bill_no: { type: String, required: true },
+    bill_date: { type: String, default: undefined },
+    payments: { type: Array, default: undefined },
     distributorId: { type: Number, required: true },
     distributorName: { type: String, required: true },
     officer: { type: Object, default: null },

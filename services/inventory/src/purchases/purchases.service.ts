@@ -2,13 +2,14 @@ import { BadRequestException, Inject, Injectable, NotFoundException, type OnAppl
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
-import { Subjects, type CheckOutPurchaseReply, type SourceLines } from '@bahi/contracts';
+import { Subjects, type CheckOutPurchaseReply, type Distributor, type PreviewPurchaseReply, type SourceLines } from '@bahi/contracts';
 import { add, Decimal, faultPoint, leaseMs, LOGGER, mul, NatsClient, Outbox, round2, SequenceService, sub, today } from '@bahi/service-kit';
 import { InventoryEvents } from '../events/inventory-events';
 import { taxPercent } from '../common';
 import { ProductsService } from '../products/products.service';
 import { StockService } from '../stock/stock.service';
 import { Msg, type PurchaseInput } from './purchase-input';
+import type { PurchaseExtras } from './purchase-extras';
 import { pricePurchase, purchaseTaxMode, type PricedPurchase } from './purchase-gst';
 import { PURCHASE_MODEL, type PurchaseDoc, type PurchaseLineDoc } from './purchase.schema';
 
@@ -79,7 +80,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     this.outbox.stop();
   }
 
-  async checkout(who: Who, input: PurchaseInput, from: PurchaseSource): Promise<CheckOutPurchaseReply> {
+  async checkout(who: Who, input: PurchaseInput, from: PurchaseSource, extras: PurchaseExtras = { costs: new Map(), billDate: null }): Promise<CheckOutPurchaseReply> {
     if (input.idempotencyKey) {
       const earlier = await this.outbox.replay(who.companyId, input.idempotencyKey);
       if (earlier) return earlier;
@@ -98,24 +99,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     if (!distributor) throw new BadRequestException(Msg.distributor);
     const officer = input.officerId === null ? null : distributor.officers.find((o) => o.id === input.officerId);
     if (officer === undefined) throw new BadRequestException(Msg.officer);
-    const lines = await this.priceLines(who.companyId, src);
-    const subtotal = add(...lines.map((l) => l.amount));
-    // Asked at every checkout (a manager's occasional call), so a mode just changed in Setting applies at once.
-    const company = await this.nats.send(Subjects.identity.companyDetails, { companyId: who.companyId });
-    const taxMode = purchaseTaxMode(company);
-    let priced: PricedPurchase | null = null;
-    let taxAmount: Decimal;
-    let total: Decimal;
-    if (taxMode === 'simple') {
-      taxAmount = src.tax === 1 ? round2(mul(subtotal, TAX_RATE)) : new Decimal(0);
-      total = round2(sub(add(subtotal, taxAmount, src.shipping), src.discount));
-      if (total.isNegative()) throw new BadRequestException('The purchase total cannot be below 0; check the discount.');
-    } else {
-      // The distributor's tax invoice: the spec's 18 % flag does not apply.
-      priced = pricePurchase({ companyState: company.state_code as string, distributor, lines, shipping: src.shipping, discount: src.discount });
-      taxAmount = new Decimal(priced.taxAmount);
-      total = new Decimal(priced.total);
-    }
+    const { lines, subtotal, taxMode, priced, taxAmount, total } = await this.price(who.companyId, src, extras.costs, distributor);
     const previousDue = (await this.nats.send(Subjects.ledger.partyDue, { companyId: who.companyId, party: { kind: 'distributor', id: distributor.distributor_id } })).due;
 
     const purchaseId = await this.seq.next(who.companyId, 'purchase');
@@ -134,12 +118,14 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
         sl_nos: src.lines.map((l) => l.sl_no),
       },
       bill_no: input.bill_no,
+      ...(extras.billDate ? { bill_date: extras.billDate } : {}),
       distributorId: distributor.distributor_id,
       distributorName: distributor.name,
       officer: officer ? { id: officer.id, name: officer.name } : null,
       date: today(),
       dueDate: input.dueDate,
       paid: input.paid,
+      payments: input.payments,
       lines,
       tax: taxMode === 'simple' && src.tax === 1 ? 1 : 0,
       shipping: src.shipping,
@@ -158,6 +144,65 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     return this.outbox.run(doc);
   }
 
+  /**
+   * What a purchase of these lines costs, the one computation behind GET /previewPurchase and the
+   * checkout (so the panel's figures are the stored ones). Without a distributor (preview before
+   * one is picked) GST is worked out as from the company's own state.
+   */
+  async price(companyId: number, src: SourceLines, costs: Map<number, string>, distributor: Pick<Distributor, 'gstin' | 'state_code'> | null) {
+    const lines = await this.priceLines(companyId, src, costs);
+    const subtotal = add(...lines.map((l) => l.amount));
+    // Asked at every checkout (a manager's occasional call), so a mode just changed in Setting applies at once.
+    const company = await this.nats.send(Subjects.identity.companyDetails, { companyId });
+    const taxMode = purchaseTaxMode(company);
+    let priced: PricedPurchase | null = null;
+    let taxAmount: Decimal;
+    let total: Decimal;
+    if (taxMode === 'simple') {
+      taxAmount = src.tax === 1 ? round2(mul(subtotal, TAX_RATE)) : new Decimal(0);
+      total = round2(sub(add(subtotal, taxAmount, src.shipping), src.discount));
+      if (total.isNegative()) throw new BadRequestException('The purchase total cannot be below 0; check the discount.');
+    } else {
+      // The distributor's tax invoice: the spec's 18 % flag does not apply.
+      const party = distributor ?? { gstin: null, state_code: company.state_code as string };
+      priced = pricePurchase({ companyState: company.state_code as string, distributor: party, lines, shipping: src.shipping, discount: src.discount });
+      taxAmount = new Decimal(priced.taxAmount);
+      total = new Decimal(priced.total);
+    }
+    return { lines, subtotal, taxMode, priced, taxAmount, total };
+  }
+
+  /** GET /previewPurchase: the cart's purchase as the panel shows it before confirming (decimal strings). */
+  async preview(who: Who, cart_no: number, costs: Map<number, string>, distributorId: number | null): Promise<PreviewPurchaseReply> {
+    const src = await this.loadSource(who, { kind: 'cart', cart_no });
+    if (!src.lines.length) throw new BadRequestException(Msg.emptyCart);
+    const distributor = distributorId ? await this.nats.send(Subjects.ledger.distributorLookup, { companyId: who.companyId, distributorId }) : null;
+    if (distributorId && !distributor) throw new BadRequestException(Msg.distributor);
+    const { lines, subtotal, priced, taxAmount, total } = await this.price(who.companyId, src, costs, distributor);
+    return {
+      lines: lines.map((l, i) => {
+        const g = priced?.gst.lines[i];
+        return {
+          sl_no: l.sl_no,
+          product_id: l.product_id,
+          product_name: l.product_name,
+          quantity: l.quantity,
+          units: l.units,
+          cp: l.rate,
+          disc: l.disc,
+          // Simple mode: the 18 % is on the bill's subtotal, not per line (spec 000 §9).
+          taxable: g ? g.taxable_value : round2(l.amount).toFixed(2),
+          tax: g ? add(g.cgst, g.sgst, g.igst).toFixed(2) : '0.00',
+        };
+      }),
+      subtotal: round2(subtotal).toFixed(2),
+      tax: taxAmount.toFixed(2),
+      shipping: new Decimal(src.shipping || '0').toFixed(2),
+      discount: new Decimal(src.discount || '0').toFixed(2),
+      total: total.toFixed(2),
+    };
+  }
+
   private async loadSource(who: Who, from: PurchaseSource): Promise<SourceLines> {
     if (from.kind === 'cart') return this.nats.send(Subjects.sales.cartGet, { companyId: who.companyId, userId: who.userId, cart_no: from.cart_no });
     const est = await this.nats.send(Subjects.sales.estimateGet, { companyId: who.companyId, estimateId: from.estimateId });
@@ -166,14 +211,15 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** rate = the product's cost price now; units = quantity x per_peice_quantity come in. */
-  private async priceLines(companyId: number, src: SourceLines): Promise<PurchaseLineDoc[]> {
+  private async priceLines(companyId: number, src: SourceLines, costs: Map<number, string> = new Map()): Promise<PurchaseLineDoc[]> {
     const ids = src.lines.map((l) => l.product_id);
     const rows = await this.products.model.find({ companyId, product_id: { $in: ids } }).lean();
     const byId = new Map(rows.map((r) => [r.product_id, r]));
     return src.lines.map((l) => {
       const p = byId.get(l.product_id);
       if (!p) throw new NotFoundException(`Product ${l.product_id} not found.`);
-      const rate = new Decimal(p.cp_p).dividedBy(100);
+      // The bill's cost for this line when typed in the panel, else the product's cost price now.
+      const rate = new Decimal(costs.get(l.sl_no) ?? new Decimal(p.cp_p).dividedBy(100));
       const disc = new Decimal(l.discount || '0');
       const units = mul(l.quantity, l.per_peice_quantity);
       if (!units.greaterThan(0)) throw new BadRequestException(`Quantity of ${p.product_name} must be more than 0.`);
@@ -215,6 +261,9 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       source,
       amount: p.total,
       paid: p.paid,
+      // The tenders and the manager who paid (for the cash books); purchases before modes: cash.
+      payments: p.payments ?? null,
+      ...(p.source.userId > 0 ? { by: p.source.userId } : {}),
       dueDate: p.dueDate,
       date: p.date,
     });
