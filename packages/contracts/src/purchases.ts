@@ -65,6 +65,16 @@ declare module './subjects' {
 /** POST /checkOutPurchase and /checkOutPurchaseFromEstimate: an array whose first row has id. */
 export type CheckOutPurchaseReply = [{ id: number; purchaseId: number; warnings: string[] }];
 
+/** GET /previewPurchase?cart_no=&distributor=&costs=sl:cp,...: the purchase panel's figures before confirming (decimal strings). */
+export interface PreviewPurchaseReply {
+  lines: { sl_no: number; product_id: number; product_name: string; quantity: string; units: string; cp: string; disc: string; taxable: string; tax: string }[];
+  subtotal: string;
+  tax: string;
+  shipping: string;
+  discount: string;
+  total: string;
+}
+
 export interface PurchaseListRow {
   id: number;
   Date: string;
@@ -99,6 +109,8 @@ export interface GetPurchaseDetailsReply {
   id: number;
   purchase_id: number;
   bill_no: string;
+  /** The distributor's bill date when typed at the checkout (issue 32). */
+  bill_date?: string;
   date: string;
   distributor_id: number;
   /** The distributor's name. */

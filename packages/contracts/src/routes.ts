@@ -144,6 +144,7 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/checkOutPurchase', 'inventory', '000'),
   r('POST', '/checkOutPurchase', 'inventory', '000'),
   r('POST', '/checkOutPurchaseFromEstimate', 'inventory', '000'),
+  r('GET', '/previewPurchase', 'inventory', 'bahi'),
   // --- inventory: products (001)
   r('GET', '/getCategoryBrand', 'inventory', '001'),
   r('GET', '/getProductList', 'inventory', '001'),

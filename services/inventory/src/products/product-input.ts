@@ -32,7 +32,7 @@ export function categoryId(body: Body, key = 'catagory'): number {
   return Number(s);
 }
 
-const KNOWN_CREATE = ['catagory', 'brand_name', 'name', 'mrp', 'cp', 'unit', 'per_peice_quantity', 'barcode', 'hsn_code', 'tax', 'price_includes_tax', 'rates', 'supply_type'];
+const KNOWN_CREATE = ['catagory', 'brand_name', 'name', 'mrp', 'cp', 'unit', 'per_peice_quantity', 'barcode', 'hsn_code', 'tax', 'price_includes_tax', 'rates', 'supply_type', 'opening_stock', 'min_stock', 'default_stock'];
 const KNOWN_EDIT = [
   'product_id', 'catagory', 'active', 'quantity_per_peice', 'per_peice_quantity', 'brand_name', 'name', 'mrp', 'cp', 'stock',
   'min_stock', 'default_stock', 'tax', 'unit', 'barcode', 'hsn_code', 'price_includes_tax', 'specs', 'spec_1', 'spec_2', 'spec_3',
@@ -58,6 +58,10 @@ export interface CreateInput {
   price_includes_tax: boolean | undefined;
   /** GSTR-1 Table 8 (@bahi/gst SUPPLY_TYPES); undefined when not sent: taxable on create, unchanged on edit. */
   supply_type: SupplyType | undefined;
+  /** Create only: the opening stock (an adjustment movement), minimum and default stock, in milli-units. */
+  opening_m: number;
+  min_m: number;
+  def_m: number;
 }
 
 /** supply_type as sent: one of taxable, nil, exempt, non_gst (its rate is checked with the company's mode). */
@@ -107,6 +111,9 @@ export function parseCreate(body: Body): CreateInput {
     tax: body.tax === undefined || body.tax === '' ? '1' : taxMultiplier(body.tax),
     price_includes_tax: yesNo(body, 'price_includes_tax'),
     supply_type: supplyType(body),
+    opening_m: text(body.opening_stock) === '' ? 0 : parseQty('Opening stock', body.opening_stock),
+    min_m: text(body.min_stock) === '' ? 0 : parseQty('Minimum stock', body.min_stock),
+    def_m: text(body.default_stock) === '' ? 0 : parseQty('Default stock', body.default_stock),
   };
 }
 

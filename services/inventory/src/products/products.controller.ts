@@ -119,9 +119,9 @@ export class ProductsController {
       unit: input.unit,
       ppq_m: input.ppq_m,
       stock_m: 0,
-      min_m: 0,
-      def_m: 0,
-      level: 0,
+      min_m: input.min_m,
+      def_m: input.def_m,
+      level: stockLevel(0, input.min_m, input.def_m),
       tax: input.tax,
       active: 1,
       barcode: input.barcode,
@@ -129,7 +129,7 @@ export class ProductsController {
       price_includes_tax: input.price_includes_tax ?? true,
       supply_type: input.supply_type ?? 'taxable',
       ...(history ? { rates: history.rates } : {}),
-    });
+    }, input.opening_m);
     await this.products.rememberBrandAndUnit(companyId, input.brand_name, input.unit);
     return { done: true, id };
   }

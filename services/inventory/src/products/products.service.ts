@@ -110,7 +110,11 @@ export class ProductsService {
     if (f.active !== undefined) q.active = f.active;
     if (f.text) {
       const words = wordsOf(f.text);
-      if (words.length) q.$and = words.map((w) => ({ words: { $regex: `^${escapeRegex(w)}` } }));
+      const byWords: FilterQuery<Product> | undefined = words.length ? { $and: words.map((w) => ({ words: { $regex: `^${escapeRegex(w)}` } })) } : undefined;
+      // A number typed is also the product id (the id printed on labels and bills).
+      const id = /^\d{1,9}$/.test(f.text.trim()) ? Number(f.text.trim()) : undefined;
+      if (id !== undefined) q.$or = [{ product_id: id }, ...(byWords ? [byWords] : [])];
+      else if (byWords) Object.assign(q, byWords);
     }
     for (const [k, v] of Object.entries(f.specs ?? {})) if (v) q[`specs.${k}`] = v;
     return q;
@@ -138,13 +142,17 @@ export class ProductsService {
   }
 
   /** A new product, counted in the list totals in the same transaction. */
-  async createProduct(stock: StockService, doc: Partial<Product> & Pick<Product, 'companyId' | 'product_id'>): Promise<void> {
+  async createProduct(stock: StockService, doc: Partial<Product> & Pick<Product, 'companyId' | 'product_id'>, openingM = 0): Promise<void> {
     await stock.inTransaction(async (session) => {
       const [created] = await this.model.create([{ ...doc, ...pendingEventFields() }], { session });
       const p = created!.toObject() as Product;
       await stock.totals.shift(doc.companyId, null, p, session);
+      if (openingM === 0) return;
+      // Opening stock is an adjustment movement at the cost price: in the history and the totals like any other.
+      await stock.adjust(doc.companyId, p.product_id, openingM, p.cp_p, session);
     });
     this.events.relay.kick('product');
+    if (openingM !== 0) this.events.relay.kick('stock');
   }
 
   async get(companyId: number, productId: number): Promise<Product> {

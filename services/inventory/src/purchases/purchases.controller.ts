@@ -5,11 +5,13 @@ import type {
   GetPurchaseDetailsReply,
   GetPurchaseLabelDetailsReply,
   GetPurchaseListReply,
+  PreviewPurchaseReply,
 } from '@bahi/contracts';
 import { Subjects, type TokenClaims } from '@bahi/contracts';
 import { add, CurrentUser, NatsClient, Positions, sub, Tenant } from '@bahi/service-kit';
 import { intParam, pageNo, pages, PAGE_SIZE } from '../common';
 import { cartNo, estimateId, parsePurchase } from './purchase-input';
+import { parseCostsQuery, parsePurchaseExtras } from './purchase-extras';
 import { DebitNotesService, returnableLines } from './debit-notes.service';
 import { PurchaseLabelsService } from './purchase.labels';
 import { PurchasesService } from './purchases.service';
@@ -37,7 +39,15 @@ export class PurchasesController {
   @HttpCode(200)
   fromCart(@Tenant() companyId: number, @CurrentUser() user: TokenClaims, @Body() body: Record<string, unknown>, @Headers('idempotency-key') key?: string): Promise<CheckOutPurchaseReply> {
     const input = parsePurchase(body, key);
-    return this.purchases.checkout({ companyId, userId: user.uid }, input, { kind: 'cart', cart_no: cartNo(body?.cart_no) });
+    const extras = parsePurchaseExtras(body);
+    return this.purchases.checkout({ companyId, userId: user.uid }, input, { kind: 'cart', cart_no: cartNo(body?.cart_no) }, extras);
+  }
+
+  /** The purchase panel's figures before confirming: the same computation as the checkout. */
+  @Get('previewPurchase')
+  preview(@Tenant() companyId: number, @CurrentUser() user: TokenClaims, @Query() q: Record<string, unknown>): Promise<PreviewPurchaseReply> {
+    const distributor = q.distributor === undefined || q.distributor === '' ? null : intParam('distributor', q.distributor as string);
+    return this.purchases.preview({ companyId, userId: user.uid }, cartNo(q.cart_no), parseCostsQuery(q.costs), distributor);
   }
 
   @Post('checkOutPurchaseFromEstimate')
@@ -69,6 +79,7 @@ export class PurchasesController {
       id: p.purchaseId,
       purchase_id: p.purchaseId,
       bill_no: p.bill_no,
+      ...(p.bill_date ? { bill_date: p.bill_date } : {}),
       date: p.date,
       distributor_id: p.distributorId,
       name: p.distributorName,
