@@ -599,8 +599,9 @@ describe('bad uploads', () => {
     console.log(`Bad uploads:\n${rows.join('\n')}\ncompany B's calls: quiet p95 ${p95(quiet.ms).toFixed(0)} ms (${quiet.ms.length} calls); during the uploads p95 ${p95(during).toFixed(0)} ms (${during.length} calls)`);
     expect(problems).toEqual([]);
     expect(diff(before, await snapshotA())).toEqual([]);
-    // Goal 200 ms; the bound is looser because the test machine is shared (the figure is in docs/reliability.md).
-    expect(p95(during)).toBeLessThan(1000);
+    // Not a speed test (the goal, 200 ms, is measured and written in docs/reliability.md): the bound
+    // only catches the stall these uploads caused before (9-25 s, or every call 504), with room for a busy CI machine.
+    expect(p95(during)).toBeLessThan(3000);
   });
 
   it('reads XLSX files in every part order and UTF-16 CSVs through the import upload', async () => {
