@@ -69,3 +69,19 @@ export function checkPartyGst(who: 'customer' | 'distributor', input: { state: s
   }
   return { gstin, state: code ?? input.state.trim() };
 }
+
+/**
+ * A new party's state when the form sent none (issue 32): a valid GSTIN's state; else, in GST or
+ * composition mode, the company's own state (an unnoticed default decides CGST/SGST vs IGST).
+ * Simple mode keeps the spec's rule (state is required). Returns the body to validate.
+ */
+export function withDefaultState(body: unknown, company: { tax_mode?: string | null; state_code?: string | null } | null): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const b = body as Record<string, unknown>;
+  if (typeof b.state === 'string' ? b.state.trim() : b.state !== undefined && b.state !== null) return body;
+  const g = typeof b.gstin === 'string' && b.gstin.trim() ? validateGstin(b.gstin) : null;
+  if (g?.ok) return { ...b, state: g.stateCode };
+  const mode = company?.tax_mode ?? 'simple';
+  if (mode !== 'simple' && company?.state_code) return { ...b, state: company.state_code };
+  return body;
+}

@@ -9,7 +9,9 @@ import type {
   HistoryReply,
   OverdueClientsReply,
 } from '@bahi/contracts';
-import { describeError, Tenant } from '@bahi/service-kit';
+import { Subjects } from '@bahi/contracts';
+import { describeError, NatsClient, Tenant } from '@bahi/service-kit';
+import { withDefaultState } from '../gst-party';
 import { idParam, pageParam, specFailure, validBody } from '../common';
 import { AccountsService, num } from '../accounts/accounts.service';
 import { CustomerDto, UpdateCustomerDto } from './customers.dto';
@@ -34,7 +36,15 @@ export class CustomersController {
     private readonly customers: CustomersService,
     private readonly accounts: AccountsService,
     private readonly reminders: RemindersService,
+    private readonly nats: NatsClient,
   ) {}
+
+  /** A new customer sent without a state: see withDefaultState (the company is asked only then). */
+  private async defaultState(companyId: number, body: unknown): Promise<unknown> {
+    const b = body as Record<string, unknown> | null;
+    if (!b || typeof b !== 'object' || (typeof b.state === 'string' && b.state.trim())) return body;
+    return withDefaultState(body, await this.nats.send(Subjects.identity.companyDetails, { companyId }));
+  }
 
   /** GET /getCustomerList/?text — matches name or mobile from 3 characters; shorter text finds nothing. */
   @Get('getCustomerList')
@@ -56,7 +66,7 @@ export class CustomersController {
   add(@Tenant() companyId: number, @Body() body: unknown): Promise<AddClientReply> {
     const fail = (err: string) => ({ done: false, err });
     return withSpecBody(async () => {
-      const dto = await validBody(CustomerDto, body, (m) => specFailure(400, fail(m)));
+      const dto = await validBody(CustomerDto, await this.defaultState(companyId, body), (m) => specFailure(400, fail(m)));
       const customer = await this.customers.create(companyId, dto);
       return { done: true, id: customer.client_id, customer };
     }, fail);
@@ -78,7 +88,7 @@ export class CustomersController {
   addForm(@Tenant() companyId: number, @Body() body: unknown): Promise<AddClientFormReply> {
     const fail = (err: string) => ({ success: false, err });
     return withSpecBody(async () => {
-      const dto = await validBody(CustomerDto, body, (m) => specFailure(400, fail(m)));
+      const dto = await validBody(CustomerDto, await this.defaultState(companyId, body), (m) => specFailure(400, fail(m)));
       const customer = await this.customers.create(companyId, dto);
       return { success: true, id: customer.client_id, customer };
     }, fail);

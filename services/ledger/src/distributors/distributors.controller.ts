@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, HttpException, Post, Put, Query } from '@nestjs/common';
 import type { AddDistributorReply, Distributor, GetAllDistributorsListReply, GetDistributorsListReply, HistoryReply } from '@bahi/contracts';
-import { describeError, Positions, Tenant } from '@bahi/service-kit';
+import { Subjects } from '@bahi/contracts';
+import { describeError, NatsClient, Positions, Tenant } from '@bahi/service-kit';
+import { withDefaultState } from '../gst-party';
 import { idParam, pageParam, specFailure, validBody } from '../common';
 import { AccountsService, num } from '../accounts/accounts.service';
 import { DistributorDto, UpdateDistributorDto } from './distributors.dto';
@@ -23,7 +25,15 @@ export class DistributorsController {
   constructor(
     private readonly distributors: DistributorsService,
     private readonly accounts: AccountsService,
+    private readonly nats: NatsClient,
   ) {}
+
+  /** A new distributor sent without a state: see withDefaultState (the company is asked only then). */
+  private async defaultState(companyId: number, body: unknown): Promise<unknown> {
+    const b = body as Record<string, unknown> | null;
+    if (!b || typeof b !== 'object' || (typeof b.state === 'string' && b.state.trim())) return body;
+    return withDefaultState(body, await this.nats.send(Subjects.identity.companyDetails, { companyId }));
+  }
 
   @Get('getAllDistributorsList')
   async all(@Tenant() companyId: number): Promise<GetAllDistributorsListReply> {
@@ -59,7 +69,7 @@ export class DistributorsController {
   @HttpCode(200)
   add(@Tenant() companyId: number, @Body() body: unknown): Promise<AddDistributorReply> {
     return doneOrErr(async () => {
-      const dto = await validBody(DistributorDto, body, (m) => specFailure(400, { done: false, err: m }));
+      const dto = await validBody(DistributorDto, await this.defaultState(companyId, body), (m) => specFailure(400, { done: false, err: m }));
       const distributor = await this.distributors.create(companyId, dto);
       return { done: true, id: distributor.distributor_id, distributor };
     });
