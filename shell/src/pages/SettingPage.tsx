@@ -17,6 +17,7 @@ import {
   useUser,
   useUserContext,
 } from '@bahi/ui-kit';
+import { ApprovalPinCard, type CounterGuards, counterGuardsBody, counterGuardsOf, CounterGuardsSection } from './CounterGuardsSection';
 // The modules, not the index: the index brings decimal.js (36 kB) into every page of the shell.
 import { financialYear } from '@bahi/gst/dist/financial-year';
 import { formatInvoiceNo } from '@bahi/gst/dist/invoice-number';
@@ -180,6 +181,7 @@ function CompanyProfile() {
   const [loadedPrefix, setLoadedPrefix] = useState('');
   const [gstErrors, setGstErrors] = useState<{ gstin?: string; prefix?: string }>({});
   const [sharing, setSharing] = useState<BillsSharing | null>(null);
+  const [guards, setGuards] = useState<CounterGuards | null>(null);
   const [sharingErrors, setSharingErrors] = useState<BillsSharingErrors>({});
   const [busy, setBusy] = useState(false);
   const [uploading, setUploading] = useState(false);
@@ -192,13 +194,14 @@ function CompanyProfile() {
         setCompany({ ...EMPTY, ...c, upiId: c.upiId ?? '', gstin: c.gstin ?? '', tax_mode: c.tax_mode ?? 'simple', invoice_prefix: c.invoice_prefix ?? '' });
         setLoadedPrefix(c.invoice_prefix ?? '');
         setSharing(billsSharingOf(c));
+        setGuards(counterGuardsOf(c));
       },
       // i18n.t, not t: a language switch must not reload the form (and lose what is typed).
       () => alert.error(i18n.t('shell:setting.noConnection')),
     );
   }, [alert]);
 
-  if (!company || !sharing) return <Spinner label={t('setting.loadingProfile')} />;
+  if (!company || !sharing || !guards) return <Spinner label={t('setting.loadingProfile')} />;
   const set = (k: keyof Company) => (e: React.ChangeEvent<HTMLInputElement>) => setCompany({ ...company, [k]: e.target.value });
 
   const save = async (e: FormEvent) => {
@@ -208,7 +211,7 @@ function CompanyProfile() {
       const { id, name, add1, add2, mob1, mob2, email, upiId, tax_mode, gstin, invoice_prefix, gst_filing, aato_above_5cr } = company;
       // The prefix shown may be the default; it is sent only when changed, so the default follows the name until GST starts.
       const prefix = invoice_prefix !== loadedPrefix ? { invoice_prefix } : {};
-      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix, ...(gst_filing ? { gst_filing } : {}), ...(typeof aato_above_5cr === 'boolean' ? { aato_above_5cr } : {}), ...billsSharingBody(sharing) });
+      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix, ...(gst_filing ? { gst_filing } : {}), ...(typeof aato_above_5cr === 'boolean' ? { aato_above_5cr } : {}), ...billsSharingBody(sharing), ...counterGuardsBody(guards) });
       if (reply?.done) {
         setGstErrors({});
         setSharingErrors({});
@@ -291,6 +294,7 @@ function CompanyProfile() {
               setSharingErrors({});
             }}
           />
+          <CounterGuardsSection value={guards} onChange={setGuards} />
           <FormActions>
             <Button type="submit" busy={busy}>
               {t('setting.save')}
@@ -413,6 +417,7 @@ export function SettingPage() {
   return (
     <>
       <CompanyProfile />
+      <ApprovalPinCard />
       <CompanyUsers />
     </>
   );

@@ -310,6 +310,21 @@ export default function BillPage() {
           </div>
         )}
         <BillLines bill={bill} gst={gst} />
+        {(s.approvals ?? []).length > 0 && (
+          // Discounts a manager approved by PIN (issue 28).
+          <div className="sl-bill__approvals" data-testid="bill-approvals">
+            <b>{t('approvals.approvedBy')}</b>
+            <ul>
+              {s.approvals!.map((a) => (
+                <li key={`${a.kind}-${a.sl_no ?? 0}`}>
+                  {a.kind === 'line'
+                    ? t('approvals.line', { name: a.approver_name, discount: formatINR(a.discount), sl_no: bill.soldProducts.findIndex((p) => p.sl_no === a.sl_no) + 1 })
+                    : t('approvals.summary', { name: a.approver_name, discount: formatINR(a.discount) })}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         <div className="sl-bill__totals" data-testid="bill-totals">
           {gst ? <GstTotals s={s} /> : <SimpleTotals bill={bill} />}
           {!s.walkIn && (

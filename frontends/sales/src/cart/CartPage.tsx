@@ -5,6 +5,8 @@ import { api, ApiError, Button, errorMessage, isManager, useAlert, useConfirm, u
 import type { Customer } from '../clients/customer';
 import type { PurchaseValues, SellValues } from './CheckoutPanels';
 import { LinesTable } from './LinesTable';
+import { DiscountRefused, useDiscountCall } from './discounts';
+import { translateServerMessage } from '@bahi/i18n';
 import {
   EMPTY_CART,
   entryCode,
@@ -71,6 +73,8 @@ export default function CartPage() {
   const navigate = useNavigate();
   const user = useUser();
   const checkout = useCheckout(() => !lines.length);
+  const discounts = useDiscountCall();
+  const [discountError, setDiscountError] = useState<string | null>(null);
   const { t } = useTranslation('sales');
   usePageHeader(<span>{t('cart.header')}</span>, [t]);
   // GST mode: the cart is priced for the walk-in; a chosen customer's invoice comes from /previewSale.
@@ -144,10 +148,22 @@ export default function CartPage() {
         return null;
       }
       return r;
-    } catch {
-      alert.error(failure);
-      throw new Error(failure);
+    } catch (err) {
+      // A refused change says why (issue 28: it would leave the discount above the bill).
+      const msg = err instanceof ApiError && err.status === 400 ? translateServerMessage(err.message) : failure;
+      alert.error(msg);
+      throw new Error(msg);
     }
+  };
+  /** A discount call: refused with a sentence (DiscountRefused, shown beside the field) or approved by a manager. */
+  const discountCall = async (path: string, body: object): Promise<UpdateReply | null> => {
+    const seq = ++sent.current;
+    const r = await discounts.send(path, { cart_no: CART_NO, ...body });
+    if (!applySummery(r.summery, seq)) {
+      void load();
+      return null;
+    }
+    return r;
   };
 
   const onQuantity = async (l: CartLine, v: string) => {
@@ -158,15 +174,18 @@ export default function CartPage() {
     );
   };
   const onDiscount = async (l: CartLine, v: string) => {
-    const r = await update('/upDisc/', { sl_no: l.sl_no, discount: v }, t('cart.discountFailed'));
+    const r = await discountCall('/upDisc/', { sl_no: l.sl_no, discount: v }).catch((err: unknown) => {
+      if (!(err instanceof DiscountRefused)) alert.error(t('cart.discountFailed'));
+      throw err;
+    });
     if (r?.line) setLines((ls) => ls.map((x) => (x.sl_no === l.sl_no ? r.line! : x)));
   };
   const onRemove = async (l: CartLine) => {
     try {
       await api.get(`/removeProductFromCart/${l.sl_no}`);
       await load();
-    } catch {
-      alert.error(t('cart.removeFailed'));
+    } catch (err) {
+      alert.error(err instanceof ApiError && err.status === 400 ? translateServerMessage(err.message) : t('cart.removeFailed'));
     }
   };
 
@@ -239,6 +258,7 @@ export default function CartPage() {
       }
       entry={<ProductEntry ref={entryRef} suggestions={suggestions} onAdd={add} onEmptyEnter={proceedToSell} />}
       table={<LinesTable lines={lines} gst={gst} onQuantity={onQuantity} onDiscount={onDiscount} onRemove={(l) => void onRemove(l)} />}
+      dialog={discounts.dialog}
       legend={<KeysLegend />}
       summaryTestId="summary"
       customer={customer}
@@ -260,9 +280,15 @@ export default function CartPage() {
           onShipping={() =>
             void update('/upShip/', { shipping: boxes.shipping }, t('cart.shippingFailed')).catch(() => boxes.setShipping(String(summery.shipping)))
           }
+          discountError={discountError}
           onDiscount={() =>
-            void update('/upSummeryDisc/', { discount: boxes.discount }, t('cart.discountFailed')).catch(() =>
-              boxes.setDiscount(String(summery.discount)),
+            void discountCall('/upSummeryDisc/', { discount: boxes.discount }).then(
+              () => setDiscountError(null),
+              (err: unknown) => {
+                boxes.setDiscount(String(summery.discount));
+                if (err instanceof DiscountRefused) setDiscountError(err.message);
+                else alert.error(t('cart.discountFailed'));
+              },
             )
           }
         />

@@ -4,30 +4,58 @@ import { useTranslation } from '@bahi/i18n';
 import { formatINR } from '@bahi/ui-kit';
 import type { CounterGstSummary } from '@bahi/contracts';
 import { fmt1, fmt2, isDecimal, type CartLine } from './lines';
+import { decimalAbove, DiscountRefused } from './discounts';
 
-/** A number box whose edit is held locally and saved on blur only when it changed (spec 000 §4). */
-function LineInput({ value, label, onSave }: { value: number; label: string; onSave(v: string): Promise<void> }) {
+/**
+ * A number box whose edit is held locally and saved on blur only when it changed (spec 000 §4).
+ * `check` refuses a value as it is typed (its sentence shows beside the box and nothing is sent);
+ * a refusal from the server (DiscountRefused) shows the same way.
+ */
+function LineInput({ value, label, onSave, check, errorId }: { value: number; label: string; onSave(v: string): Promise<void>; check?(v: string): string | null; errorId?: string }) {
   const [text, setText] = useState(String(value));
+  const [error, setError] = useState<string | null>(null);
   useEffect(() => setText(String(value)), [value]);
   const commit = async () => {
     const t = text.trim();
-    if (t === String(value)) return;
+    if (t === String(value)) return setError(null);
     if (!isDecimal(t)) return setText(String(value));
-    await onSave(t).catch(() => setText(String(value)));
+    const refused = check?.(t);
+    if (refused) return setText(String(value));
+    await onSave(t).then(
+      () => setError(null),
+      (err: unknown) => {
+        setText(String(value));
+        setError(err instanceof DiscountRefused ? err.message : null);
+      },
+    );
   };
   return (
-    <input
-      className="bk-input sl-num"
-      inputMode="decimal"
-      aria-label={label}
-      value={text}
-      onChange={(e) => setText(e.target.value)}
-      onBlur={() => void commit()}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
-        if (e.key === 'Escape') setText(String(value));
-      }}
-    />
+    <>
+      <input
+        className={`bk-input sl-num${error ? ' sl-num--refused' : ''}`}
+        inputMode="decimal"
+        aria-label={label}
+        aria-invalid={error ? true : undefined}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setError(check && isDecimal(e.target.value) ? check(e.target.value.trim()) : null);
+        }}
+        onBlur={() => void commit()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+          if (e.key === 'Escape') {
+            setText(String(value));
+            setError(null);
+          }
+        }}
+      />
+      {error && (
+        <span className="sl-field-error" role="alert" data-testid={errorId}>
+          {error}
+        </span>
+      )}
+    </>
   );
 }
 
@@ -99,10 +127,17 @@ export function LinesTable({
             </td>
             <td className={`r nowrap ${l.stock < l.quantity * l.per_peice_quantity ? 'sl-warn' : ''}`}>{l.stock}</td>
             <td className="r">
-              <LineInput value={l.quantity} label={t('lines.quantityOf', { name: l.product_name })} onSave={(v) => onQuantity(l, v)} />
+              <LineInput value={l.quantity} label={t('lines.quantityOf', { name: l.product_name })} onSave={(v) => onQuantity(l, v)} errorId={`quantity-error-${l.product_id}`} />
             </td>
             <td className="r">
-              <LineInput value={l.discount} label={t('lines.discountOn', { name: l.product_name })} onSave={(v) => onDiscount(l, v)} />
+              <LineInput
+                value={l.discount}
+                label={t('lines.discountOn', { name: l.product_name })}
+                onSave={(v) => onDiscount(l, v)}
+                // Never above the rate: refused as typed (the server says the same).
+                check={(v) => (decimalAbove(v, String(l.mrp)) ? t('discount.aboveRate', { name: l.product_name, rate: `Rs ${fmt2(l.mrp)}` }) : null)}
+                errorId={`discount-error-${l.product_id}`}
+              />
             </td>
             <td className="r bk-money nowrap">
               <span data-testid="line-amount">{fmt1(l.amount)}</span>

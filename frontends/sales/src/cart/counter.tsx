@@ -4,12 +4,12 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { translateServerMessage, useTranslation } from '@bahi/i18n';
-import { api, ApiError, formatINR, newIdempotencyKey, useAlert } from '@bahi/ui-kit';
+import { api, ApiError, formatINR, newIdempotencyKey, useAlert, useConfirm } from '@bahi/ui-kit';
 import type { CounterGstSummary, MakeSaleReply, PreviewSaleReply } from '@bahi/contracts';
 import type { Customer } from '../clients/customer';
 import { AmountInput, CheckoutModal, CustomerChooser, type Panel } from './SummaryParts';
 import type { PurchaseValues, SellValues } from './CheckoutPanels';
-import { EMPTY_CART, GENERIC_FAILURE, type Summery } from './lines';
+import { EMPTY_CART, fmt2, GENERIC_FAILURE, type Summery } from './lines';
 
 /**
  * The shipping and discount boxes. A server summary replaces their text unless the cashier has
@@ -98,6 +98,7 @@ export function SummaryRows({
   onTax,
   onShipping,
   onDiscount,
+  discountError,
 }: {
   summery: Summery;
   /** The figures to show in GST mode: the cart's, or the preview for the chosen customer. */
@@ -109,6 +110,8 @@ export function SummaryRows({
   onTax(tax: 0 | 1): void;
   onShipping(): void;
   onDiscount(): void;
+  /** The sentence refusing the summary discount (issue 28), shown beside its box. */
+  discountError?: string | null;
 }) {
   const id = (k: string) => `${idPrefix}${k}`;
   const { t } = useTranslation('sales');
@@ -145,6 +148,11 @@ export function SummaryRows({
       <dt>{gst ? t('summary.discountBeforeTax') : t('summary.discount')}</dt>
       <dd>
         <AmountInput label={t('summary.discount')} value={boxes.discount} saved={summery.discount} onChange={boxes.setDiscount} onCommit={onDiscount} />
+        {discountError && (
+          <span className="sl-field-error" role="alert" data-testid={id('discount-error')}>
+            {discountError}
+          </span>
+        )}
       </dd>
       {/* While no invoice can be made its figures mean nothing: the error below says why. */}
       {gst && !gst.error && <GstRows gst={gst} id={id} />}
@@ -192,7 +200,20 @@ export function useCheckout(isEmpty: () => boolean) {
     if (p === 2 || p === 3) key.current = newIdempotencyKey();
     setPanel(p);
   };
-  const sell = async (path: string, body: object) => {
+  const confirm = useConfirm();
+  /**
+   * Issue 28: a sale leaving a due on the walk-in customer is confirmed first when the company says
+   * so (walkin_credit 'confirm'); the due is the server's (previewSale with paid), never computed here.
+   */
+  const walkinConfirmed = async (body: { clientId?: number | null; cart_no?: number; estimateId?: number; paid?: string }) => {
+    if (body.clientId) return true;
+    const where = body.estimateId ? { estimateId: body.estimateId } : { cart_no: body.cart_no ?? 1 };
+    const p = await api.get<PreviewSaleReply>('/previewSale', { query: { ...where, clientId: 0, paid: body.paid ?? '0' } }).catch(() => null);
+    if (!p?.walkin_due || p.walkin_credit !== 'confirm') return true;
+    return confirm({ message: t('walkin.confirm', { due: `Rs ${fmt2(p.walkin_due)}` }), confirmLabel: t('walkin.confirmButton') });
+  };
+  const sell = async (path: string, body: { clientId?: number | null; cart_no?: number; estimateId?: number; paid?: string }) => {
+    if (!(await walkinConfirmed(body))) return;
     try {
       const r = await api.post<MakeSaleReply>(path, body, { headers: { 'Idempotency-Key': key.current } });
       if (!r?.saleId) return alert.error(GENERIC_FAILURE());
@@ -245,6 +266,7 @@ export function CounterLayout({
   onCustomerSaved,
   onSell,
   onPurchase,
+  dialog,
 }: {
   testId?: string;
   title: ReactNode;
@@ -269,6 +291,8 @@ export function CounterLayout({
   onCustomerSaved(c: Customer): void;
   onSell(v: SellValues): Promise<void>;
   onPurchase(v: PurchaseValues): Promise<void>;
+  /** A dialog the screen opens over itself (the discount approval). */
+  dialog?: ReactNode;
 }) {
   const alert = useAlert();
   const { t } = useTranslation('sales');
@@ -311,6 +335,7 @@ export function CounterLayout({
         onPurchase={onPurchase}
         onError={(m) => alert.error(m)}
       />
+      {dialog}
     </div>
   );
 }

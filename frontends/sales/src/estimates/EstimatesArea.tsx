@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
-import { i18n, useTranslation } from '@bahi/i18n';
+import { i18n, translateServerMessage, useTranslation } from '@bahi/i18n';
 import {
   api,
+  ApiError,
   Button,
   errorMessage,
   ExportButtons,
@@ -20,6 +21,7 @@ import {
 import type { Customer } from '../clients/customer';
 import type { PurchaseValues, SellValues } from '../cart/CheckoutPanels';
 import { LinesTable } from '../cart/LinesTable';
+import { DiscountRefused, useDiscountCall } from '../cart/discounts';
 import {
   GENERIC_FAILURE,
   PRODUCT_NOT_FOUND,
@@ -81,6 +83,8 @@ function EstimateEditor() {
   // GST mode: the invoice a sale to the estimate's customer would make.
   const preview = useSalePreview(!!summeryGst, { estimateId: Number(id), clientId: data?.summery.client_id ?? 0 }, data);
   const gst = summeryGst ? (preview?.gst ?? summeryGst) : null;
+  const discounts = useDiscountCall();
+  const [discountError, setDiscountError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     if (!id) return alert.error(i18n.t('sales:estimates.noId'));
@@ -104,8 +108,20 @@ function EstimateEditor() {
       const r = await api.post<UpdateReply>(path, body);
       r.warnings.forEach((w) => alert.show(w, 'warning'));
       await load();
-    } catch {
-      alert.error(failure);
+    } catch (err) {
+      // A refused change says why (issue 28: it would leave the discount above the bill).
+      alert.error(err instanceof ApiError && err.status === 400 ? translateServerMessage(err.message) : failure);
+    }
+  };
+  /** A discount: refused with its sentence beside the field (DiscountRefused), or approved by a manager's PIN. */
+  const disc = async (path: string, body: object) => {
+    try {
+      await discounts.send(path, body);
+    } catch (err) {
+      if (!(err instanceof DiscountRefused)) alert.error(t('cart.discountFailed'));
+      throw err;
+    } finally {
+      await load();
     }
   };
   const add = async (text: string) => {
@@ -142,14 +158,17 @@ function EstimateEditor() {
           lines={data.cart}
           gst={gst}
           onQuantity={(l, v) => upd('/updateQuanInEstimate/', { sl_no: l.sl_no, quantity: v, estimateId: est }, t('cart.quantityFailed'))}
-          onDiscount={(l, v) => upd('/updateDiscInEstimate/', { sl_no: l.sl_no, discount: v, estimateId: est }, t('cart.discountFailed'))}
+          onDiscount={(l, v) => disc('/updateDiscInEstimate/', { sl_no: l.sl_no, discount: v, estimateId: est })}
           onRemove={async (l) => {
             if (!(await confirm(t('estimates.confirmRemove', { name: l.product_name })))) return;
-            await api.get(`/removeProductFromEstimate/${l.sl_no}/${id}`).catch(() => alert.error(t('cart.removeFailed')));
+            await api
+              .get(`/removeProductFromEstimate/${l.sl_no}/${id}`)
+              .catch((err: unknown) => alert.error(err instanceof ApiError && err.status === 400 ? translateServerMessage(err.message) : t('cart.removeFailed')));
             await load();
           }}
         />
       }
+      dialog={discounts.dialog}
       customer={data.customerDetails}
       customerTestId="estimate-customer"
       searchKey={searchKey}
@@ -163,7 +182,13 @@ function EstimateEditor() {
           idPrefix="estimate-"
           onTax={(tax) => void upd('/updateEstimateTax/', { id: est, tax }, t('cart.taxFailed'))}
           onShipping={() => void upd('/updateEstimateShip/', { id: est, shipping: boxes.shipping }, t('cart.shippingFailed'))}
-          onDiscount={() => void upd('/updateEstimateSummeryDisc/', { id: est, discount: boxes.discount }, t('cart.discountFailed'))}
+          discountError={discountError}
+          onDiscount={() =>
+            void disc('/updateEstimateSummeryDisc/', { id: est, discount: boxes.discount }).then(
+              () => setDiscountError(null),
+              (err: unknown) => setDiscountError(err instanceof DiscountRefused ? err.message : null),
+            )
+          }
         />
       }
       gst={gst}

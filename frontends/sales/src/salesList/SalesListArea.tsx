@@ -50,6 +50,7 @@ function SalesListPage() {
           render: (r) => formatINR(r['Total Amount'] as number),
         },
         { key: 'Paid', header: t('sell.paid'), align: 'right', render: (r) => formatINR(r.Paid as number) },
+        { key: 'approved_by', header: t('approvals.approvedBy'), render: (r) => (r.approved_by as string | undefined) ?? '' },
         { key: 'status', header: t('list.status'), render: (r) => <ReturnStatusBadge status={r.status as string | undefined} testId={`sale-status-${String(r.id)}`} /> },
       ]}
     />
