@@ -96,6 +96,10 @@ export interface CompanyDetails {
   gst_filing?: GstFiling;
   /** Aggregate turnover of the preceding year above Rs 5 crore (default false): HSN codes need 6 digits, not 4 (Notification 78/2020-CT). */
   aato_above_5cr?: boolean;
+  /** E-way bills (issue 31): the dispatch PIN ('' until set), town, and the consignment value above which a bill needs one (default 50000). */
+  pincode?: string;
+  place?: string;
+  ewaybill_threshold?: number;
   /** The bill's default print format: 'a5' (the spec's, default), 'thermal-80' or 'thermal-58' (mm rolls). GST mode prints A4 for 'a5'. */
   bill_format?: BillFormat;
   /** The language bills and other documents print in ('en' default, 'hi' Devanagari). */
@@ -113,6 +117,9 @@ export interface CompanyDetails {
   /** A sale leaving a due on the walk-in customer: 'confirm' (default; the counter asks), 'refuse' (400) or 'allow'. */
   walkin_credit?: WalkinCredit;
 }
+
+/** Rule 138 CGST Rules: a consignment above Rs 50,000 moves with an e-way bill. */
+export const DEFAULT_EWAYBILL_THRESHOLD = 50000;
 
 export const WalkinCredits = ['confirm', 'refuse', 'allow'] as const;
 export type WalkinCredit = (typeof WalkinCredits)[number];
@@ -182,6 +189,10 @@ export interface SetCompanyDetailsRequest {
   gst_filing?: GstFiling;
   /** Left out: kept. */
   aato_above_5cr?: boolean;
+  /** Left out: kept; '' clears the PIN. */
+  pincode?: string;
+  place?: string;
+  ewaybill_threshold?: number;
   /** Each left out: kept as it is. */
   bill_format?: BillFormat;
   doc_language?: Language;

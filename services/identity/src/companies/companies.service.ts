@@ -2,7 +2,7 @@ import { BadRequestException, Injectable, NotFoundException } from '@nestjs/comm
 import { GstError, validateCompanyGst } from '@bahi/gst';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { DEFAULT_SHARE_EXPIRY_DAYS, DEFAULT_SHARE_TEMPLATES, SHARE_TEMPLATE_MAX, SharePlaceholders, type CompanyDetails, type ShareTemplates } from '@bahi/contracts';
+import { DEFAULT_EWAYBILL_THRESHOLD, DEFAULT_SHARE_EXPIRY_DAYS, DEFAULT_SHARE_TEMPLATES, SHARE_TEMPLATE_MAX, SharePlaceholders, type CompanyDetails, type ShareTemplates } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { PLATFORM } from '../users/users.service';
 import { Company, type CompanyDocument } from './company.schema';
@@ -24,6 +24,9 @@ export function companyDetails(c: Company): CompanyDetails {
     invoice_prefix: c.invoice_prefix ?? defaultInvoicePrefix(c.name),
     gst_filing: c.gst_filing === 'quarterly' ? 'quarterly' : 'monthly',
     aato_above_5cr: c.aato_above_5cr === true,
+    pincode: c.pincode ?? '',
+    place: c.place ?? '',
+    ewaybill_threshold: typeof c.ewaybill_threshold === 'number' ? c.ewaybill_threshold : DEFAULT_EWAYBILL_THRESHOLD,
     bill_format: c.bill_format ?? 'a5',
     doc_language: c.doc_language === 'hi' ? 'hi' : 'en',
     share_expiry_days: c.share_expiry_days ?? DEFAULT_SHARE_EXPIRY_DAYS,

@@ -25,6 +25,11 @@ export class Company {
   @Prop({ type: String, default: 'monthly' }) gst_filing!: GstFiling;
   /** Aggregate turnover above Rs 5 crore: inventory asks 6-digit HSN codes (Notification 78/2020-CT). */
   @Prop({ type: Boolean, default: false }) aato_above_5cr!: boolean;
+  /** The place goods are dispatched from, for e-way bills (issue 31): 6-digit PIN and town. */
+  @Prop({ type: String, default: '' }) pincode!: string;
+  @Prop({ type: String, default: '' }) place!: string;
+  /** Consignment value above which a bill needs an e-way bill (Rule 138: Rs 50,000; some states Rs 1,00,000 within the state). */
+  @Prop({ type: Number, default: 50000 }) ewaybill_threshold!: number;
   /** The bill's default print format (README "Bills and sharing"). */
   @Prop({ type: String, default: 'a5' }) bill_format!: BillFormat;
   /** The language bills and other documents print in. */

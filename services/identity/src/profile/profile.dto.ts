@@ -22,6 +22,14 @@ export class SetCompanyDetailsDto {
   @IsOptional() @IsString({ message: 'invoice_prefix must be 1 to 6 letters or digits.' }) @MaxLength(40, { message: 'invoice_prefix must be 1 to 6 letters or digits.' }) invoice_prefix?: string | null;
   @IsOptional() @IsIn(GstFilings, { message: `gst_filing must be monthly or quarterly (QRMP).` }) gst_filing?: string;
   @IsOptional() @IsBoolean({ message: 'aato_above_5cr must be true or false: whether last year\'s aggregate turnover was above Rs 5 crore.' }) aato_above_5cr?: boolean;
+  /** E-way bills (issue 31); each left out is kept, '' clears. */
+  @IsOptional() @Trim() @ValidateIf((o: SetCompanyDetailsDto) => o.pincode !== '') @Matches(/^[1-9]\d{5}$/, { message: 'pincode must be the 6-digit PIN code of the shop (it cannot start with 0).' }) pincode?: string;
+  @IsOptional() @Trim() @IsString({ message: 'place must be the town or city goods leave from.' }) @MaxLength(50, { message: 'place may have at most 50 characters.' }) place?: string;
+  @IsOptional()
+  @IsInt({ message: 'ewaybill_threshold must be a whole number of rupees from 0 to 10,00,000.' })
+  @Min(0, { message: 'ewaybill_threshold must be a whole number of rupees from 0 to 10,00,000.' })
+  @Max(1000000, { message: 'ewaybill_threshold must be a whole number of rupees from 0 to 10,00,000.' })
+  ewaybill_threshold?: number;
   /** Bills and sharing: each left out is kept; the templates are checked in CompaniesService.shareTemplates. */
   @IsOptional() @IsIn(BillFormats, { message: `bill_format must be one of ${BillFormats.join(', ')}.` }) bill_format?: string;
   @IsOptional() @IsIn(Languages, { message: `doc_language must be one of ${Languages.join(', ')}.` }) doc_language?: string;
