@@ -275,6 +275,8 @@ describe('tenant isolation of documents', () => {
 /** Calls only a manager may make (each service README). */
 const MANAGER_ONLY = [
   'POST /setCompanyDetails',
+  // A manager's own discount-approval PIN (issue 28).
+  'PUT /profile/pin',
   'POST /manage/profile/edit/:id/uploadProfileImage',
   'GET /users',
   'POST /users',
