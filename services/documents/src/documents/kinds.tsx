@@ -8,7 +8,7 @@ import type { CompanyView, PageSize } from '../templates/model';
 import { A4, BILL_SIZE } from '../templates/model';
 import { billFigures, BillTemplate, ChallanTemplate, EstimateTemplate } from '../templates/sale-docs';
 import { gstAccount, INVOICE_COPIES, TaxInvoiceTemplate, type InvoiceCopy } from '../templates/tax-invoice';
-import { arrangeRows, labelsPerPage, LabelsTemplate, StockBookTemplate, type LabelView } from '../templates/stock-docs';
+import { arrangeRows, LABEL_ROLLS, labelsPerPage, LabelsTemplate, RollLabelsTemplate, StockBookTemplate, type LabelView } from '../templates/stock-docs';
 import { reorderKind } from '../templates/reorder-doc';
 import { reportKind } from '../templates/report-doc';
 import { THERMAL_ROLLS, ThermalBillTemplate, thermalSize, ThermalTaxInvoiceTemplate, type ThermalFormat } from '../templates/thermal';
@@ -260,6 +260,17 @@ function quantity(raw: string | undefined): string | null {
   return Money.money(raw).toFixed();
 }
 
+/** `size=50x25|38x25`: a label roll (one label a page); left out: the spec's A4 sheets. */
+function rollSize(raw: string | undefined) {
+  if (raw === undefined || raw === '') return null;
+  const size = LABEL_ROLLS[raw];
+  if (!size) throw new BadRequestException(`size must be ${Object.keys(LABEL_ROLLS).join(' or ')} (the label's width x height in mm), or left out for A4 sheets.`);
+  return size;
+}
+
+/** A roll's CODE128: as wide as the label allows (the template scales it down to fit). */
+const rollBarcode = (code: string) => barcodeSvg(code, { height: 30, width: 2, fontSize: 12 });
+
 const labels: DocumentKindDef = {
   kind: 'labels',
   needsId: true,
@@ -267,10 +278,19 @@ const labels: DocumentKindDef = {
     const productId = positiveId(req.id, 'The product id');
     const mode = req.query.mode ?? 'stockbook';
     if (mode !== 'stockbook' && mode !== 'packet') throw new BadRequestException("mode must be 'stockbook' or 'packet'.");
-    const count = optionalInt(req.query.count, 'count', 1, MAX_LABELS) ?? labelsPerPage(mode);
+    const roll = rollSize(req.query.size);
+    const count = optionalInt(req.query.count, 'count', 1, MAX_LABELS) ?? (roll ? 1 : labelsPerPage(mode));
     const qty = quantity(req.query.qty);
     const [company, details] = await Promise.all([companyFor(req, src), src.ask(S.labelDetails, { companyId: req.companyId, productId })]);
     if (!details) notFound(`Product ${productId}`);
+    if (roll) {
+      const one: LabelView = { details, quantity: qty, barcode: rollBarcode(details.code), qr: null };
+      return {
+        element: <RollLabelsTemplate company={company} labels={Array.from({ length: count }, () => one)} size={roll} title={`Labels ${productId}`} />,
+        size: roll,
+        fileName: `labels-${productId}-${req.query.size}.pdf`,
+      };
+    }
     const barcode = barcodeSvg(details.code, mode === 'packet' ? { height: 22, width: 1.2, fontSize: 9 } : { height: 36, width: 1.6, fontSize: 11 });
     const one: LabelView = { details, quantity: qty, barcode, qr: null };
     return {
@@ -304,6 +324,7 @@ const purchaseLabels: DocumentKindDef = {
   async prepare(req, src) {
     const purchaseId = positiveId(req.id, 'The purchase number');
     const overrides = packetOverrides(req.query.packets);
+    const roll = rollSize(req.query.size);
     const [company, purchase] = await Promise.all([companyFor(req, src), src.ask(S.purchaseLabels, { companyId: req.companyId, purchaseId })]);
     if (!purchase) notFound(`Purchase ${purchaseId}`);
     const inPurchase = new Set(purchase.lines.map((l) => l.product.product_id));
@@ -323,9 +344,18 @@ const purchaseLabels: DocumentKindDef = {
     for (const [i, line] of purchase.lines.entries()) {
       const n = counts[i]!;
       if (n <= 0) continue;
-      const qr = await qrSvg(line.code);
+      // A roll label is too short for the sheet's QR beside the text: it carries the CODE128 instead.
+      const qr = roll ? null : await qrSvg(line.code);
+      const barcode = roll ? rollBarcode(line.code) : null;
       const { packets: _packets, ...details } = line;
-      for (let k = 0; k < n; k++) views.push({ details, quantity: line.product.per_peice_quantity, barcode: null, qr });
+      for (let k = 0; k < n; k++) views.push({ details, quantity: line.product.per_peice_quantity, barcode, qr });
+    }
+    if (roll) {
+      return {
+        element: <RollLabelsTemplate company={company} labels={views} size={roll} title={`Purchase ${purchaseId} labels`} />,
+        size: roll,
+        fileName: `purchase-labels-${purchaseId}-${req.query.size}.pdf`,
+      };
     }
     return {
       element: <LabelsTemplate company={company} labels={views} layout="purchase" title={`Purchase ${purchaseId} labels`} />,

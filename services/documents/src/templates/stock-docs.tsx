@@ -3,7 +3,7 @@ import type { Code } from '../render/codes';
 import { date, fixed, qty, rupees } from '../render/format';
 import { langOf, tOf, useT } from '../i18n';
 import { CompanyHeader, Html, Svg } from './layout';
-import { A4, type CompanyView } from './model';
+import { A4, type CompanyView, type PageSize } from './model';
 
 /** Label sheet layouts of spec 001 §9, on A4. */
 export const LABEL_LAYOUTS = {
@@ -15,6 +15,12 @@ export const LABEL_LAYOUTS = {
   purchase: { columns: 4, rows: 10 },
 } as const;
 export type LabelLayout = keyof typeof LABEL_LAYOUTS;
+
+/** Thermal label rolls (issue 32): one label per page, the page the label's size, `size=50x25`. */
+export const LABEL_ROLLS: Record<string, PageSize> = {
+  '50x25': { widthMm: 50, heightMm: 25 },
+  '38x25': { widthMm: 38, heightMm: 25 },
+};
 
 export function labelsPerPage(layout: LabelLayout): number {
   const l = LABEL_LAYOUTS[layout];
@@ -118,6 +124,47 @@ export function LabelsTemplate(props: { company: CompanyView; labels: LabelView[
           ))}
         </section>
       ))}
+    </Html>
+  );
+}
+
+/** 7pt text and a barcode filling what is left of 25 mm; the 38 mm roll drops the brand line. */
+function rollCss(size: PageSize): string {
+  return `
+.roll { width: ${size.widthMm}mm; height: ${size.heightMm}mm; box-sizing: border-box; padding: 1mm 1.5mm; overflow: hidden;
+  display: flex; flex-direction: column; break-after: page; font-size: 7pt; line-height: 1.15; }
+.roll:last-child { break-after: auto; }
+.roll .name { font-weight: 700; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.roll .line { white-space: nowrap; overflow: hidden; }
+.roll .code { flex: 1; min-height: 0; display: flex; align-items: center; justify-content: center; }
+.roll .code svg { max-width: 100%; max-height: 100%; }
+`;
+}
+
+/** Labels on a roll: one label a page, each with the name, MRP (and quantity) and the CODE128 of its code. */
+export function RollLabelsTemplate(props: { company: CompanyView; labels: LabelView[]; size: PageSize; title: string }) {
+  const t = tOf(props.company);
+  const narrow = props.size.widthMm < 45;
+  return (
+    <Html title={props.title} size={props.size} margin="0" lang={langOf(props.company)} css={rollCss(props.size)}>
+      {props.labels.map((l, i) => {
+        const p = l.details.product;
+        return (
+          <section className="roll" key={i}>
+            <div className="name">{p.product_name}</div>
+            {narrow ? null : (
+              <div className="line">
+                {p.brand_name} · {t('labels.id', { id: p.product_id })}
+              </div>
+            )}
+            <div className="line">
+              {t('labels.mrp')} <strong>{rupees(p.mrp)}</strong>
+              {l.quantity ? ` · ${t('labels.qty', { qty: qty(l.quantity), unit: p.unit })}` : ''}
+            </div>
+            {l.barcode ? <Svg className="code" markup={l.barcode.svg} /> : null}
+          </section>
+        );
+      })}
     </Html>
   );
 }
