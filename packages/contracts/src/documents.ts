@@ -3,7 +3,7 @@
  * owning services for a document's data with the requests below and renders it. Money travels
  * as decimal strings; documents computes the printed totals exactly from them.
  */
-import type { Customer, HistoryRow, Receipt } from './ledger';
+import type { Customer, HistoryRow, PaymentLine, Receipt } from './ledger';
 import type { LabelDetailsReply } from './inventory';
 import type { SaleGst } from './gst';
 import type { Language } from './identity';
@@ -129,6 +129,8 @@ export interface SaleDocument {
   gst?: SaleGst | null;
   /** A cancelled bill: printed with a CANCELLED watermark, the date and the reason; null otherwise. */
   cancelled?: { date: string; reason: string } | null;
+  /** How `paid` changed hands (issue 28), when sales sends it; absent: all cash. */
+  payments?: PaymentLine[] | null;
 }
 
 export interface EstimateDocumentRequest {

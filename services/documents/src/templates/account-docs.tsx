@@ -5,6 +5,7 @@ import { date, rupees } from '../render/format';
 import { langOf, tOf } from '../i18n';
 import { CompanyHeader, Html, Svg } from './layout';
 import { A4, BILL_SIZE, type CompanyView } from './model';
+import { tenders } from './sale-docs';
 
 const { money } = Money;
 
@@ -59,8 +60,12 @@ export function ReceiptTemplate(props: { company: CompanyView; receipt: ReceiptD
               <tr>
                 <td>{t('receipt.payment')}</td>
                 <td>
-                  {t(`receipt.paymentType.${r.type}`, { defaultValue: r.type })}
-                  {r.transaction_id ? ` · ${t('receipt.txn', { id: r.transaction_id })}` : ''}
+                  {r.payments?.length
+                    ? // Each tender with its amount and reference (issue 28): "Cash ₹400.00 + Card · AUTH 0042 ₹600.00".
+                      tenders(r.payments, r.amount, t)
+                        .map((p) => `${p.name} ${p.value}`)
+                        .join(' + ')
+                    : `${t(`receipt.paymentType.${r.type}`, { defaultValue: r.type })}${r.transaction_id ? ` · ${t('receipt.txn', { id: r.transaction_id })}` : ''}`}
                 </td>
               </tr>
               <tr>

@@ -1,4 +1,4 @@
-import type { Customer, DeliveryDetails, EstimateDocument, SaleDocument, SoldLine } from '@bahi/contracts';
+import type { Customer, DeliveryDetails, EstimateDocument, PaymentLine, SaleDocument, SoldLine } from '@bahi/contracts';
 import { Money } from '@bahi/service-kit';
 import type { Code } from '../render/codes';
 import { date, fixed, isPack, qty, rupees, unitQty } from '../render/format';
@@ -66,6 +66,7 @@ export const SALE_CSS = `
 .bottom .left { flex: 1; }
 .totals { width: 70mm; }
 .totals td { border: none; padding: 0.6mm 1.5mm; }
+.totals tr.tender td { font-size: 85%; padding-left: 3mm; color: #333; }
 .totals tr.strong td { font-weight: 700; border-top: 0.3mm solid #444; }
 .upi { display: flex; gap: 2mm; align-items: center; }
 .upi .qr { width: 24mm; height: 24mm; }
@@ -180,6 +181,30 @@ export function Row(props: { name: string; value: string; strong?: boolean }) {
 }
 
 /** The UPI QR of the amount due, with the payee's id (bills of both modes). */
+/**
+ * The tenders of a payment as printed rows: "Cash" ₹500.00, "UPI · 4123..." ₹1,150.00. Sales sent
+ * without modes (before issue 28) paid cash, so `paid` alone prints as one cash row; nothing paid, none.
+ */
+export function tenders(payments: readonly PaymentLine[] | null | undefined, paid: Money.MoneyInput, t: (k: string) => string): { name: string; value: string }[] {
+  const list = payments ?? (Money.money(paid).isZero() ? [] : [{ mode: 'cash' as const, amount: Money.money(paid).toFixed() }]);
+  return list.map((p) => ({ name: `${t(`payMode.${p.mode}`)}${p.ref ? ` · ${p.ref}` : ''}`, value: rupees(p.amount) }));
+}
+
+/** The tender rows under "Paid" on the A5 bill and the A4 invoice (indented, smaller). */
+export function TenderRows(props: { payments: readonly PaymentLine[] | null | undefined; paid: Money.MoneyInput }) {
+  const t = useT();
+  return (
+    <>
+      {tenders(props.payments, props.paid, t).map((r, i) => (
+        <tr key={i} className="tender">
+          <td>{r.name}</td>
+          <td className="num">{r.value}</td>
+        </tr>
+      ))}
+    </>
+  );
+}
+
 export function UpiBlock(props: { upi: Code | null; upiId: string | null; amount: string }) {
   const t = useT();
   if (!props.upi) return null;
@@ -230,6 +255,7 @@ export function BillTemplate(props: { company: CompanyView; sale: SaleDocument; 
             {walkIn ? null : <Row name={t('common.previousDue')} value={rupees(f.previousDue)} />}
             <Row name={t('common.total')} value={rupees(f.total)} strong />
             <Row name={t('common.paid')} value={rupees(f.paid)} />
+            <TenderRows payments={sale.payments} paid={f.paid} />
             <Row name={t('common.due')} value={rupees(f.dueRounded, 0)} strong />
           </tbody>
         </table>

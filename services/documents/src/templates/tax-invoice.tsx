@@ -6,7 +6,7 @@ import { amount, date, fixed, rupees, signed, unitQty } from '../render/format';
 import { inWords, langOf, tOf, useT } from '../i18n';
 import { Html } from './layout';
 import { A4, type CompanyView } from './model';
-import { billFigures, CANCELLED_CSS, CancelledMark, isWalkIn, QtyCell, Row, UpiBlock } from './sale-docs';
+import { billFigures, CANCELLED_CSS, CancelledMark, isWalkIn, QtyCell, Row, TenderRows, UpiBlock } from './sale-docs';
 
 const { add, money } = Money;
 
@@ -124,6 +124,7 @@ table.hsn tfoot td { font-weight: 700; border-top: 0.3mm solid #444; border-bott
 .foot .account { flex: 1; display: flex; gap: 4mm; align-items: center; }
 .foot .account table { width: 70mm; }
 .foot .account td { border: none; padding: 0.4mm 1.5mm; }
+.foot .account tr.tender td { font-size: 85%; padding-left: 3mm; }
 .foot .account tr.due td { font-weight: 700; border-top: 0.3mm solid #444; }
 .upi { display: flex; gap: 2mm; align-items: center; }
 .upi .qr { width: 24mm; height: 24mm; }
@@ -465,6 +466,7 @@ function InvoiceCopyBody(props: { company: CompanyView; sale: SaleDocument; gst:
               <Row name={t('gst.thisInvoice')} value={rupees(a.invoiceValue)} />
               {walkIn ? null : <Row name={t('common.previousDue')} value={rupees(a.previousDue)} />}
               <Row name={t('common.paid')} value={rupees(a.paid)} />
+              <TenderRows payments={sale.payments} paid={a.paid} />
               <tr className="due">
                 <td>{t('gst.balanceDue')}</td>
                 <td className="num">{rupees(a.dueRounded, 0)}</td>

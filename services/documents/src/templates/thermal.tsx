@@ -5,7 +5,7 @@ import { amount, date, fixed, qty, rupees, signed, unitQty, isPack } from '../re
 import { langOf, tOf, useT } from '../i18n';
 import { Html } from './layout';
 import type { CompanyView, PageSize } from './model';
-import { type BillFigures, isWalkIn, UpiBlock } from './sale-docs';
+import { type BillFigures, isWalkIn, tenders, UpiBlock } from './sale-docs';
 import { type GstAccount, headRatesText, stateLine } from './tax-invoice';
 
 const { add, money } = Money;
@@ -174,6 +174,9 @@ export function ThermalBillTemplate(props: { format: ThermalFormat; company: Com
       {walkIn ? null : <KV k={t('common.previousDue')} v={rupees(f.previousDue)} />}
       <KV k={t('common.total')} v={rupees(f.total)} strong />
       <KV k={t('common.paid')} v={rupees(f.paid)} />
+      {tenders(sale.payments, f.paid, t).map((r, i) => (
+        <KV key={i} k={`  ${r.name}`} v={r.value} />
+      ))}
       <KV k={t('common.due')} v={rupees(f.dueRounded, 0)} strong big />
       <Rule />
       <Footer upi={props.upi} upiId={c.upiId} due={f.dueRounded} dueDate={sale.due_date} name={c.name} />
@@ -335,6 +338,9 @@ export function ThermalTaxInvoiceTemplate(props: { format: ThermalFormat; compan
       <KV k={t('gst.thisInvoice')} v={rupees(a.invoiceValue)} />
       {walkIn ? null : <KV k={t('common.previousDue')} v={rupees(a.previousDue)} />}
       <KV k={t('common.paid')} v={rupees(a.paid)} />
+      {tenders(sale.payments, a.paid, t).map((r, i) => (
+        <KV key={i} k={`  ${r.name}`} v={r.value} />
+      ))}
       <KV k={t('gst.balanceDue')} v={rupees(a.dueRounded, 0)} strong big />
       <Rule />
       <Footer upi={props.upi} upiId={company.upiId} due={a.dueRounded} dueDate={sale.due_date} name={s.name} />

@@ -80,6 +80,8 @@ export class DocumentsHandlers {
       summery_discount: dec(s.discount),
       previousDue: walkIn ? '0' : dec(s.previousDue),
       paid: dec(s.paid),
+      // The tenders printed under Paid (issue 28); sales before modes send none (printed as cash).
+      payments: s.payments ?? null,
       delivery: d
         ? {
             id: d.id,
