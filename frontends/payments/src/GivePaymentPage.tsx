@@ -55,7 +55,7 @@ export function GivePaymentPage() {
         invalidMessage: MSG.noDistributor,
       }}
       due={{ path: '/getDueAndDueDate', query: (d) => ({ distId: d.distributor_id }) }}
-      post={(d, amount, nextDD, key) => api.post<PaymentReply>('/purchaseDuePaymentReact', { distributorId: d.distributor_id, amount, nextDD }, { headers: { 'Idempotency-Key': key } })}
+      post={(d, amount, nextDD, key, payments) => api.post<PaymentReply>('/purchaseDuePaymentReact', { distributorId: d.distributor_id, amount, nextDD, ...(payments ? { payments } : {}) }, { headers: { 'Idempotency-Key': key } })}
       onDone={(_r, reloadDue) => reloadDue()}
     />
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from '@bahi/i18n';
-import { Button, Card, SuggestInput, todayISO, useAlert, type Suggestion } from '@bahi/ui-kit';
-import type { PaymentReply } from '@bahi/contracts';
+import { Button, Card, CASH_ONLY, PaymentModes, paymentsBody, SuggestInput, todayISO, useAlert, type Suggestion, type TenderRow } from '@bahi/ui-kit';
+import type { PaymentLine, PaymentReply } from '@bahi/contracts';
 import { DueSummary } from './DueSummary';
 import { PaymentFields, usePartyDue, usePaymentSubmit } from './PaymentParts';
 import { paymentError } from './rules';
@@ -29,7 +29,8 @@ export interface PaymentFormProps<P> {
   due: { path: string; query(p: P): Record<string, number> };
   /** A party chosen before the user types (opened from a ledger). */
   preset?: P | null;
-  post(p: P, amount: string, nextDD: string, idempotencyKey: string): Promise<PaymentReply>;
+  /** `payments`: the tenders (issue 28); undefined for plain cash, so the spec's body is sent unchanged. */
+  post(p: P, amount: string, nextDD: string, idempotencyKey: string, payments: PaymentLine[] | undefined): Promise<PaymentReply>;
   /** After a payment is done; `reloadDue` shows the party's new due. */
   onDone(r: PaymentReply, reloadDue: () => Promise<void>): void | Promise<void>;
   /** Whether a reply counts as done (default: `done`). */
@@ -45,6 +46,7 @@ export function PaymentForm<P>(props: PaymentFormProps<P>) {
   const { due, loading, load, clear } = usePartyDue(props.due.path);
   const [amount, setAmount] = useState('');
   const [nextDD, setNextDD] = useState(todayISO());
+  const [tenders, setTenders] = useState<TenderRow[]>(CASH_ONLY);
   const { busy, send } = usePaymentSubmit();
 
   const choose = (p: P) => {
@@ -61,9 +63,10 @@ export function PaymentForm<P>(props: PaymentFormProps<P>) {
     e.preventDefault();
     void send(
       paymentError(chosen === null ? null : party.id(chosen), amount, nextDD, party.noneMessage),
-      (key) => props.post(chosen!, amount.trim(), nextDD, key),
+      (key) => props.post(chosen!, amount.trim(), nextDD, key, paymentsBody(tenders, amount)),
       async (r) => {
         setAmount('');
+        setTenders(CASH_ONLY);
         await props.onDone(r, () => load(props.due.query(chosen!)));
       },
       props.accepted,
@@ -94,6 +97,7 @@ export function PaymentForm<P>(props: PaymentFormProps<P>) {
           />
           <DueSummary due={due?.due ?? null} dueDate={due?.dueDate ?? null} loading={loading} />
           <PaymentFields amount={amount} nextDD={nextDD} onAmount={setAmount} onNextDD={setNextDD} />
+          <PaymentModes rows={tenders} onChange={setTenders} />
           <div className="pm-actions">
             <Button type="submit" busy={busy}>
               {props.submitLabel}

@@ -12,6 +12,7 @@ export function ReceiptPage() {
   const [query] = useSearchParams();
   const alert = useAlert();
   const { t } = useTranslation('payments');
+  const { t: tu } = useTranslation('ui');
   const [state, setState] = useState<{ data: Receipt; companyDetails: Company } | null>(null);
   const [failed, setFailed] = useState(false);
   const autoPrint = (prints ?? query.get('prints')) === 'print';
@@ -92,9 +93,11 @@ export function ReceiptPage() {
             </>
           )}
           <dt>{t('receipt.mode')}</dt>
-          <dd>
-            {r.type}
-            {r.transaction_id ? ` · ${r.transaction_id}` : ''}
+          <dd data-testid="receipt-modes">
+            {r.payments?.length
+              ? // Each tender with its amount and reference (issue 28), as the ledger recorded it.
+                r.payments.map((p) => `${tu(`payModes.${p.mode}`)} ${formatINR(p.amount)}${p.ref ? ` · ${p.ref}` : ''}`).join(' + ')
+              : `${r.type}${r.transaction_id ? ` · ${r.transaction_id}` : ''}`}
           </dd>
         </dl>
         <div className="pm-receipt__amount">

@@ -49,7 +49,7 @@ export function ReceivePaymentPage() {
       }}
       due={{ path: '/getClientDueAndDueDate', query: (c) => ({ custId: c.client_id }) }}
       preset={preset}
-      post={(c, amount, nextDD, key) => api.post<PaymentReply>('/salesDuePayment', { client_id: c.client_id, amount, nextDD }, { headers: { 'Idempotency-Key': key } })}
+      post={(c, amount, nextDD, key, payments) => api.post<PaymentReply>('/salesDuePayment', { client_id: c.client_id, amount, nextDD, ...(payments ? { payments } : {}) }, { headers: { 'Idempotency-Key': key } })}
       onDone={(r) => navigate(`/payments/receivePayment/${r.paymentId}`)}
       accepted={(r) => !!r?.done && !!r.paymentId}
     />

@@ -23,3 +23,4 @@ export * from './noteValue';
 export * from './gstFields';
 export * from './ShareButton';
 export * from './ImportWizard';
+export * from './paymentModes';
