@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import type { CounterGstSummary, PreviewSaleReply } from '@bahi/contracts';
 import { i18n, translateServerMessage, useTranslation } from '@bahi/i18n';
 import { api, Button, Field, formatINR, SelectField, todayISO } from '@bahi/ui-kit';
+import { PurchasePreview } from './PurchasePreview';
 
 export interface SellValues {
   paid: string;
@@ -167,6 +168,9 @@ export interface PurchaseValues {
   officer: string;
   paid: string;
   due_date: string;
+  /** The distributor's bill date and the bill's cost of edited lines (issue 32; cart purchases). */
+  bill_date?: string;
+  lines?: { sl_no: number; cp: string }[];
 }
 
 /** Purchase panel validation (spec 000 §5); null when valid. */
@@ -188,10 +192,13 @@ export function PurchasePanel({
   onPurchase,
   onError,
   hideOfficer,
+  cartNo,
 }: {
   onPurchase(v: PurchaseValues): Promise<void>;
   onError(msg: string): void;
   hideOfficer?: boolean;
+  /** A cart's purchase: shows GET /previewPurchase with editable costs and a bill date. */
+  cartNo?: number;
 }) {
   // The reorder list preselects the distributor its lines were last bought from (?distributor=N).
   const [params] = useSearchParams();
@@ -205,6 +212,7 @@ export function PurchasePanel({
   });
   const [data, setData] = useState<Checkout>({ distributors: [], officers: [] });
   const [busy, setBusy] = useState(false);
+  const [costs, setCosts] = useState<Record<number, string>>({});
   useEffect(() => {
     api
       .get<Checkout>('/checkOutPurchase')
@@ -223,7 +231,10 @@ export function PurchasePanel({
         if (err) return onError(err);
         setBusy(true);
         try {
-          await onPurchase(v);
+          const lines = Object.entries(costs)
+            .filter(([, cp]) => cp.trim() !== '')
+            .map(([sl, cp]) => ({ sl_no: Number(sl), cp: cp.trim() }));
+          await onPurchase(cartNo ? { ...v, bill_date: v.bill_date || undefined, lines } : v);
         } finally {
           setBusy(false);
         }
@@ -248,6 +259,8 @@ export function PurchasePanel({
           ))}
         </SelectField>
       )}
+      {cartNo ? <Field label={t('purchase.billDate')} type="date" value={v.bill_date ?? ''} max={todayISO()} onChange={set('bill_date')} data-testid="purchase-bill-date" /> : null}
+      {cartNo ? <PurchasePreview cartNo={cartNo} distributor={v.distributor} costs={costs} onCosts={setCosts} /> : null}
       <Field label={t('sell.paid')} inputMode="decimal" value={v.paid} onChange={set('paid')} />
       <Field label={t('sell.dueDate')} type="date" value={v.due_date} onChange={set('due_date')} />
       <Button type="submit" disabled={busy}>

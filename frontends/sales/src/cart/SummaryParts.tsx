@@ -87,10 +87,10 @@ export function CheckoutModal({
 }) {
   const { t } = useTranslation('sales');
   return (
-    <Modal open={panel !== 0} title={panel === 1 ? t('customer.add') : panel === 2 ? t('sell.title') : t('purchase.title')} onClose={onClose} width={panel === 1 ? 640 : panel === 2 && gst ? 460 : 420}>
+    <Modal open={panel !== 0} title={panel === 1 ? t('customer.add') : panel === 2 ? t('sell.title') : t('purchase.title')} onClose={onClose} width={panel === 1 ? 640 : panel === 2 && gst ? 460 : panel === 3 && !hideOfficer ? 620 : 420}>
       {panel === 1 && <CustomerForm onSaved={onCustomerSaved} onCancel={onClose} />}
       {panel === 2 && <SellPanel total={total} gst={gst} preview={preview} onSell={onSell} onError={onError} />}
-      {panel === 3 && <PurchasePanel hideOfficer={hideOfficer} onPurchase={onPurchase} onError={onError} />}
+      {panel === 3 && <PurchasePanel hideOfficer={hideOfficer} cartNo={hideOfficer ? undefined : 1} onPurchase={onPurchase} onError={onError} />}
     </Modal>
   );
 }
