@@ -64,6 +64,8 @@ export default function SalesListArea() {
     <Routes>
       <Route index element={<SalesListPage />} />
       <Route path="creditNotes" element={<CreditNotesPage />} />
+      {/* /salesList/bill/{id}: the bill without print mode (prints defaults to show). */}
+      <Route path="bill/:id" element={<BillPage />} />
       <Route path="bill/:prints/:id" element={<BillPage />} />
       <Route path="bill/:prints/:id/delivery" element={<DeliveryPage />} />
       <Route
