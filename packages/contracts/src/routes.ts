@@ -50,6 +50,9 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/users', 'identity', 'bahi'),
   r('POST', '/users', 'identity', 'bahi'),
   r('DELETE', '/users/:id', 'identity', 'bahi'),
+  // The company's network thermal printers (issue 28): any position reads, managers set.
+  r('GET', '/printers', 'identity', 'bahi'),
+  r('PUT', '/printers', 'identity', 'bahi'),
   r('GET', '/companyLogo/:companyId', 'identity', 'bahi', { public: true }),
   // The caller's own screen language (any position).
   r('PUT', '/profile/language', 'identity', 'bahi'),
@@ -109,6 +112,9 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/addDelivery/:saleId', 'sales', '001'),
   r('POST', '/delivery', 'sales', '001'),
   r('PUT', '/delivery', 'sales', '001'),
+  // --- sales: e-way bills (bahi; issue 31)
+  r('GET', '/ewaybill/json', 'sales', 'bahi'),
+  r('PUT', '/ewaybill/:saleId', 'sales', 'bahi'),
 
   // --- ledger: customers (000)
   r('GET', '/getCustomerList/', 'ledger', '000'),
@@ -139,6 +145,8 @@ export const Routes: readonly RouteDef[] = [
   r('POST', '/share', 'documents', 'bahi'),
   r('GET', '/share', 'documents', 'bahi'),
   r('POST', '/share/revoke', 'documents', 'bahi'),
+  // ESC/POS to a network thermal printer, no dialog (issue 28).
+  r('POST', '/print/bill/:saleId', 'documents', 'bahi'),
 
   // --- inventory: purchases from the cart or an estimate (000)
   r('GET', '/checkOutPurchase', 'inventory', '000'),

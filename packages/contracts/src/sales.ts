@@ -193,6 +193,8 @@ export interface NeedsApprovalBody {
 /** GET /getBillDetails?id */
 export interface BillDetailsReply {
   saleDetails: SaleDetails;
+  /** Issue 31; optional for stubs written before it. */
+  ewaybill?: BillEwaybill;
   subtotal: number;
   previousDue: number;
   soldProducts: SoldProduct[];
@@ -247,6 +249,105 @@ export interface Delivery {
   mode_of_transport: string;
   vehicle_number: string;
   dispatched_date: string;
+  /**
+   * What the e-way bill adds (issue 31), each optional: the portal's mode, vehicle type (regular or
+   * over-dimensional cargo), approximate distance, the transporter's GSTIN/TRANSIN and document,
+   * and the ship-to PIN and GST state code. mode_of_transport stays the free-text description.
+   */
+  transport_mode?: 'road' | 'rail' | 'air' | 'ship' | null;
+  vehicle_type?: 'regular' | 'odc' | null;
+  distance_km?: number | null;
+  transporter_id?: string | null;
+  transporter_doc_no?: string | null;
+  transporter_doc_date?: string | null;
+  ship_to_pincode?: string | null;
+  ship_to_state?: string | null;
+}
+
+/**
+ * A bill's e-way bill (issue 31): needed when the consignment value (taxable value + taxes) is
+ * above the company's ewaybill_threshold and no number is recorded yet.
+ */
+export interface BillEwaybill {
+  needed: boolean;
+  /** The 12-digit number the portal gave, or null. */
+  ewb_no: string | null;
+  /** ISO date-time the e-way bill is valid until, or null. */
+  valid_until: string | null;
+}
+/** PUT /ewaybill/{saleId}. */
+export interface SetEwaybillRequest {
+  ewb_no: string;
+  valid_until: string;
+}
+/** GET /ewaybill/json?ids=1,2: the portal's bulk-upload file (version 1.0.0621). */
+export interface EwbBulkJson {
+  version: string;
+  billLists: EwbBill[];
+}
+export interface EwbItem {
+  itemNo: number;
+  productName: string;
+  productDesc: string;
+  hsnCode: number;
+  quantity: number;
+  qtyUnit: string;
+  taxableAmount: number;
+  sgstRate: number;
+  cgstRate: number;
+  igstRate: number;
+  cessRate: number;
+  cessNonAdvol: number;
+}
+export interface EwbBill {
+  userGstin: string;
+  supplyType: 'O';
+  /** 1 supply. */
+  subSupplyType: number;
+  subSupplyDesc: string;
+  docType: 'INV' | 'BIL';
+  docNo: string;
+  /** dd/mm/yyyy */
+  docDate: string;
+  fromGstin: string;
+  fromTrdName: string;
+  fromAddr1: string;
+  fromAddr2: string;
+  fromPlace: string;
+  fromPincode: number;
+  fromStateCode: number;
+  actualFromStateCode: number;
+  toGstin: string;
+  toTrdName: string;
+  toAddr1: string;
+  toAddr2: string;
+  toPlace: string;
+  toPincode: number;
+  toStateCode: number;
+  actualToStateCode: number;
+  /** 1 regular (Bahi ships from its own address to the bill-to party's place). */
+  transType: number;
+  totalValue: number;
+  cgstValue: number;
+  sgstValue: number;
+  igstValue: number;
+  cessValue: number;
+  TotNonAdvolVal: number;
+  /** Round off (the invoice value less taxable value and taxes). */
+  OthValue: number;
+  totInvValue: number;
+  /** '1' road, '2' rail, '3' air, '4' ship. */
+  transMode: string;
+  transDistance: string;
+  transporterId: string;
+  transporterName: string;
+  transDocNo: string;
+  transDocDate: string;
+  vehicleNo: string;
+  /** 'R' regular, 'O' over-dimensional cargo. */
+  vehicleType: string;
+  mainHsnCode: number;
+  itemList: EwbItem[];
 }
 /** GET /addDelivery/{saleId}: data null when the sale has no delivery yet. */
 export interface DeliveryReply {

@@ -10,6 +10,7 @@ import { Discounts } from './common/discounts';
 import { Products } from './common/products';
 import { CartSchema, DeliverySchema, EstimateSchema, Models, SaleSchema } from './common/schemas';
 import { DeliveryController } from './delivery/delivery.controller';
+import { EwaybillController } from './ewaybill/ewaybill.controller';
 import { DocumentsHandlers } from './documents/documents.handlers';
 import { EstimatesController } from './estimates/estimates.controller';
 import { EstimatesService } from './estimates/estimates.service';
@@ -42,7 +43,7 @@ import { SalesEvents, SalesHistoryHandlers } from './events/sales-events';
     GstFilingModule,
     GstReturnsModule,
   ],
-  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController, ReturnsController, SalesHistoryHandlers, SalesExportsController],
+  controllers: [CartsController, SalesController, EstimatesController, DeliveryController, EwaybillController, PurchaseSourceHandlers, DocumentsHandlers, FillCartController, ReturnsController, SalesHistoryHandlers, SalesExportsController],
   providers: [Products, Customers, Companies, Discounts, InvoiceNumbers, SeenCarts, CartsService, CheckoutService, SalesService, EstimatesService, ReturnsService, CancelService, SalesEvents],
 })
 export class AppModule {}

@@ -121,6 +121,8 @@ export interface SaleDoc extends OutboxRecord, BillSummary {
   payments?: PaymentLine[];
   /** Discounts a manager approved by PIN (issue 28); absent when none. */
   approvals?: SaleApproval[];
+  /** The e-way bill recorded by PUT /ewaybill/{saleId} (issue 31); absent until then. */
+  ewaybill?: { ewb_no: string; valid_until: string } | null;
 }
 export const SaleSchema = new Schema<SaleDoc>(
   {
@@ -138,6 +140,7 @@ export const SaleSchema = new Schema<SaleDoc>(
     invoicePrefix: { type: String },
     payments: { type: Array, default: undefined },
     approvals: { type: Array, default: undefined },
+    ewaybill: { type: Object, default: undefined },
   },
   { collection: 'sales', timestamps: true },
 );
@@ -160,6 +163,15 @@ export interface DeliveryDoc {
   mode_of_transport: string;
   vehicle_number: string;
   dispatched_date: string;
+  /** E-way bill fields (issue 31; contracts Delivery), absent until given. */
+  transport_mode?: 'road' | 'rail' | 'air' | 'ship' | null;
+  vehicle_type?: 'regular' | 'odc' | null;
+  distance_km?: number | null;
+  transporter_id?: string | null;
+  transporter_doc_no?: string | null;
+  transporter_doc_date?: string | null;
+  ship_to_pincode?: string | null;
+  ship_to_state?: string | null;
 }
 export const DeliverySchema = new Schema<DeliveryDoc>(
   {
@@ -171,6 +183,14 @@ export const DeliverySchema = new Schema<DeliveryDoc>(
     mode_of_transport: { type: String, required: true },
     vehicle_number: { type: String, required: true },
     dispatched_date: { type: String, required: true },
+    transport_mode: { type: String },
+    vehicle_type: { type: String },
+    distance_km: { type: Number },
+    transporter_id: { type: String },
+    transporter_doc_no: { type: String },
+    transporter_doc_date: { type: String },
+    ship_to_pincode: { type: String },
+    ship_to_state: { type: String },
   },
   { collection: 'deliveries', timestamps: true },
 );

@@ -10,6 +10,7 @@ import { type CartDoc, Models, type SaleDoc } from '../common/schemas';
 import { invoiceTotal, lineAmount, num, type StoredLine } from '../common/totals';
 import type { Who } from '../common/who';
 import { toCustomer } from './customers';
+import { billEwaybill } from '../ewaybill/ewaybill';
 import { cancelBlocker } from '../returns/cancel.service';
 import { returnStatus, returnableLines } from '../returns/status';
 import type { ReturnableSale } from '../returns/schema';
@@ -111,6 +112,7 @@ export class SalesService {
     const walkIn = s.customer.walkIn;
     const previousDue = walkIn ? new Decimal(0) : money(s.previousDue);
     const total = invoiceTotal(s.amount, previousDue, walkIn);
+    const companyDetails = await this.company(companyId);
     return {
       saleDetails: {
         sale_id: s.saleId,
@@ -136,7 +138,8 @@ export class SalesService {
       subtotal: num(round2(s.subtotal)),
       previousDue: num(previousDue),
       soldProducts: s.lines.map((l) => soldProduct(l, s.gst?.lines.find((g) => g.sl_no === l.sl_no) ?? null)),
-      companyDetails: await this.company(companyId),
+      companyDetails,
+      ewaybill: billEwaybill(s, companyDetails),
       status: returnStatus(s),
       cancelled: s.cancelled ? { date: s.cancelled.date, reason: s.cancelled.reason } : null,
       returns: returnableLines(s),
