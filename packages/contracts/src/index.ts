@@ -11,6 +11,7 @@ export * from './returns';
 export * from './imports';
 export * from './reorder';
 export * from './share';
+export * from './printers';
 export * from './events';
 export * from './subjects';
 export * from './nats-permissions';

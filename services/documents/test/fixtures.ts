@@ -64,6 +64,9 @@ export const sale: SaleDocument = {
 export const walkInSale: SaleDocument = { ...sale, sale_id: 8, customer: walkIn, previousDue: '999', paid: '2061.67', delivery: null };
 // total = 1731.50 + 40 + 311.67 - 21.50 = 2061.67 (previous due excluded); due 0
 
+/** Sale 7 paid by UPI only (issue 28): the drawer stays shut. */
+export const upiSale: SaleDocument = { ...sale, sale_id: 11, payments: [{ mode: 'upi', amount: '1000', ref: 'UTR4471' }] };
+
 export const estimate: EstimateDocument = {
   estimate_id: 3,
   date: '2025-03-10',

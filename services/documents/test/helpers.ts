@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { INestMicroservice } from '@nestjs/common';
 import { PNG } from 'pngjs';
 import { signToken } from '@bahi/auth';
+import type { NetworkPrinter } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '@bahi/service-kit/testing';
 import type { TestingModuleBuilder } from '@nestjs/testing';
@@ -20,6 +21,9 @@ export function tokenFor(companyId: number | null, position: 'manager' | 'staff'
   return signToken({ sub: '3', uid: 3, name: 'Asha', email: 'asha@example.in', position, companyId, companyName: 'Co', sid: `s-${companyId}` }, SECRET);
 }
 
+/** The printers the stand-in identity answers GET /printers with (print tests set them). */
+export const identityPrinters: { list: NetworkPrinter[] } = { list: [] };
+
 /** A small orange logo, served like identity's GET /companyLogo/:companyId. */
 export async function startLogoServer(): Promise<{ url: string; hits: () => number; close(): Promise<void> }> {
   const png = new PNG({ width: 40, height: 20 });
@@ -27,7 +31,11 @@ export async function startLogoServer(): Promise<{ url: string; hits: () => numb
   const bytes = PNG.sync.write(png);
   let hits = 0;
   const server: Server = createServer((req, res) => {
-    if (req.url === `/companyLogo/${F.COMPANY_ID}`) {
+    if (req.url === '/printers') {
+      // As identity's GET /printers: the caller's token is required and picks the company.
+      if (!req.headers.authorization?.startsWith('Bearer ')) res.writeHead(401).end();
+      else res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ printers: identityPrinters.list }));
+    } else if (req.url === `/companyLogo/${F.COMPANY_ID}`) {
       hits++;
       res.writeHead(200, { 'Content-Type': 'image/png' }).end(bytes);
     } else res.writeHead(404).end();

@@ -35,7 +35,7 @@ class FixtureResponders {
   sale(@Payload() p: { companyId: number; saleId: number }) {
     count(D.saleDocument);
     if (!mine(p)) return null;
-    return p.saleId === 7 ? F.sale : p.saleId === 8 ? F.walkInSale : p.saleId === 9 ? F.longSale(state.saleLines) : p.saleId === 20 ? interB2b : null;
+    return p.saleId === 7 ? F.sale : p.saleId === 8 ? F.walkInSale : p.saleId === 11 ? F.upiSale : p.saleId === 9 ? F.longSale(state.saleLines) : p.saleId === 20 ? interB2b : null;
   }
   @MessagePattern(D.estimateDocument)
   estimate(@Payload() p: { companyId: number; estimateId: number }) {

@@ -13,6 +13,8 @@ import { Company, CompanySchema } from './companies/company.schema';
 import { CompaniesService } from './companies/companies.service';
 import { LogoService } from './profile/logo.service';
 import { ProfileController } from './profile/profile.controller';
+import { PrintersController } from './printers/printers.controller';
+import { CompanyPrinters, CompanyPrintersSchema } from './printers/printers.schema';
 import { SeedService } from './seed/seed.service';
 import { User, UserSchema } from './users/user.schema';
 import { UsersController } from './users/users.controller';
@@ -26,9 +28,10 @@ import { UsersService } from './users/users.service';
       { name: User.name, schema: UserSchema },
       { name: Session.name, schema: SessionSchema },
       { name: RevocationEntry.name, schema: RevocationEntrySchema },
+      { name: CompanyPrinters.name, schema: CompanyPrintersSchema },
     ]),
   ],
-  controllers: [AuthController, ProfileController, AdminController, UsersController, IdentityHandlers, ApproverHandlers],
+  controllers: [AuthController, ProfileController, AdminController, UsersController, IdentityHandlers, ApproverHandlers, PrintersController],
   providers: [SessionsService, PasswordsService, AuthService, CompaniesService, UsersService, LogoService, SeedService],
 })
 export class AppModule {}

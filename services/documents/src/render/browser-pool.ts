@@ -38,6 +38,8 @@ export interface PdfOptions {
    * content (one page, no blank tail); `height` is then ignored.
    */
   fitHeight?: boolean;
+  /** A PNG of the whole page `dots` pixels wide instead of a PDF (a thermal printer's raster; `width` in mm). */
+  png?: { dots: number };
 }
 
 const PX_PER_MM = 96 / 25.4;
@@ -223,6 +225,13 @@ export class BrowserPool {
   private async renderOn(page: Page, html: string, pdf: PdfOptions): Promise<Buffer> {
     await page.setContent(withCsp(html), { waitUntil: 'load' });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    if (pdf.png) {
+      // Laid out at the roll's CSS width, drawn at the printer's dot density.
+      const cssWidth = Math.ceil(parseFloat(pdf.width) * PX_PER_MM);
+      await page.emulateMediaType('print');
+      await page.setViewport({ width: cssWidth, height: 100, deviceScaleFactor: pdf.png.dots / cssWidth });
+      return Buffer.from(await page.screenshot({ type: 'png', fullPage: true, omitBackground: false }));
+    }
     const height = pdf.fitHeight ? `${await this.fitHeight(page, parseFloat(pdf.width))}mm` : pdf.height;
     const out = await page.pdf({
       width: pdf.width,
