@@ -5,10 +5,11 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import type { Server } from 'node:http';
 import { type ServiceName, UpstreamKeepAlive } from '@bahi/contracts';
-import { natsConnectOptions, SERVICE_CONFIG, type ServiceConfig } from './config';
+import { loadServiceConfig, natsConnectOptions, SERVICE_CONFIG, type ServiceConfig } from './config';
 import { AllExceptionsFilter, describeError, validationException } from './errors';
 import { listProblem } from './limits';
 import { createLogger, PinoNestLogger, requestLogger } from './logger';
+import { type Migration, migrateBeforeStart } from './migrations';
 import { LOGGER } from './module';
 import { StripBidiInterceptor, stripBidiDeep } from './text';
 
@@ -83,10 +84,14 @@ export async function startApp(app: INestApplication, cfg: ServiceConfig): Promi
   return `http://${host}:${port}`;
 }
 
-/** main.ts of every service: `bootstrapService(AppModule, { service: 'identity' })`. */
-export async function bootstrapService(appModule: unknown, opts: { service: ServiceName }): Promise<INestApplication> {
+/**
+ * main.ts of every service: `bootstrapService(AppModule, { service: 'identity', migrations })`.
+ * The service's migrations run first (its port answers "migrating" meanwhile), then it starts.
+ */
+export async function bootstrapService(appModule: unknown, opts: { service: ServiceName; migrations?: readonly Migration[] }): Promise<INestApplication> {
   const bootLogger = createLogger(opts.service, process.env.LOG_LEVEL || 'info');
   try {
+    if (opts.migrations) await migrateBeforeStart(loadServiceConfig(opts.service), opts.migrations, bootLogger);
     const app = await NestFactory.create(appModule as never, { bodyParser: false, bufferLogs: true });
     const { cfg, logger } = configureApp(app);
     app.enableShutdownHooks();

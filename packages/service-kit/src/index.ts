@@ -22,3 +22,4 @@ export { Outbox, faultPoint, leaseMs, REDRIVE_EVERY_MS, billSummaryFields, type 
 export { CompanyMsg, EmptyMsg, RpcDecimal, RpcId, RpcIdList, RpcNested, RpcOneOf, RpcText } from './rpc';
 export { EventRelay, EVENT_PENDING_FIELD, EVENT_FLAG_FIELD, pendingEvent, pendingEventFields, eventSweepMs, istDate, dec, decOrNull, RelayService, historyHandlers, type EventSource, type EventRelayOptions } from './events';
 export { parsePayments, paymentsLabel, PaymentsError } from './payments';
+export { dataVersion, latestVersion, migrateBeforeStart, migratingHealth, MigrationError, MIGRATIONS_COLLECTION, runMigrations, type MigrateOptions, type Migration } from './migrations';

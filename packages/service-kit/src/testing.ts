@@ -2,6 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import type { ServiceName } from '@bahi/contracts';
 import { configureApp, startApp } from './bootstrap';
+import { createLogger } from './logger';
+import { type Migration, migrateBeforeStart } from './migrations';
 import { loadServiceConfig, SERVICE_CONFIG, uriNamesDatabase, type ServiceConfig } from './config';
 
 export interface TestServiceOptions {
@@ -15,6 +17,8 @@ export interface TestServiceOptions {
   natsTimeoutMs?: number;
   /** Extra provider overrides, e.g. to shorten a timeout. */
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+  /** The service's migrations, run first as bootstrapService runs them. */
+  migrations?: readonly Migration[];
 }
 
 export interface TestService {
@@ -41,6 +45,7 @@ export async function startTestService(appModule: unknown, opts: TestServiceOpti
     logLevel: opts.logLevel ?? process.env.LOG_LEVEL ?? 'silent',
     natsTimeoutMs: opts.natsTimeoutMs ?? 5000,
   };
+  if (opts.migrations) await migrateBeforeStart(config, opts.migrations, createLogger(opts.service, config.logLevel));
   let builder = Test.createTestingModule({ imports: [appModule as never] }).overrideProvider(SERVICE_CONFIG).useValue(config);
   if (opts.override) builder = opts.override(builder);
   const moduleRef = await builder.compile();

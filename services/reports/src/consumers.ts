@@ -4,8 +4,9 @@ import type { Connection } from 'mongoose';
 import { AckPolicy, ConsumerEvents, DeliverPolicy, nanos, type ConsumerMessages, type JetStreamManager, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { EventStreams, HistorySources, Subjects, type EventDomain, type HistoryPageReply } from '@bahi/contracts';
-import { LOGGER, NATS_CONNECTION, NatsClient } from '@bahi/service-kit';
+import { latestVersion, LOGGER, NATS_CONNECTION, NatsClient } from '@bahi/service-kit';
 import { BadEvent, toFact } from './events';
+import { migrations } from './migrations';
 import type { Fact } from './facts';
 import { MAX_BATCH, Projector, runningTotalsFromDays } from './projector';
 import { C, ensureIndexes, wipe } from './store';
@@ -25,6 +26,8 @@ export const ACK_WAIT_MS = 5_000;
 const HEARTBEAT_MS = 2_000;
 /** Marks a read model that has been built (absent: new or wiped, so it rebuilds at start). */
 const BUILT_ID = 'built';
+/** The read model is rebuilt when it was built at another data version (src/migrations). */
+export const READ_MODEL_VERSION = latestVersion(migrations);
 /** Marks a read model whose per-product running totals are kept (absent: made from the day rows at start). */
 const CUM_ID = 'profit_cum';
 
@@ -103,8 +106,12 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
 
   private async start() {
     await ensureIndexes(this.conn);
-    const built = await this.conn.db!.collection<{ _id: string }>('meta').findOne({ _id: BUILT_ID });
-    if (!built) await this.rebuild();
+    const built = await this.conn.db!.collection<{ _id: string; version?: number }>('meta').findOne({ _id: BUILT_ID });
+    // Built by another data version (an upgrade, or a restore): made again from the owners.
+    if (!built || (built.version ?? 0) !== READ_MODEL_VERSION) {
+      if (built) this.log.info({ was: built.version ?? 0, now: READ_MODEL_VERSION }, 'reports: data version changed, rebuilding the read model');
+      await this.rebuild();
+    }
     else {
       if (!(await this.conn.db!.collection<{ _id: string }>('meta').findOne({ _id: CUM_ID }))) {
         const docs = await runningTotalsFromDays(this.conn.db as never);
@@ -139,7 +146,7 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
       await this.conn.db!.collection<{ _id: string; at?: Date }>('meta').updateOne({ _id: CUM_ID }, { $set: { at: new Date() } }, { upsert: true });
       let fromHistory = 0;
       for (const d of DOMAINS) fromHistory += await this.history(d);
-      await this.conn.db!.collection<{ _id: string; at?: Date }>('meta').updateOne({ _id: BUILT_ID }, { $set: { at: new Date() } }, { upsert: true });
+      await this.conn.db!.collection<{ _id: string; at?: Date; version?: number }>('meta').updateOne({ _id: BUILT_ID }, { $set: { at: new Date(), version: READ_MODEL_VERSION } }, { upsert: true });
       if (opts.consume) await this.startConsumers();
       else for (const d of DOMAINS) await this.ensureConsumer(jsm, EventStreams[d].name).catch(() => undefined);
       this.log.info({ fromHistory, ms: Date.now() - t0 }, 'reports: read model rebuilt (history asked, streams replayed from the start)');
