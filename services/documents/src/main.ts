@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { bootstrapService } from '@bahi/service-kit';
 import { AppModule } from './app.module';
+import { migrations } from './migrations';
 
-bootstrapService(AppModule, { service: 'documents' }).catch(() => process.exit(1));
+bootstrapService(AppModule, { service: 'documents', migrations }).catch(() => process.exit(1));
