@@ -63,8 +63,10 @@ export function parseSupplyType(input: unknown, ratePercent?: AmountInput): Supp
  * field existed) nil for a 0 % line and taxable otherwise, since a supply taxed at 0 % is nil rated.
  */
 export function lineSupplyType(frozen: string | null | undefined, ratePercent: AmountInput): SupplyType {
-  if (frozen && (SUPPLY_TYPES as readonly string[]).includes(frozen)) return frozen as SupplyType;
-  return amount(ratePercent, 'GST rate').isZero() ? 'nil' : 'taxable';
+  // Called for every line of a month's returns: a plain test of the stored rate, no Decimal.
+  const zero = typeof ratePercent === 'number' ? ratePercent === 0 : /^\s*0*(\.0*)?\s*$/.test(String(ratePercent ?? ''));
+  if (frozen && frozen !== 'taxable' && (SUPPLY_TYPES as readonly string[]).includes(frozen)) return frozen as SupplyType;
+  return zero ? 'nil' : 'taxable';
 }
 
 /** GSTR-1 Table 8 `nil.inv[].sply_ty`: inter- or intra-state, to a registered or unregistered buyer. */

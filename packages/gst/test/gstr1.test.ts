@@ -108,6 +108,11 @@ describe('supply types (Table 8)', () => {
     expect(lineSupplyType(undefined, '0')).toBe('nil');
     expect(lineSupplyType(null, '18')).toBe('taxable');
     expect(lineSupplyType('exempt', '0')).toBe('exempt');
+    // A taxable supply at 0 % is nil rated; 0.25 % is a rate.
+    expect(lineSupplyType('taxable', '0.00')).toBe('nil');
+    expect(lineSupplyType(undefined, 0)).toBe('nil');
+    expect(lineSupplyType(undefined, '0.25')).toBe('taxable');
+    expect(lineSupplyType('taxable', '10')).toBe('taxable');
   });
   it('sply_ty by where and to whom', () => {
     expect(nilSupplyKind(true, true)).toBe('INTRB2B');

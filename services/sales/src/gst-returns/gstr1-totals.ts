@@ -18,13 +18,16 @@ export interface Heads {
 }
 export const heads = (): Heads => ({ txval: 0, iamt: 0, camt: 0, samt: 0 });
 export type TaxedLine = { gst_rate: string; taxable_value: string; igst: string; cgst: string; sgst: string };
+/** A line's figures in paise, read once per line however many tables it goes to. */
+const paiseHeads = (l: TaxedLine): Heads => ({ txval: paiseOf(l.taxable_value), iamt: paiseOf(l.igst), camt: paiseOf(l.cgst), samt: paiseOf(l.sgst) });
 /** Adds (sign 1) or takes off (sign -1, a credit note) a line's figures. */
-function addLine(h: Heads, l: TaxedLine, sign: 1 | -1 = 1): void {
-  h.txval += sign * paiseOf(l.taxable_value);
-  h.iamt += sign * paiseOf(l.igst);
-  h.camt += sign * paiseOf(l.cgst);
-  h.samt += sign * paiseOf(l.sgst);
+function addHeads(h: Heads, p: Heads, sign: 1 | -1 = 1): void {
+  h.txval += sign * p.txval;
+  h.iamt += sign * p.iamt;
+  h.camt += sign * p.camt;
+  h.samt += sign * p.samt;
 }
+const addLine = (h: Heads, l: TaxedLine, sign: 1 | -1 = 1): void => addHeads(h, paiseHeads(l), sign);
 const isZero = (h: Heads): boolean => !h.txval && !h.iamt && !h.camt && !h.samt;
 
 /** itm_det per rate of one document: iamt on an inter-state supply, camt and samt on an intra-state one. */
@@ -158,13 +161,14 @@ export class ReturnTotals {
     }
     for (const l of s.gst.lines) {
       const type = lineSupplyType(l.supply_type, l.gst_rate);
+      const p = paiseHeads(l);
       if (type === 'taxable') {
-        if (kind === 'b2cs') this.b2csLine(s.gst.inter_state, s.gst.place_of_supply, l, 1);
-        this.outwardLine(l, s.gst.inter_state && !registered, s.gst.place_of_supply, 1);
+        if (kind === 'b2cs') this.b2csLine(s.gst.inter_state, s.gst.place_of_supply, l.gst_rate, p, 1);
+        this.outwardLine(p, s.gst.inter_state && !registered, s.gst.place_of_supply, 1);
       } else {
-        this.nilLine(s.gst.inter_state, registered, type, l.taxable_value, 1);
+        this.nilLine(s.gst.inter_state, registered, type, p.txval, 1);
       }
-      if (type !== 'non_gst') this.hsnLine(registered, l.hsn_code, l.uqc, l, names.get(l.sl_no) ?? '', new Decimal(l.qty), 1);
+      if (type !== 'non_gst') this.hsnLine(registered, l.hsn_code, l.uqc, l.gst_rate, p, names.get(l.sl_no) ?? '', l.qty, 1);
     }
   }
 
@@ -178,38 +182,42 @@ export class ReturnTotals {
     addToSeries(this.noteSeries, n.credit_note_no, n.serial, false);
     const registered = Boolean(n.gst.gstin);
     for (const { line, gst, type } of r.lines) {
-      if (type === 'taxable') this.outwardLine(gst, n.gst.inter_state && !registered, n.gst.place_of_supply, -1);
-      else this.nilLine(n.gst.inter_state, registered, type, gst.taxable_value, -1);
+      const p = paiseHeads(gst);
+      if (type === 'taxable') {
+        this.outwardLine(p, n.gst.inter_state && !registered, n.gst.place_of_supply, -1);
+        if (!registered && !(n.gst.inter_state && largeInvoice)) this.b2csLine(n.gst.inter_state, n.gst.place_of_supply, gst.gst_rate, p, -1);
+      } else {
+        this.nilLine(n.gst.inter_state, registered, type, p.txval, -1);
+      }
       // As computeInvoice froze the invoice's: the HSN trimmed, the unit as a UQC.
-      if (type !== 'non_gst') this.hsnLine(registered, line.hsn_code.trim(), toUqc(line.unit), gst, line.product_name, new Decimal(line.quantity).times(line.per_peice_quantity || '1'), -1);
+      if (type !== 'non_gst') this.hsnLine(registered, line.hsn_code.trim(), toUqc(line.unit), gst.gst_rate, p, line.product_name, new Decimal(line.quantity).times(line.per_peice_quantity || '1'), -1);
     }
     if (!r.taxable.length) return;
     if (registered) this.cdnr.push(r);
     else if (n.gst.inter_state && largeInvoice) this.cdnur.push(r);
-    else for (const l of r.taxable) this.b2csLine(n.gst.inter_state, n.gst.place_of_supply, l, -1);
   }
 
-  private b2csLine(interState: boolean, pos: string, l: TaxedLine, sign: 1 | -1): void {
+  private b2csLine(interState: boolean, pos: string, rate: string, p: Heads, sign: 1 | -1): void {
     const sply_ty = interState ? 'INTER' : 'INTRA';
-    const rt = rateNum(l.gst_rate);
+    const rt = rateNum(rate);
     const key = `${sply_ty}|${pos}|${rt}`;
     if (!this.b2cs.has(key)) this.b2cs.set(key, { sply_ty, pos, rt, h: heads() });
-    addLine(this.b2cs.get(key)!.h, l, sign);
+    addHeads(this.b2cs.get(key)!.h, p, sign);
   }
 
-  private outwardLine(l: TaxedLine, interStateUnregistered: boolean, pos: string, sign: 1 | -1): void {
-    addLine(this.outward, l, sign);
+  private outwardLine(p: Heads, interStateUnregistered: boolean, pos: string, sign: 1 | -1): void {
+    addHeads(this.outward, p, sign);
     if (!interStateUnregistered) return;
     const row = this.unreg.get(pos) ?? { txval: 0, iamt: 0 };
-    row.txval += sign * paiseOf(l.taxable_value);
-    row.iamt += sign * paiseOf(l.igst);
+    row.txval += sign * p.txval;
+    row.iamt += sign * p.iamt;
     this.unreg.set(pos, row);
   }
 
-  private nilLine(interState: boolean, registered: boolean, type: SupplyType, value: string, sign: 1 | -1): void {
+  private nilLine(interState: boolean, registered: boolean, type: SupplyType, value: number, sign: 1 | -1): void {
     const k = nilSupplyKind(interState, registered);
     const row = this.nil.get(k) ?? { nil: 0, expt: 0, ngsup: 0 };
-    const v = sign * paiseOf(value);
+    const v = sign * value;
     if (type === 'exempt') row.expt += v;
     else if (type === 'non_gst') row.ngsup += v;
     else row.nil += v;
@@ -217,14 +225,14 @@ export class ReturnTotals {
   }
 
   /** Table 12: one row per HSN, unit and rate (the portal keeps them apart), in the buyer's half. */
-  private hsnLine(registered: boolean, hsn: string, uqc: string, l: TaxedLine, name: string, qty: Decimal, sign: 1 | -1): void {
+  private hsnLine(registered: boolean, hsn: string, uqc: string, rate: string, p: Heads, name: string, qty: Decimal | string, sign: 1 | -1): void {
     const map = registered ? this.hsnB2b : this.hsnB2c;
-    const rt = rateNum(l.gst_rate);
+    const rt = rateNum(rate);
     const key = `${hsn}|${uqc}|${rt}`;
     if (!map.has(key)) map.set(key, { hsn_sc: hsn, desc: name.slice(0, 30), uqc, rt, qty: new Decimal(0), h: heads() });
     const row = map.get(key)!;
     row.qty = sign > 0 ? row.qty.plus(qty) : row.qty.minus(qty);
-    addLine(row.h, l, sign);
+    addHeads(row.h, p, sign);
   }
 
   /** b2cs rows as netted, negative ones kept (credit notes above the period's B2C sales); a row netted to nothing is left out. */

@@ -198,7 +198,8 @@ export class Gstr1Service {
       }
       return;
     }
-    const t = await this.totals(companyId, p);
+    // The notes' sections need only the notes' pass; the rest the invoices' too.
+    const t = sec === 'cdnr' || sec === 'cdnur' ? await noteTotals(this.sales, this.notes, companyId, p, new ReturnTotals()) : await this.totals(companyId, p);
     if (sec === 'cdnr') {
       for (const r of t.cdnrRows()) {
         const n = r.note;
