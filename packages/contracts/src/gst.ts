@@ -236,3 +236,39 @@ declare module './subjects' {
     'inventory.gst.inward': GstInwardReply;
   }
 }
+
+/**
+ * GSTR-2B matching (issue 31), POST/GET /gst/gstr2b?period=YYYY-MM (managers): the month's 2B
+ * (as uploaded) against the purchases from registered distributors. Amounts are decimal strings.
+ */
+export interface Gstr2bPortalInvoice {
+  gstin: string;
+  supplier: string;
+  bill_no: string;
+  /** YYYY-MM-DD */
+  bill_date: string;
+  value: string;
+  taxable: string;
+  tax: string;
+  itc_available: boolean;
+}
+export interface Gstr2bBookBill {
+  purchaseId: number;
+  distributorId: number;
+  supplier: string;
+  gstin: string;
+  bill_no: string;
+  /** The supplier's bill date (the purchase's date when none was typed). */
+  bill_date: string;
+  taxable: string;
+  tax: string;
+}
+export interface Gstr2bReply {
+  period: string;
+  /** false until a 2B was uploaded for the month: then every purchase of the month is missing in 2B. */
+  uploaded: boolean;
+  matched: { books: Gstr2bBookBill; portal: Gstr2bPortalInvoice }[];
+  differences: { books: Gstr2bBookBill; portal: Gstr2bPortalInvoice; fields: { field: 'bill_date' | 'taxable' | 'tax'; books: string; portal: string }[] }[];
+  missing_in_books: Gstr2bPortalInvoice[];
+  missing_in_2b: Gstr2bBookBill[];
+}

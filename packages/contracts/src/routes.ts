@@ -153,6 +153,9 @@ export const Routes: readonly RouteDef[] = [
   r('POST', '/checkOutPurchase', 'inventory', '000'),
   r('POST', '/checkOutPurchaseFromEstimate', 'inventory', '000'),
   r('GET', '/previewPurchase', 'inventory', 'bahi'),
+  // --- inventory: GSTR-2B matching of purchases (bahi; issue 31)
+  r('POST', '/gst/gstr2b', 'inventory', 'bahi'),
+  r('GET', '/gst/gstr2b', 'inventory', 'bahi'),
   // --- inventory: products (001)
   r('GET', '/getCategoryBrand', 'inventory', '001'),
   r('GET', '/getProductList', 'inventory', '001'),

@@ -15,6 +15,8 @@ import { ReorderController, ReorderService } from './reorder';
 import { InventoryHandlers } from './stock/inventory.handlers';
 import { StockService } from './stock/stock.service';
 import { InventoryEvents, InventoryHistoryHandlers } from './events/inventory-events';
+import { Gstr2bController } from './gstr2b/gstr2b.controller';
+import { GSTR2B_MODEL, Gstr2bSchema } from './gstr2b/gstr2b.schema';
 
 @Module({
   imports: [
@@ -27,9 +29,10 @@ import { InventoryEvents, InventoryHistoryHandlers } from './events/inventory-ev
       { name: Movement.name, schema: MovementSchema },
       { name: StockSourceDoc.name, schema: StockSourceSchema },
       ...purchaseModels,
+      { name: GSTR2B_MODEL, schema: Gstr2bSchema },
     ]),
   ],
-  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, DocumentsHandlers, ...purchaseControllers, ReorderController, ...importControllers, InventoryHistoryHandlers],
+  controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, DocumentsHandlers, ...purchaseControllers, ReorderController, ...importControllers, InventoryHistoryHandlers, Gstr2bController],
   providers: [InventoryEvents, ProductsService, StockService, ImagesService, DemoSeedService, ...purchaseProviders, ReorderService],
 })
 export class AppModule {}

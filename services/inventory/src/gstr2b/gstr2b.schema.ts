@@ -1,0 +1,23 @@
+import { Schema } from 'mongoose';
+import type { PortalInvoice } from './gstr2b';
+
+export const GSTR2B_MODEL = 'Gstr2b';
+
+/** The last GSTR-2B uploaded for a company's month (an upload replaces it). */
+export interface Gstr2bDoc {
+  companyId: number;
+  /** YYYY-MM */
+  period: string;
+  invoices: PortalInvoice[];
+  uploadedBy: number;
+}
+export const Gstr2bSchema = new Schema<Gstr2bDoc>(
+  {
+    companyId: { type: Number, required: true },
+    period: { type: String, required: true },
+    invoices: { type: [Object], default: [] },
+    uploadedBy: { type: Number, default: 0 },
+  },
+  { collection: 'gstr2b', timestamps: true },
+);
+Gstr2bSchema.index({ companyId: 1, period: 1 }, { unique: true });
