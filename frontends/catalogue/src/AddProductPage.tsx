@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
 import { Button, Card, Field, FormActions, FormGrid, SelectField, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { CONNECT_FAILED, type Named } from './shared';
@@ -11,13 +11,19 @@ export function AddProductPage() {
   const alert = useAlert();
   const { t } = useTranslation('catalogue');
   const [opts, setOpts] = useState<{ brands: string[]; category: Named[]; units: string[] }>({ brands: [], category: [], units: [] });
-  const [f, setF] = useState({ catagory: '', brand_name: '', name: '', mrp: '', cp: '', unit: '', per_peice_quantity: '1', tax: '', hsn_code: '', price_includes_tax: 'true' });
+  const [f, setF] = useState({ catagory: '', brand_name: '', name: '', mrp: '', cp: '', unit: '', per_peice_quantity: '1', tax: '', hsn_code: '', price_includes_tax: 'true', supply_type: 'taxable', barcode: '', opening_stock: '', min_stock: '', default_stock: '' });
   const [taxErrors, setTaxErrors] = useState<TaxErrors>({});
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     api.get<typeof opts>('/addProductPageDetails').then(setOpts, () => alert.error(CONNECT_FAILED()));
   }, []);
+  // The counter's "Add product with this barcode" (issue 28) opens this page with ?barcode=.
+  const [params] = useSearchParams();
+  const barcodeParam = params.get('barcode');
+  useEffect(() => {
+    if (barcodeParam) setF((x) => ({ ...x, barcode: barcodeParam.slice(0, 40) }));
+  }, [barcodeParam]);
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
 
   return (
@@ -70,6 +76,10 @@ export function AddProductPage() {
               ))}
             </datalist>
             <Field label={t('common.qtyPerPiece')} required type="number" step="0.001" min="0.001" value={f.per_peice_quantity} onChange={set('per_peice_quantity')} />
+            <Field label={t('add.barcode')} maxLength={40} value={f.barcode} onChange={set('barcode')} data-testid="add-barcode" />
+            <Field label={t('add.openingStock')} type="number" step="0.001" min="0" value={f.opening_stock} onChange={set('opening_stock')} hint={t('add.openingHint')} data-testid="add-opening" />
+            <Field label={t('add.minStock')} type="number" step="0.001" min="0" value={f.min_stock} onChange={set('min_stock')} data-testid="add-min" />
+            <Field label={t('add.defaultStock')} type="number" step="0.001" min="0" value={f.default_stock} onChange={set('default_stock')} data-testid="add-default" />
             <TaxFields
               value={f}
               errors={taxErrors}
@@ -78,6 +88,13 @@ export function AddProductPage() {
                 setTaxErrors((x) => ({ ...x, [k]: undefined }));
               }}
             />
+            <SelectField label={t('add.supplyType')} value={f.supply_type} onChange={set('supply_type')} data-testid="add-supply">
+              {(['taxable', 'nil', 'exempt', 'non_gst'] as const).map((k) => (
+                <option key={k} value={k}>
+                  {t(`add.supply.${k}`)}
+                </option>
+              ))}
+            </SelectField>
           </FormGrid>
           <FormActions>
             <Button variant="ghost" onClick={() => navigate('/productItem')}>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
-import { Button, Card, Field, FormActions, Spinner, api, openDocument, useAlert } from '@bahi/ui-kit';
+import { Button, Card, Field, FormActions, SelectField, Spinner, api, fetchDocument, openDocument, useAlert } from '@bahi/ui-kit';
 import { CONNECT_FAILED, PRINT_FAILED, money } from './shared';
 
 interface Label {
@@ -20,10 +20,31 @@ export function LabelPage() {
   const [count, setCount] = useState('12');
   const [qty, setQty] = useState('1');
   const [shown, setShown] = useState({ count: 12, qty: '1' });
+  // '' = the spec's A4 sheets; 50x25 / 38x25 = a thermal label roll, one label a page.
+  const [size, setSize] = useState('');
+  const [pdfUrl, setPdfUrl] = useState<string | null>(null);
 
   useEffect(() => {
     api.get<Label>(`/getLabelDetails/${id}`).then(setL, () => alert.error(CONNECT_FAILED()));
   }, [id]);
+  const query = (count: number) =>
+    new URLSearchParams({ mode: mode === 'stock' ? 'stockbook' : 'packet', count: String(count), qty: shown.qty, ...(size ? { size } : {}) });
+  // The preview is one label rendered by the documents service itself: the barcode and text exactly as printed.
+  useEffect(() => {
+    let url: string | null = null;
+    let live = true;
+    fetchDocument(`/documents/labels/${id}?${query(1)}`)
+      .then((d) => {
+        if (!live) return;
+        url = URL.createObjectURL(d.blob);
+        setPdfUrl(url);
+      })
+      .catch(() => live && setPdfUrl(null));
+    return () => {
+      live = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [id, mode, size, shown.qty]);
   if (!l) return <Spinner />;
 
   return (
@@ -41,6 +62,11 @@ export function LabelPage() {
           </label>
         </div>
         <div className="ct-filters">
+          <SelectField label={t('label.size')} value={size} onChange={(e) => setSize(e.target.value)} data-testid="label-size">
+            <option value="">{t('label.sizeA4')}</option>
+            <option value="50x25">{t('label.sizeRoll', { w: '50', h: '25' })}</option>
+            <option value="38x25">{t('label.sizeRoll', { w: '38', h: '25' })}</option>
+          </SelectField>
           <Field label={t('label.count')} type="number" min="1" max="500" value={count} onChange={(e) => setCount(e.target.value)} />
           <Field label={t('label.qty')} type="number" min="0" step="0.001" value={qty} onChange={(e) => setQty(e.target.value)} />
           <Button
@@ -56,16 +82,20 @@ export function LabelPage() {
           </Button>
           <Button
             onClick={async () => {
-              const q = new URLSearchParams({ mode: mode === 'stock' ? 'stockbook' : 'packet', count: String(shown.count), qty: shown.qty });
-              await openDocument(`/documents/labels/${l.product.product_id}?${q}`, { print: true }).catch(() => alert.error(PRINT_FAILED()));
+              await openDocument(`/documents/labels/${l.product.product_id}?${query(shown.count)}`, { print: true }).catch(() => alert.error(PRINT_FAILED()));
             }}
           >
             {t('common.print')}
           </Button>
         </div>
         <p className="bk-muted">
-          {mode === 'stock' ? t('label.stockHelp') : t('label.packetHelp')}
+          {size ? t('label.rollHelp', { size }) : mode === 'stock' ? t('label.stockHelp') : t('label.packetHelp')}
         </p>
+        {pdfUrl && (
+          <object className={size ? 'ct-label-pdf ct-label-pdf--roll' : 'ct-label-pdf'} data={`${pdfUrl}#toolbar=0&navpanes=0`} type="application/pdf" aria-label={t('label.asPrinted')} data-testid="label-pdf-preview">
+            {t('label.asPrinted')}
+          </object>
+        )}
         <div className="ct-label-preview" data-testid="label-preview">
           {Array.from({ length: Math.min(shown.count, 6) }, (_, i) => (
             <div className="ct-label" key={i}>

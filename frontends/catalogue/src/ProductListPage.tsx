@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
-import { Button, ExportButtons, PagedTable, SelectField, api, useAlert } from '@bahi/ui-kit';
+import { Button, ExportButtons, Field, PagedTable, SelectField, api, useAlert } from '@bahi/ui-kit';
 import { CONNECT_FAILED, LevelBadge, STOCK_LEVELS, loadCategoryBrand, money, type Named, type ProductRow } from './shared';
 
 interface Filters {
@@ -9,8 +9,31 @@ interface Filters {
   brand: string;
   stock: string;
   active: string;
+  /** Name, brand, barcode or product id (the API's text). */
+  text: string;
 }
-const EMPTY: Filters = { category: '', brand: '', stock: '', active: '' };
+const EMPTY: Filters = { category: '', brand: '', stock: '', active: '', text: '' };
+
+/** Up to 8 products matching what is typed, for the search box's suggestions (from 2 characters, or any id). */
+function useSuggestions(text: string): { product_id: number; product_name: string; brand_name: string }[] {
+  const [rows, setRows] = useState<{ product_id: number; product_name: string; brand_name: string }[]>([]);
+  useEffect(() => {
+    const q = text.trim();
+    if (q.length < 2 && !/^\d+$/.test(q)) return setRows([]);
+    let live = true;
+    const timer = setTimeout(() => {
+      api
+        .get<{ list: { product_id: number; product_name: string; brand_name: string }[] }>('/getProductList', { query: { pageNo: 0, text: q } })
+        .then((r) => live && setRows(r.list.slice(0, 8)))
+        .catch(() => undefined);
+    }, 200);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [text]);
+  return rows;
+}
 
 /** /productItem: the product list with filters, totals, stock book and add. */
 export function ProductListPage() {
@@ -21,6 +44,7 @@ export function ProductListPage() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [totals, setTotals] = useState<{ totalStock: string; totalAmount: string } | null>(null);
+  const suggestions = useSuggestions(draft.text);
 
   useEffect(() => {
     loadCategoryBrand().then(setOpts, () => alert.error(CONNECT_FAILED()));
@@ -30,7 +54,7 @@ export function ProductListPage() {
 
   const printStockBook = () => {
     if (!draft.category) return alert.error(t('common.selectCategory'));
-    const qs = new URLSearchParams(Object.entries(draft).filter(([, v]) => v) as [string, string][]);
+    const qs = new URLSearchParams(Object.entries(draft).filter(([k, v]) => v && k !== 'text') as [string, string][]);
     navigate(`/productItem/stockBookPrint?${qs}`);
   };
 
@@ -59,6 +83,22 @@ export function ProductListPage() {
               setApplied(draft);
             }}
           >
+            <Field
+              label={t('grid.search')}
+              type="search"
+              placeholder={t('list.searchPlaceholder')}
+              list="ct-product-suggestions"
+              value={draft.text}
+              onChange={set('text')}
+              data-testid="product-search"
+            />
+            <datalist id="ct-product-suggestions">
+              {suggestions.map((p) => (
+                <option key={p.product_id} value={p.product_name}>
+                  {`#${p.product_id} ${p.brand_name}`}
+                </option>
+              ))}
+            </datalist>
             <SelectField label={t('common.category')} value={draft.category} onChange={set('category')}>
               <option value="">{t('common.allCategories')}</option>
               {opts.cat.map((c) => (
