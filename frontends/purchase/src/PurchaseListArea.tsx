@@ -3,6 +3,7 @@ import { Route, Routes, useNavigate } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
 import { Button, ExportButtons, PagedTable, api, formatINR, type Column } from '@bahi/ui-kit';
 import { DebitNotesPage } from './DebitNotesPage';
+import { Gstr2bPage } from './Gstr2bPage';
 import { NotFound } from './NotFound';
 import './purchase.css';
 
@@ -35,6 +36,9 @@ export function PurchaseListPage() {
           <Button variant="secondary" onClick={() => navigate('/purchaseList/debitNotes')} data-testid="open-debit-notes">
             {t('list.debitNotes')}
           </Button>
+          <Button variant="secondary" onClick={() => navigate('/purchaseList/gstr2b')} data-testid="open-gstr2b">
+            {t('gstr2b.open')}
+          </Button>
         </div>
       </div>
       <PagedTable<Row>
@@ -59,6 +63,7 @@ export default function PurchaseListArea() {
     <Routes>
       <Route index element={<PurchaseListPage />} />
       <Route path="debitNotes" element={<DebitNotesPage />} />
+      <Route path="gstr2b" element={<Gstr2bPage />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   );

@@ -101,3 +101,17 @@ export interface OverdueClientsReply {
   clientsList: OverdueClientRow[];
   noOfPages: number;
 }
+
+/**
+ * WhatsApp message to a distributor whose bill is missing in GSTR-2B (issue 31, template
+ * `gstr2b_missing`). Placeholders: {name} {company} {bill_no} {bill_date} {tax} {period}.
+ */
+export const GSTR2B_MISSING_TEMPLATES: { en: string; hi: string } = {
+  en: 'Dear {name}, your bill {bill_no} dated {bill_date} (GST {tax}) to {company} does not appear in our GSTR-2B for {period}. Please report it in your GSTR-1 so we can claim the input tax credit.',
+  hi: 'प्रिय {name}, {company} को दिया आपका बिल {bill_no} दिनांक {bill_date} (जीएसटी {tax}) हमारे {period} के GSTR-2B में नहीं दिख रहा है। कृपया इसे अपने GSTR-1 में दर्ज करें ताकि हम इनपुट टैक्स क्रेडिट ले सकें।',
+};
+
+/** Fills a template's {placeholders}; an unknown one is left as written. */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
+}
