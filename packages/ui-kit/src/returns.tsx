@@ -94,8 +94,13 @@ export interface ReturnDialogProps {
   /** "Refund in cash" / "Refund from the distributor". */
   refundLabel: string;
   lines: ReturnDialogLine[];
-  /** The note's value for these packs per line, to the paisa (the server's rule, for display). */
-  valueOf(quantities: Map<number, number>): number;
+  /** The note's value for these packs per line, to the paisa (the server's rule, for display); unused when `preview` is given. */
+  valueOf?(quantities: Map<number, number>): number;
+  /**
+   * The server's own figure for these packs (GET /previewReturn: the booking's rule, decimal
+   * strings). When given, the dialog shows it instead of `valueOf` and confirms only once it came.
+   */
+  preview?(quantities: Map<number, number>): Promise<{ value: string; refund_max: string }>;
   /** The refund the box starts at for a value (the walk-in takes it all back in cash). */
   defaultRefund(value: number): number;
   submit(body: ReturnRequestBody): Promise<ReturnDone>;
@@ -155,8 +160,28 @@ export function ReturnDialog(props: ReturnDialogProps) {
     return m;
   }, [qty, lines, lineErrors]);
 
-  const value = picked.size ? paise(valueOf(picked)) : 0;
-  const refundText = refund ?? String(paise(defaultRefund(value)));
+  // The server's preview of the picked packs (debounced; a stale answer is dropped).
+  const pickKey = [...picked].map(([sl, q]) => `${sl}:${q}`).join(',');
+  const [served, setServed] = useState<{ for: string; value: string | null; error?: string } | null>(null);
+  useEffect(() => {
+    if (!props.preview || !pickKey) return setServed(null);
+    let live = true;
+    const timer = setTimeout(() => {
+      props.preview!(picked).then(
+        (r) => live && setServed({ for: pickKey, value: r.refund_max }),
+        (err: unknown) => live && setServed({ for: pickKey, value: null, error: errorMessage(err) }),
+      );
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- pickKey stands for picked
+  }, [pickKey, props.preview]);
+  const servedValue = props.preview ? (served && served.for === pickKey ? served.value : null) : null;
+  const value = props.preview ? Number(servedValue ?? 0) : picked.size && valueOf ? paise(valueOf(picked)) : 0;
+  // With the server's preview the default refund is its string as is (walk-in) or 0.
+  const refundText = refund ?? (props.preview ? (defaultRefund(value) > 0 && servedValue ? servedValue : '0') : String(paise(defaultRefund(value))));
   const refundNum = Number(refundText);
   const refundError =
     refundText.trim() === '' || !QTY.test(refundText.trim())
@@ -164,7 +189,7 @@ export function ReturnDialog(props: ReturnDialogProps) {
       : refundNum > value + 1e-9
         ? t('returns.atMost', { max: formatINR(value) })
         : null;
-  const canConfirm = picked.size > 0 && lineErrors.size === 0 && !refundError && !pending;
+  const canConfirm = picked.size > 0 && lineErrors.size === 0 && !refundError && !pending && (!props.preview || servedValue !== null);
 
   const confirm = async () => {
     if (!canConfirm) return;
@@ -273,7 +298,12 @@ export function ReturnDialog(props: ReturnDialogProps) {
             <div className="bk-return__foot">
               <div className="bk-return__value">
                 <span className="bk-muted">{t('returns.value', { note: noteLabel })}</span>
-                <b data-testid="return-value">{formatINR(value)}</b>
+                <b data-testid="return-value">{props.preview ? (servedValue !== null ? formatINR(servedValue) : '…') : formatINR(value)}</b>
+                {served?.error && served.for === pickKey ? (
+                  <span className="bk-field__error" role="alert">
+                    {served.error}
+                  </span>
+                ) : null}
               </div>
               <Field
                 label={refundLabel}

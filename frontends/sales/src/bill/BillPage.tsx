@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { i18n, useTranslation } from '@bahi/i18n';
 import { api, Button, formatINR, openDocument, ShareButton, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
@@ -169,6 +169,7 @@ export default function BillPage() {
   const alert = useAlert();
   const navigate = useNavigate();
   const { t } = useTranslation('sales');
+  const { t: tu } = useTranslation('ui');
   usePageHeader(<span>{t('bill.header', { no: id })}</span>, [id, t]);
 
   useEffect(() => {
@@ -343,6 +344,16 @@ export default function BillPage() {
           <span className="r" data-testid="bill-paid">
             {formatINR(s.paid)}
           </span>
+          {(s.payments ?? []).map((p, i) => (
+            // Each tender of the payment (issue 28), as the server recorded it.
+            <Fragment key={`tender-${i}`}>
+              <span className="tender" data-testid={`bill-tender-${i}`}>
+                {tu(`payModes.${p.mode}`)}
+                {p.ref ? ` · ${p.ref}` : ''}
+              </span>
+              <span className="tender r">{formatINR(p.amount)}</span>
+            </Fragment>
+          ))}
           <span className="grand">{t('bill.totalDue')}</span>
           {/* Due is shown rounded to rupees (spec 000 §9). */}
           <span className="grand r" data-testid="bill-due">

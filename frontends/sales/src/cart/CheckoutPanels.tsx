@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { CounterGstSummary, PreviewSaleReply } from '@bahi/contracts';
+import type { CounterGstSummary, PaymentLine, PreviewSaleReply } from '@bahi/contracts';
 import { i18n, translateServerMessage, useTranslation } from '@bahi/i18n';
-import { api, Button, Field, formatINR, SelectField, todayISO } from '@bahi/ui-kit';
+import { api, Button, CASH_ONLY, Field, formatINR, PaymentModes, paymentsBody, SelectField, todayISO, type TenderRow } from '@bahi/ui-kit';
 import { PurchasePreview } from './PurchasePreview';
 
 export interface SellValues {
@@ -11,6 +11,8 @@ export interface SellValues {
   date: string;
   /** A walk-in buyer's particulars (Rule 46(e)); the server checks them. */
   recipient?: { name: string; address: string; state: string };
+  /** How paid is tendered (issue 28); absent for plain cash. The server checks they add up to paid. */
+  payments?: PaymentLine[];
 }
 
 /** A walk-in's name, address and state, typed when the invoice needs them (Rule 46(e): Rs 50,000 or more). */
@@ -107,6 +109,7 @@ export function SellPanel({
   const [date, setDate] = useState(todayISO());
   const [busy, setBusy] = useState(false);
   const [recipient, setRecipient] = useState({ name: '', address: '', state: '' });
+  const [tenders, setTenders] = useState<TenderRow[]>(CASH_ONLY);
   const needsRecipient = Boolean(invoice && !invoice.error && invoice.needs_recipient);
   const submit = async () => {
     if (busy) return;
@@ -114,7 +117,8 @@ export function SellPanel({
     setBusy(true);
     try {
       // Sent only when asked for; the server says (400) what is still missing.
-      await onSell({ paid: paid.trim() || '0', dueDate, date, ...(needsRecipient ? { recipient } : {}) });
+      const payments = paymentsBody(tenders, paid.trim() || '0');
+      await onSell({ paid: paid.trim() || '0', dueDate, date, ...(needsRecipient ? { recipient } : {}), ...(payments ? { payments } : {}) });
     } finally {
       setBusy(false);
     }
@@ -152,6 +156,7 @@ export function SellPanel({
         }}
         data-testid="sell-paid"
       />
+      <PaymentModes rows={tenders} onChange={setTenders} testId="sell-modes" />
       <Field label={t('sell.dueDate')} type="date" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />
       <Field label={t('sell.date')} type="date" value={date} onChange={(e) => setDate(e.target.value)} />
       {needsRecipient && <RecipientFields value={recipient} onChange={setRecipient} />}
