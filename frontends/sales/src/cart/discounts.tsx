@@ -54,8 +54,7 @@ export function useDiscountCall() {
           throw new DiscountRefused(translateServerMessage(err.message));
         }
         if (data?.needsApproval) msg = data.msg ?? err.message;
-        const error = approval ? translateServerMessage(err.message) : '';
-        approval = await new Promise<Approval | null>((resolve) => setAsking({ msg: translateServerMessage(msg), error, resolve }));
+        approval = await new Promise<Approval | null>((resolve) => setAsking({ msg, error: approval ? err.message : '', resolve }));
         if (!approval) {
           setAsking(null);
           throw new DiscountRefused(translateServerMessage(msg));
@@ -69,7 +68,8 @@ export function useDiscountCall() {
 
 /** The company's managers; the one approving picks their name and types the PIN (keyboard only: arrows, Tab, digits, Enter, Esc). */
 function ApprovalDialog({ asking }: { asking: Asking }) {
-  const { t } = useTranslation('sales');
+  // 'server' too: the server's sentences (why, a wrong PIN) are shown in the screen's language.
+  const { t } = useTranslation(['sales', 'server']);
   const [approvers, setApprovers] = useState<ApproversReply['approvers'] | null>(null);
   const [who, setWho] = useState('');
   const [pin, setPin] = useState('');
@@ -109,7 +109,7 @@ function ApprovalDialog({ asking }: { asking: Asking }) {
     <Modal open title={t('approval.title')} onClose={cancel} width={420}>
       {/* Keys typed here never reach the counter behind (F9, Enter on a cart line). */}
       <form onSubmit={submit} onKeyDown={(e) => e.key !== 'Escape' && e.stopPropagation()} data-testid="approval-dialog">
-        <p className="sl-approval__why">{asking.msg}</p>
+        <p className="sl-approval__why">{translateServerMessage(asking.msg)}</p>
         <label className="bk-field">
           <span>{t('approval.manager')}</span>
           <select ref={selectRef} className="bk-input" value={who} onChange={(e) => setWho(e.target.value)} data-testid="approval-manager">
@@ -137,7 +137,7 @@ function ApprovalDialog({ asking }: { asking: Asking }) {
         </label>
         {asking.error && (
           <p className="sl-field-error" role="alert" data-testid="approval-error">
-            {asking.error}
+            {translateServerMessage(asking.error)}
           </p>
         )}
         <div className="sl-approval__actions">
