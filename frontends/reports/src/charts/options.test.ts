@@ -1,4 +1,4 @@
-import { axisAmount, buildOption, cellText, shorten, tipAmount, toNumber } from './options';
+import { allZero, axisAmount, buildOption, cellText, shorten, tipAmount, toNumber, wrapWords } from './options';
 
 describe('chart options', () => {
   test('amounts on axes are whole rupees with lakh grouping; tooltips and tables keep the paise', () => {
@@ -51,5 +51,25 @@ describe('chart options', () => {
       { name: '31-60', value: 5.5 },
     ]);
     expect(toNumber('abc')).toBe(0);
+  });
+});
+
+describe('issue 32: Hindi bucket labels and empty charts', () => {
+  it('breaks a bucket label only between words', () => {
+    expect(wrapWords('90 दिन से ज़्यादा')).toBe('90 दिन से\nज़्यादा');
+    expect(wrapWords('More than 90 days')).toBe('More than\n90 days');
+    expect(wrapWords('0-30 दिन')).toBe('0-30 दिन');
+    // A word longer than a line stays whole on its own line.
+    expect(wrapWords('Overdueforever now', 6)).toBe('Overdueforever\nnow');
+  });
+
+  it('an all-zero chart has no axis figures; one with figures keeps them on whole steps', () => {
+    const empty = buildOption({ kind: 'bar', categories: ['a', 'b'], series: [{ name: 's', data: ['0', '0.00'] }] }) as any;
+    expect(empty.yAxis).toMatchObject({ min: 0, max: 1, axisLabel: { show: false } });
+    expect(allZero({ kind: 'line', categories: ['a'], series: [{ name: 's', data: [0] }, { name: 't', data: ['0.01'] }] })).toBe(false);
+    const some = buildOption({ kind: 'bar', categories: ['a', 'b'], series: [{ name: 's', data: ['0', '1.50'] }] }) as any;
+    expect(some.yAxis.minInterval).toBe(1);
+    expect(some.yAxis.axisLabel.formatter(1)).toBe('₹1');
+    expect(some.yAxis.min).toBeUndefined();
   });
 });

@@ -40,6 +40,23 @@ export function shorten(label: string, max = 18): string {
   return label.length > max ? `${label.slice(0, max - 1)}…` : label;
 }
 
+/**
+ * A bucket's label on lines of about `max` characters, broken only between words: ECharts' own
+ * `overflow: 'break'` cuts Devanagari inside a word ("ज़्यादा" over several lines).
+ */
+export function wrapWords(label: string, max = 10): string {
+  const lines: string[] = [];
+  for (const w of label.split(/\s+/).filter(Boolean)) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && last.length + 1 + w.length <= max) lines[lines.length - 1] = `${last} ${w}`;
+    else lines.push(w);
+  }
+  return lines.join('\n');
+}
+
+/** True when every figure is 0 (a new company): the value axis then shows no figures at all. */
+export const allZero = (spec: ChartSpec): boolean => spec.series.every((s) => s.data.every((v) => toNumber(v) === 0));
+
 export function buildOption(spec: ChartSpec): Record<string, unknown> {
   const fmt = spec.money === false ? plain : tipAmount;
   const axisFmt = spec.money === false ? (v: number) => plain(v) : axisAmount;
@@ -76,13 +93,17 @@ export function buildOption(spec: ChartSpec): Record<string, unknown> {
     axisLabel: spec.horizontal
       ? { formatter: (v: string) => shorten(v), width: 130 }
       : spec.categories.length <= 8
-        ? { interval: 0, width: 50, overflow: 'break', fontSize: 11, lineHeight: 13 }
+        ? { interval: 0, formatter: (v: string) => wrapWords(v), fontSize: 11, lineHeight: 13 }
         : { hideOverlap: true },
     ...(spec.horizontal ? { inverse: true } : {}),
   };
+  const empty = allZero(spec);
+  // Whole rupees/units between ticks, so small ranges never read "₹0 ₹0 ₹1 ₹1"; nothing to read when all is 0.
   const valueAxis = {
     type: 'value',
-    axisLabel: { formatter: axisFmt, hideOverlap: true },
+    minInterval: 1,
+    ...(empty ? { min: 0, max: 1 } : {}),
+    axisLabel: empty ? { show: false } : { formatter: axisFmt, hideOverlap: true },
     splitLine: { lineStyle: { color: '#eef1f5' } },
   };
   return {

@@ -1,14 +1,19 @@
 import { Suspense, useState } from 'react';
+import { GettingStarted } from './GettingStarted';
 import { Link } from 'react-router-dom';
 import { Button, Spinner, formatINR, openDocument, useAlert } from '@bahi/ui-kit';
-import { useTranslation } from '@bahi/i18n';
+import { i18n, useTranslation } from '@bahi/i18n';
 import { Chart } from '../charts/Chart';
 import { BUCKET_KEYS, CARD_KEYS, barWidth, compare, formatDate, riseIsGood, shortDate } from './model';
 import type { CardKey, DashboardReply, OverdueParty, TopProduct } from './types';
 import { useDashboard } from './useDashboard';
 import './dashboard.css';
 
-const timeOf = (d: Date) => d.toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+// Hindi on a 24-hour clock: the locale's own day period reads "am"/"pm" untranslated.
+const timeOf = (d: Date) =>
+  i18n.language === 'hi'
+    ? d.toLocaleTimeString('hi-IN', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    : d.toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** /reports: the manager's landing page - today against yesterday, 30 days, products, dues, stock. */
 export function DashboardPage() {
@@ -42,6 +47,7 @@ function DashboardView({ data, error, loading, updatedAt, refresh }: ReturnType<
         </Button>
       </div>
 
+      <GettingStarted />
       {!data && loading && <Spinner label={t('dashboard.loading')} />}
       {!data && !loading && error && (
         <div className="bk-card bk-card__body db-error" role="alert" data-testid="dashboard-error">
