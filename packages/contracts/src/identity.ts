@@ -100,12 +100,16 @@ export interface CompanyDetails {
   pincode?: string;
   place?: string;
   ewaybill_threshold?: number;
+  /** GSTR-3B's input tax credit only from purchases matched with the month's GSTR-2B (default false). */
+  itc_from_matched_only?: boolean;
   /** The bill's default print format: 'a5' (the spec's, default), 'thermal-80' or 'thermal-58' (mm rolls). GST mode prints A4 for 'a5'. */
   bill_format?: BillFormat;
   /** The language bills and other documents print in ('en' default, 'hi' Devanagari). */
   doc_language?: Language;
   /** Days a share link lives (1-365, default 30). */
   share_expiry_days?: number;
+  /** The shop's public address share links use, set by the platform admin in Setting (overrides BAHI_PUBLIC_URL); null: not set. */
+  public_url?: string | null;
   /**
    * WhatsApp message templates, per language ('en', 'hi'), for a shared document and for a due
    * reminder. Placeholders: {name} {amount} {due_date} {link} {company} {document}. Defaults are
@@ -193,6 +197,8 @@ export interface SetCompanyDetailsRequest {
   pincode?: string;
   place?: string;
   ewaybill_threshold?: number;
+  /** GSTR-3B's input tax credit only from purchases matched with the month's GSTR-2B (default false). */
+  itc_from_matched_only?: boolean;
   /** Each left out: kept as it is. */
   bill_format?: BillFormat;
   doc_language?: Language;
@@ -305,4 +311,54 @@ export interface UserLookupRequest {
 
 export interface UserLookupReply {
   user: (UserData & { email: string; is_locked: boolean }) | null;
+}
+
+/** GET /settings/public-address (any position) and the PUT reply (platform admin). */
+export interface PublicAddressReply {
+  /** What the admin set in Setting, or null. */
+  public_url: string | null;
+  /** BAHI_PUBLIC_URL of the running stack, or null. */
+  env_url: string | null;
+  /** What share links use: the setting, else BAHI_PUBLIC_URL, else null (the address the browser reached Bahi by). */
+  effective: string | null;
+  /** The address links use points at this PC only (localhost, 127.x, ::1): customers' phones cannot open it. */
+  local_only: boolean;
+}
+
+/** True for an address only this PC reaches (localhost, 127.x, [::1], 0.0.0.0). */
+export function isLocalOnlyAddress(url: string): boolean {
+  try {
+    const h = new URL(url).hostname.toLowerCase();
+    return h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '[::1]' || h === '0.0.0.0';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The shop's public address as typed (PUT /settings/public-address): an http(s) site only, no
+ * user, path, query or fragment, so a link is always `<origin>/s/<token>`. Empty clears it.
+ * Returns the origin (no trailing slash), null for "clear", or the sentence of a 400.
+ */
+export function parsePublicAddress(raw: unknown): { url: string | null } | { problem: string } {
+  const example = 'like https://shop.example.in';
+  if (raw === null || raw === undefined) return { url: null };
+  if (typeof raw !== 'string') return { problem: `The public address must be text, ${example}.` };
+  const text = raw.trim();
+  if (!text) return { url: null };
+  if (text.length > 200) return { problem: 'The public address can be at most 200 characters.' };
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\\\u0000-\u001f\u007f]/.test(text)) return { problem: `The public address cannot contain spaces or backslashes; type it ${example}.` };
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return { problem: `The public address must be a full web address, ${example}.` };
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { problem: 'The public address must start with https:// (or http://).' };
+  if (u.username || u.password) return { problem: 'The public address cannot hold a user name or password.' };
+  if (!u.hostname) return { problem: `The public address needs the site's name, ${example}.` };
+  const afterHost = text.replace(/^[a-z]+:\/\/[^/?#]*/i, '');
+  if (afterHost !== '' && afterHost !== '/') return { problem: `The public address is the site only, ${example}, without a path, ? or #.` };
+  return { url: u.origin };
 }

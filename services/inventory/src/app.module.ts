@@ -17,6 +17,7 @@ import { StockService } from './stock/stock.service';
 import { InventoryEvents, InventoryHistoryHandlers } from './events/inventory-events';
 import { Gstr2bController } from './gstr2b/gstr2b.controller';
 import { GSTR2B_MODEL, Gstr2bSchema } from './gstr2b/gstr2b.schema';
+import { Gstr2bService } from './gstr2b/gstr2b.service';
 
 @Module({
   imports: [
@@ -33,6 +34,6 @@ import { GSTR2B_MODEL, Gstr2bSchema } from './gstr2b/gstr2b.schema';
     ]),
   ],
   controllers: [ProductsController, CategoriesController, ImagesController, InventoryHandlers, DocumentsHandlers, ...purchaseControllers, ReorderController, ...importControllers, InventoryHistoryHandlers, Gstr2bController],
-  providers: [InventoryEvents, ProductsService, StockService, ImagesService, DemoSeedService, ...purchaseProviders, ReorderService],
+  providers: [InventoryEvents, ProductsService, StockService, ImagesService, DemoSeedService, ...purchaseProviders, ReorderService, Gstr2bService],
 })
 export class AppModule {}

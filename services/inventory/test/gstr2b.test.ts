@@ -1,7 +1,8 @@
 // GSTR-2B matching (issue 31): hand-made 2B files in the portal's JSON structure against purchases.
 import request from 'supertest';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
-import { Subjects } from '@bahi/contracts';
+import { nestRequest } from '@bahi/auth';
+import { Subjects, type GstInwardReply } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '@bahi/service-kit/testing';
 import { today } from '@bahi/service-kit';
@@ -153,5 +154,16 @@ describe('GSTR-2B matching', () => {
     const r = (await post(twoB([{ ctin: MH_GSTIN, trdnm: 'MUMBAI WHOLESALE', inv: [invoice('MW 50', 100, { cgst: 6, sgst: 6 }, '01-01-2020')] }])).expect(200)).body;
     expect(r.differences.map((x: any) => [x.books.purchaseId, x.fields])).toEqual([[ids.p4, [{ field: 'bill_date', books: today(), portal: '2020-01-01' }]]]);
     expect(r.missing_in_2b.map((b: any) => b.purchaseId)).toEqual([ids.p1, ids.p2, ids.p3]);
+  });
+
+  it('itc_from_matched_only: GSTR-3B ITC comes from the matched bills only', async () => {
+    await post(file).expect(200);
+    const inward = () => nestRequest<GstInwardReply>(nc, Subjects.inventory.gstInward, { companyId: GST, from: `${period}-01`, to: today() }) as Promise<GstInwardReply>;
+    // All four: CGST 50 + 12 + 6 = 68.00 and SGST the same; IGST 270.09.
+    expect((await inward()).itc).toEqual({ igst: '270.09', cgst: '68.00', sgst: '68.00' });
+    COMPANIES[GST]!.itc_from_matched_only = true;
+    // Matched P1 (50 + 50) and P2 (12 + 12) only: P3 is a difference, P4 missing in 2B.
+    expect((await inward()).itc).toEqual({ igst: '0.00', cgst: '62.00', sgst: '62.00' });
+    COMPANIES[GST]!.itc_from_matched_only = false;
   });
 });

@@ -27,6 +27,7 @@ export function companyDetails(c: Company): CompanyDetails {
     pincode: c.pincode ?? '',
     place: c.place ?? '',
     ewaybill_threshold: typeof c.ewaybill_threshold === 'number' ? c.ewaybill_threshold : DEFAULT_EWAYBILL_THRESHOLD,
+    itc_from_matched_only: c.itc_from_matched_only === true,
     bill_format: c.bill_format ?? 'a5',
     doc_language: c.doc_language === 'hi' ? 'hi' : 'en',
     share_expiry_days: c.share_expiry_days ?? DEFAULT_SHARE_EXPIRY_DAYS,

@@ -30,6 +30,8 @@ export class Company {
   @Prop({ type: String, default: '' }) place!: string;
   /** Consignment value above which a bill needs an e-way bill (Rule 138: Rs 50,000; some states Rs 1,00,000 within the state). */
   @Prop({ type: Number, default: 50000 }) ewaybill_threshold!: number;
+  /** GSTR-3B's ITC only from purchases matched with GSTR-2B (inventory). */
+  @Prop({ type: Boolean, default: false }) itc_from_matched_only!: boolean;
   /** The bill's default print format (README "Bills and sharing"). */
   @Prop({ type: String, default: 'a5' }) bill_format!: BillFormat;
   /** The language bills and other documents print in. */

@@ -79,6 +79,7 @@ export class ProfileController {
           ...(dto.pincode !== undefined ? { pincode: dto.pincode } : {}),
           ...(dto.place !== undefined ? { place: dto.place } : {}),
           ...(dto.ewaybill_threshold !== undefined ? { ewaybill_threshold: dto.ewaybill_threshold } : {}),
+          ...(dto.itc_from_matched_only !== undefined ? { itc_from_matched_only: dto.itc_from_matched_only } : {}),
           ...(dto.bill_format !== undefined ? { bill_format: dto.bill_format } : {}),
           ...(dto.doc_language !== undefined ? { doc_language: dto.doc_language } : {}),
           ...(dto.share_expiry_days !== undefined ? { share_expiry_days: dto.share_expiry_days } : {}),

@@ -30,6 +30,7 @@ export class SetCompanyDetailsDto {
   @Min(0, { message: 'ewaybill_threshold must be a whole number of rupees from 0 to 10,00,000.' })
   @Max(1000000, { message: 'ewaybill_threshold must be a whole number of rupees from 0 to 10,00,000.' })
   ewaybill_threshold?: number;
+  @IsOptional() @IsBoolean({ message: 'itc_from_matched_only must be true or false: whether GSTR-3B takes input tax credit only from bills matched with GSTR-2B.' }) itc_from_matched_only?: boolean;
   /** Bills and sharing: each left out is kept; the templates are checked in CompaniesService.shareTemplates. */
   @IsOptional() @IsIn(BillFormats, { message: `bill_format must be one of ${BillFormats.join(', ')}.` }) bill_format?: string;
   @IsOptional() @IsIn(Languages, { message: `doc_language must be one of ${Languages.join(', ')}.` }) doc_language?: string;

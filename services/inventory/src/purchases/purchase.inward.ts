@@ -1,8 +1,9 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import type { GstInwardReply } from '@bahi/contracts';
-import { Decimal, isRealDate } from '@bahi/service-kit';
+import { Subjects, type CompanyDetails, type GstInwardReply } from '@bahi/contracts';
+import { Decimal, isRealDate, NatsClient } from '@bahi/service-kit';
+import { Gstr2bService } from '../gstr2b/gstr2b.service';
 import { DEBIT_NOTE_MODEL, type DebitNoteDoc } from './debit-note.schema';
 import { PurchasesService } from './purchases.service';
 
@@ -22,6 +23,8 @@ export class PurchaseInwardService {
   constructor(
     private readonly purchases: PurchasesService,
     @InjectModel(DEBIT_NOTE_MODEL) private readonly notes: Model<DebitNoteDoc>,
+    private readonly gstr2b: Gstr2bService,
+    private readonly nats: NatsClient,
   ) {}
 
   async totals(companyId: number, from: string, to: string): Promise<GstInwardReply> {
@@ -31,15 +34,18 @@ export class PurchaseInwardService {
     const all = zero();
     const itc = zero();
     let purchases = 0;
+    // itc_from_matched_only (issue 31): credit only from purchases matched in the range's GSTR-2Bs.
+    const company: CompanyDetails = await this.nats.send(Subjects.identity.companyDetails, { companyId });
+    const matched = company.itc_from_matched_only ? await this.gstr2b.matchedIds(companyId, from, to) : null;
     const cursor = this.purchases.model
-      .find({ companyId, status: 'complete', date: { $gte: from, $lte: to }, gst: { $ne: null } }, { gst: 1, taxMode: 1 })
+      .find({ companyId, status: 'complete', date: { $gte: from, $lte: to }, gst: { $ne: null } }, { gst: 1, taxMode: 1, purchaseId: 1 })
       .lean()
       .cursor();
     for await (const p of cursor) {
       const g = p.gst;
       if (!g) continue;
       purchases++;
-      const heads = [all, ...(g.distributor_gstin && p.taxMode === 'gst' ? [itc] : [])];
+      const heads = [all, ...(g.distributor_gstin && p.taxMode === 'gst' && (!matched || matched.has(p.purchaseId)) ? [itc] : [])];
       for (const h of heads) {
         h.taxable = h.taxable.plus(g.taxable_total);
         h.igst = h.igst.plus(g.igst_total);
