@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Outlet, useMatches, useNavigation } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { Outlet, useLocation, useMatches, useNavigation } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
 import { PageHeaderProvider, PageHeaderSlot, Spinner, UserProvider } from '@bahi/ui-kit';
 import { fetchUser, useCurrentUser } from '../userStore';
@@ -10,6 +10,7 @@ import { ProfileMenu } from './ProfileMenu';
 import { Sidebar } from './Sidebar';
 
 const COLLAPSED_KEY = 'sidebarCollapsed';
+const PHONE = '(max-width: 767.98px)';
 
 export function Footer() {
   const { t } = useTranslation('shell');
@@ -32,12 +33,18 @@ export function Layout() {
   const { t } = useTranslation('shell');
   const label = useAreaLabel();
   const user = useCurrentUser();
-  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === '1');
+  // Below 768 px (a phone) the sidebar starts closed whatever was chosen on a wider screen.
+  const [collapsed, setCollapsed] = useState(() => window.matchMedia(PHONE).matches || localStorage.getItem(COLLAPSED_KEY) === '1');
+  const { pathname } = useLocation();
+  // On a phone the open sidebar covers the page: a chosen entry closes it.
+  useEffect(() => {
+    if (window.matchMedia(PHONE).matches) setCollapsed(true);
+  }, [pathname]);
   const matches = useMatches();
   const title = [...matches].reverse().map((m) => (m.handle as { title?: string } | undefined)?.title).find(Boolean);
   const toggle = () =>
     setCollapsed((c) => {
-      localStorage.setItem(COLLAPSED_KEY, c ? '0' : '1');
+      if (!window.matchMedia(PHONE).matches) localStorage.setItem(COLLAPSED_KEY, c ? '0' : '1');
       return !c;
     });
 

@@ -1,4 +1,4 @@
-import { NavLink, useLocation } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
 import { navFor } from '../remoteAreas';
 import { Icon } from './Icon';
@@ -10,10 +10,11 @@ export function Sidebar({ position, collapsed }: { position: string | undefined;
   const { pathname } = useLocation();
   return (
     <nav className="sh-sidebar" aria-label={t('nav.main')} data-collapsed={collapsed || undefined}>
-      <div className="sh-brand">
+      {/* The logo leads home: the dashboard for managers, the counter for staff (where login lands them). */}
+      <Link className="sh-brand" to={position === 'manager' ? '/reports' : '/'} aria-label={t('brand.home')} data-testid="brand-home">
         <span className="sh-brand__mark">ब</span>
         {!collapsed && <span className="sh-brand__name">{t('brand.name')}</span>}
-      </div>
+      </Link>
       <ul>
         {navFor(position).map((e) => (
           <li key={e.to}>

@@ -17,6 +17,7 @@ import {
   useUser,
   useUserContext,
 } from '@bahi/ui-kit';
+import { PrintersCard } from './PrintersCard';
 import { ApprovalPinCard, type CounterGuards, counterGuardsBody, counterGuardsOf, CounterGuardsSection } from './CounterGuardsSection';
 // The modules, not the index: the index brings decimal.js (36 kB) into every page of the shell.
 import { financialYear } from '@bahi/gst/dist/financial-year';
@@ -418,6 +419,7 @@ export function SettingPage() {
     <>
       <CompanyProfile />
       <ApprovalPinCard />
+      <PrintersCard />
       <CompanyUsers />
     </>
   );

@@ -8,6 +8,7 @@ import type { BillDetailsReply } from '@bahi/contracts';
 import { BillReturns } from './BillReturns';
 import { CancelBill } from './CancelBill';
 import { ReturnItems } from './ReturnItems';
+import { CounterPrinter, NewSaleButton } from './CounterPrinter';
 import { PrintMenu } from './PrintMenu';
 
 type Bill = BillDetailsReply;
@@ -213,6 +214,7 @@ export default function BillPage() {
   return (
     <div>
       <div className="sl-toolbar">
+        <NewSaleButton />
         <Button
           variant="secondary"
           onClick={() =>
@@ -235,6 +237,7 @@ export default function BillPage() {
           {t('delivery.title')}
         </Button>
         <PrintMenu saleId={id} defaultFormat={c?.bill_format} gst={gst} />
+        <CounterPrinter saleId={id} />
         <ShareButton kind="bill" id={id} />
         <Button variant="secondary" onClick={() => void moveToCart()} data-testid="move-to-cart">
           {t('bill.moveToCart')}

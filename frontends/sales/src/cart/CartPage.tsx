@@ -12,7 +12,6 @@ import {
   entryCode,
   gstRefusal,
   GENERIC_FAILURE,
-  PRODUCT_NOT_FOUND,
   type AddReply,
   type CartLine,
   type Suggestion,
@@ -20,7 +19,7 @@ import {
   type UpdateReply,
 } from './lines';
 import type { GetProductsReply } from '@bahi/contracts';
-import { ProductEntry } from './ProductEntry';
+import { ProductEntry, UnknownCode } from './ProductEntry';
 import { CounterLayout, SummaryRows, useAmountBoxes, useCheckout, useSalePreview } from './counter';
 import './sales.css';
 
@@ -119,13 +118,19 @@ export default function CartPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [params, lines.length, user]);
 
+  const [unknown, setUnknown] = useState<string | null>(null);
   const add = async (text: string) => {
     const seq = ++sent.current;
     try {
       const r = await api.get<AddReply>(`/addProductIntoCart/${encodeURIComponent(entryCode(text))}`, {
         query: { cart_no: CART_NO },
       });
-      if (!r.length) return alert.error(PRODUCT_NOT_FOUND());
+      // Issue 28: the code stays in the entry and is named beside it (a manager may add it).
+      if (!r.length) {
+        setUnknown(entryCode(text));
+        return false;
+      }
+      setUnknown(null);
       const [[line], extra] = r;
       extra.warnings.forEach((w) => alert.show(w, 'warning'));
       if (extra.summery && !applySummery(extra.summery, seq)) return void load();
@@ -256,7 +261,12 @@ export default function CartPage() {
           {t('cart.clear')}
         </Button>
       }
-      entry={<ProductEntry ref={entryRef} suggestions={suggestions} onAdd={add} onEmptyEnter={proceedToSell} />}
+      entry={
+        <>
+          <ProductEntry ref={entryRef} suggestions={suggestions} onAdd={add} onEmptyEnter={proceedToSell} onEdit={() => setUnknown(null)} />
+          {unknown !== null && <UnknownCode code={unknown} />}
+        </>
+      }
       table={<LinesTable lines={lines} gst={gst} onQuantity={onQuantity} onDiscount={onDiscount} onRemove={(l) => void onRemove(l)} />}
       dialog={discounts.dialog}
       legend={<KeysLegend />}

@@ -1,6 +1,7 @@
 import { forwardRef, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '@bahi/i18n';
-import { api, formatINR } from '@bahi/ui-kit';
+import { useNavigate } from 'react-router-dom';
+import { api, Button, formatINR, isManager, useUser } from '@bahi/ui-kit';
 import type { Suggestion } from './lines';
 
 const MAX_SHOWN = 8;
@@ -15,8 +16,9 @@ const localMatches = (suggestions: Suggestion[], q: string) =>
  */
 export const ProductEntry = forwardRef<
   HTMLInputElement,
-  { suggestions: Suggestion[]; onAdd(text: string): Promise<void>; onEmptyEnter(): void }
->(function ProductEntry({ suggestions, onAdd, onEmptyEnter }, ref) {
+  /** onAdd answers false when nothing was found: the text goes back into the entry. onEdit: the text was changed. */
+  { suggestions: Suggestion[]; onAdd(text: string): Promise<boolean | void>; onEmptyEnter(): void; onEdit?(): void }
+>(function ProductEntry({ suggestions, onAdd, onEmptyEnter, onEdit }, ref) {
   const { t } = useTranslation('sales');
   const [text, setText] = useState('');
   const [active, setActive] = useState(-1);
@@ -52,7 +54,8 @@ export const ProductEntry = forwardRef<
   const submit = async (value: string) => {
     setText('');
     setActive(-1);
-    await onAdd(value);
+    // Unless the cashier typed on meanwhile.
+    if ((await onAdd(value)) === false) setText((now) => (now === '' ? value : now));
   };
   return (
     <div className="sl-entry">
@@ -70,6 +73,7 @@ export const ProductEntry = forwardRef<
         onChange={(e) => {
           setText(e.target.value);
           setActive(-1);
+          onEdit?.();
         }}
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') {
@@ -117,3 +121,23 @@ export const ProductEntry = forwardRef<
     </div>
   );
 });
+
+/**
+ * A code that matches no product (issue 28): named beside the entry, which keeps it; a manager may
+ * open Add Product with the code as its barcode.
+ */
+export function UnknownCode({ code }: { code: string }) {
+  const { t } = useTranslation('sales');
+  const user = useUser();
+  const navigate = useNavigate();
+  return (
+    <div className="sl-unknown" role="alert" data-testid="unknown-code">
+      <span>{t('cart.noProductWithCode', { code })}</span>
+      {isManager(user) && (
+        <Button variant="secondary" data-testid="add-with-barcode" onClick={() => navigate(`/productItem/addProducts?barcode=${encodeURIComponent(code)}`)}>
+          {t('cart.addWithBarcode')}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -10,6 +10,7 @@ import type { Customer } from '../clients/customer';
 import { AmountInput, CheckoutModal, CustomerChooser, type Panel } from './SummaryParts';
 import type { PurchaseValues, SellValues } from './CheckoutPanels';
 import { EMPTY_CART, fmt2, GENERIC_FAILURE, type Summery } from './lines';
+import { counterPrinterId, printToCounter } from '../bill/CounterPrinter';
 
 /**
  * The shipping and discount boxes. A server summary replaces their text unless the cashier has
@@ -220,6 +221,9 @@ export function useCheckout(isEmpty: () => boolean) {
       r.warnings?.forEach((w) => alert.show(w, 'warning'));
       if (r.invoice_no) alert.success(t('checkout.invoiceMade', { no: r.invoice_no }));
       navigate(`/salesList/bill/print/${r.saleId}`);
+      // Straight to this counter's printer, when it has one; the sale is done whatever the printer says.
+      const printer = counterPrinterId();
+      if (printer) void printToCounter(r.saleId, printer).then((failed) => failed && alert.error(failed));
     } catch (err) {
       alert.error(err instanceof ApiError ? err.message : GENERIC_FAILURE());
     }
