@@ -19,6 +19,7 @@ import {
 } from '@bahi/ui-kit';
 import { PrintersCard } from './PrintersCard';
 import { ApprovalPinCard, type CounterGuards, counterGuardsBody, counterGuardsOf, CounterGuardsSection } from './CounterGuardsSection';
+import { dispatchBody, dispatchOf, DispatchSection, type DispatchSettings } from './DispatchSection';
 // The modules, not the index: the index brings decimal.js (36 kB) into every page of the shell.
 import { financialYear } from '@bahi/gst/dist/financial-year';
 import { formatInvoiceNo } from '@bahi/gst/dist/invoice-number';
@@ -183,6 +184,7 @@ function CompanyProfile() {
   const [gstErrors, setGstErrors] = useState<{ gstin?: string; prefix?: string }>({});
   const [sharing, setSharing] = useState<BillsSharing | null>(null);
   const [guards, setGuards] = useState<CounterGuards | null>(null);
+  const [dispatch, setDispatch] = useState<DispatchSettings | null>(null);
   const [sharingErrors, setSharingErrors] = useState<BillsSharingErrors>({});
   const [busy, setBusy] = useState(false);
   const [uploading, setUploading] = useState(false);
@@ -196,13 +198,14 @@ function CompanyProfile() {
         setLoadedPrefix(c.invoice_prefix ?? '');
         setSharing(billsSharingOf(c));
         setGuards(counterGuardsOf(c));
+        setDispatch(dispatchOf(c));
       },
       // i18n.t, not t: a language switch must not reload the form (and lose what is typed).
       () => alert.error(i18n.t('shell:setting.noConnection')),
     );
   }, [alert]);
 
-  if (!company || !sharing || !guards) return <Spinner label={t('setting.loadingProfile')} />;
+  if (!company || !sharing || !guards || !dispatch) return <Spinner label={t('setting.loadingProfile')} />;
   const set = (k: keyof Company) => (e: React.ChangeEvent<HTMLInputElement>) => setCompany({ ...company, [k]: e.target.value });
 
   const save = async (e: FormEvent) => {
@@ -212,7 +215,7 @@ function CompanyProfile() {
       const { id, name, add1, add2, mob1, mob2, email, upiId, tax_mode, gstin, invoice_prefix, gst_filing, aato_above_5cr } = company;
       // The prefix shown may be the default; it is sent only when changed, so the default follows the name until GST starts.
       const prefix = invoice_prefix !== loadedPrefix ? { invoice_prefix } : {};
-      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix, ...(gst_filing ? { gst_filing } : {}), ...(typeof aato_above_5cr === 'boolean' ? { aato_above_5cr } : {}), ...billsSharingBody(sharing), ...counterGuardsBody(guards) });
+      const reply = await api.post<{ done: boolean }>('/setCompanyDetails', { id, name, add1, add2, mob1, mob2, email, upiId: upiId ?? '', tax_mode, gstin: gstin ?? '', ...prefix, ...(gst_filing ? { gst_filing } : {}), ...(typeof aato_above_5cr === 'boolean' ? { aato_above_5cr } : {}), ...billsSharingBody(sharing), ...counterGuardsBody(guards), ...dispatchBody(dispatch) });
       if (reply?.done) {
         setGstErrors({});
         setSharingErrors({});
@@ -296,6 +299,7 @@ function CompanyProfile() {
             }}
           />
           <CounterGuardsSection value={guards} onChange={setGuards} />
+          <DispatchSection value={dispatch} onChange={setDispatch} gst={company.tax_mode === 'gst'} />
           <FormActions>
             <Button type="submit" busy={busy}>
               {t('setting.save')}
