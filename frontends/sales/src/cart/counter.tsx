@@ -149,12 +149,13 @@ export function SummaryRows({
       <dt>{gst ? t('summary.discountBeforeTax') : t('summary.discount')}</dt>
       <dd>
         <AmountInput label={t('summary.discount')} value={boxes.discount} saved={summery.discount} onChange={boxes.setDiscount} onCommit={onDiscount} />
-        {discountError && (
-          <span className="sl-field-error" role="alert" data-testid={id('discount-error')}>
-            {discountError}
-          </span>
-        )}
       </dd>
+      {discountError && (
+        // Under the box across the row, so the labels keep their width.
+        <dd className="sl-field-error sl-rows__full" role="alert" data-testid={id('discount-error')}>
+          {discountError}
+        </dd>
+      )}
       {/* While no invoice can be made its figures mean nothing: the error below says why. */}
       {gst && !gst.error && <GstRows gst={gst} id={id} />}
       <dt className="sl-total">{gst ? (gst.tax_mode === 'composition' ? t('gst.billValue') : t('gst.invoiceValue')) : t('sell.total')}</dt>
