@@ -149,4 +149,39 @@ describe('discount guards at the counter', () => {
     await seeText(`discount-error-${P10.id}`, 'मैनेजर की मंज़ूरी चाहिए');
     await seeText('total', '₹520.00');
   });
+  it("Setting: a manager sets the staff limit, the walk-in credit and an approval PIN from the keyboard", async () => {
+    const mpage = await e2e.newPage();
+    try {
+      await login(mpage, ACCOUNTS.manager.email, ACCOUNTS.manager.password);
+      await mpage.goto('/setting');
+      const guards = mpage.getByTestId('counter-guards');
+      await guards.waitFor();
+      await mpage.getByLabel('Staff discount limit (%)', { exact: true }).focus();
+      await mpage.keyboard.press('Control+A');
+      await mpage.keyboard.type('12.5');
+      await mpage.getByLabel('Credit to the walk-in customer', { exact: true }).focus();
+      await mpage.keyboard.press('ArrowDown'); // confirm -> refuse
+      await mpage.getByLabel('Staff discount limit (%)', { exact: true }).press('Enter');
+      await mpage.getByText('A sale leaving a due on the walk-in customer is refused.').waitFor();
+      for (let i = 0; i < 50; i++) {
+        const co = (await e2e.api<{ staff_max_discount_percent: number; walkin_credit: string }>('GET', '/getCompanyDetails', { token: manager })).body;
+        if (co.walkin_credit === 'refuse') break;
+        await mpage.waitForTimeout(100);
+      }
+      expect((await e2e.api('GET', '/getCompanyDetails', { token: manager })).body).toMatchObject({ staff_max_discount_percent: 12.5, walkin_credit: 'refuse' });
+      await e2e.shot(mpage, 'setting-counter-guards');
+      // The PIN: a wrong password is said, the right one saves it (the counter then takes the new PIN).
+      const pinForm = mpage.getByTestId('approval-pin-form');
+      await pinForm.getByLabel('Current Password', { exact: true }).focus();
+      await mpage.keyboard.type(ACCOUNTS.manager.password);
+      await pinForm.getByLabel('PIN (4 to 6 digits)', { exact: true }).focus();
+      await mpage.keyboard.type('13579');
+      await mpage.keyboard.press('Enter');
+      await mpage.getByText('Approval PIN saved.').first().waitFor();
+      const approvers = await e2e.api<{ approvers: { name: string; has_pin: boolean }[] }>('GET', '/approvers', { token: staff });
+      expect(approvers.body.approvers).toEqual([expect.objectContaining({ name: 'Demo Manager', has_pin: true })]);
+    } finally {
+      await mpage.close();
+    }
+  });
 });
