@@ -19,11 +19,11 @@ const rs = (d: MoneyInput) => money(d).toFixed(2);
 export function parsePayments(raw: unknown, total: MoneyInput, field: string): PaymentLine[] {
   const want = money(total);
   if (raw === undefined || raw === null) return want.isZero() ? [] : [{ mode: 'cash', amount: toMoneyString(want) }];
-  if (!Array.isArray(raw)) throw new PaymentsError('payments must be a list of { mode, amount, ref }.');
+  if (!Array.isArray(raw)) throw new PaymentsError('payments must be a list of tenders, each with mode, amount and ref.');
   if (raw.length > MAX_LINES) throw new PaymentsError(`A payment can be split into at most ${MAX_LINES} parts.`);
   const out: PaymentLine[] = raw.map((p: unknown, i) => {
     const n = `Payment ${i + 1}`;
-    if (!p || typeof p !== 'object' || Array.isArray(p)) throw new PaymentsError(`${n} must be { mode, amount, ref }.`);
+    if (!p || typeof p !== 'object' || Array.isArray(p)) throw new PaymentsError(`${n} must be a tender with mode, amount and ref.`);
     const { mode, amount, ref } = p as Record<string, unknown>;
     if (typeof mode !== 'string' || !(PAY_MODES as readonly string[]).includes(mode)) {
       throw new PaymentsError(`${n}: the mode must be one of ${PAY_MODES.map((m) => PAY_MODE_LABELS[m]).join(', ')} (${PAY_MODES.join(', ')}).`);

@@ -30,7 +30,7 @@ describe('parsePayments (the one reading of a money call\'s payments)', () => {
     expect(parsePayments([{ mode: 'upi', amount: '1650', ref: 'x'.repeat(40) }], '1650', 'paid')[0]!.ref).toHaveLength(40);
     expect(refuse([{ mode: 'cash', amount: '0' }, { mode: 'upi', amount: '1650' }])).toBe('Payment 1: the amount must be more than 0.');
     expect(refuse([{ mode: 'cash', amount: '1649.995' }, { mode: 'upi', amount: '0.005' }])).toBe('Payment 1: the amount can have at most 2 decimals (paise).');
-    expect(refuse({ mode: 'cash' })).toBe('payments must be a list of { mode, amount, ref }.');
+    expect(refuse({ mode: 'cash' })).toBe('payments must be a list of tenders, each with mode, amount and ref.');
     expect(refuse([], '1650')).toBe('The payments add up to Rs 0.00 but paid is Rs 1650.00; they must be equal.');
   });
 });

@@ -69,7 +69,7 @@ describe('payment modes on the ledger', () => {
       [[{ mode: 'paytm', amount: '1650' }], 'Payment 1: the mode must be one of Cash, UPI, Card, Cheque, Bank transfer (cash, upi, card, cheque, bank).'],
       [[{ mode: 'cheque', amount: '1650', ref: '1'.repeat(41) }], 'Payment 1: the reference (UPI reference, cheque number) can be at most 40 characters.'],
       [[{ mode: 'upi', amount: '-1650' }], 'Payment 1: the amount must be more than 0.'],
-      ['cash', 'payments must be a list of { mode, amount, ref }.'],
+      ['cash', 'payments must be a list of tenders, each with mode, amount and ref.'],
     ];
     for (const [payments, err] of cases) {
       const res = await A.post('/salesDuePayment', { client_id: cust, amount: '1650.00', nextDD: '2026-12-31', payments });

@@ -66,7 +66,7 @@ describe('payment modes on a sale', () => {
       [[{ mode: 'cash', amount: '500' }, { mode: 'upi', amount: '1000' }], 'The payments add up to Rs 1500.00 but paid is Rs 1650.00; they must be equal.'],
       [[{ mode: 'credit', amount: '1650' }], 'Payment 1: the mode must be one of Cash, UPI, Card, Cheque, Bank transfer (cash, upi, card, cheque, bank).'],
       [[{ mode: 'upi', amount: '1650', ref: 'R'.repeat(41) }], 'Payment 1: the reference (UPI reference, cheque number) can be at most 40 characters.'],
-      [{ mode: 'cash', amount: '1650' }, 'payments must be a list of { mode, amount, ref }.'],
+      [{ mode: 'cash', amount: '1650' }, 'payments must be a list of tenders, each with mode, amount and ref.'],
     ];
     for (const [payments, msg] of cases) {
       const res = await S.post('/MAKE_SALE', { clientId: asha, cart_no: 1, paid: '1650', payments });

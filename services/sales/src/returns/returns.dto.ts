@@ -10,7 +10,7 @@ export class SalesReturnDto {
   @IsDefined({ message: 'lines must be a list of {sl_no, quantity}.' }) @BoundedArray('lines', MAX_RETURN_LINES) lines!: unknown[];
   @NonNegativeDecimal('refund') refund!: string;
   /** How the refund is paid out: [{ mode, amount, ref? }] adding up to refund; absent: cash. */
-  @IsOptional() @IsArray({ message: 'payments must be a list of { mode, amount, ref }.' }) payments?: unknown[];
+  @IsOptional() @IsArray({ message: 'payments must be a list of tenders, each with mode, amount and ref.' }) payments?: unknown[];
   @IsOptional() @IsString() @MaxLength(100) @Matches(/^[\w.:-]+$/, { message: 'idempotencyKey may hold letters, digits, . : _ and - only.' }) idempotencyKey?: string;
   @IsOptional() @IsString({ message: 'reason must be text.' }) @MaxLength(200, { message: 'reason must be at most 200 characters.' }) reason?: string;
 }

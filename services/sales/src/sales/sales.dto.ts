@@ -12,7 +12,7 @@ class CheckoutBase {
   /** A walk-in buyer's { name, address, state } (Rule 46(e)); checked by @bahi/gst parseRecipient in the checkout. */
   @IsOptional() @IsObject({ message: 'recipient must be { name, address, state }.' }) recipient?: Record<string, unknown>;
   /** How `paid` is tendered: [{ mode, amount, ref? }] adding up to paid (service-kit parsePayments); absent: cash. */
-  @IsOptional() @IsArray({ message: 'payments must be a list of { mode, amount, ref }.' }) payments?: unknown[];
+  @IsOptional() @IsArray({ message: 'payments must be a list of tenders, each with mode, amount and ref.' }) payments?: unknown[];
   /** The browser's idempotency key, when not sent in the Idempotency-Key header. */
   @IsOptional() @IsString() @MaxLength(100) @Matches(/^[\w.:-]+$/, { message: 'idempotencyKey may hold letters, digits, . : _ and - only.' }) idempotencyKey?: string;
 }
