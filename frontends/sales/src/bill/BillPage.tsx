@@ -4,6 +4,7 @@ import { i18n, useTranslation } from '@bahi/i18n';
 import { api, Button, formatINR, openDocument, ShareButton, Spinner, useAlert, usePageHeader } from '@bahi/ui-kit';
 import { fmt1 } from '../cart/lines';
 import '../cart/sales.css';
+import './ewaybill.css';
 import type { BillDetailsReply } from '@bahi/contracts';
 import { BillReturns } from './BillReturns';
 import { CancelBill } from './CancelBill';
@@ -271,11 +272,21 @@ export default function BillPage() {
               <h2 style={{ margin: 0 }}>{t('bill.header', { no: s.sale_id })}</h2>
             )}
             <div>
-              {t('sell.date')} {s.date}
+              {t('sell.date')} <span className="nowrap">{s.date}</span>
             </div>
             <div>
-              {t('sell.dueDate')} {s.due_date}
+              {t('sell.dueDate')} <span className="nowrap">{s.due_date}</span>
             </div>
+            {bill.ewaybill?.needed && (
+              <div className="sl-ewb-badge" data-testid="ewaybill-needed">
+                {t('ewaybill.needed')}
+              </div>
+            )}
+            {bill.ewaybill?.ewb_no && (
+              <div data-testid="ewaybill-no">
+                {t('ewaybill.no')} {bill.ewaybill.ewb_no}
+              </div>
+            )}
           </div>
         </div>
         {!s.walkIn && s.customer && (
