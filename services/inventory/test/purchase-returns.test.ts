@@ -522,3 +522,22 @@ describe('all or nothing', () => {
     expect(await stockOf(SIMPLE, p.oil)).toBe('-1');
   });
 });
+
+describe('payment modes on a purchase return (issue 28)', () => {
+  it('the refund comes back split (cash + bank); a split that misses the refund is refused and changes nothing', async () => {
+    // 2 oil bought at cost 150.00 = 300.00 (no tax, shipping or discount); returning both credits 300.00.
+    await fill(M, [[2, p.oil]]);
+    const id = await buy(M, d.gupta);
+    const [oil] = await slNos(M, id);
+    const send = (payments: unknown) =>
+      inAs(M).post('/purchaseReturn', { purchaseId: id, lines: [{ sl_no: oil, quantity: 2 }], refund: '300', payments, idempotencyKey: key(), reason: 'Leaking' });
+    const miss = await send([{ mode: 'cash', amount: '200' }, { mode: 'bank', amount: '90' }]);
+    expect([miss.status, miss.body.message]).toEqual([400, 'The payments add up to Rs 290.00 but refund is Rs 300.00; they must be equal.']);
+    expect((await details(M, id)).debitNotes ?? []).toEqual([]);
+    const ok = await send([{ mode: 'cash', amount: '200' }, { mode: 'bank', amount: '100', ref: 'NEFT 88' }]);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ amount: 300, refund: 300 });
+    const hist = (await request(ledger.url).get(`/distributorsHistory?pageNo=0&id=${d.gupta}`).set(auth(M)).expect(200)).body as HistoryReply;
+    expect(hist.list[0]).toMatchObject({ type: 'Debit Note', amount: 300, paid: 300, payments: [{ mode: 'cash', amount: '200' }, { mode: 'bank', amount: '100', ref: 'NEFT 88' }] });
+  });
+});
