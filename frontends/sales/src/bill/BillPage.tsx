@@ -61,25 +61,35 @@ function BillLines({ bill, gst }: { bill: Bill; gst: boolean }) {
           <tr key={p.sl_no} data-testid={gst ? `bill-line-${p.product_id}` : undefined}>
             <td>{i + 1}</td>
             <td>{p.product_name}</td>
-            <td>{p.hsn_code}</td>
-            <td className="r">
+            <td data-label={t('bill.hsn')}>{p.hsn_code}</td>
+            <td className="r" data-label={t('lines.qty')}>
               {p.quantity}
               {p.per_peice_quantity !== 1 ? ` × ${p.per_peice_quantity}` : ''} {p.unit}
             </td>
-            <td className="r nowrap">{formatINR(p.rate)}</td>
-            <td className="r nowrap">{formatINR(p.disc)}</td>
+            <td className="r nowrap" data-label={t('lines.rate')}>
+              {formatINR(p.rate)}
+            </td>
+            <td className="r nowrap" data-label={t('lines.disc')}>
+              {formatINR(p.disc)}
+            </td>
             {gst ? (
               <>
-                <td className="r nowrap" data-testid="bill-line-taxable">
+                <td className="r nowrap" data-testid="bill-line-taxable" data-label={supply ? t('bill.value') : t('bill.taxable')}>
                   {formatINR(p.taxable_value)}
                 </td>
-                {!supply && <td className="r">{p.gst_rate}%</td>}
+                {!supply && (
+                  <td className="r" data-label={t('bill.gstPercent')}>
+                    {p.gst_rate}%
+                  </td>
+                )}
               </>
             ) : (
-              <td className="r nowrap">{fmt1(p.amount)}</td>
+              <td className="r nowrap" data-label={t('lines.amount')}>
+                {fmt1(p.amount)}
+              </td>
             )}
             {heads.map((h) => (
-              <td key={h} className="r nowrap" data-testid={`bill-line-${h}`}>
+              <td key={h} className="r nowrap" data-testid={`bill-line-${h}`} data-label={headName(h)}>
                 {formatINR(p[h])}
               </td>
             ))}

@@ -118,18 +118,20 @@ export function LinesTable({
               <Link to={`/productItem/${l.product_id}`}>{l.product_name}</Link>
               <span className="sl-muted"> #{l.product_id}</span>
             </td>
-            <td className="r nowrap">
+            <td className="r nowrap" data-label={t('lines.rate')}>
               {formatINR(l.mrp)}
               <span className="sl-muted">
                 /{l.per_peice_quantity !== 1 ? `${l.per_peice_quantity} ` : ''}
                 {l.unit}
               </span>
             </td>
-            <td className={`r nowrap ${l.stock < l.quantity * l.per_peice_quantity ? 'sl-warn' : ''}`}>{l.stock}</td>
-            <td className="r">
+            <td className={`r nowrap ${l.stock < l.quantity * l.per_peice_quantity ? 'sl-warn' : ''}`} data-label={t('lines.stock')}>
+              {l.stock}
+            </td>
+            <td className="r" data-label={t('lines.qty')}>
               <LineInput value={l.quantity} label={t('lines.quantityOf', { name: l.product_name })} onSave={(v) => onQuantity(l, v)} errorId={`quantity-error-${l.product_id}`} />
             </td>
-            <td className="r">
+            <td className="r" data-label={t('lines.disc')}>
               <LineInput
                 value={l.discount}
                 label={t('lines.discountOn', { name: l.product_name })}
@@ -139,7 +141,7 @@ export function LinesTable({
                 errorId={`discount-error-${l.product_id}`}
               />
             </td>
-            <td className="r bk-money nowrap">
+            <td className="r bk-money nowrap" data-label={taxed ? t('lines.amountGst') : t('lines.amount')}>
               <span data-testid="line-amount">{fmt1(l.amount)}</span>
               {taxed && (
                 // The line's GST rate on its taxable value (its share of shipping less discount included).
