@@ -117,6 +117,8 @@ describe('dues and payments', () => {
       next_due_date: '2030-02-01',
       previous_due: 123.53,
       due: 100.5,
+      // Sent without payments: cash (issue 28).
+      payments: [{ mode: 'cash', amount: '23.03' }],
     });
     expect(receipt.body.companyDetails).toEqual(expect.objectContaining({ id: 1, name: 'Demo Traders' }));
     expect((await B.get(`/getSalesPaymentDetails?id=${res.body.paymentId}`)).status).toBe(404);

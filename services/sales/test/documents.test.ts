@@ -52,6 +52,8 @@ describe('sales.sale.document', () => {
       summery_discount: '0',
       previousDue: '279',
       paid: '0',
+      // Nothing paid: no tenders (issue 28).
+      payments: [],
       delivery: expect.objectContaining({ sale_id: second, transporter_name: 'Sharma Roadways', vehicle_number: 'MH12AB1234', address: expect.stringContaining('12 MG Road') }),
       // Simple mode: no tax invoice.
       gst: null,
