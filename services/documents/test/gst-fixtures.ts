@@ -32,6 +32,8 @@ export interface GstLineSpec {
   incl: boolean;
   hsn: string;
   unit: string;
+  /** GSTR-1 Table 8 supply type frozen on the line (rate '0'); taxable when missing. */
+  supply?: 'nil' | 'exempt' | 'non_gst';
 }
 
 /** The issue's worked example: 3 x 590.00 incl. 18 %, 2 x 100.00 excl. 12 % less 5.00 each. */
@@ -124,6 +126,7 @@ export function gstSale(spec: GstSaleSpec): SaleDocument {
       hsn_code: l.hsn,
       uqc: l.uqc,
       gst_rate: l.rate,
+      ...(spec.lines[i]!.supply ? { supply_type: spec.lines[i]!.supply } : {}),
       price_includes_tax: mode === 'gst' && spec.lines[i]!.incl,
       qty: l.qty,
       line_taxable: l.lineTaxable,
@@ -219,4 +222,21 @@ export const longGst = gstSale({
   invoiceNo: 'GT/26-27/0099',
 });
 
-export const GST_SALES: Record<number, SaleDocument> = Object.fromEntries([interB2b, intraWalkIn, intraB2b, interB2c, composition, utgst, longGst].map((s) => [s.sale_id, s]));
+const MILK: GstLineSpec = { name: 'Fresh Milk 1L', mrp: '30', quantity: '4', rate: '0', incl: false, hsn: '0401', unit: 'pcs', supply: 'exempt' };
+const SALT: GstLineSpec = { name: 'Iodised Salt 1kg', mrp: '25', quantity: '2', rate: '0', incl: false, hsn: '2501', unit: 'pcs', supply: 'nil' };
+/** Bill 27: a walk-in's mixed bill (intra-state): one taxable line, one exempt, one nil rated, one non-GST. */
+export const mixedSupplies = gstSale({
+  saleId: 27,
+  buyer: null,
+  lines: [
+    { name: 'Steam Iron 1200W', mrp: '590', quantity: '1', rate: '18', incl: true, hsn: '8516', unit: 'pcs' },
+    MILK,
+    SALT,
+    { name: 'Petrol 1L', mrp: '100', quantity: '1', rate: '0', incl: false, hsn: '2710', unit: 'pcs', supply: 'non_gst' },
+  ],
+  invoiceNo: 'GT/26-27/0005',
+});
+/** Bill 28: only exempt and nil-rated lines (Rule 49: a bill of supply, in the tax invoices' series). */
+export const exemptOnly = gstSale({ saleId: 28, buyer: null, lines: [MILK, SALT], invoiceNo: 'GT/26-27/0006' });
+
+export const GST_SALES: Record<number, SaleDocument> = Object.fromEntries([interB2b, intraWalkIn, intraB2b, interB2c, composition, utgst, longGst, mixedSupplies, exemptOnly].map((s) => [s.sale_id, s]));

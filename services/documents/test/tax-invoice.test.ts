@@ -171,6 +171,44 @@ describe('bill of supply (composition mode)', () => {
   });
 });
 
+describe('nil-rated, exempt and non-GST lines (GSTR-1 Table 8; CGST Rule 49)', () => {
+  it('a mixed bill stays a Tax Invoice: each non-taxable line marked, at rate 0 with no heads; totals hand-computed', async () => {
+    const { text } = await bill(27);
+    for (const s of RULE_46) expect(text).toContain(s);
+    expect(text).not.toContain('Bill of Supply');
+    expect(text).toContain('Invoice No: GT/26-27/0005');
+    // 590.00 incl. 18 % -> 500.00 taxable, CGST 45.00 + SGST 45.00; milk 4 x 30 = 120.00, salt 2 x 25 = 50.00, petrol 100.00: no tax
+    expect(text).toContain('1 Steam Iron 1200W 8516 1.0 pcs 590.00* 0.00 500.00 18 9% 45.00 9% 45.00');
+    expect(text).toMatch(/2 Fresh Milk 1L \(Exempt\) 0401 4\.0 pcs 30\.00 0\.00 120\.00 0 3 /);
+    expect(text).toMatch(/3 Iodised Salt 1kg \(Nil rated\) 2501 2\.0 pcs 25\.00 0\.00 50\.00 0 4 /);
+    expect(text).toMatch(/4 Petrol 1L \(Non-GST\) 2710 1\.0 pcs 100\.00 0\.00 100\.00 0 Total /);
+    expect(text).toContain('Total 770.00 45.00 45.00');
+    totals(text, ['Taxable value 770.00', 'CGST 45.00', 'SGST 45.00', 'Round off 0.00', 'Invoice value ₹860.00']);
+    expect(text).toContain('Rupees Eight Hundred Sixty Only');
+    // the HSN summary carries the rate-0 lines at 0 %
+    expect(text).toContain('0401 4.0 PCS 120.00 0% 0.00 0% 0.00 0.00');
+    expect(text).toContain('8516 1.0 PCS 500.00 9% 45.00 9% 45.00 90.00');
+    expect(text).not.toContain(COMPOSITION_LINE);
+  });
+
+  it('a bill of only exempt / nil-rated lines prints as a Bill of Supply with the same invoice number, no tax heads, not the composition line', async () => {
+    const { text } = await bill(28);
+    expect(text).toContain('Bill of Supply');
+    expect(text).not.toContain('Tax Invoice');
+    expect(text).toContain('Invoice No: GT/26-27/0006');
+    expect(text).toContain('Exempt, nil-rated or non-GST supply: no GST is charged on this bill (CGST Rule 49)');
+    expect(text).not.toContain(COMPOSITION_LINE);
+    for (const s of ['GSTIN: 27AAPFU0939F1ZV', 'Invoice date: 14-05-2026', 'Authorised Signatory', 'HSN-wise summary']) expect(text).toContain(s);
+    expect(text).not.toMatch(/GST %|CGST(?! Rule)|SGST|IGST|Taxable value/);
+    expect(text).toContain('1 Fresh Milk 1L (Exempt) 0401 4.0 pcs 30.00 0.00 120.00');
+    expect(text).toContain('2 Iodised Salt 1kg (Nil rated) 2501 2.0 pcs 25.00 0.00 50.00');
+    // 120.00 + 50.00
+    totals(text, ['Total value 170.00', 'Round off 0.00', 'Invoice value ₹170.00']);
+    expect(text).toContain('Rupees One Hundred Seventy Only');
+    expect(text).toContain('This is a computer-generated bill of supply.');
+  });
+});
+
 describe('long invoices', () => {
   it('60 lines paginate on A4 with the table header, invoice number and page count on every page', async () => {
     const { pdf, raw, text } = await bill(26);

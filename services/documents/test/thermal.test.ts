@@ -265,6 +265,25 @@ describe('thermal bills (format=thermal-80 / thermal-58)', () => {
     expect(text).not.toMatch(/CGST|SGST|IGST|GST%/);
   });
 
+  it('nil-rated, exempt and non-GST lines print their type instead of heads; a bill of only such lines is a Bill of Supply in the same series', async () => {
+    const mixed = await bill(27, 'thermal-80');
+    expect(mixed.text).toContain('TAX INVOICE');
+    expect(mixed.text).toContain('Invoice No: GT/26-27/0005');
+    expect(mixed.text).toContain('HSN 8516 · CGST 9% + SGST 9%');
+    for (const s of ['HSN 0401 · Exempt', 'HSN 2501 · Nil rated', 'HSN 2710 · Non-GST']) expect(mixed.text).toContain(s);
+    // 500.00 + 120.00 + 50.00 + 100.00 taxable; CGST = SGST = 45.00; 860.00
+    inOrder(mixed.text, ['Taxable value ₹770.00', 'CGST ₹45.00', 'SGST ₹45.00', 'Invoice value ₹860.00']);
+    const only = await bill(28, 'thermal-58');
+    expect(only.text).toContain('BILL OF SUPPLY');
+    expect(only.text).not.toContain('TAX INVOICE');
+    expect(only.text).toContain('Invoice No: GT/26-27/0006');
+    expect(only.text).not.toContain(COMPOSITION_LINE);
+    expect(only.text).toContain('(CGST Rule 49)');
+    expect(only.text).toContain('HSN 0401 · Exempt');
+    expect(only.text).not.toMatch(/CGST \d|SGST|IGST|GST%/);
+    inOrder(only.text, ['Total value ₹170.00', 'Invoice value ₹170.00']);
+  });
+
   it('a 60-line GST bill is one page on 58 mm', async () => {
     const { info, text } = await bill(26, 'thermal-58');
     expect(info.pages).toBe(1);

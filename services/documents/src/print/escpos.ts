@@ -6,6 +6,7 @@ import { amount, date, fixed, unitQty } from '../render/format';
 import type { CompanyView } from '../templates/model';
 import { billFigures, isWalkIn } from '../templates/sale-docs';
 import { gstAccount } from '../templates/tax-invoice';
+import { isBillOfSupply } from '../templates/supply';
 
 // The package is an ES module with a CommonJS build (module.exports = the class); this service is CommonJS.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -76,7 +77,7 @@ export function encodeBill(printer: NetworkPrinter, company: CompanyView, sale: 
     const f = sale.gst ? null : billFigures(sale);
     e.align('center').bold(true).line(latin(company.name)).bold(false);
     for (const l of [company.add1, company.add2, company.mob1, company.gstin ? `GSTIN ${company.gstin}` : '']) if (l) e.line(latin(l));
-    e.line(latin(sale.gst ? `${sale.gst.document === 'bill-of-supply' ? 'Bill of Supply' : 'Tax Invoice'} ${sale.gst.invoice_no}` : `Bill ${sale.sale_id}`));
+    e.line(latin(sale.gst ? `${isBillOfSupply(sale.gst) ? 'Bill of Supply' : 'Tax Invoice'} ${sale.gst.invoice_no}` : `Bill ${sale.sale_id}`));
     e.align('left');
     kv(e, cols, `Date ${date(sale.date)}`, sale.cancelled ? 'CANCELLED' : '');
     if (!isWalkIn(sale.customer) && sale.customer) e.line(latin(`Bill to: ${sale.customer.name}`));

@@ -4,6 +4,7 @@ import { Money } from '@bahi/service-kit';
 import type { Ask } from '../documents/kinds';
 import { billFigures } from '../templates/sale-docs';
 import { gstAccount } from '../templates/tax-invoice';
+import { isBillOfSupply } from '../templates/supply';
 
 /** What a share link's message and public page say about one document. */
 export interface ShareSummary {
@@ -57,7 +58,7 @@ export async function summarize(ask: Ask, companyId: number, kind: ShareKind, id
       const due = f ? f.dueRounded : simple!.dueRounded;
       return {
         kind,
-        title: sale.gst ? (sale.gst.document === 'bill-of-supply' ? 'Bill of supply' : 'Tax invoice') : 'Bill',
+        title: sale.gst ? (isBillOfSupply(sale.gst) ? 'Bill of supply' : 'Tax invoice') : 'Bill',
         number: sale.gst?.invoice_no ?? String(sale.sale_id),
         date: sale.date,
         amount,

@@ -7,6 +7,7 @@ import { inWords, langOf, tOf, useT } from '../i18n';
 import { Html } from './layout';
 import { A4, type CompanyView } from './model';
 import { billFigures, CANCELLED_CSS, CancelledMark, isWalkIn, QtyCell, Row, TenderRows, UpiBlock } from './sale-docs';
+import { isBillOfSupply, isExemptBillOfSupply, printedSupplyType, SUPPLY_MARK } from './supply';
 
 const { add, money } = Money;
 
@@ -103,6 +104,7 @@ table.items th { text-align: right; vertical-align: bottom; white-space: nowrap;
 table.items th.l { text-align: left; }
 table.items tr { break-inside: avoid; }
 table.items .desc { width: 100%; }
+table.items .supply { font-size: 7.5pt; font-weight: 700; white-space: nowrap; }
 table.items .pack { font-size: 6.8pt; color: #555; }
 table.items tfoot, table.hsn tfoot { display: table-row-group; }
 table.items tfoot td { font-weight: 700; border-top: 0.3mm solid #444; border-bottom: none; }
@@ -180,14 +182,14 @@ export function PartyBox(props: { title: string; party: GstParty; shipTo?: strin
 export type Heads = { cgst: boolean; sgst: boolean; igst: boolean };
 
 function headsOf(gst: SaleGst): Heads {
-  if (gst.document === 'bill-of-supply') return { cgst: false, sgst: false, igst: false };
+  if (isBillOfSupply(gst)) return { cgst: false, sgst: false, igst: false };
   return gst.inter_state ? { cgst: false, sgst: false, igst: true } : { cgst: true, sgst: true, igst: false };
 }
 
 function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
   const { gst, heads } = props;
   const byGst = new Map<number, GstLine>(gst.lines.map((l) => [l.sl_no, l]));
-  const taxed = gst.document === 'tax-invoice';
+  const taxed = !isBillOfSupply(gst);
   const sgstName = gst.state_tax_name;
   const t = useT();
   return (
@@ -214,11 +216,17 @@ function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
         {props.lines.map((l, i) => {
           const sl = l.sl_no ?? i + 1;
           const g = byGst.get(sl);
+          // Nil-rated, exempt and non-GST lines: rate 0, no heads, their type beside the name (Table 8).
+          const mark = g ? SUPPLY_MARK[printedSupplyType(gst, g)] : null;
+          const headed = g && !mark;
           return (
             <tr key={sl}>
               {/* sl_no is the cart's line id (unique per company): the printed serial is the position. */}
               <td>{i + 1}</td>
-              <td className="desc">{l.product_name}</td>
+              <td className="desc">
+                {l.product_name}
+                {mark ? <span className="supply"> ({t(mark)})</span> : null}
+              </td>
               <td>{g?.hsn_code ?? l.hsn_code}</td>
               <QtyCell line={l} />
               <td className="num">
@@ -228,12 +236,12 @@ function ItemTable(props: { gst: SaleGst; lines: SoldLine[]; heads: Heads }) {
               <td className="num">{fixed(l.disc)}</td>
               <td className="num">{g ? amount(g.taxable_value) : ''}</td>
               {taxed ? <td className="num">{g ? money(g.gst_rate).toFixed() : ''}</td> : null}
-              {heads.cgst ? <td className="num">{g ? pct(half(g.gst_rate)) : ''}</td> : null}
-              {heads.cgst ? <td className="num">{g ? amount(g.cgst) : ''}</td> : null}
-              {heads.sgst ? <td className="num">{g ? pct(half(g.gst_rate)) : ''}</td> : null}
-              {heads.sgst ? <td className="num">{g ? amount(g.sgst) : ''}</td> : null}
-              {heads.igst ? <td className="num">{g ? pct(g.gst_rate) : ''}</td> : null}
-              {heads.igst ? <td className="num">{g ? amount(g.igst) : ''}</td> : null}
+              {heads.cgst ? <td className="num">{headed ? pct(half(g.gst_rate)) : ''}</td> : null}
+              {heads.cgst ? <td className="num">{headed ? amount(g.cgst) : ''}</td> : null}
+              {heads.sgst ? <td className="num">{headed ? pct(half(g.gst_rate)) : ''}</td> : null}
+              {heads.sgst ? <td className="num">{headed ? amount(g.sgst) : ''}</td> : null}
+              {heads.igst ? <td className="num">{headed ? pct(g.gst_rate) : ''}</td> : null}
+              {heads.igst ? <td className="num">{headed ? amount(g.igst) : ''}</td> : null}
             </tr>
           );
         })}
@@ -273,7 +281,7 @@ export function ItemTotals(props: { totals: { taxable_total: Money.MoneyInput; c
 
 function HsnTable(props: { rows: HsnSummaryRow[]; gst: SaleGst; heads: Heads }) {
   const { rows, gst, heads } = props;
-  const taxed = gst.document === 'tax-invoice';
+  const taxed = !isBillOfSupply(gst);
   const tax = (r: HsnSummaryRow) => add(r.cgst, r.sgst, r.igst);
   const t = useT();
   return (
@@ -336,7 +344,7 @@ function HsnTable(props: { rows: HsnSummaryRow[]; gst: SaleGst; heads: Heads }) 
  */
 export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocument; gst: SaleGst; account: GstAccount; upi: Code | null; copies?: readonly InvoiceCopy[] }) {
   const { company, sale, gst } = props;
-  const taxed = gst.document === 'tax-invoice';
+  const taxed = !isBillOfSupply(gst);
   const t = tOf(company);
   const lang = langOf(company);
   const title = taxed ? t('gst.taxInvoice') : t('gst.billOfSupply');
@@ -362,7 +370,7 @@ export function TaxInvoiceTemplate(props: { company: CompanyView; sale: SaleDocu
 function InvoiceCopyBody(props: { company: CompanyView; sale: SaleDocument; gst: SaleGst; account: GstAccount; upi: Code | null; copy: InvoiceCopy }) {
   const { company, sale, gst, account: a } = props;
   const heads = headsOf(gst);
-  const taxed = gst.document === 'tax-invoice';
+  const taxed = !isBillOfSupply(gst);
   const t = tOf(company);
   const lang = langOf(company);
   const title = taxed ? t('gst.taxInvoice') : t('gst.billOfSupply');
@@ -401,7 +409,8 @@ function InvoiceCopyBody(props: { company: CompanyView; sale: SaleDocument; gst:
           <div className="copy">{t(COPY_LABEL[props.copy])}</div>
         </div>
       </div>
-      {taxed ? null : <div className="composition">{t('gst.compositionLine')}</div>}
+      {gst.document === 'bill-of-supply' ? <div className="composition">{t('gst.compositionLine')}</div> : null}
+      {isExemptBillOfSupply(gst) ? <div className="composition">{t('gst.exemptLine')}</div> : null}
       <CancelledMark cancelled={sale.cancelled} />
       <div className="parties">
         <PartyBox title={gst.b2b ? t('gst.billToRegistered') : t('bill.billTo')} party={gst.recipient} shipTo={shipTo} />

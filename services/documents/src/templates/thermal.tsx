@@ -7,6 +7,7 @@ import { Html } from './layout';
 import type { CompanyView, PageSize } from './model';
 import { type BillFigures, isWalkIn, tenders, UpiBlock } from './sale-docs';
 import { type GstAccount, headRatesText, stateLine } from './tax-invoice';
+import { isBillOfSupply, isExemptBillOfSupply, printedSupplyType, SUPPLY_MARK } from './supply';
 
 const { add, money } = Money;
 
@@ -216,7 +217,7 @@ function sumBy(gst: SaleGst, keyOf: (l: SaleGst['lines'][number]) => string): Su
  */
 export function ThermalTaxInvoiceTemplate(props: { format: ThermalFormat; company: CompanyView; sale: SaleDocument; gst: SaleGst; account: GstAccount; upi: Code | null }) {
   const { company, sale, gst, account: a, format } = props;
-  const taxed = gst.document === 'tax-invoice';
+  const taxed = !isBillOfSupply(gst);
   const s = gst.supplier;
   const r = gst.recipient;
   const walkIn = isWalkIn(sale.customer);
@@ -233,7 +234,8 @@ export function ThermalTaxInvoiceTemplate(props: { format: ThermalFormat; compan
     <Html title={`${taxed ? 'Tax Invoice' : 'Bill of Supply'} ${gst.invoice_no}`} size={thermalSize(format)} margin="0" lang={langOf(company)} css={thermalCss(format)}>
       <Head name={s.name} address={s.address} phones={[company.mob1, company.mob2].filter(Boolean).join(', ')} gstin={s.gstin} state={stateLine(s)} />
       <div className="c title">{taxed ? t('bill.heading') : t('thermal.billOfSupplyHeading')}</div>
-      {taxed ? null : <div className="composition">{t('gst.compositionLine')}</div>}
+      {gst.document === 'bill-of-supply' ? <div className="composition">{t('gst.compositionLine')}</div> : null}
+      {isExemptBillOfSupply(gst) ? <div className="composition">{t('gst.exemptLine')}</div> : null}
       <Rule />
       <KV k={t('gst.invoiceNo')} v={gst.invoice_no} strong />
       <KV k={t('thermal.date')} v={date(gst.invoice_date)} />
@@ -261,7 +263,9 @@ export function ThermalTaxInvoiceTemplate(props: { format: ThermalFormat; compan
       {sale.soldProducts.map((l, i) => {
         const g = bySl.get(l.sl_no ?? i + 1);
         // Each head's rate (Rule 46: rate and amount of each tax), not only the combined one.
-        const meta = [`HSN ${g?.hsn_code ?? l.hsn_code}`, taxed && g ? headRatesText(g.gst_rate, gst.inter_state, sgstName) : ''].filter(Boolean).join(' · ');
+        // A nil-rated, exempt or non-GST line prints its type instead of heads (Table 8).
+        const mark = g ? SUPPLY_MARK[printedSupplyType(gst, g)] : null;
+        const meta = [`HSN ${g?.hsn_code ?? l.hsn_code}`, mark ? t(mark) : taxed && g ? headRatesText(g.gst_rate, gst.inter_state, sgstName) : ''].filter(Boolean).join(' · ');
         return <Line key={i} n={i + 1} line={l} meta={meta} inclusive={taxed && g?.price_includes_tax} />;
       })}
       <Rule />
