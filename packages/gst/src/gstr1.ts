@@ -93,6 +93,6 @@ export const DOC_TYPES: Readonly<Record<number, string>> = {
   12: 'Delivery Challan in cases other than by way of supply (excluding at S no. 9 to 11)',
 };
 
-/** The offline tool's file header: `version` (its JSON schema version) and `hash` (the placeholder 'hash' the tool writes). README, "GSTR-1 JSON". */
+/** The offline tool's file header: `version` (the HSN-split generation; the portal does not check it) and `hash` (the literal word). Sources: README, "GSTR-1 JSON". */
 export const GSTR1_VERSION = 'GST3.2.2';
 export const GSTR1_HASH = 'hash';
