@@ -53,6 +53,9 @@ export const Routes: readonly RouteDef[] = [
   // The company's network thermal printers (issue 28): any position reads, managers set.
   r('GET', '/printers', 'identity', 'bahi'),
   r('PUT', '/printers', 'identity', 'bahi'),
+  // The shop's public address share links use (issue 30): any position reads, the platform admin sets.
+  r('GET', '/settings/public-address', 'identity', 'bahi'),
+  r('PUT', '/settings/public-address', 'identity', 'bahi'),
   r('GET', '/companyLogo/:companyId', 'identity', 'bahi', { public: true }),
   // The caller's own screen language (any position).
   r('PUT', '/profile/language', 'identity', 'bahi'),

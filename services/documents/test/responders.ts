@@ -7,7 +7,7 @@ import { interB2b } from './gst-fixtures';
 import { CREDIT_NOTES, DEBIT_NOTES } from './note-fixtures';
 
 /** Per-company fixture data; other companies see nothing (null -> 404), as the owners scope by companyId. */
-export const state = { statementRows: 40, logo: true, saleLines: 1200, statementMaxRows: undefined as number | undefined, docLanguage: undefined as 'en' | 'hi' | undefined, deletedCompanies: new Set<number>() };
+export const state = { statementRows: 40, logo: true, saleLines: 1200, statementMaxRows: undefined as number | undefined, docLanguage: undefined as 'en' | 'hi' | undefined, deletedCompanies: new Set<number>(), publicUrl: null as string | null };
 
 /** How many requests each subject got (the tests prove counts are refused before the owner is asked). */
 export const asked: Record<string, number> = {};
@@ -29,7 +29,7 @@ class FixtureResponders {
   company(@Payload() p: { companyId: number }) {
     // As identity once a platform admin deleted the company.
     if (state.deletedCompanies.has(p.companyId)) throw new RpcException({ status: 404, message: `Company ${p.companyId} not found.` });
-    return mine(p) ? { ...F.companyDetails, logo: state.logo ? `/companyLogo/${p.companyId}` : null, ...(state.docLanguage ? { doc_language: state.docLanguage } : {}) } : { ...F.companyDetails, id: p.companyId, name: 'Other Co', upiId: null };
+    return mine(p) ? { ...F.companyDetails, logo: state.logo ? `/companyLogo/${p.companyId}` : null, ...(state.docLanguage ? { doc_language: state.docLanguage } : {}), public_url: state.publicUrl } : { ...F.companyDetails, id: p.companyId, name: 'Other Co', upiId: null };
   }
   @MessagePattern(D.saleDocument)
   sale(@Payload() p: { companyId: number; saleId: number }) {

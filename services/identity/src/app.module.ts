@@ -16,6 +16,7 @@ import { ProfileController } from './profile/profile.controller';
 import { PrintersController } from './printers/printers.controller';
 import { CompanyPrinters, CompanyPrintersSchema } from './printers/printers.schema';
 import { SeedService } from './seed/seed.service';
+import { PublicAddressController } from './settings/public-address.controller';
 import { User, UserSchema } from './users/user.schema';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
@@ -31,7 +32,7 @@ import { UsersService } from './users/users.service';
       { name: CompanyPrinters.name, schema: CompanyPrintersSchema },
     ]),
   ],
-  controllers: [AuthController, ProfileController, AdminController, UsersController, IdentityHandlers, ApproverHandlers, PrintersController],
+  controllers: [AuthController, ProfileController, AdminController, UsersController, IdentityHandlers, ApproverHandlers, PrintersController, PublicAddressController],
   providers: [SessionsService, PasswordsService, AuthService, CompaniesService, UsersService, LogoService, SeedService],
 })
 export class AppModule {}

@@ -1,9 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { InjectConnection } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import { IsEmail, IsOptional } from 'class-validator';
 import { Subjects, type CompanyDetails, type RevocationsReply, type UserLookupReply } from '@bahi/contracts';
 import { CompanyMsg, EmptyMsg, RpcId, RpcText } from '@bahi/service-kit';
 import { companyDetails, CompaniesService } from '../companies/companies.service';
+import { storedPublicUrl } from '../settings/public-address.controller';
 import { isLocked, UsersService } from '../users/users.service';
 import { SessionsService } from './sessions.service';
 
@@ -21,6 +24,7 @@ export class IdentityHandlers {
     private readonly sessions: SessionsService,
     private readonly companies: CompaniesService,
     private readonly users: UsersService,
+    @InjectConnection() private readonly conn: Connection,
   ) {}
 
   @MessagePattern(Subjects.identity.sessionRevocations)
@@ -32,7 +36,8 @@ export class IdentityHandlers {
   async company(@Payload() msg: CompanyDetailsMsg): Promise<CompanyDetails> {
     const c = await this.companies.model.findOne({ id: msg.companyId }).lean();
     if (!c) throw new RpcException({ status: 404, message: `Company ${msg.companyId} not found.` });
-    return companyDetails(c);
+    // The platform's public address rides along: documents builds share links on it.
+    return { ...companyDetails(c), public_url: await storedPublicUrl(this.conn) };
   }
 
   @MessagePattern(Subjects.identity.userLookup)
