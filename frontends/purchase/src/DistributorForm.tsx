@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { translateServerMessage, useTranslation } from '@bahi/i18n';
 import { ApiError, Button, PartyField, api, errorMessage, useAlert } from '@bahi/ui-kit';
 import { FIELDS, MSG, NEW_DISTRIBUTOR, distributorFormError, fieldLabel, formValues, isRequired, type Distributor, type DistributorFormValues, type OfficerRow } from './distributor';
@@ -36,7 +36,26 @@ export function DistributorForm({ distributor, onSaved, onCancel, testId = 'dist
   const { t } = useTranslation('purchase');
   const locked = mode === 'read';
 
-  const setValue = (k: keyof DistributorFormValues) => (value: string) => setForm({ ...form, [k]: value });
+  // A GSTIN's first two digits are its state (GST state code): typed in full, it fills the state.
+  const setValue = (k: keyof DistributorFormValues) => (value: string) =>
+    setForm((f) => ({ ...f, [k]: value, ...(k === 'gstin' && /^\d{2}[0-9A-Z]{13}$/i.test(value.trim()) ? { state: value.trim().slice(0, 2) } : {}) }));
+
+  // In GST mode a new distributor starts in the company's state, not the spec's West Bengal
+  // (the state decides CGST/SGST versus IGST); simple mode keeps the spec's defaults.
+  useEffect(() => {
+    if (existing) return;
+    let live = true;
+    api
+      .get<{ tax_mode?: string; state_code?: string | null }>('/getCompanyDetails')
+      .then((c) => {
+        if (!live || !c || (c.tax_mode ?? 'simple') === 'simple' || !c.state_code) return;
+        setForm((f) => (f.state === NEW_DISTRIBUTOR.state ? { ...f, state: c.state_code! } : f));
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [existing]);
   const setOfficer = (i: number, k: 'name' | 'mobile', value: string) => setOfficers(officers.map((o, j) => (j === i ? { ...o, [k]: value } : o)));
 
   const cancel = () => {
