@@ -1,5 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import request from 'supertest';
 import { identityPrinters, startDocuments, tokenFor, type DocStack } from './helpers';
 import { state } from './responders';
@@ -7,6 +10,7 @@ import * as F from './fixtures';
 
 // POST /print/bill/{id}: ESC/POS over TCP to a listener on 127.0.0.1 that keeps every byte.
 
+const SHOTS = join(__dirname, '../../../e2e/test-results/screenshots');
 const ESC = 0x1b;
 const GS = 0x1d;
 
@@ -135,6 +139,20 @@ describe('documents: bills to a network thermal printer (ESC/POS, no dialog)', (
     }
     expect(rows % 8).toBe(0); // whole bands of 8 dots
     expect(rows).toBeGreaterThan(300);
+    // The raster as a PNG to look at (1 bit per dot, black set).
+    const png = new PNG({ width: 576, height: rows });
+    let y = 0;
+    for (let at2 = b.indexOf(Buffer.from([GS, 0x76, 0x30, 0])); b[at2] === GS && b[at2 + 1] === 0x76; ) {
+      const n = b[at2 + 6]! + b[at2 + 7]! * 256;
+      for (let r = 0; r < n; r++, y++)
+        for (let x = 0; x < 576; x++) {
+          const black = (b[at2 + 8 + r * 72 + (x >> 3)]! >> (7 - (x & 7))) & 1;
+          png.data.set(black ? [0, 0, 0, 255] : [255, 255, 255, 255], (y * 576 + x) * 4);
+        }
+      at2 += 8 + 72 * n;
+    }
+    mkdirSync(SHOTS, { recursive: true });
+    writeFileSync(join(SHOTS, 'escpos-hindi-80mm.png'), PNG.sync.write(png));
     expect(has(b, 'Basmati')).toBe(false); // no text: the printer has no Devanagari font
     expect(qrPayload(b)).toContain('am=1562.00');
     expect(has(b, CUT)).toBe(true);
