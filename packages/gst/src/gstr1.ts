@@ -69,6 +69,16 @@ export function lineSupplyType(frozen: string | null | undefined, ratePercent: A
   return zero ? 'nil' : 'taxable';
 }
 
+/**
+ * CGST Act s.31(3)(c) / Rule 49: a composition dealer, and a registered person whose bill holds only
+ * nil-rated, exempt or non-GST lines, issues a bill of supply instead of a tax invoice (in the same
+ * invoice series). `document` is the one frozen on the sale ('bill-of-supply' in composition mode).
+ */
+export function isBillOfSupply(document: string, lines: readonly { supply_type?: string | null; gst_rate: AmountInput }[]): boolean {
+  if (document === 'bill-of-supply') return true;
+  return lines.length > 0 && lines.every((l) => lineSupplyType(l.supply_type, l.gst_rate) !== 'taxable');
+}
+
 /** GSTR-1 Table 8 `nil.inv[].sply_ty`: inter- or intra-state, to a registered or unregistered buyer. */
 export type NilSupplyKind = 'INTRB2B' | 'INTRAB2B' | 'INTRB2C' | 'INTRAB2C';
 export const nilSupplyKind = (interState: boolean, registered: boolean): NilSupplyKind =>

@@ -22,7 +22,7 @@ export type { DateInput } from './ist';
 export { INVOICE_NO_MAX, formatInvoiceNo, maxInvoiceSerial, parseInvoiceNo, parseInvoicePrefix } from './invoice-number';
 export type { ParsedInvoiceNo } from './invoice-number';
 export { amountInWords, amountInWordsHindi, HINDI_NUMBERS } from './words';
-export { B2CL_THRESHOLD, classifyInvoice, DOC_TYPES, fp, gstr1Date, GSTR1_HASH, GSTR1_VERSION, lineSupplyType, nilSupplyKind, parseSupplyType, SUPPLY_TYPES, toUqc } from './gstr1';
+export { B2CL_THRESHOLD, classifyInvoice, DOC_TYPES, fp, gstr1Date, GSTR1_HASH, GSTR1_VERSION, isBillOfSupply, lineSupplyType, nilSupplyKind, parseSupplyType, SUPPLY_TYPES, toUqc } from './gstr1';
 export type { ClassifiableInvoice, Gstr1Section, NilSupplyKind, SupplyType } from './gstr1';
 export { UQC_CODES, UQC_NAMES, uqcLabel } from './uqc';
 export { checkHsn, HSN_CHAPTERS, isHsnChapter, isHsnHeading } from './hsn';

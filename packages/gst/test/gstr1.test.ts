@@ -1,4 +1,4 @@
-import { B2CL_THRESHOLD, classifyInvoice, computeInvoice, DOC_TYPES, fp, gstr1Date, GstError, lineSupplyType, nilSupplyKind, parseSupplyType, toUqc, UQC_CODES, uqcLabel } from '../src';
+import { B2CL_THRESHOLD, classifyInvoice, computeInvoice, DOC_TYPES, fp, gstr1Date, GstError, isBillOfSupply, lineSupplyType, nilSupplyKind, parseSupplyType, toUqc, UQC_CODES, uqcLabel } from '../src';
 
 describe('fp (GSTR-1 return period MMYYYY)', () => {
   it('turns YYYY-MM into MMYYYY', () => {
@@ -113,6 +113,12 @@ describe('supply types (Table 8)', () => {
     expect(lineSupplyType(undefined, 0)).toBe('nil');
     expect(lineSupplyType(undefined, '0.25')).toBe('taxable');
     expect(lineSupplyType('taxable', '10')).toBe('taxable');
+  });
+  it('a bill of supply: composition, or a gst bill whose lines are all nil/exempt/non-GST (Rule 49); a mixed bill is a tax invoice', () => {
+    expect(isBillOfSupply('bill-of-supply', [{ gst_rate: '18' }])).toBe(true);
+    expect(isBillOfSupply('tax-invoice', [{ supply_type: 'exempt', gst_rate: '0' }, { gst_rate: '0' }, { supply_type: 'non_gst', gst_rate: '0' }])).toBe(true);
+    expect(isBillOfSupply('tax-invoice', [{ supply_type: 'exempt', gst_rate: '0' }, { supply_type: 'taxable', gst_rate: '18' }])).toBe(false);
+    expect(isBillOfSupply('tax-invoice', [])).toBe(false);
   });
   it('sply_ty by where and to whom', () => {
     expect(nilSupplyKind(true, true)).toBe('INTRB2B');
