@@ -1,45 +1,33 @@
 import { useMemo, useState } from 'react';
 import { i18n, useTranslation } from '@bahi/i18n';
-import type { GetPurchaseDetailsReply, PurchaseReturnReply, PurchaseReturnRequest } from '@bahi/contracts';
+import type { GetPurchaseDetailsReply, PurchaseReturnReply, PurchaseReturnRequest, ReturnPreviewReply } from '@bahi/contracts';
 import {
   api,
   Button,
   formatINR,
-  gstTaxables,
   isManager,
   NotePdfLink,
-  noteValue,
   ReturnDialog,
-  simpleShares,
   useUser,
-  type NoteValueBill,
   type ReturnDialogLine,
 } from '@bahi/ui-kit';
 
-/** The purchase's lines with what can still go back, and each line's share of the purchase for the live value. */
-export function purchaseReturnable(p: GetPurchaseDetailsReply): { lines: ReturnDialogLine[]; value: NoteValueBill } {
+/** The purchase's lines with what can still go back (the note's value is the server's: GET /previewPurchaseReturn). */
+export function purchaseReturnable(p: GetPurchaseDetailsReply): { lines: ReturnDialogLine[] } {
   const byLine = new Map((p.returns ?? []).map((r) => [r.sl_no, r]));
-  const gstLines = new Map((p.gst?.lines ?? []).map((l) => [l.sl_no, l]));
-  const amounts = p.lines.map((l) => l.amount);
-  const shares = p.gst
-    ? gstTaxables(p.lines.map((l) => Number(gstLines.get(l.sl_no)?.taxable_value ?? 0)), p.shipping, p.summery_discount)
-    : simpleShares(amounts, p.summery_discount, p.tax === 1 ? p.taxAmount : 0);
-  const rows = p.lines.map((l, i) => {
-    const r = byLine.get(l.sl_no) ?? { sold: l.quantity, returned: 0, returnable: l.quantity };
-    const g = gstLines.get(l.sl_no);
-    return {
-      sl_no: l.sl_no,
-      name: `${l.product_id} : ${l.product_name}`,
-      packLabel: l.per_peice_quantity !== 1 ? i18n.t('purchase:return.packOf', { qty: String(l.per_peice_quantity), unit: l.unit }) : l.unit,
-      sold: r.sold,
-      returned: r.returned,
-      returnable: r.returnable,
-      share: shares[i]!,
-      ...(p.gst ? { ratePercent: Number(g?.gst_rate ?? 0), interState: p.gst.inter_state } : {}),
-    };
-  });
-  const credited = (p.debitNotes ?? []).reduce((sum, n) => sum + n.amount, 0);
-  return { lines: rows, value: { total: p.total, credited, lines: rows } };
+  return {
+    lines: p.lines.map((l) => {
+      const r = byLine.get(l.sl_no) ?? { sold: l.quantity, returned: 0, returnable: l.quantity };
+      return {
+        sl_no: l.sl_no,
+        name: `${l.product_id} : ${l.product_name}`,
+        packLabel: l.per_peice_quantity !== 1 ? i18n.t('purchase:return.packOf', { qty: String(l.per_peice_quantity), unit: l.unit }) : l.unit,
+        sold: r.sold,
+        returned: r.returned,
+        returnable: r.returnable,
+      };
+    }),
+  };
 }
 
 /** "Return to distributor" on the purchase detail (managers): the shared return dialog posting /purchaseReturn. */
@@ -47,7 +35,7 @@ export function ReturnToDistributor({ purchase, onReturned }: { purchase: GetPur
   const user = useUser();
   const { t } = useTranslation('purchase');
   const [open, setOpen] = useState(false);
-  const { lines, value } = useMemo(() => purchaseReturnable(purchase), [purchase]);
+  const { lines } = useMemo(() => purchaseReturnable(purchase), [purchase]);
   const can = isManager(user) && lines.some((l) => l.returnable > 0);
   // The dialog stays mounted after the last packs went back: it still shows the note made.
   if (!can && !open) return null;
@@ -66,7 +54,11 @@ export function ReturnToDistributor({ purchase, onReturned }: { purchase: GetPur
         noteLabel={t('return.noteLabel')}
         refundLabel={t('return.refundLabel')}
         lines={lines}
-        valueOf={(picked) => noteValue(value, picked)}
+        // No browser figure (said explicitly: every object has a valueOf); the server's preview, from the booking's rule.
+        valueOf={undefined}
+        preview={(picked) =>
+          api.get<ReturnPreviewReply>('/previewPurchaseReturn', { query: { purchaseId: purchase.id, lines: [...picked].map(([sl, q]) => `${sl}:${q}`).join(',') } })
+        }
         defaultRefund={() => 0}
         submit={async (body) => {
           const req: PurchaseReturnRequest = { purchaseId: purchase.id, ...body };

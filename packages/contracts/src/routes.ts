@@ -185,6 +185,7 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/getPurchaseLabelDetails', 'inventory', '001'),
   // --- inventory: purchase returns, debit notes (bahi; returns.ts)
   r('POST', '/purchaseReturn', 'inventory', 'bahi'),
+  r('GET', '/previewPurchaseReturn', 'inventory', 'bahi'),
   r('GET', '/getDebitNoteList', 'inventory', 'bahi'),
   r('GET', '/getDebitNoteDetails', 'inventory', 'bahi'),
   // --- inventory: the reorder list (bahi; reorder.ts); sales fills the cart from it (it owns carts)

@@ -19,7 +19,6 @@ export * from './pageHeader';
 export * from './SuggestInput';
 export * from './party';
 export * from './returns';
-export * from './noteValue';
 export * from './gstFields';
 export * from './ShareButton';
 export * from './ImportWizard';

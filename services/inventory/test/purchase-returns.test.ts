@@ -531,6 +531,11 @@ describe('payment modes on a purchase return (issue 28)', () => {
     const [oil] = await slNos(M, id);
     const send = (payments: unknown) =>
       inAs(M).post('/purchaseReturn', { purchaseId: id, lines: [{ sl_no: oil, quantity: 2 }], refund: '300', payments, idempotencyKey: key(), reason: 'Leaking' });
+    // The dialog's figure is the server's: 1 of 2 = 150.00, both = 300.00 (what the note books below).
+    const preview = async (lines: string) => (await inAs(M).get(`/previewPurchaseReturn?purchaseId=${id}&lines=${lines}`).expect(200)).body;
+    expect(await preview(`${oil}:1`)).toEqual({ value: '150.00', refund_max: '150.00', lines: [{ sl_no: oil, quantity: '1', value: '150.00' }] });
+    expect(await preview(`${oil}:2`)).toEqual({ value: '300.00', refund_max: '300.00', lines: [{ sl_no: oil, quantity: '2', value: '300.00' }] });
+    expect((await inAs(M).get(`/previewPurchaseReturn?purchaseId=${id}&lines=${oil}:3`)).status).toBe(400);
     const miss = await send([{ mode: 'cash', amount: '200' }, { mode: 'bank', amount: '90' }]);
     expect([miss.status, miss.body.message]).toEqual([400, 'The payments add up to Rs 290.00 but refund is Rs 300.00; they must be equal.']);
     expect((await details(M, id)).debitNotes ?? []).toEqual([]);

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Subjects, type DebitNoteDetails, type DebitNoteDocumentRequest, type DebitNoteListReply, type PurchaseReturnReply, type TokenClaims } from '@bahi/contracts';
+import { Subjects, type DebitNoteDetails, type DebitNoteDocumentRequest, type DebitNoteListReply, type PurchaseReturnReply, type ReturnPreviewReply, type TokenClaims } from '@bahi/contracts';
 import { CompanyMsg, CurrentUser, Positions, RpcId, Tenant } from '@bahi/service-kit';
 import { intParam, pageNo, pages, PAGE_SIZE } from '../common';
 import { debitNoteView, DebitNotesService, parseReturn } from './debit-notes.service';
@@ -16,6 +16,24 @@ export class DebitNotesController {
   @HttpCode(200)
   purchaseReturn(@Tenant() companyId: number, @CurrentUser() user: TokenClaims, @Body() body: unknown, @Headers('idempotency-key') key?: string): Promise<PurchaseReturnReply> {
     return this.notes.purchaseReturn({ companyId, userId: user.uid }, parseReturn(body, key));
+  }
+
+  /** GET /previewPurchaseReturn?purchaseId=7&lines=3:1,5:2 (sl_no:packs): the return dialog's figure, from the booking's rule. */
+  @Get('previewPurchaseReturn')
+  previewReturn(@Tenant() companyId: number, @Query('purchaseId') idRaw?: string, @Query('lines') linesRaw?: string): Promise<ReturnPreviewReply> {
+    const purchaseId = intParam('purchaseId', idRaw);
+    const text = typeof linesRaw === 'string' ? linesRaw : '';
+    if (text.length > 4000) throw new BadRequestException('lines is too long.');
+    const lines = text
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => {
+        const m = /^(\d+):(.+)$/.exec(p);
+        if (!m) throw new BadRequestException(`lines: "${p.slice(0, 20)}" must be line:quantity, as 3:1.`);
+        return { sl_no: Number(m[1]), quantity: m[2] };
+      });
+    return this.notes.preview(companyId, purchaseId, lines);
   }
 
   @Get('getDebitNoteList')

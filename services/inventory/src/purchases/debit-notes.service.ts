@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { readPayments } from './purchase-input';
-import { Subjects, type DebitNoteDetails, type EntryPostRequest, type NoteLine, type PaymentLine, type PurchaseReturnReply } from '@bahi/contracts';
+import { Subjects, type DebitNoteDetails, type EntryPostRequest, type NoteLine, type PaymentLine, type PurchaseReturnReply, type ReturnPreviewReply } from '@bahi/contracts';
 import { Decimal, DocumentSeries, financialYearOf, leaseMs, Limits, LOGGER, money, NatsClient, Outbox, SequenceService, today } from '@bahi/service-kit';
 import { InventoryEvents } from '../events/inventory-events';
 import { stateName } from '@bahi/gst';
@@ -157,6 +157,15 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationShutdown() {
     this.outbox.stop();
+  }
+
+  /** GET /previewPurchaseReturn: what the return would book now (the booking's noteFigures), nothing written. */
+  async preview(companyId: number, purchaseId: number, lines: unknown): Promise<ReturnPreviewReply> {
+    const p = await this.purchases.get(companyId, purchaseId);
+    const holds = p.returnHolds ?? [];
+    const fig = noteFigures(p, parseReturnLines(p, lines, holds), holds);
+    const value = fixed2(fig.amount);
+    return { value, refund_max: value, lines: fig.lines.filter((l) => new Decimal(l.quantity).gt(0)).map((l) => ({ sl_no: l.sl_no, quantity: new Decimal(l.quantity).toFixed(), value: fixed2(l.value) })) };
   }
 
   /** POST /purchaseReturn: validated against the purchase now (400 naming the line), reserved again atomically when applied. */
