@@ -298,7 +298,7 @@ export function ReturnDialog(props: ReturnDialogProps) {
             <div className="bk-return__foot">
               <div className="bk-return__value">
                 <span className="bk-muted">{t('returns.value', { note: noteLabel })}</span>
-                <b data-testid="return-value">{props.preview ? (servedValue !== null ? formatINR(servedValue) : '…') : formatINR(value)}</b>
+                <b data-testid="return-value">{props.preview ? (!picked.size ? formatINR(0) : servedValue !== null ? formatINR(servedValue) : '…') : formatINR(value)}</b>
                 {served?.error && served.for === pickKey ? (
                   <span className="bk-field__error" role="alert">
                     {served.error}
