@@ -28,6 +28,8 @@ export class Remote {
   failFinish = false;
   /** While set, the attempt waits for it between its stock and ledger steps (a test drives the interleaving by hand). */
   holdApply: Promise<void> | null = null;
+  /** The point of no return written by the step's own update (as a GST number's is), not by `mark`. */
+  ownMark = false;
   /** The same for the step after the point of no return. */
   holdFinish: Promise<void> | null = null;
   /** Sources reversed: a late apply or post of one is a no-op, as in inventory and ledger. */
@@ -78,7 +80,10 @@ export function tallyOutbox(model: Model<TallyDoc>, nats: NatsClient, remote: Re
       await outbox.mark(t, { stockApplied: true });
       if (remote.holdApply) await remote.holdApply;
       await nats.send(Subjects.ledger.entryPost, { companyId: t.companyId, party: { kind: 'customer', id: 0 }, source: source(t), amount: t.amount, paid: '0' });
-      await outbox.mark(t, { ledgerPosted: true });
+      if (remote.ownMark) {
+        await model.collection.updateOne({ companyId: t.companyId, tallyId: t.tallyId }, { $set: { ledgerPosted: true } });
+        t.ledgerPosted = true;
+      } else await outbox.mark(t, { ledgerPosted: true });
     },
     finish: async () => {
       if (remote.holdFinish) await remote.holdFinish;

@@ -41,6 +41,7 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     remote.failFinish = false;
     remote.holdApply = null;
     remote.holdFinish = null;
+    remote.ownMark = false;
   });
 
   it('runs the steps, completes and replays the same answer for the same key', async () => {
@@ -209,6 +210,26 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     // The same key again starts afresh (the cart is still there).
     const again = next++;
     expect(await tally.count(1, again, 'k-overtaken')).toEqual({ tallyId: again });
+  });
+
+  it('the same when the point of no return is written by the step itself (a GST number): the fence stops it before finish', async () => {
+    const id = next++;
+    let release!: () => void;
+    remote.ownMark = true;
+    remote.holdApply = new Promise<void>((r) => (release = r));
+    const finished = remote.calls.finish;
+    const running = tally.count(1, id, 'k-own-mark').then(
+      (v) => ({ v }),
+      (err: unknown) => ({ err }),
+    );
+    await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.stockApplied === true);
+    await until(async () => ((await tally.model.findOne({ tallyId: id }).lean())?.lockedUntil.getTime() ?? Infinity) < Date.now());
+    expect(await tally.outbox.redrive()).toBeGreaterThanOrEqual(1);
+    release();
+    expect(await running).toMatchObject({ err: { status: 409, message: expect.stringMatching(/taken over and undone while it ran/) } });
+    expect(remote.calls.finish).toBe(finished);
+    expect(remote.stock.has(id) || remote.entries.has(id)).toBe(false);
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-own-mark' });
   });
 
   it('several replicas re-driving at once take each stale record once', async () => {

@@ -184,6 +184,15 @@ export class Outbox<D extends OutboxRecord, R> {
   private async drive(doc: D): Promise<R> {
     try {
       await this.o.apply(doc);
+      // The fence before the steps that cannot be undone (emptying the cart): still pending past
+      // the point of no return, whoever wrote it (a GST number's own update does not check the
+      // status, as `mark` does), with the lease renewed for them.
+      if (!(await this.update(this.where(doc, { status: 'pending', ledgerPosted: true }), { lockedUntil: this.lease() }))) {
+        const now = await this.find(this.where(doc));
+        if (now?.status === 'complete') return this.o.answer(now);
+        Object.assign(doc, { ledgerPosted: false });
+        throw new ConflictException(`The ${this.o.noun} was taken over and undone while it ran.`);
+      }
       await this.o.finish(doc);
       if (!(await this.complete(doc))) throw new ConflictException(`The ${this.o.noun} was taken over while it was being completed.`);
       return this.o.answer(doc);
