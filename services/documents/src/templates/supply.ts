@@ -1,16 +1,11 @@
 import type { GstLine, SaleGst } from '@bahi/contracts';
-import { lineSupplyType, type SupplyType } from '@bahi/gst';
+import { isBillOfSupply as billOfSupply, lineSupplyType, type SupplyType } from '@bahi/gst';
 
 /** A line's GSTR-1 supply type as printed: only a tax invoice marks lines (a composition bill of supply carries no tax at all). */
 export const printedSupplyType = (gst: SaleGst, l: GstLine): SupplyType => (gst.document === 'tax-invoice' ? lineSupplyType(l.supply_type, l.gst_rate) : 'taxable');
 
-/**
- * CGST Act s.31(3)(c) / Rule 49: a composition dealer, and a registered person whose bill holds only
- * exempt, nil-rated or non-GST lines, issues a bill of supply instead of a tax invoice. The invoice
- * number stays the one sales gave it (same series).
- */
-export const isBillOfSupply = (gst: SaleGst): boolean =>
-  gst.document === 'bill-of-supply' || (gst.lines.length > 0 && gst.lines.every((l) => printedSupplyType(gst, l) !== 'taxable'));
+/** Printed as a bill of supply (composition, or only nil/exempt/non-GST lines): @bahi/gst, CGST Act s.31(3)(c) / Rule 49. The invoice number is unchanged (same series). */
+export const isBillOfSupply = (gst: SaleGst): boolean => billOfSupply(gst.document, gst.lines);
 
 /** The bill of supply of a registered (not composition) supplier: exempt/nil/non-GST lines only. */
 export const isExemptBillOfSupply = (gst: SaleGst): boolean => gst.document === 'tax-invoice' && isBillOfSupply(gst);
