@@ -65,11 +65,11 @@ export function Gstr2bPage() {
 
   const whatsapp = async (b: Gstr2bBookBill) => {
     try {
-      const d = await api.get<Distributor>('/getDistributorsDetails', { query: { id: b.distributorId } });
+      const d = (await api.get<{ data: Distributor }>('/getDistributorsDetails', { query: { id: b.distributorId } })).data;
       const mobile = d.officers?.find((o) => o.mobile)?.mobile ?? '';
       const lang = i18n.language === 'hi' ? 'hi' : 'en';
       const message = fillTemplate(GSTR2B_MISSING_TEMPLATES[lang], {
-        name: d.name, company: user?.companyName ?? '', bill_no: b.bill_no, bill_date: b.bill_date, tax: `Rs ${formatINR(b.tax)}`, period,
+        name: d.name, company: user?.companyName ?? '', bill_no: b.bill_no, bill_date: b.bill_date, tax: formatINR(b.tax), period,
       });
       window.open(`https://wa.me/${mobile ? `91${mobile}` : ''}?text=${encodeURIComponent(message)}`, '_blank', 'noopener');
     } catch (e) {
