@@ -72,12 +72,6 @@ async function fill(t: string, lines: [number, number, string?][], extra: { tax?
   if (extra.discount) await cart(t).post('/upSummeryDisc/', { cart_no: 1, discount: extra.discount }).expect(200);
 }
 
-async function buy(t: string, distributor: number, paid = '0'): Promise<number> {
-  const r = await inAs(t).post('/checkOutPurchase', { bill_no: `B-${Math.random()}`, distributor, officer: '', paid, due_date: future(), cart_no: 1 });
-  if (r.status !== 200) throw new Error(`purchase: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body[0].purchaseId;
-}
-
 const details = async (t: string, id: number) => (await inAs(t).get(`/getPurchaseDetails?purchaseId=${id}`).expect(200)).body as GetPurchaseDetailsReply;
 
 async function distributor(t: string, name: string, fields: Record<string, unknown>): Promise<number> {
