@@ -47,8 +47,8 @@ export function PrintersCard() {
             <Field label={t('printers.host')} value={r.host} placeholder="192.168.1.50" inputMode="decimal" onChange={(e) => set(i, { host: e.target.value })} />
             <Field label={t('printers.port')} value={r.port} inputMode="numeric" onChange={(e) => set(i, { port: e.target.value })} />
             <SelectField label={t('printers.width')} value={r.width} onChange={(e) => set(i, { width: e.target.value as Row['width'] })}>
-              <option value="80">80 mm</option>
-              <option value="58">58 mm</option>
+              <option value="80">{t('printers.mm', { width: 80 })}</option>
+              <option value="58">{t('printers.mm', { width: 58 })}</option>
             </SelectField>
             <Button type="button" variant="secondary" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
               {t('printers.remove')}

@@ -20,13 +20,13 @@ const FIELDS = new Set(['id', 'name', 'host', 'port', 'width', 'encoding']);
 
 /** The PUT body checked field by field; a sentence names the printer and the field at fault. */
 export function parsePrinters(body: unknown): NetworkPrinter[] {
-  if (!isObj(body) || !Array.isArray(body.printers)) throw new BadRequestException('Send the printers as a list: { printers: [{ name, host, port, width }] }.');
+  if (!isObj(body) || !Array.isArray(body.printers)) throw new BadRequestException('Send the printers as a list, each with a name, host, port and width.');
   const list = body.printers as unknown[];
   if (list.length > MAX_PRINTERS) throw new BadRequestException(`A company can have at most ${MAX_PRINTERS} printers.`);
   const out: NetworkPrinter[] = [];
   list.forEach((raw, i) => {
     const at = `Printer ${i + 1}`;
-    if (!isObj(raw)) throw new BadRequestException(`${at} must be { name, host, port, width }.`);
+    if (!isObj(raw)) throw new BadRequestException(`${at} must have a name, host, port and width.`);
     const extra = Object.keys(raw).find((k) => !FIELDS.has(k));
     if (extra) throw new BadRequestException(`${at}: "${extra}" is not a printer setting.`);
     const name = typeof raw.name === 'string' ? raw.name.trim() : '';
