@@ -46,7 +46,7 @@ describe("identity: the shop's public address (GET/PUT /settings/public-address)
       [{ public_url: 'https://me:pw@shop.example.in' }, 'The public address cannot hold a user name or password.'],
       [{ public_url: 'file:///etc/passwd' }, 'The public address must start with https:// (or http://).'],
       [{ public_url: 'shop' }, 'The public address must be a full web address, like https://shop.example.in.'],
-      [{}, 'Send the public address as { public_url: "https://shop.example.in" }, or an empty one to clear it.'],
+      [{}, 'Send the public address as public_url, like https://shop.example.in, or an empty one to clear it.'],
       [{ public_url: 'https://a.in', extra: 1 }, '"extra" is not part of the public address.'],
     ];
     for (const [body, sentence] of cases) {

@@ -39,7 +39,7 @@ export class PublicAddressController {
   async set(@Body() body: unknown): Promise<PublicAddressReply> {
     const b = body as { public_url?: unknown } | null;
     if (!b || typeof b !== 'object' || Array.isArray(b) || !('public_url' in b)) {
-      throw new BadRequestException('Send the public address as { public_url: "https://shop.example.in" }, or an empty one to clear it.');
+      throw new BadRequestException('Send the public address as public_url, like https://shop.example.in, or an empty one to clear it.');
     }
     const extra = Object.keys(b).find((k) => k !== 'public_url');
     if (extra) throw new BadRequestException(`"${extra}" is not part of the public address.`);
