@@ -347,7 +347,6 @@ export function parsePublicAddress(raw: unknown): { url: string | null } | { pro
   const text = raw.trim();
   if (!text) return { url: null };
   if (text.length > 200) return { problem: 'The public address can be at most 200 characters.' };
-  // eslint-disable-next-line no-control-regex
   if (/[\s\\\u0000-\u001f\u007f]/.test(text)) return { problem: `The public address cannot contain spaces or backslashes; type it ${example}.` };
   let u: URL;
   try {
