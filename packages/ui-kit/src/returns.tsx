@@ -181,7 +181,7 @@ export function ReturnDialog(props: ReturnDialogProps) {
   const servedValue = props.preview ? (served && served.for === pickKey ? served.value : null) : null;
   const value = props.preview ? Number(servedValue ?? 0) : picked.size && valueOf ? paise(valueOf(picked)) : 0;
   // With the server's preview the default refund is its string as is (walk-in) or 0.
-  const refundText = refund ?? (props.preview ? (defaultRefund(value) > 0 && servedValue ? servedValue : '0') : String(paise(defaultRefund(value))));
+  const refundText = refund ?? (props.preview ? (defaultRefund(value) > 0 && servedValue ? servedValue.replace(/\.?0+$/, '') : '0') : String(paise(defaultRefund(value))));
   const refundNum = Number(refundText);
   const refundError =
     refundText.trim() === '' || !QTY.test(refundText.trim())
