@@ -131,6 +131,8 @@ export interface SaleDocument {
   cancelled?: { date: string; reason: string } | null;
   /** How `paid` changed hands (issue 28), when sales sends it; absent: all cash. */
   payments?: PaymentLine[] | null;
+  /** The e-way bill recorded on the bill (issue 31): printed on the tax invoice and the challan. */
+  ewaybill?: { ewb_no: string; valid_until: string } | null;
 }
 
 export interface EstimateDocumentRequest {

@@ -243,3 +243,13 @@ describe('simple mode is unchanged', () => {
     expect(text).not.toContain('Place of supply');
   });
 });
+
+describe('e-way bill on the tax invoice (issue 31)', () => {
+  it('prints the recorded number and validity in the invoice block', async () => {
+    const withEwb = { ...G.interB2b, ewaybill: { ewb_no: '331000123456', valid_until: '2030-01-03T18:29:00.000Z' } };
+    const src: DocumentSources = { ...sources, ask: async () => withEwb as never };
+    const { text } = await bill(20, src);
+    expect(text).toContain('E-way bill No. 331000123456, valid until 03/01/2030, 23:59');
+    expect((await bill(20)).text).not.toContain('E-way bill');
+  });
+});

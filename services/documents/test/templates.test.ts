@@ -143,6 +143,13 @@ describe('estimate, challan and receipt', () => {
     expect(text).not.toContain('₹1,250.00');
   });
 
+  it('prints the recorded e-way bill on the challan (valid until in IST)', async () => {
+    const ewb = { ...F.sale, ewaybill: { ewb_no: '331000123456', valid_until: '2030-01-03T18:29:00.000Z' } };
+    const text = squash(pdfText((await render('challan', '7', {}, sources({ 'sales.sale.document': ewb }))).pdf));
+    expect(text).toContain('E-way bill No. 331000123456, valid until 03/01/2030, 23:59');
+    expect(squash(pdfText((await render('challan', '7')).pdf))).not.toContain('E-way bill');
+  });
+
   it('prints the money receipt with amount, dues and a UPI QR of the remaining due', async () => {
     const { pdf } = await render('receipt', '41');
     expect(await pageSizesMm(pdf)).toEqual([{ w: 210, h: 148 }]);

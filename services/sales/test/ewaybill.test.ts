@@ -1,6 +1,7 @@
 // E-way bills (issue 31): the company's dispatch PIN, the delivery form's e-way bill fields,
 // getBillDetails' ewaybill, the portal's bulk-upload JSON and the recorded number. Figures by hand.
 import request from 'supertest';
+import { Subjects } from '@bahi/contracts';
 import { today } from '@bahi/service-kit';
 import { as, auth, category, product, startSales, tokenFor, type Stack } from './helpers';
 
@@ -132,6 +133,10 @@ describe('PUT /ewaybill/{saleId}', () => {
     // 23:59 IST is 18:29 UTC.
     expect(r.body.ewaybill).toEqual({ needed: false, ewb_no: '331000123456', valid_until: '2030-01-03T18:29:00.000Z' });
     expect((await A.get(`/getBillDetails?id=${toSurat}`).expect(200)).body.ewaybill).toEqual({ needed: false, ewb_no: '331000123456', valid_until: '2030-01-03T18:29:00.000Z' });
+    // Documents prints it on the tax invoice and the challan.
+    const doc = await s.ask(Subjects.documents.saleDocument, { companyId: s.companyId, saleId: toSurat });
+    expect(doc.ewaybill).toEqual({ ewb_no: '331000123456', valid_until: '2030-01-03T18:29:00.000Z' });
+    expect((await s.ask(Subjects.documents.saleDocument, { companyId: s.companyId, saleId: walkin })).ewaybill).toBeUndefined();
   });
 
   it('is scoped to the caller company: another company sees no such sale', async () => {

@@ -302,7 +302,7 @@ export function EstimateTemplate(props: { company: CompanyView; estimate: Estima
   );
 }
 
-function DeliveryBlock(props: { d: DeliveryDetails | null }) {
+function DeliveryBlock(props: { d: DeliveryDetails | null; ewb?: SaleDocument['ewaybill'] }) {
   const d = props.d;
   const t = useT();
   const cell = (v: string | undefined) => (v ? v : '—');
@@ -315,8 +315,18 @@ function DeliveryBlock(props: { d: DeliveryDetails | null }) {
       <div>{t('challan.modeVehicle', { mode: cell(d?.mode_of_transport), vehicle: cell(d?.vehicle_number) })}</div>
       <div>{t('challan.dispatched', { date: cell(date(d?.dispatched_date)) })}</div>
       {d?.address ? <div>{t('challan.deliverTo', { address: d.address })}</div> : null}
+      <EwaybillLine ewb={props.ewb} />
     </div>
   );
+}
+
+/** The e-way bill number and validity (issue 31), in the shop's time; nothing without one. */
+export function EwaybillLine(props: { ewb: SaleDocument['ewaybill'] }) {
+  const t = useT();
+  const e = props.ewb;
+  if (!e) return null;
+  const until = new Date(e.valid_until).toLocaleString('en-IN', { timeZone: 'Asia/Kolkata', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+  return <div data-ewb="1">{t('challan.ewaybill', { no: e.ewb_no, until })}</div>;
 }
 
 export function ChallanTemplate(props: { company: CompanyView; sale: SaleDocument }) {
@@ -336,7 +346,7 @@ export function ChallanTemplate(props: { company: CompanyView; sale: SaleDocumen
       />
       <div className="parties">
         <CustomerBlock customer={sale.customer} title={t('challan.consignee')} />
-        <DeliveryBlock d={sale.delivery} />
+        <DeliveryBlock d={sale.delivery} ewb={sale.ewaybill} />
       </div>
       <LineTable lines={sale.soldProducts} prices={false} />
       <div className="bottom">

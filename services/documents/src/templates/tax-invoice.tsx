@@ -6,7 +6,7 @@ import { amount, date, fixed, rupees, signed, unitQty } from '../render/format';
 import { inWords, langOf, tOf, useT } from '../i18n';
 import { Html } from './layout';
 import { A4, type CompanyView } from './model';
-import { billFigures, CANCELLED_CSS, CancelledMark, isWalkIn, QtyCell, Row, TenderRows, UpiBlock } from './sale-docs';
+import { billFigures, CANCELLED_CSS, CancelledMark, EwaybillLine, isWalkIn, QtyCell, Row, TenderRows, UpiBlock } from './sale-docs';
 import { isBillOfSupply, isExemptBillOfSupply, printedSupplyType, SUPPLY_MARK } from './supply';
 
 const { add, money } = Money;
@@ -433,6 +433,7 @@ function InvoiceCopyBody(props: { company: CompanyView; sale: SaleDocument; gst:
           <div>
             <span className="k">{t('gst.reverseCharge')}</span> {gst.reverse_charge ? t('common.yes') : t('common.no')}
           </div>
+          <EwaybillLine ewb={sale.ewaybill} />
         </div>
       </div>
       <ItemTable gst={gst} lines={sale.soldProducts} heads={heads} />

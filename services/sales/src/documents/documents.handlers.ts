@@ -82,6 +82,8 @@ export class DocumentsHandlers {
       paid: dec(s.paid),
       // The tenders printed under Paid (issue 28); sales before modes send none (printed as cash).
       payments: s.payments ?? null,
+      // Only a bill with an e-way bill recorded carries it (issue 31).
+      ...(s.ewaybill ? { ewaybill: s.ewaybill } : {}),
       delivery: d
         ? {
             id: d.id,
