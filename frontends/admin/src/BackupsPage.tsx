@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { translateServerMessage, useTranslation } from '@bahi/i18n';
-import { ApiError, Button, Card, Spinner, api, requestBlob, useAlert } from '@bahi/ui-kit';
+import { ApiError, Button, Card, Spinner, api, requestBlob, saveFile, useAlert } from '@bahi/ui-kit';
 
 /** GET /admin/backups (answered by the platform: packages/devstack/src/backup-agent.ts). */
 interface BackupRow {
@@ -79,12 +79,7 @@ export function BackupsPage() {
   const download = async (name: string) => {
     try {
       const { blob } = await requestBlob(`/admin/backups/${encodeURIComponent(name)}`);
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = name;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveFile(blob, name);
     } catch (err) {
       alert.error(translateServerMessage((err as Error).message));
     }

@@ -9,6 +9,7 @@ import {
   fileNameOf,
   formatINR,
   requestBlob,
+  saveFile,
   useAlert,
 } from '@bahi/ui-kit';
 import type { Gstr3bReply } from '@bahi/contracts';
@@ -43,18 +44,6 @@ const settle = <T,>(p: Promise<T>): Promise<Loaded<T>> =>
 
 const inr = (v: number | undefined) => formatINR(v ?? 0);
 
-/** Hands a fetched file to the browser under its name. */
-function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /** /reports/gst: GSTR-1 and GSTR-3B of one month, with the portal's JSON and CSV downloads. */
 export function GstReturnsPage() {
@@ -105,7 +94,7 @@ export function GstReturnsPage() {
     setDownloading(key);
     try {
       const { blob, contentDisposition } = await requestBlob('/gst/gstr1', { query: returnQuery(gstr1Query(period, section), filing) });
-      save(blob, fileNameOf(contentDisposition, fallbackFileName(period, key)));
+      saveFile(blob, fileNameOf(contentDisposition, fallbackFileName(period, key)));
     } catch (err) {
       alert.error(err instanceof ApiError ? errorMessage(err) : t('gst.downloadFailed'));
     } finally {
@@ -118,7 +107,7 @@ export function GstReturnsPage() {
     setDownloading('3b');
     try {
       const { blob, contentDisposition } = await requestBlob('/gst/gstr3b', { query: { ...returnQuery({ period }, filing), format: 'json' } });
-      save(blob, fileNameOf(contentDisposition, `GSTR3B_${period.slice(5, 7)}${period.slice(0, 4)}.json`));
+      saveFile(blob, fileNameOf(contentDisposition, `GSTR3B_${period.slice(5, 7)}${period.slice(0, 4)}.json`));
     } catch (err) {
       alert.error(err instanceof ApiError ? errorMessage(err) : t('gst.downloadFailed'));
     } finally {

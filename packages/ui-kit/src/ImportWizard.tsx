@@ -3,7 +3,7 @@ import type { ImportKind, ImportMapping, ImportMode, ImportReport, ImportStatus,
 import { translateServerMessage as server, useTranslation } from '@bahi/i18n';
 import { api, errorMessage, requestBlob } from './api';
 import { Button, Card } from './controls';
-import { fileNameOf } from './documents';
+import { fileNameOf, saveFile } from './documents';
 import './import.css';
 
 type Step = 'upload' | 'map' | 'report' | 'progress';
@@ -297,17 +297,6 @@ export function ImportWizard({ kind, title, onDone, doneLabel }: { kind: ImportK
   );
 }
 
-/** Saves a blob under a name (a temporary link click). */
-function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /** "Export CSV" and "Export XLSX" for a list: GET /export/{list} with the list's filters applied. */
 export function ExportButtons({
@@ -329,7 +318,7 @@ export function ExportButtons({
     try {
       const clean = Object.fromEntries(Object.entries(query ?? {}).filter(([, v]) => v !== '' && v !== undefined));
       const { blob, contentDisposition } = await requestBlob(`/export/${list}`, { query: { ...clean, format } });
-      save(blob, fileNameOf(contentDisposition, `${list}.${format}`));
+      saveFile(blob, fileNameOf(contentDisposition, `${list}.${format}`));
     } catch (err) {
       onError?.(errorMessage(err));
     } finally {

@@ -68,18 +68,28 @@ export async function openDocument(path: string, opts: OpenDocumentOptions = {})
     throw err;
   }
   setTimeout(() => URL.revokeObjectURL(url), KEEP_URL_MS);
-  if (opts.download) {
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = fileName;
-    a.style.display = 'none';
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-  }
+  if (opts.download) clickDownload(url, fileName);
   if (opts.newTab) {
     if (tab) tab.location.href = url;
     else if (!window.open(url, '_blank')) throw new Error('The new tab was blocked.');
   }
   if (opts.print) printInFrame(url);
+}
+
+/** Clicks a hidden link that downloads `url` under `name`. */
+function clickDownload(url: string, name: string): void {
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+/** Hands a fetched file (an export, a return's JSON, a backup) to the browser under its name. */
+export function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  clickDownload(url, name);
+  setTimeout(() => URL.revokeObjectURL(url), KEEP_URL_MS);
 }

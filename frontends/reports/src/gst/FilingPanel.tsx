@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, Button, Card, api, errorMessage, fileNameOf, requestBlob, todayISO, useAlert } from '@bahi/ui-kit';
+import { ApiError, Button, Card, api, errorMessage, fileNameOf, requestBlob, saveFile, todayISO, useAlert } from '@bahi/ui-kit';
 import { useLanguage, useTranslation } from '@bahi/i18n';
 import { monthLabel } from '../rules';
 import { filedOf, quarterMonths, quarterOf, recentQuarters, type FilingState, type GstFiling } from './filing';
@@ -42,17 +42,6 @@ export function QuarterSelect({ period, max, onChange }: { period: string; max: 
   );
 }
 
-function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /**
  * The returns of the chosen period and whether each is filed: a monthly filer's GSTR-1, or a
@@ -83,7 +72,7 @@ export function FilingPanel({ period, filing, state, onFiled }: { period: string
     setBusy(`iff-${month}`);
     try {
       const { blob, contentDisposition } = await requestBlob('/gst/iff', { query: { period: month } });
-      save(blob, fileNameOf(contentDisposition, `IFF_${month.slice(5)}${month.slice(0, 4)}.json`));
+      saveFile(blob, fileNameOf(contentDisposition, `IFF_${month.slice(5)}${month.slice(0, 4)}.json`));
     } catch (err) {
       alert.error(err instanceof ApiError ? errorMessage(err) : t('gst.downloadFailed'));
     } finally {

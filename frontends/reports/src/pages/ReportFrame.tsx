@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { NavLink, useSearchParams } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
-import { Button, Card, Pager, Spinner, api, errorMessage, fileNameOf, formatINR, openDocument, requestBlob, useAlert } from '@bahi/ui-kit';
+import { Button, Card, Pager, Spinner, api, errorMessage, fileNameOf, formatINR, openDocument, requestBlob, saveFile, useAlert } from '@bahi/ui-kit';
 import { TotalsTable, type Column } from '../TotalsTable';
 import { PAGE_SIZE, QUICK_RANGES, REPORT_NAMES, activeRange, istToday, nextParams, pageCount, queryOf, queryString, quickRange, type ReportName } from './query';
 
@@ -82,17 +82,6 @@ export function ReportShell(props: { name: ReportName; query: Record<string, str
   );
 }
 
-function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /** CSV and XLSX of every row with the filters applied (the service's `?format=`), and the PDF through documents. */
 export function ReportActions({ name, query }: { name: ReportName; query: Record<string, string> }) {
@@ -104,7 +93,7 @@ export function ReportActions({ name, query }: { name: ReportName; query: Record
     setBusy(format);
     try {
       const { blob, contentDisposition } = await requestBlob(`/reports/${name}`, { query: { ...filters, format } });
-      save(blob, fileNameOf(contentDisposition, `${name}.${format}`));
+      saveFile(blob, fileNameOf(contentDisposition, `${name}.${format}`));
     } catch (err) {
       alert.error(errorMessage(err));
     } finally {

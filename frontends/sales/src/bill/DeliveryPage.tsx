@@ -11,6 +11,7 @@ import {
   Field,
   FormActions,
   requestBlob,
+  saveFile,
   SelectField,
   FormGrid,
   openDocument,
@@ -213,11 +214,7 @@ function EwaybillRecord({ saleId }: { saleId: string }) {
   const download = async () => {
     try {
       const { blob } = await requestBlob('/ewaybill/json', { query: { ids: saleId } });
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = `ewaybill-${saleId}.json`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+      saveFile(blob, `ewaybill-${saleId}.json`);
     } catch (err) {
       alert.error(err instanceof ApiError ? errorMessage(err) : t('ewaybill.downloadFailed'));
     }
