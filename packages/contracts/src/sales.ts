@@ -119,6 +119,8 @@ export interface SoldProduct {
   cgst?: number | null;
   sgst?: number | null;
   igst?: number | null;
+  /** GST mode: a nil-rated, exempt or non-GST line says so (GSTR-1 Table 8); absent on a taxable line. */
+  supply_type?: 'nil' | 'exempt' | 'non_gst';
 }
 
 export interface SaleDetails {

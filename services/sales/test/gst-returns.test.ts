@@ -629,6 +629,9 @@ describe('an exempt product sold through POST /MAKE_SALE (supply type frozen at 
     const sold = (await cashier.post('/MAKE_SALE', { clientId: 0, paid: '0', date: '2031-05-20' }).expect(200)).body as { saleId: number };
     const stored = await sales.findOne({ saleId: sold.saleId }).lean();
     expect(stored!.gst!.lines[0]).toMatchObject({ supply_type: 'exempt', gst_rate: '0', taxable_value: '80.00' });
+    // The bill view reads each line's type to title an all-exempt bill a Bill of Supply (@bahi/gst isBillOfSupply).
+    const bill = (await cashier.get(`/getBillDetails?id=${sold.saleId}`).expect(200)).body;
+    expect(bill.soldProducts[0]).toMatchObject({ supply_type: 'exempt', gst_rate: 0, taxable_value: 80 });
     const g = JSON.parse((await M.get('/gst/gstr1?period=2031-05').expect(200)).text);
     expectValid(g);
     // 2 kg x 40.00 = 80.00 exempt, intra-state to an unregistered buyer; b2cs keeps only the month's taxable sales.

@@ -6,6 +6,7 @@ import { fmt1 } from '../cart/lines';
 import '../cart/sales.css';
 import './ewaybill.css';
 import type { BillDetailsReply } from '@bahi/contracts';
+import { isBillOfSupply } from '@bahi/gst';
 import { BillReturns } from './BillReturns';
 import { CancelBill } from './CancelBill';
 import { ReturnItems } from './ReturnItems';
@@ -21,13 +22,20 @@ type Sale = Bill['saleDetails'];
 
 type Head = 'cgst' | 'sgst' | 'igst';
 
+/** A composition bill, or a GST bill of only nil-rated, exempt or non-GST lines (Rule 49): the one rule of @bahi/gst. */
+const billOfSupply = (bill: Bill) =>
+  isBillOfSupply(
+    bill.saleDetails.document ?? '',
+    bill.soldProducts.map((p) => ({ supply_type: p.supply_type, gst_rate: p.gst_rate ?? 0 })),
+  );
+
 /**
  * The bill's lines. A tax invoice (`gst`) replaces the Amount column with the taxable value, the
  * GST % and the tax of each head (CGST and SGST/UTGST, or IGST; none on a bill of supply).
  */
 function BillLines({ bill, gst }: { bill: Bill; gst: boolean }) {
   const s = bill.saleDetails;
-  const supply = s.document === 'bill-of-supply';
+  const supply = billOfSupply(bill);
   const heads: readonly Head[] = !gst || supply ? [] : s.inter_state ? ['igst'] : ['cgst', 'sgst'];
   const { t } = useTranslation('sales');
   const headName = (h: Head) => (h === 'sgst' ? (s.state_tax_name ?? t('gst.sgst')) : h === 'igst' ? t('gst.igst') : t('gst.cgst'));
@@ -134,7 +142,8 @@ function SimpleTotals({ bill }: { bill: Bill }) {
 }
 
 /** A tax invoice's totals: taxable value (shipping less discount is inside it), each head, round off, invoice value. */
-function GstTotals({ s }: { s: Sale }) {
+function GstTotals({ bill }: { bill: Bill }) {
+  const s = bill.saleDetails;
   const { t } = useTranslation('sales');
   const row = (label: string, value: number | null | undefined, id: string, sign = false) => (
     <>
@@ -153,7 +162,7 @@ function GstTotals({ s }: { s: Sale }) {
         </span>
       )}
       {row(t('gst.taxableValue'), s.taxable_total, 'bill-taxable')}
-      {s.document !== 'bill-of-supply' &&
+      {!billOfSupply(bill) &&
         (s.inter_state ? (
           row(t('gst.igst'), s.igst_total, 'bill-igst')
         ) : (
@@ -163,7 +172,7 @@ function GstTotals({ s }: { s: Sale }) {
           </>
         ))}
       {row(t('gst.roundOff'), s.round_off, 'bill-round-off', true)}
-      <span className="grand">{s.document === 'bill-of-supply' ? t('gst.billValue') : t('gst.invoiceValue')}</span>
+      <span className="grand">{billOfSupply(bill) ? t('gst.billValue') : t('gst.invoiceValue')}</span>
       <span className="grand r" data-testid="bill-invoice-value">
         {formatINR(s.invoice_value)}
       </span>
@@ -271,7 +280,7 @@ export default function BillPage() {
             {gst ? (
               <>
                 <h2 style={{ margin: 0 }} data-testid="bill-document">
-                  {s.document === 'bill-of-supply' ? t('gst.billOfSupply') : t('gst.taxInvoice')}
+                  {billOfSupply(bill) ? t('gst.billOfSupply') : t('gst.taxInvoice')}
                 </h2>
                 <div>
                   {t('bill.invoiceNo')} <b data-testid="bill-invoice-no">{s.invoice_no}</b>
@@ -351,7 +360,7 @@ export default function BillPage() {
           </div>
         )}
         <div className="sl-bill__totals" data-testid="bill-totals">
-          {gst ? <GstTotals s={s} /> : <SimpleTotals bill={bill} />}
+          {gst ? <GstTotals bill={bill} /> : <SimpleTotals bill={bill} />}
           {!s.walkIn && (
             <>
               <span>{t('gst.previousDue')}</span>

@@ -36,6 +36,7 @@ export function soldProduct(l: StoredLine, g?: GstLine | null): SoldProduct {
     cgst: g ? num(g.cgst) : null,
     sgst: g ? num(g.sgst) : null,
     igst: g ? num(g.igst) : null,
+    ...(g?.supply_type && g.supply_type !== 'taxable' ? { supply_type: g.supply_type } : {}),
   };
 }
 
