@@ -132,3 +132,25 @@ describe('a Rs 60,000 sale to the walk-in (Rule 46(e))', () => {
     await page.waitForFunction(() => ((window as unknown as { __prints?: number }).__prints ?? 0) >= 2, undefined, { timeout: 60_000 });
   });
 });
+
+describe('a bill of only exempt lines (CGST Rule 49)', () => {
+  it('the bill view titles it a Bill of Supply in the invoice series, with no tax heads and no composition sentence', async () => {
+    const { category } = await ok<{ category: { id: number }[] }>('GET', '/addProductPageDetails');
+    const milk = (await ok<{ id: number }>('POST', '/createNewProduct', { catagory: category[0]!.id, brand_name: 'Amul', name: 'Loose Milk', mrp: '30', cp: '26', unit: 'ltr', per_peice_quantity: 1, tax: '0', hsn_code: '0401', supply_type: 'exempt', price_includes_tax: true })).id;
+    await page.goto('/');
+    await byId('product-entry').fill(`2*${milk}`);
+    await byId('product-entry').press('Enter');
+    await byId(`line-${milk}`).waitFor();
+    await page.keyboard.press('F9');
+    await byId('sell-confirm').click();
+    await page.waitForURL(/\/salesList\/bill\/print\/\d+$/);
+    await byId('bill-document').waitFor();
+    expect(await text('bill-document')).toBe('Bill of Supply');
+    expect(await text('bill-invoice-no')).toMatch(/^TV\/\d{2}-\d{2}\/\d{4}$/);
+    // 2 x 30.00 = 60.00, no tax.
+    expect(await text('bill-invoice-value')).toBe('₹60.00');
+    expect(await byId('bill-cgst').count()).toBe(0);
+    expect(await byId('bill-composition').count()).toBe(0);
+    await e2e.shot(page, 'gst-invoice-exempt-bill-of-supply');
+  });
+});
