@@ -1,4 +1,5 @@
 // Pieces of the summary card the cart and the estimate editor share.
+import { useState } from 'react';
 import { useTranslation } from '@bahi/i18n';
 import { Modal } from '@bahi/ui-kit';
 import { CustomerForm } from '../clients/CustomerForm';
@@ -23,11 +24,13 @@ export function CustomerChooser({
   searchKey: number;
   testId: string;
   onChoose(c: Customer | null): void;
-  onAdd(): void;
+  /** Add Customer, with the text typed in the search (issue 32: it becomes the name or mobile). */
+  onAdd(typed: string): void;
 }) {
   const { t } = useTranslation('sales');
+  const [typed, setTyped] = useState('');
   return (
-    <div className="sl-customer">
+    <div className="sl-customer" onChange={(e) => setTyped((e.target as HTMLInputElement).value ?? '')}>
       <CustomerSearch key={searchKey} onChoose={onChoose} />
       <div className="sl-customer__row">
         <span className="sl-customer__name" data-testid={testId}>
@@ -37,7 +40,7 @@ export function CustomerChooser({
           <button type="button" className="sl-link" onClick={() => onChoose(null)}>
             {t('customer.unknown')}
           </button>
-          <button type="button" className="sl-link" onClick={onAdd}>
+          <button type="button" className="sl-link" onClick={() => onAdd(typed)}>
             {t('customer.add')}
           </button>
         </span>
@@ -68,6 +71,7 @@ export function CheckoutModal({
   gst,
   preview,
   hideOfficer,
+  typed,
   onClose,
   onCustomerSaved,
   onSell,
@@ -79,6 +83,8 @@ export function CheckoutModal({
   gst?: CounterGstSummary | null;
   preview?: PreviewSaleReply | null;
   hideOfficer?: boolean;
+  /** The customer search's text, carried into Add Customer. */
+  typed?: string;
   onClose(): void;
   onCustomerSaved(c: Customer): void;
   onSell(v: SellValues): Promise<void>;
@@ -88,7 +94,7 @@ export function CheckoutModal({
   const { t } = useTranslation('sales');
   return (
     <Modal open={panel !== 0} title={panel === 1 ? t('customer.add') : panel === 2 ? t('sell.title') : t('purchase.title')} onClose={onClose} width={panel === 1 ? 640 : panel === 2 && gst ? 460 : panel === 3 && !hideOfficer ? 620 : 420}>
-      {panel === 1 && <CustomerForm onSaved={onCustomerSaved} onCancel={onClose} />}
+      {panel === 1 && <CustomerForm typed={typed} onSaved={onCustomerSaved} onCancel={onClose} />}
       {panel === 2 && <SellPanel total={total} gst={gst} preview={preview} onSell={onSell} onError={onError} />}
       {panel === 3 && <PurchasePanel hideOfficer={hideOfficer} cartNo={hideOfficer ? undefined : 1} onPurchase={onPurchase} onError={onError} />}
     </Modal>

@@ -301,6 +301,7 @@ export function CounterLayout({
 }) {
   const alert = useAlert();
   const { t } = useTranslation('sales');
+  const [typed, setTyped] = useState('');
   return (
     <div className="sl-cart" data-testid={testId}>
       <section className="bk-card sl-card">
@@ -322,7 +323,10 @@ export function CounterLayout({
           searchKey={searchKey}
           testId={customerTestId}
           onChoose={onChooseCustomer}
-          onAdd={() => checkout.setPanel(1)}
+          onAdd={(text) => {
+            setTyped(text);
+            checkout.setPanel(1);
+          }}
         />
         {rows}
         <GstError gst={gst} />
@@ -334,6 +338,7 @@ export function CounterLayout({
         gst={gst}
         preview={preview}
         hideOfficer={hideOfficer}
+        typed={typed}
         onClose={() => checkout.setPanel(0)}
         onCustomerSaved={onCustomerSaved}
         onSell={onSell}

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from '@bahi/i18n';
 import { ApiError, Button, PartyField, api, errorMessage, useAlert } from '@bahi/ui-kit';
-import { customerFormError, fieldLabel, NEW_CUSTOMER, type Customer, type CustomerFormValues } from './customer';
+import { customerFormError, fieldLabel, newCustomerFromSearch, NEW_CUSTOMER, stateFromGstin, type Customer, type CustomerFormValues } from './customer';
 import './clients.css';
 
 interface SaveReply {
@@ -21,6 +21,8 @@ export interface CustomerFormProps {
   /** Called by Cancel on a new customer (an existing one just restores its saved data). */
   onCancel?(): void;
   testId?: string;
+  /** The text typed in the customer search: a new customer's name, or its mobile when 10 digits. */
+  typed?: string;
 }
 
 const values = (c: Customer): CustomerFormValues => ({
@@ -39,16 +41,40 @@ const FIELDS: (keyof CustomerFormValues)[] = ['name', 'address_line_1', 'address
 const OPTIONAL = new Set<keyof CustomerFormValues>(['address_line_2', 'gstin']);
 
 /** The customer form of spec 000: read -> Edit -> Save, Cancel restores; defaults for a new customer. */
-export function CustomerForm({ customer, createPath = '/clients/addClient', onSaved, onCancel, testId = 'customer-form' }: CustomerFormProps) {
+export function CustomerForm({ customer, createPath = '/clients/addClient', onSaved, onCancel, testId = 'customer-form', typed = '' }: CustomerFormProps) {
   const existing = !!customer;
-  const [saved, setSaved] = useState<CustomerFormValues>(customer ? values(customer) : NEW_CUSTOMER);
+  const [saved, setSaved] = useState<CustomerFormValues>(customer ? values(customer) : { ...NEW_CUSTOMER, ...newCustomerFromSearch(typed) });
   const [form, setForm] = useState<CustomerFormValues>(saved);
   const [editing, setEditing] = useState(!existing);
   const [busy, setBusy] = useState(false);
   const alert = useAlert();
   const { t } = useTranslation('sales');
 
-  const setValue = (k: keyof CustomerFormValues) => (value: string) => setForm({ ...form, [k]: value });
+  // A GSTIN typed in full fills the state (its first two digits are the GST state code).
+  const setValue = (k: keyof CustomerFormValues) => (value: string) =>
+    setForm((f) => {
+      const state = k === 'gstin' ? stateFromGstin(value) : null;
+      return { ...f, [k]: value, ...(state ? { state } : {}) };
+    });
+
+  // In GST mode a new customer starts in the company's state, not the spec's Maharashtra (the state
+  // decides CGST/SGST versus IGST); simple mode keeps the spec's defaults.
+  useEffect(() => {
+    if (existing) return;
+    let live = true;
+    api
+      .get<{ tax_mode?: string; state_code?: string | null }>('/getCompanyDetails')
+      .then((c) => {
+        if (!live || !c || (c.tax_mode ?? 'simple') === 'simple' || !c.state_code) return;
+        const start = (f: CustomerFormValues) => (f.state === NEW_CUSTOMER.state ? { ...f, state: c.state_code! } : f);
+        setForm(start);
+        setSaved(start);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [existing]);
 
   const cancel = () => {
     setForm(saved);

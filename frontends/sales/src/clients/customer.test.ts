@@ -1,6 +1,6 @@
 import { applyLanguage, i18n } from '@bahi/i18n';
 import '../i18n';
-import { chosenClientId, customerFormError, NEW_CUSTOMER, suggestionText } from './customer';
+import { chosenClientId, customerFormError, newCustomerFromSearch, NEW_CUSTOMER, stateFromGstin, suggestionText } from './customer';
 
 describe('customer form rules', () => {
   const ok = { ...NEW_CUSTOMER, name: 'Asha', mobile_no: '9876500001' };
@@ -9,6 +9,20 @@ describe('customer form rules', () => {
   beforeAll(async () => {
     await applyLanguage('en');
     await i18n.loadNamespaces('sales');
+  });
+
+  it('carries the search text into Add Customer: 10 digits as the mobile, other text as the name (issue 32)', () => {
+    expect(newCustomerFromSearch('  Asha Devi ')).toEqual({ name: 'Asha Devi' });
+    expect(newCustomerFromSearch('9876500001')).toEqual({ mobile_no: '9876500001' });
+    expect(newCustomerFromSearch('98765')).toEqual({ name: '98765' });
+    expect(newCustomerFromSearch('12 : Asha 9876500001')).toEqual({});
+    expect(newCustomerFromSearch('   ')).toEqual({});
+  });
+
+  it("a valid GSTIN gives its state code; a mistyped one gives none", () => {
+    expect(stateFromGstin('27AAPFU0939F1ZV')).toBe('27');
+    expect(stateFromGstin('29aapfu0939f1z')).toBeNull();
+    expect(stateFromGstin('27AAPFU0939F1ZX')).toBeNull();
   });
 
   it('has the spec defaults for a new customer', () => {

@@ -2,6 +2,7 @@
 
 import type { Customer } from '@bahi/contracts';
 import { i18n } from '@bahi/i18n';
+import { validateGstin } from '@bahi/gst';
 
 export type { Customer };
 
@@ -57,4 +58,17 @@ export function chosenClientId(text: string, listed: Pick<Customer, 'client_id'>
   if (!m) return null;
   const id = Number(m[1]);
   return listed.some((c) => c.client_id === id) ? id : null;
+}
+
+/** Issue 32: the text typed in the customer search starts Add Customer: 10 digits are the mobile, other text the name. */
+export function newCustomerFromSearch(typed: string): Partial<CustomerFormValues> {
+  const t = typed.trim();
+  if (!t || /^\d+\s*:/.test(t)) return {};
+  return /^\d{10}$/.test(t) ? { mobile_no: t } : { name: t };
+}
+
+/** A valid GSTIN's first two digits are the holder's state (GST state code); null otherwise. */
+export function stateFromGstin(gstin: string): string | null {
+  const r = validateGstin(gstin);
+  return r.ok ? r.stateCode : null;
 }
