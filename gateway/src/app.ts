@@ -11,6 +11,7 @@ import { DEFAULT_LOGIN_LIMIT, LoginLimiter, type LoginLimitOptions } from './log
 import { RouteTable, type CompiledRoute, type PrefixDef, type RouteDef } from './route-table';
 import { applySecurityHeaders, helmetOptions, securityHeaders } from './security-headers';
 import { DEFAULT_SHARE_LIMIT, mountShareRoute } from './share-route';
+import { exportAllHandler } from './export-all';
 
 export interface GatewayOptions {
   routes: readonly RouteDef[];
@@ -169,6 +170,12 @@ export function createApp(opts: GatewayOptions): Gateway {
     // Versions and the services' details (errors, browser statistics) only for a signed-in user.
     const signedIn = 'claims' in checkBearer(auth, req.headers.authorization);
     res.status(report.status === 'ok' ? 200 : 503).json(signedIn ? report : { status: report.status });
+  });
+
+  // The gateway assembles the company's all-data zip from the owning services' exports (export-all.ts).
+  const exportAll = exportAllHandler(opts.serviceUrls, log);
+  api.get('/export/all', (req, res, next) => {
+    bearerAuth(auth, req, res, () => void exportAll(req, res).catch(next), false, 'GET /export/all');
   });
 
   api.use((req: Request, res: Response) => {
