@@ -7,6 +7,7 @@ import { Layout } from './layout/Layout';
 import { ErrorPage } from './pages/ErrorPage';
 import { LoginPage } from './pages/LoginPage';
 import { LogoutPage } from './pages/LogoutPage';
+import { PublicAddressCard } from './pages/PublicAddressCard';
 import { SettingPage } from './pages/SettingPage';
 import { UpdatePasswordPage } from './pages/UpdatePasswordPage';
 import { REMOTE_AREAS } from './remoteAreas';
@@ -30,6 +31,17 @@ export const routes: RouteObject[] = [
       { path: 'logout', element: <LogoutPage /> },
       // Outside the shell (spec 001 §2), so a temporary password, or the platform admin, reaches it.
       { path: 'updatePassword', loader: passwordLoader, element: <UpdatePasswordPage /> },
+      {
+        // The platform admin's Setting (the shop's public address): a shell card, as managers see it read-only.
+        path: 'admin/setting',
+        loader: adminLoader,
+        shouldRevalidate: () => false,
+        element: (
+          <AdminLayout>
+            <PublicAddressCard />
+          </AdminLayout>
+        ),
+      },
       {
         // The admin remote's own <Routes> take everything under /admin.
         path: 'admin/*',

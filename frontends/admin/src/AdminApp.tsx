@@ -18,6 +18,7 @@ export default function AdminApp() {
         </NavLink>
         <NavLink to="/admin/createCompany">{t('nav.addCompany')}</NavLink>
         <NavLink to="/admin/backups">{t('nav.backups')}</NavLink>
+        <NavLink to="/admin/setting">{t('nav.setting')}</NavLink>
       </nav>
       <Routes>
         <Route index element={<CompanyListPage />} />

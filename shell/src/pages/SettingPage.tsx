@@ -19,6 +19,7 @@ import {
 } from '@bahi/ui-kit';
 import { PrintersCard } from './PrintersCard';
 import { DownloadAllCard } from './DownloadAllCard';
+import { PublicAddressCard } from './PublicAddressCard';
 import { ApprovalPinCard, type CounterGuards, counterGuardsBody, counterGuardsOf, CounterGuardsSection } from './CounterGuardsSection';
 import { dispatchBody, dispatchOf, DispatchSection, type DispatchSettings } from './DispatchSection';
 // The modules, not the index: the index brings decimal.js (36 kB) into every page of the shell.
@@ -425,6 +426,7 @@ export function SettingPage() {
       <CompanyProfile />
       <ApprovalPinCard />
       <PrintersCard />
+      <PublicAddressCard />
       <CompanyUsers />
       <DownloadAllCard />
     </>
