@@ -82,7 +82,7 @@ describe('tax invoice (gst mode)', () => {
     expect(text).toContain('8516 3.0 PCS 1,500.00 18% 270.00 270.00');
     expect(text).toContain('Total 1,690.00 292.80 292.80');
     // The previous due and payment stay below the invoice: 1983.00 + 500.50 - 1000 = 1483.50 -> 1,484
-    totals(text, ['This invoice ₹1,983.00', 'Previous due ₹500.50', 'Paid ₹1,000.00', 'Balance due ₹1,484']);
+    totals(text, ['This invoice ₹1,983.00', 'Previous due ₹500.50', 'Paid (Cash) ₹1,000.00', 'Balance due ₹1,484']);
     expect(text).toContain('Invoice GT/26-27/0001 · Page 1 of 1');
   });
 

@@ -59,7 +59,7 @@ describe('bill', () => {
     expect(text).toContain('Discount - ₹21.50');
     expect(text).toContain('Previous due ₹500.25');
     expect(text).toContain('Total ₹2,561.92');
-    expect(text).toContain('Paid ₹1,000.00');
+    expect(text).toContain('Paid (Cash) ₹1,000.00');
     expect(text).toContain('Due ₹1,562');
     expect(text).toContain('Due date: 14-04-2025');
   });

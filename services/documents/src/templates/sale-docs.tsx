@@ -190,12 +190,18 @@ export function tenders(payments: readonly PaymentLine[] | null | undefined, pai
   return list.map((p) => ({ name: `${t(`payMode.${p.mode}`)}${p.ref ? ` · ${p.ref}` : ''}`, value: rupees(p.amount) }));
 }
 
-/** The tender rows under "Paid" on the A5 bill and the A4 invoice (indented, smaller). */
-export function TenderRows(props: { payments: readonly PaymentLine[] | null | undefined; paid: Money.MoneyInput }) {
+/**
+ * "Paid" on the A5 bill and the A4 invoice: one tender names its mode in the row ("Paid (Cash)"), so
+ * a full A5 bill stays one page; a split tender lists each under it (indented, smaller).
+ */
+export function PaidRows(props: { payments: readonly PaymentLine[] | null | undefined; paid: Money.MoneyInput }) {
   const t = useT();
+  const rows = tenders(props.payments, props.paid, t);
+  if (rows.length === 1) return <Row name={`${t('common.paid')} (${rows[0]!.name})`} value={rupees(props.paid)} />;
   return (
     <>
-      {tenders(props.payments, props.paid, t).map((r, i) => (
+      <Row name={t('common.paid')} value={rupees(props.paid)} />
+      {rows.map((r, i) => (
         <tr key={i} className="tender">
           <td>{r.name}</td>
           <td className="num">{r.value}</td>
@@ -254,8 +260,7 @@ export function BillTemplate(props: { company: CompanyView; sale: SaleDocument; 
             <Row name={t('common.discount')} value={`- ${rupees(f.discount)}`} />
             {walkIn ? null : <Row name={t('common.previousDue')} value={rupees(f.previousDue)} />}
             <Row name={t('common.total')} value={rupees(f.total)} strong />
-            <Row name={t('common.paid')} value={rupees(f.paid)} />
-            <TenderRows payments={sale.payments} paid={f.paid} />
+            <PaidRows payments={sale.payments} paid={f.paid} />
             <Row name={t('common.due')} value={rupees(f.dueRounded, 0)} strong />
           </tbody>
         </table>

@@ -6,7 +6,7 @@ import { amount, date, fixed, rupees, signed, unitQty } from '../render/format';
 import { inWords, langOf, tOf, useT } from '../i18n';
 import { Html } from './layout';
 import { A4, type CompanyView } from './model';
-import { billFigures, CANCELLED_CSS, CancelledMark, EwaybillLine, isWalkIn, QtyCell, Row, TenderRows, UpiBlock } from './sale-docs';
+import { billFigures, CANCELLED_CSS, CancelledMark, EwaybillLine, isWalkIn, QtyCell, Row, PaidRows, UpiBlock } from './sale-docs';
 import { isBillOfSupply, isExemptBillOfSupply, printedSupplyType, SUPPLY_MARK } from './supply';
 
 const { add, money } = Money;
@@ -475,8 +475,7 @@ function InvoiceCopyBody(props: { company: CompanyView; sale: SaleDocument; gst:
             <tbody>
               <Row name={t('gst.thisInvoice')} value={rupees(a.invoiceValue)} />
               {walkIn ? null : <Row name={t('common.previousDue')} value={rupees(a.previousDue)} />}
-              <Row name={t('common.paid')} value={rupees(a.paid)} />
-              <TenderRows payments={sale.payments} paid={a.paid} />
+              <PaidRows payments={sale.payments} paid={a.paid} />
               <tr className="due">
                 <td>{t('gst.balanceDue')}</td>
                 <td className="num">{rupees(a.dueRounded, 0)}</td>
