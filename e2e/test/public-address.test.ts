@@ -49,6 +49,10 @@ test('the admin is warned about a localhost address, a bad address is refused wi
   await card.waitFor();
   expect(await field.inputValue()).toBe('https://shop.example.in');
   await e2e.shot(page, 'public-address-admin');
+  // Back to the companies by the brand (this page is outside the admin remote's tabs).
+  await page.getByTestId('admin-home').click();
+  await page.waitForURL((u) => u.pathname === '/admin');
+  await page.getByRole('link', { name: 'Setting' }).waitFor();
 }, 120_000);
 
 test("a manager sees the shop's public address read-only in Setting", async () => {

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
 import { PageHeaderProvider, PageHeaderSlot, UserProvider } from '@bahi/ui-kit';
 import { fetchUser, useCurrentUser } from '../userStore';
@@ -15,10 +16,11 @@ export function AdminLayout({ children }: { children: ReactNode }) {
       <PageHeaderProvider>
         <div className="sh-admin">
           <header className="sh-topbar sh-topbar--admin">
-            <div className="sh-brand sh-brand--light">
+            {/* A link back to the companies from the shell's own admin pages (Setting), outside the admin remote's tabs. */}
+            <Link className="sh-brand sh-brand--light" to="/admin" data-testid="admin-home">
               <span className="sh-brand__mark">ब</span>
               <span className="sh-brand__name">{t('brand.admin')}</span>
-            </div>
+            </Link>
             <div className="sh-topbar__middle">
               <PageHeaderSlot />
             </div>
