@@ -5,11 +5,13 @@ import { useTranslation } from '@bahi/i18n';
 import { api } from '@bahi/ui-kit';
 
 /** The first day's steps (issue 32), each ticked from the company's own data. */
-export type StepKey = 'profile' | 'products' | 'purchase' | 'printer' | 'users' | 'backups';
+export type StepKey = 'profile' | 'category' | 'products' | 'purchase' | 'printer' | 'users' | 'backups';
 export type Steps = Record<StepKey, boolean>;
 
 const STEPS: { key: StepKey; to: string; alt?: { to: string; label: string } }[] = [
   { key: 'profile', to: '/setting' },
+  // A product cannot be saved without a category (the API requires catagory).
+  { key: 'category', to: '/productsCatagory/add' },
   { key: 'products', to: '/productItem/addProducts', alt: { to: '/productItem/import', label: 'import' } },
   { key: 'purchase', to: '/distributor', alt: { to: '/', label: 'cart' } },
   { key: 'printer', to: '/setting' },
@@ -21,8 +23,9 @@ const STEPS: { key: StepKey; to: string; alt?: { to: string; label: string } }[]
 const ask = <T,>(path: string, query?: Record<string, string | number>) => api.get<T>(path, { query, authRedirect: false });
 
 export async function loadSteps(): Promise<Steps> {
-  const [company, products, distributors, purchases, printers, users, backups] = await Promise.allSettled([
+  const [company, categories, products, distributors, purchases, printers, users, backups] = await Promise.allSettled([
     ask<CompanyDetails>('/getCompanyDetails'),
+    ask<{ categoryList: unknown[] }>('/getCategoryList'),
     ask<{ count: number }>('/getProductList', { pageNo: 0 }),
     ask<{ allDistributorsList: unknown[] }>('/getAllDistributorsList'),
     ask<{ purchaseList: unknown[] }>('/getPurchaseList', { pageNo: 0 }),
@@ -37,6 +40,7 @@ export async function loadSteps(): Promise<Steps> {
   const notRunHere = backups.status === 'rejected' && (backups.reason as { status?: number })?.status === 501;
   return {
     profile: !!c && !!c.add1?.trim() && !!c.mob1?.trim() && gstReady,
+    category: (ok(categories)?.categoryList?.length ?? 0) > 0,
     products: (ok(products)?.count ?? 0) > 0,
     purchase: (ok(distributors)?.allDistributorsList.length ?? 0) > 0 && (ok(purchases)?.purchaseList.length ?? 0) > 0,
     printer: (ok(printers)?.printers.length ?? 0) > 0,

@@ -118,6 +118,11 @@ export default function CartPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [params, lines.length, user]);
 
+  // Issue 32: the stock warning speaks of selling, and this cart may become a purchase (which adds
+  // stock): each line's last warning is kept and shown on Proceed to Sell, never for a purchase.
+  const stockNotes = useRef(new Map<number, string[]>());
+  const noteStock = (sl_no: number, warnings: string[]) => (warnings.length ? stockNotes.current.set(sl_no, warnings) : stockNotes.current.delete(sl_no));
+
   const [unknown, setUnknown] = useState<string | null>(null);
   const add = async (text: string) => {
     const seq = ++sent.current;
@@ -132,7 +137,7 @@ export default function CartPage() {
       }
       setUnknown(null);
       const [[line], extra] = r;
-      extra.warnings.forEach((w) => alert.show(w, 'warning'));
+      noteStock(line.sl_no, extra.warnings);
       if (extra.summery && !applySummery(extra.summery, seq)) return void load();
       setLines((ls) =>
         ls.some((l) => l.sl_no === line.sl_no) ? ls.map((l) => (l.sl_no === line.sl_no ? line : l)) : [...ls, line],
@@ -147,7 +152,7 @@ export default function CartPage() {
     const seq = ++sent.current;
     try {
       const r = await api.post<UpdateReply>(path, { cart_no: CART_NO, ...body });
-      r.warnings.forEach((w) => alert.show(w, 'warning'));
+      if (r.line) noteStock(r.line.sl_no, r.warnings);
       if (!applySummery(r.summery, seq)) {
         void load();
         return null;
@@ -220,6 +225,7 @@ export default function CartPage() {
   const proceedToSell = () => {
     const refusal = lines.length ? gstRefusal(gst) : null;
     if (refusal) return alert.error(refusal);
+    lines.forEach((l) => stockNotes.current.get(l.sl_no)?.forEach((w) => alert.show(w, 'warning')));
     checkout.proceed(2);
   };
 
