@@ -185,14 +185,19 @@ describe('a GST-mode sale at the counter', () => {
     await fillExample();
     await shows(byId('summary').getByTestId('gst-cgst'), '₹146.40'); // the server has priced the discount
     // A new customer from the cart's Add Customer becomes the cart's customer.
+    // Issue 32: the name typed in the search is carried in; in GST mode the form starts in the company's
+    // state (27), and the GSTIN typed fills the customer's (24).
+    await page.getByLabel('Search customer', { exact: true }).fill('Surat Traders');
     await page.getByRole('button', { name: 'Add Customer' }).click();
     const form = page.getByTestId('customer-form');
+    await valueIs('customer-form-name', 'Surat Traders');
+    await valueIs('customer-form-state', '27');
     await form.getByLabel('Mobile').fill('9825012345');
-    await form.getByLabel('Name').fill('Surat Traders');
     await form.getByLabel('City').fill('Surat');
-    await form.getByLabel('State').fill('Gujarat');
     await form.getByLabel('Zip').fill('395003');
     await form.getByLabel('GSTIN').fill(CUSTOMER_GSTIN);
+    await valueIs('customer-form-state', '24');
+    await e2e.shot(page, 'gst-sale-add-customer-from-search');
     await form.getByLabel('GSTIN').press('Enter');
     await byId('current-customer').filter({ hasText: 'Surat Traders' }).waitFor();
 
@@ -419,3 +424,8 @@ describe('a GST-mode sale at the counter', () => {
     for (const t of ['Bill of Supply', 'Composition taxable person, not eligible to collect tax on supplies', invoiceNo, '1,960.00']) expect(pdfText).toContain(t);
   }));
 });
+
+/** Waits until the input with this id holds this value (React fills some fields after a reply). */
+async function valueIs(id: string, value: string) {
+  await page.waitForFunction(([i, v]) => (document.getElementById(i!) as HTMLInputElement | null)?.value === v, [id, value], { timeout: 10_000 });
+}
