@@ -22,6 +22,7 @@ export const EXPORT_ALL_LISTS: readonly { list: string; service: string; file: s
   { list: 'creditNotes', service: 'sales', file: 'credit-notes.xlsx' },
   { list: 'purchases', service: 'inventory', file: 'purchases.xlsx' },
   { list: 'debitNotes', service: 'inventory', file: 'debit-notes.xlsx' },
+  { list: 'ledgers', service: 'ledger', file: 'ledgers.xlsx' },
 ];
 
 export const EXPORT_ALL_MESSAGES = {

@@ -9,6 +9,8 @@ let rig: Rig;
 let mgrA: Api;
 let staffA: Api;
 let mgrB: Api;
+let clientA = 0;
+let distA = 0;
 const B_CUSTOMER = 'Zorawar Isolation Buyer';
 const B_PRODUCT = 'Zircon Isolation Lamp';
 const B_DISTRIBUTOR = 'Zenith Isolation Suppliers';
@@ -45,6 +47,8 @@ beforeAll(async () => {
     const r = await mgrA.get('/getAllDistributorsList');
     return r.body?.allDistributorsList?.length > 0 && r.body.allDistributorsList;
   });
+  clientA = clients[0].id;
+  distA = dists[0].id;
   // Company A: a sale, an estimate, a purchase, a credit note and a debit note.
   expect((await staffA.get('/addProductIntoCart/1')).status).toBe(200);
   expect((await staffA.post('/MAKE_SALE', { clientId: clients[0].id, cart_no: 1, paid: '0' })).status).toBe(200);
@@ -90,7 +94,7 @@ describe('GET /api/export/all', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="bahi-all-data-\d{4}-\d\d-\d\d\.zip"$/);
     const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()));
     const names = Object.keys(zip.files).sort();
-    expect(names).toEqual(['credit-notes.xlsx', 'customers.xlsx', 'debit-notes.xlsx', 'distributors.xlsx', 'estimates.xlsx', 'products.xlsx', 'purchases.xlsx', 'sales.xlsx']);
+    expect(names).toEqual(['credit-notes.xlsx', 'customers.xlsx', 'debit-notes.xlsx', 'distributors.xlsx', 'estimates.xlsx', 'ledgers.xlsx', 'products.xlsx', 'purchases.xlsx', 'sales.xlsx']);
     const rows: Record<string, string[][]> = {};
     for (const n of names) rows[n] = await rowsOf(await zip.file(n)!.async('nodebuffer'));
 
@@ -107,6 +111,15 @@ describe('GET /api/export/all', () => {
     expect(rows['credit-notes.xlsx']).toHaveLength(1);
     expect(rows['debit-notes.xlsx']).toHaveLength(1);
 
+    // The ledgers sheet: each party's rows are its own account export's rows (the customer billed and the distributor bought from).
+    for (const [kind, id] of [['customer', clientA], ['distributor', distA]] as const) {
+      const own = await fetch(`${rig.gatewayUrl}/api/export/${kind}History?id=${id}&format=xlsx`, { headers: { Authorization: `Bearer ${mgrA.token}` } });
+      expect(own.status).toBe(200);
+      const ownRows = await rowsOf(Buffer.from(await own.arrayBuffer()));
+      expect(ownRows.length).toBeGreaterThan(0);
+      const inZip = rows['ledgers.xlsx']!.filter((r) => r[0] === (kind === 'customer' ? 'Customer' : 'Distributor') && r[1] === String(id)).map((r) => r.slice(3));
+      expect(inZip).toEqual(ownRows);
+    }
     const everything = JSON.stringify(rows);
     for (const name of [B_CUSTOMER, B_PRODUCT, B_DISTRIBUTOR]) expect(everything).not.toContain(name);
 

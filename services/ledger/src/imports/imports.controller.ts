@@ -193,6 +193,36 @@ export class PartyExportsController {
     ];
   }
 
+  /**
+   * GET /export/ledgers?format=: every party's account in one sheet (customers, then distributors,
+   * each oldest first with its running due), for "Download all data"; managers, as distributors' accounts.
+   */
+  @Get('export/ledgers')
+  @Positions('manager')
+  async allLedgers(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    type Row = HistoryRow & { party: string; partyId: number; name: string };
+    const accounts = this.accounts;
+    const customers = this.customers.find({ companyId, walkIn: false }, { client_id: 1, name: 1 }).sort({ client_id: 1 }).lean().cursor() as AsyncIterable<CustomerDoc>;
+    const distributors = this.distributors.find({ companyId }, { distributor_id: 1, name: 1 }).sort({ distributor_id: 1 }).lean().cursor() as AsyncIterable<DistributorDoc>;
+    // One party's rows at a time: memory stays one account, however many parties.
+    async function* rows(): AsyncIterable<Row> {
+      for await (const c of customers) {
+        for (const r of await accounts.allRows(companyId, { kind: 'customer', id: c.client_id })) yield { ...r, party: 'Customer', partyId: c.client_id, name: c.name };
+      }
+      for await (const d of distributors) {
+        for (const r of await accounts.allRows(companyId, { kind: 'distributor', id: d.distributor_id })) yield { ...r, party: 'Distributor', partyId: d.distributor_id, name: d.name };
+      }
+    }
+    const columns: Column<Row>[] = [
+      { header: 'Party', width: 12, value: (r) => r.party },
+      { header: 'Party ID', type: 'number', value: (r) => r.partyId },
+      { header: 'Name', width: 24, value: (r) => r.name },
+      ...this.historyColumns(),
+    ];
+    await sendTable(res, format, 'ledgers', columns, rows(), 'Ledgers');
+  }
+
   /** GET /export/customerHistory?id=&format=: a customer's account (every position, as its list). */
   @Get('export/customerHistory')
   async customerHistory(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
