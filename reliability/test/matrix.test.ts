@@ -315,6 +315,7 @@ const MANAGER_ONLY = [
   'GET /export/debitNotes',
   'GET /export/distributors',
   'GET /export/distributorHistory',
+  'GET /export/ledgers',
 ];
 
 describe('positions', () => {

@@ -207,6 +207,7 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/export/distributors', 'ledger', 'bahi'),
   r('GET', '/export/customerHistory', 'ledger', 'bahi'),
   r('GET', '/export/distributorHistory', 'ledger', 'bahi'),
+  r('GET', '/export/ledgers', 'ledger', 'bahi'),
   r('GET', '/export/purchases', 'inventory', 'bahi'),
   r('GET', '/export/sales', 'sales', 'bahi'),
   r('GET', '/export/creditNotes', 'sales', 'bahi'),
