@@ -165,7 +165,7 @@ describe('the counter in Hindi', () => {
     expect(await text('bill-paid')).toBe('₹1,000.00');
     expect(await text('bill-due')).toBe('₹2,710');
     const labels = (await byId('bill-totals').locator('span:not(.r)').allTextContents()).map((s) => s.trim());
-    expect(labels).toEqual(['उप-योग', 'शिपिंग', 'छूट', 'राशि', 'पिछला बकाया', 'कुल', 'भुगतान', 'कुल बकाया']);
+    expect(labels).toEqual(['उप-योग', 'शिपिंग', 'छूट', 'राशि', 'पिछला बकाया', 'कुल', 'भुगतान', 'नकद', 'कुल बकाया']);
     expect(await text('print-bill')).toBe('प्रिंट');
     expect(await text('move-to-cart')).toBe('कार्ट में डालें');
     await look('hindi-bill');

@@ -17,6 +17,7 @@ function SalesListPage() {
   usePageHeader(<span>{t('list.header')}</span>, [t]);
   // The Invoice No column appears once a page holds a sale made in GST mode.
   const [invoices, setInvoices] = useState(false);
+  const [approvals, setApprovals] = useState(false);
   const navigate = useNavigate();
   return (
     <PagedTable
@@ -36,6 +37,8 @@ function SalesListPage() {
       load={async (pageNo, signal) => {
         const r = await api.get<SaleListReply>('/getSaleList', { query: { pageNo }, signal });
         setInvoices(r.salesList.some((row) => row.invoice_no));
+        // "Approved by" only when a sale on the page has one: the spec's columns stay as they are.
+        setApprovals(r.salesList.some((row) => (row as { approved_by?: string }).approved_by));
         return { rows: r.salesList, noOfPages: r.noOfPages };
       }}
       columns={[
@@ -50,7 +53,7 @@ function SalesListPage() {
           render: (r) => formatINR(r['Total Amount'] as number),
         },
         { key: 'Paid', header: t('sell.paid'), align: 'right', render: (r) => formatINR(r.Paid as number) },
-        { key: 'approved_by', header: t('approvals.approvedBy'), render: (r) => (r.approved_by as string | undefined) ?? '' },
+        ...(approvals ? [{ key: 'approved_by', header: t('approvals.approvedBy'), render: (r: Record<string, unknown>) => (r.approved_by as string | undefined) ?? '' }] : []),
         { key: 'status', header: t('list.status'), render: (r) => <ReturnStatusBadge status={r.status as string | undefined} testId={`sale-status-${String(r.id)}`} /> },
       ]}
     />
