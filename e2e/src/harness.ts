@@ -170,7 +170,8 @@ export async function login(page: Page, email: string, password: string): Promis
 export async function sidebarEntries(page: Page): Promise<string[]> {
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.waitFor();
-  return (await nav.locator('a').allTextContents()).map((s) => s.trim());
+  // The entries, not the brand that links home (issue 28).
+  return (await nav.locator('a:not(.sh-brand)').allTextContents()).map((s) => s.trim());
 }
 
 export async function alertText(page: Page): Promise<string> {
