@@ -88,7 +88,7 @@ describe('catalogue', () => {
     await page.getByLabel('Minimum stock').fill('20');
     await page.getByLabel('Default stock').fill('300');
     await page.getByLabel('Size').fill('2x4 ft');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await seeAlert('Product saved.');
     await page.getByTestId('history').getByText('Adjustment').waitFor();
     expect(await page.getByTestId('history').locator('tbody tr').first().locator('td').allTextContents()).toEqual(['Adjustment', '120', expect.stringContaining('42.50'), '120', expect.any(String)]);

@@ -183,7 +183,7 @@ describe('print buttons in the browser', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'documents-bill-view.png'), fullPage: true });
 
     const download = page.waitForEvent('download');
-    await pdfFetched(`bill/${saleId}?download=1`, () => page.getByRole('button', { name: 'Save' }).click());
+    await pdfFetched(`bill/${saleId}?download=1`, () => page.getByRole('button', { name: 'Save', exact: true }).click());
     const file = await (await download).path();
     expect((await download).suggestedFilename()).toBe(`bill-${saleId}.pdf`);
     expect(fs.readFileSync(file).subarray(0, 4).toString('latin1')).toBe('%PDF');

@@ -51,7 +51,7 @@ test('Setting keeps the dispatch PIN and town; the bill needs an e-way bill unti
   await section.waitFor();
   await section.getByLabel('PIN code goods leave from').fill('400001');
   await section.getByLabel('Town or city').fill('Mumbai');
-  await page.getByRole('button', { name: 'Save' }).first().click();
+  await page.getByRole('button', { name: 'Save', exact: true }).first().click();
   await page.getByTestId('alert').first().waitFor();
   expect(await ok<Record<string, unknown>>('GET', '/getCompanyDetails')).toMatchObject({ pincode: '400001', place: 'Mumbai', ewaybill_threshold: 50000 });
 
@@ -71,7 +71,7 @@ test('Setting keeps the dispatch PIN and town; the bill needs an e-way bill unti
   await form.getByLabel('Transport mode (portal)').selectOption('road');
   await form.getByLabel('Distance (km)').fill('12');
   await form.getByLabel('Ship-to PIN code').fill('400002');
-  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByTestId('alert').filter({ hasText: 'Delivery details saved.' }).first().waitFor();
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('ewaybill-json').click()]);

@@ -101,7 +101,7 @@ test('a distributor with a GSTIN and the state as a short form is saved from the
   // A mistyped check character: the server's sentence, nothing saved.
   await form.getByLabel('GSTIN').pressSequentially('27AAPFU0939F1ZA');
   await form.getByTestId('add-distributor-form-gstin-hint').filter({ hasText: "it should be 'V'" }).waitFor();
-  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
   await seeAlert(page, "GSTIN: The check character (15th) is wrong: for 27AAPFU0939F1Z it should be 'V', not 'A'; the GSTIN is mistyped somewhere.");
   await e2e.shot(page, 'gst-distributor-wrong-gstin');
   const token = (await e2e.api<{ token: string }>('POST', '/loginReact', { body: ACCOUNTS.manager })).body.token;
@@ -109,7 +109,7 @@ test('a distributor with a GSTIN and the state as a short form is saved from the
   expect(await names()).not.toContain('Mumbai Wholesale Mart');
 
   await form.getByLabel('GSTIN').fill(MH_GSTIN);
-  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
   await seeAlert(page, 'Distributor is created.');
   await page.waitForURL(/\/distributor\/transaction\/\d+$/);
   await page.getByTestId('distributor-name').filter({ hasText: 'Mumbai Wholesale Mart' }).waitFor();

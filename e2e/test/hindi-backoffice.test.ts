@@ -114,7 +114,7 @@ describe('the back office in Hindi', () => {
     await page.getByRole('button', { name: 'विवरण बदलें' }).click();
     await field('MRP').fill('675');
     await screen(page, '', `${productId} : गंगा बासमती चावल 5kg`, 'product-edit');
-    await page.getByRole('button', { name: 'सेव करें' }).click();
+    await page.getByRole('button', { name: 'सेव करें', exact: true }).click();
     await page.getByTestId('alert').filter({ hasText: 'प्रोडक्ट सेव हो गया।' }).first().waitFor();
     expect(Number((await ok<{ product: { mrp: string } }>('GET', `/getProductDetails?id=${productId}`)).product.mrp)).toBe(675);
     await page.getByRole('columnheader', { name: 'खरीद/बिक्री' }).waitFor();
@@ -183,7 +183,7 @@ describe('the back office in Hindi', () => {
     await page.keyboard.press('Escape');
     await screen(page, '/distributor/add', 'डिस्ट्रीब्यूटर जोड़ें', 'distributor-add');
     await field('नाम').fill('  ');
-    await page.getByRole('button', { name: 'सेव करें' }).click();
+    await page.getByRole('button', { name: 'सेव करें', exact: true }).click();
     expect(await alertText(page)).toBe('नाम ज़रूरी है।');
 
     // The demo products sell low: the reorder list has lines, counted with an ICU plural.
@@ -231,7 +231,7 @@ describe('the back office in Hindi', () => {
     await page.goto(`/productItem/${productId}`);
     await page.getByRole('button', { name: 'विवरण बदलें' }).click();
     await field('HSN कोड').fill('44121');
-    await page.getByRole('button', { name: 'सेव करें' }).click();
+    await page.getByRole('button', { name: 'सेव करें', exact: true }).click();
     const error = page.locator('.ct-field-error');
     await error.waitFor();
     expect(await error.textContent()).toMatch(/^HSN कोड .*44121.* 4, 6 या 8 अंकों का होना चाहिए।$/);

@@ -233,7 +233,7 @@ describe('the counter in Hindi', () => {
     await form.getByLabel('पता पंक्ति 1').waitFor();
     // Saving without a name says so in Hindi.
     await form.getByLabel('मोबाइल').fill('9822001199');
-    await form.getByRole('button', { name: 'सेव करें' }).click();
+    await form.getByRole('button', { name: 'सेव करें', exact: true }).click();
     await page.getByTestId('alert').filter({ hasText: 'नाम ज़रूरी है।' }).waitFor();
     await look('hindi-add-customer');
   });

@@ -77,7 +77,7 @@ test('a manager switches the shell to Hindi from the profile menu; it is remembe
 
   // A service's message shows in Hindi: identity refuses a UPI id that is not name@bank.
   await page.locator('input[name="upiId"]').fill('not a upi id');
-  await page.getByRole('button', { name: 'सेव करें' }).click();
+  await page.getByRole('button', { name: 'सेव करें', exact: true }).click();
   await seeAlert(page, 'UPI आईडी name@bank जैसी होनी चाहिए।');
   await e2e.shot(page, 'hindi-shell-service-message');
 
@@ -124,7 +124,7 @@ test('a manager switches the shell to Hindi from the profile menu; it is remembe
   expect(await serverLanguage()).toBe('en');
   // The same service message in English is the service's own sentence.
   await page.locator('input[name="upiId"]').fill('not a upi id');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await seeAlert(page, 'upiId must look like name@bank.');
 });
 

@@ -86,16 +86,16 @@ test('a staff member adds a customer, finds them by 3 typed characters and edits
   await form.getByText('91', { exact: true }).waitFor();
 
   // Required and numeric checks before anything is sent.
-  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
   await seeAlert(page, 'Mobile is required.');
   await form.getByLabel('Mobile').fill('98200');
   await form.getByLabel('Name').fill('Zoravar Singh');
-  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
   await seeAlert(page, 'Mobile must be a 10-digit number.');
   await form.getByLabel('Mobile').fill('9820077001');
   await form.getByLabel('Address line 2').fill('Near Clock Tower');
   await shot(page, 'ledger-add-client');
-  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
   await page.waitForURL(/\/clientList\/transaction\/\d+$/);
   await page.getByTestId('ledger-name').filter({ hasText: 'Zoravar Singh' }).waitFor();
   const id = Number(page.url().split('/').pop());
@@ -129,7 +129,7 @@ test('a staff member adds a customer, finds them by 3 typed characters and edits
   await details.getByRole('button', { name: 'Edit' }).click();
   await details.getByLabel('City').fill('Thane');
   await shot(page, 'ledger-client-details-edit');
-  await details.getByRole('button', { name: 'Save' }).click();
+  await details.getByRole('button', { name: 'Save', exact: true }).click();
   await seeAlert(page, 'Client Details Has been updated');
   expect(await details.getAttribute('data-mode')).toBe('read');
   const token = await apiLogin(ACCOUNTS.staff);

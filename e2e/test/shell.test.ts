@@ -156,7 +156,7 @@ test('a manager edits the company profile in Setting and adds a staff member', a
   await name.waitFor();
   expect(await name.inputValue()).toBe('Demo Traders');
   await page.getByLabel('UPI Id').fill('demotraders@upi');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await seeAlert(page, 'Profile Updated.');
 
   const logo = Buffer.from(

@@ -82,7 +82,7 @@ test('the manager chooses 80 mm in Setting; a sale prints an 80 mm receipt; the 
 
   // An unknown placeholder: the server's sentence under that template, nothing saved.
   await page.getByLabel('Due reminder (Hindi)').fill('नमस्ते {naam}, कृपया {amount} का भुगतान करें: {link}');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByTestId('error-reminder.hi').filter({ hasText: 'unknown placeholder {naam}' }).waitFor();
   await page.getByTestId('alert').getByRole('button', { name: 'Dismiss' }).click();
   await sectionShot('thermal-setting-bad-template');
@@ -95,7 +95,7 @@ test('the manager chooses 80 mm in Setting; a sale prints an 80 mm receipt; the 
   await docEn.fill(mine);
   await page.getByLabel('Bill print format').selectOption('thermal-80');
   await page.getByLabel('Share links expire after (days)').fill('15');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByTestId('alert').filter({ hasText: 'Profile Updated.' }).waitFor();
   // The reset template came back as the shipped Hindi one.
   await page.waitForFunction(() => /[\u0900-\u097F]/.test((document.querySelector('textarea[name="template-reminder.hi"]') as HTMLTextAreaElement | null)?.value ?? ''));
