@@ -28,7 +28,7 @@ test('a manager switches the company to GST mode in Setting with the keyboard; a
   await openSetting(page);
 
   const gst = page.getByTestId('gst-section');
-  expect(await page.getByRole('group', { name: 'GST' }).count()).toBe(1);
+  expect(await page.getByRole('group', { name: 'GST', exact: true }).count()).toBe(1);
   expect(await page.getByLabel('Tax mode').inputValue()).toBe('simple');
   expect(await page.getByLabel(/^GSTIN/).inputValue()).toBe('');
   expect(await page.getByLabel('Invoice prefix').inputValue()).toBe('DT');

@@ -142,15 +142,23 @@ export function migratingHealth(service: string) {
   return { status: 'migrating', service, info: {}, error: detail, details: detail };
 }
 
+/** Any other call while migrating (503), in the error shape every service answers with. */
+export function migratingError(service: string) {
+  const message = `The ${service} service is starting (bringing its data up to date); try again in a few seconds.`;
+  return { statusCode: 503, message, error: 'Service Unavailable' };
+}
+
 /**
  * Before the service is created: its port answers 503 "migrating" to everything (health
  * included) while its database is brought to the code's version; nothing else answers yet (no
  * NATS handler, no HTTP route, no background job). A failed migration throws, the start stops.
  */
 export async function migrateBeforeStart(cfg: ServiceConfig, migrations: readonly Migration[], log: Logger): Promise<void> {
-  const gate = http.createServer((_req, res) => {
+  const gate = http.createServer((req, res) => {
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2', connection: 'close' });
-    res.end(JSON.stringify(migratingHealth(cfg.service)));
+    // Health gets the health shape; every other call the error shape with a sentence for a person.
+    const health = (req.url ?? '').split('?')[0] === '/health';
+    res.end(JSON.stringify(health ? migratingHealth(cfg.service) : migratingError(cfg.service)));
   });
   await new Promise<void>((resolve, reject) => {
     gate.once('error', (err: NodeJS.ErrnoException) =>

@@ -123,7 +123,13 @@ describe('data versions and migrations (shared runner)', () => {
       error: { migrations: { status: 'down', message: 'migrating' } },
       details: { migrations: { status: 'down', message: 'migrating' } },
     });
-    expect((await fetch(`http://127.0.0.1:${port}/products`)).status).toBe(503);
+    const other = await fetch(`http://127.0.0.1:${port}/products`);
+    expect(other.status).toBe(503);
+    expect(await other.json()).toEqual({
+      statusCode: 503,
+      message: 'The reports service is starting (bringing its data up to date); try again in a few seconds.',
+      error: 'Service Unavailable',
+    });
     release();
     await boot;
     expect(await dataVersion(conn.useDb(dbName).db!)).toBe(1);
