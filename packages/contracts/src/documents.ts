@@ -3,7 +3,7 @@
  * owning services for a document's data with the requests below and renders it. Money travels
  * as decimal strings; documents computes the printed totals exactly from them.
  */
-import type { Customer, HistoryRow, PaymentLine, Receipt } from './ledger';
+import type { Customer, HistoryRow, PaymentLine, PayMode, Receipt } from './ledger';
 import type { LabelDetailsReply } from './inventory';
 import type { SaleGst } from './gst';
 import type { Language } from './identity';
@@ -46,6 +46,8 @@ export const DocumentSubjects = {
   reorderDocument: 'inventory.reorder.document',
   /** reports: one report's rows and totals with the same filters as GET /reports/{name} (ReportRowsRequest; every row, no paging). */
   reportRows: 'reports.report.rows',
+  /** ledger: a cashier's register session for its Z report (RegisterDocument); null when unknown or not the caller's to see. */
+  registerDocument: 'ledger.register.document',
 } as const;
 
 /** The reports a report document prints (GET /documents/report/{name}). */
@@ -220,6 +222,43 @@ export interface PurchaseLabels {
   lines: PurchaseLabelLine[];
 }
 
+/** documents -> ledger: a register session; staff may print only their own (`userId`), managers any of the company. */
+export interface RegisterDocumentRequest {
+  companyId: number;
+  sessionId: number;
+  userId: number;
+  manager: boolean;
+}
+/** One money movement of a session, as the Z report lists it (amounts exact decimal strings, signed: + in, - out). */
+export interface RegisterMovement {
+  /** When the ledger recorded it (ISO). */
+  at: string;
+  /** sale, payment_received, payment_given, purchase, credit_note, debit_note, cancellation, reversal, expense. */
+  kind: string;
+  /** The bill, payment, purchase, note or expense number. */
+  ref: number;
+  mode: PayMode;
+  amount: string;
+}
+/** A register session with the exact figures its Z report prints (decimal strings). */
+export interface RegisterDocument {
+  id: number;
+  open: boolean;
+  user_name: string;
+  opened_at: string;
+  closed_at: string | null;
+  opening_cash: string;
+  cash_in: string;
+  cash_out: string;
+  expected_cash: string;
+  counted_cash: string | null;
+  difference: string | null;
+  totals: Record<PayMode, string>;
+  sales_count: number;
+  note: string;
+  movements: RegisterMovement[];
+}
+
 declare module './subjects' {
   interface SubjectPayloads {
     'sales.sale.document': SaleDocumentRequest;
@@ -230,6 +269,7 @@ declare module './subjects' {
     'inventory.label.details': LabelDetailsRequest;
     'inventory.purchase.labels': PurchaseLabelsRequest;
     'reports.report.rows': ReportRowsRequest;
+    'ledger.register.document': RegisterDocumentRequest;
   }
   interface SubjectReplies {
     'sales.sale.document': SaleDocument | null;
@@ -240,5 +280,6 @@ declare module './subjects' {
     'inventory.label.details': LabelDetailsReply | null;
     'inventory.purchase.labels': PurchaseLabels | null;
     'reports.report.rows': ReportRowsReply;
+    'ledger.register.document': RegisterDocument | null;
   }
 }

@@ -262,3 +262,65 @@ export interface PaymentLine {
 }
 /** Printed names of the modes (receipts, bills, the `type` of a receipt). */
 export const PAY_MODE_LABELS: Record<PayMode, string> = { cash: 'Cash', upi: 'UPI', card: 'Card', cheque: 'Cheque', bank: 'Bank transfer' };
+
+// ---- The cash register (issue 29): one session per cashier ----
+
+/** Money taken less money paid out in the session, by mode (rupees, 2 decimals). */
+export type RegisterTotals = Record<PayMode, number>;
+
+/** POST /register/open reply. */
+export interface RegisterOpenReply {
+  id: number;
+  opened_at: string;
+  opening_cash: number;
+}
+
+/**
+ * A cashier's session as GET /register/current and /register/sessions answer it. While open, the
+ * figures are the running ones (up to now); once closed, the ones frozen at the close.
+ */
+export interface RegisterSession {
+  id: number;
+  open: boolean;
+  user_id: number;
+  user_name: string;
+  opened_at: string;
+  closed_at: string | null;
+  opening_cash: number;
+  /** Cash taken (sales, receipts, refunds from distributors) and cash paid out (refunds, payments given, purchases, cancellations, expenses). */
+  cash_in: number;
+  cash_out: number;
+  /** opening_cash + cash_in - cash_out. */
+  expected_cash: number;
+  counted_cash: number | null;
+  /** counted_cash - expected_cash (negative: short). */
+  difference: number | null;
+  totals: RegisterTotals;
+  sales_count: number;
+  note: string;
+}
+
+/** POST /register/close reply. */
+export interface RegisterCloseReply {
+  id: number;
+  expected_cash: number;
+  counted_cash: number;
+  difference: number;
+  totals: RegisterTotals;
+  sales_count: number;
+}
+
+/** GET /register/sessions?date: staff see their own, managers every cashier's. */
+export interface RegisterSessionsReply {
+  date: string;
+  sessions: RegisterSession[];
+}
+
+/** sales -> ledger: does this cashier have an open register session (require_register)? */
+export interface RegisterCheckRequest {
+  companyId: number;
+  userId: number;
+}
+export interface RegisterCheckReply {
+  open: boolean;
+}

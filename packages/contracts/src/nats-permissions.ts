@@ -68,6 +68,7 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [L.distributorCheckout]: req('ledger', 'inventory'),
   [L.distributorLookup]: req('ledger', 'inventory'),
   [L.historyPage]: req('ledger', 'reports'),
+  [L.registerCheck]: req('ledger', 'sales'),
   [D.saleDocument]: req('sales', 'documents'),
   [D.estimateDocument]: req('sales', 'documents'),
   [D.receiptDocument]: req('ledger', 'documents'),
@@ -79,6 +80,7 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [D.debitNoteDocument]: req('inventory', 'documents'),
   [D.reorderDocument]: req('inventory', 'documents'),
   [D.reportRows]: req('reports', 'documents'),
+  [D.registerDocument]: req('ledger', 'documents'),
 };
 
 /**

@@ -144,6 +144,11 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/getSalesPaymentDetails', 'ledger', '001'),
   // --- ledger: due reminders (bahi; share.ts) - the Overdue filter is GET /getClientsList?overdue=1
   r('POST', '/customers/reminded', 'ledger', 'bahi'),
+  // --- ledger: the cash register, one session per cashier (bahi, issue 29; ledger.ts RegisterSession)
+  r('POST', '/register/open', 'ledger', 'bahi'),
+  r('GET', '/register/current', 'ledger', 'bahi'),
+  r('POST', '/register/close', 'ledger', 'bahi'),
+  r('GET', '/register/sessions', 'ledger', 'bahi'),
   // --- documents: share links (bahi; share.ts); the public page /s/<token> is served by the gateway outside /api
   r('POST', '/share', 'documents', 'bahi'),
   r('GET', '/share', 'documents', 'bahi'),

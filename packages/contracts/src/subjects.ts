@@ -73,6 +73,8 @@ export const Subjects = {
     distributorLookup: 'ledger.distributor.lookup',
     /** Request: a page of ledger's domain events from its records (rebuilds; events.ts). */
     historyPage: 'ledger.history.page',
+    /** Request: whether a cashier has an open register session (sales, when the company's require_register is on). */
+    registerCheck: 'ledger.register.check',
   },
   /** Requests the documents service makes of the owning services (payloads and replies in documents.ts). */
   documents: DocumentSubjects,
@@ -103,6 +105,7 @@ export interface SubjectPayloads {
   'ledger.entry.reverse': L.EntryReverseRequest;
   'ledger.distributor.checkout': L.DistributorCheckoutRequest;
   'ledger.distributor.lookup': L.DistributorLookupRequest;
+  'ledger.register.check': L.RegisterCheckRequest;
 }
 
 /** Reply type of each request subject (`void` for events). */
@@ -127,6 +130,7 @@ export interface SubjectReplies {
   'ledger.entry.reverse': L.EntryReverseReply;
   'ledger.distributor.checkout': L.DistributorCheckoutReply;
   'ledger.distributor.lookup': L.Distributor | null;
+  'ledger.register.check': L.RegisterCheckReply;
 }
 
 export type PayloadOf<S extends Subject> = S extends keyof SubjectPayloads ? SubjectPayloads[S] : unknown;
