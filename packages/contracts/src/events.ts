@@ -14,7 +14,7 @@
  * records, oldest first; then it reads the stream from its first message. Projections must be
  * idempotent by eventId, so the overlap of the two counts once.
  */
-import type { PartyKind } from './ledger';
+import type { PartyKind, PaymentLine } from './ledger';
 import type { StockSourceKind } from './inventory';
 
 /** One stream per owning domain. Retention: limits (age and size), discard old; file storage. */
@@ -65,6 +65,10 @@ export const EventSubjects = {
     entryPosted: 'events.ledger.entry.posted',
     /** A customer or distributor as it is after a write (created, edited, imported): latest wins. */
     partyChanged: 'events.ledger.party.changed',
+    /** The company's opening cash and bank balances (latest wins; `date` = the opening date). */
+    openingSet: 'events.ledger.books.opening',
+    /** An expense as it is after a write (added, edited, deleted): latest `version` wins; `date` = the expense date. */
+    expenseChanged: 'events.ledger.expense.changed',
   },
 } as const;
 
@@ -116,6 +120,8 @@ export interface SaleEventLine {
   cgst: string | null;
   sgst: string | null;
   igst: string | null;
+  /** GST mode: the line's taxable value before its share of shipping less the summary discount (absent on events before it was carried). */
+  line_taxable?: string | null;
 }
 
 export interface SaleCompletedEvent extends DomainEventBase {
@@ -275,6 +281,10 @@ export interface LedgerEntryEvent extends DomainEventBase {
   /** The next due date this entry set (null: none; reversals never set it). */
   dueDate: string | null;
   docNo: string | null;
+  /** How the entry's money changed hands (a payment's amount, a document's paid or refund), by mode; a reversal carries the undone entry's. Absent on events before it was carried (then cash). */
+  payments?: import('./ledger').PaymentLine[];
+  /** The user who took or paid the money (null: not recorded). */
+  by?: number | null;
 }
 
 /** Payments received (customer) or given (distributor): an entry with how it was paid. */
@@ -299,6 +309,28 @@ export interface PartyChangedEvent extends DomainEventBase {
   version: number;
 }
 
+/** Opening balances of the books (PUT /books/opening): the cash and bank the company held on `date`. */
+export interface OpeningSetEvent extends DomainEventBase {
+  cash: string;
+  bank: string;
+  /** Orders the writes (ms of the write): an older event arriving late changes nothing. */
+  version: number;
+}
+
+/** An expense after a write; `deleted` ones are kept (and count no more). */
+export interface ExpenseChangedEvent extends DomainEventBase {
+  expenseId: number;
+  /** 1 when added, +1 per edit or delete: the highest wins. */
+  version: number;
+  category: string;
+  amount: string;
+  payments: PaymentLine[];
+  note: string;
+  /** Who made this write (the token's uid and name). */
+  by: { id: number; name: string };
+  deleted: boolean;
+}
+
 export interface EventPayloads {
   'events.sales.sale.completed': SaleCompletedEvent;
   'events.sales.sale.returned': SaleReturnedEvent;
@@ -311,6 +343,8 @@ export interface EventPayloads {
   'events.ledger.payment.given': PaymentEvent;
   'events.ledger.entry.posted': LedgerEntryEvent;
   'events.ledger.party.changed': PartyChangedEvent;
+  'events.ledger.books.opening': OpeningSetEvent;
+  'events.ledger.expense.changed': ExpenseChangedEvent;
 }
 export type DomainEvent = EventPayloads[EventSubject];
 
@@ -323,12 +357,13 @@ export interface HistoryEvent<S extends EventSubject = EventSubject> {
 /**
  * The record collections each owner pages through for its history (one cursor per source):
  * sales: sale (completed sales), credit-note, sale-cancel; inventory: purchase, debit-note,
- * stock (applied sources), product; ledger: entry (payments included), customer, distributor.
+ * stock (applied sources), product; ledger: entry (payments included), customer, distributor,
+ * opening (the books' opening balances), expense.
  */
 export const HistorySources = {
   sales: ['sale', 'credit-note', 'sale-cancel'],
   inventory: ['purchase', 'debit-note', 'stock', 'product'],
-  ledger: ['entry', 'customer', 'distributor'],
+  ledger: ['entry', 'customer', 'distributor', 'opening', 'expense'],
 } as const;
 export type HistorySource<D extends EventDomain = EventDomain> = (typeof HistorySources)[D][number];
 

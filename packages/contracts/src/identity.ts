@@ -120,6 +120,10 @@ export interface CompanyDetails {
   staff_max_discount_percent?: number;
   /** A sale leaving a due on the walk-in customer: 'confirm' (default; the counter asks), 'refuse' (400) or 'allow'. */
   walkin_credit?: WalkinCredit;
+  /** Staff may record expenses (issue 29; default false: managers only). */
+  staff_expenses?: boolean;
+  /** A cash sale needs the cashier's open register session (issue 29; default false). */
+  require_register?: boolean;
 }
 
 /** Rule 138 CGST Rules: a consignment above Rs 50,000 moves with an e-way bill. */
@@ -209,6 +213,10 @@ export interface SetCompanyDetailsRequest {
   staff_max_discount_percent?: number;
   /** Left out: kept. */
   walkin_credit?: WalkinCredit;
+  /** Left out: kept. */
+  staff_expenses?: boolean;
+  /** Left out: kept. */
+  require_register?: boolean;
 }
 
 export interface DoneReply {

@@ -3,6 +3,7 @@ export * from './auth';
 export * from './identity';
 export * from './inventory';
 export * from './ledger';
+export * from './books';
 export * from './sales';
 export * from './purchases';
 export * from './documents';

@@ -149,6 +149,16 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/register/current', 'ledger', 'bahi'),
   r('POST', '/register/close', 'ledger', 'bahi'),
   r('GET', '/register/sessions', 'ledger', 'bahi'),
+  // --- ledger: the books' opening balances and expenses (bahi, issue 29; books.ts). Categories before :id (first match wins).
+  r('GET', '/books/opening', 'ledger', 'bahi'),
+  r('PUT', '/books/opening', 'ledger', 'bahi'),
+  r('GET', '/expenses/categories', 'ledger', 'bahi'),
+  r('PUT', '/expenses/categories', 'ledger', 'bahi'),
+  r('GET', '/expenses', 'ledger', 'bahi'),
+  r('POST', '/expenses', 'ledger', 'bahi'),
+  r('PUT', '/expenses/:id', 'ledger', 'bahi'),
+  r('DELETE', '/expenses/:id', 'ledger', 'bahi'),
+  r('GET', '/expenses/:id/history', 'ledger', 'bahi'),
   // --- documents: share links (bahi; share.ts); the public page /s/<token> is served by the gateway outside /api
   r('POST', '/share', 'documents', 'bahi'),
   r('GET', '/share', 'documents', 'bahi'),

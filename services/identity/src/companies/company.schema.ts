@@ -44,6 +44,8 @@ export class Company {
   @Prop({ type: Number, default: 100 }) staff_max_discount_percent!: number;
   /** A due left on the walk-in customer: confirm (the counter asks), refuse, or allow. */
   @Prop({ type: String, default: 'confirm' }) walkin_credit!: WalkinCredit;
+  /** Staff may record expenses too (issue 29); off: managers only. */
+  @Prop({ type: Boolean, default: false }) staff_expenses!: boolean;
   createdAt!: Date;
 }
 

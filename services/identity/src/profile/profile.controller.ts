@@ -86,6 +86,7 @@ export class ProfileController {
           ...templates,
           ...(dto.staff_max_discount_percent !== undefined ? { staff_max_discount_percent: dto.staff_max_discount_percent } : {}),
           ...(dto.walkin_credit !== undefined ? { walkin_credit: dto.walkin_credit } : {}),
+          ...(dto.staff_expenses !== undefined ? { staff_expenses: dto.staff_expenses } : {}),
         },
       },
     );

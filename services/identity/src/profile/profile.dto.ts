@@ -47,6 +47,7 @@ export class SetCompanyDetailsDto {
   @Max(100, { message: 'staff_max_discount_percent must be a percent from 0 to 100.' })
   staff_max_discount_percent?: number;
   @IsOptional() @IsIn(WalkinCredits, { message: `walkin_credit must be one of ${WalkinCredits.join(', ')}.` }) walkin_credit?: string;
+  @IsOptional() @IsBoolean({ message: 'staff_expenses must be true or false.' }) staff_expenses?: boolean;
 }
 
 /** PUT /profile/pin (managers). */
