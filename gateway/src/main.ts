@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { RevocationList, Revoke, verifyToken } from '@bahi/auth';
-import { natsInboxPrefix, RoutePrefixes, Routes, ServiceNames, type TokenClaims } from '@bahi/contracts';
+import { natsInboxPrefix, natsServers, RoutePrefixes, Routes, ServiceNames, type TokenClaims } from '@bahi/contracts';
 import { connect, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { createApp } from './app';
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   let nc: NatsConnection | undefined;
   let natsUp = false;
   const natsReady = connect({
-    servers: config.natsUrl,
+    servers: natsServers(config.natsUrl),
     ...(config.natsPassword ? { user: config.natsUser, pass: config.natsPassword } : {}),
     // The only inbox the gateway's NATS permissions let it read.
     inboxPrefix: natsInboxPrefix('gateway'),

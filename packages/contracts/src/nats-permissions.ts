@@ -32,6 +32,7 @@ const V = Subjects.inventory;
 const S = Subjects.sales;
 const L = Subjects.ledger;
 const D = Subjects.documents;
+const T = Subjects.tally;
 
 /** Every subject of `Subjects`, with its owner and consumers (contract-tests check both against the code). */
 export const SubjectRoutes: Record<Subject, SubjectRoute> = {
@@ -39,7 +40,7 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [I.sessionRevoked]: evt('identity', ...all),
   [I.sessionRevocations]: req('identity', ...all),
   // inventory and ledger: the demo seed waits for the demo company.
-  [I.companyDetails]: req('identity', 'inventory', 'sales', 'ledger', 'documents'),
+  [I.companyDetails]: req('identity', 'inventory', 'sales', 'ledger', 'documents', 'reports'),
   [I.userLookup]: req('identity'),
   // documents revokes the deleted company's share links (one replica of its queue group).
   [I.companyDeleted]: evt('identity', 'documents'),
@@ -60,33 +61,47 @@ export const SubjectRoutes: Record<Subject, SubjectRoute> = {
   [S.cartClear]: req('sales', 'inventory'),
   [S.estimateGet]: req('sales', 'inventory'),
   [S.historyPage]: req('sales', 'reports'),
-  [L.customerLookup]: req('ledger', 'sales'),
+  [L.customerLookup]: req('ledger', 'sales', 'reports'),
   [L.customerWalkIn]: req('ledger'),
   [L.partyDue]: req('ledger', 'sales', 'inventory'),
   [L.entryPost]: req('ledger', 'sales', 'inventory'),
   [L.entryReverse]: req('ledger', 'sales', 'inventory'),
   [L.distributorCheckout]: req('ledger', 'inventory'),
-  [L.distributorLookup]: req('ledger', 'inventory'),
+  [L.distributorLookup]: req('ledger', 'inventory', 'reports'),
   [L.historyPage]: req('ledger', 'reports'),
   [L.registerCheck]: req('ledger', 'sales'),
-  [D.saleDocument]: req('sales', 'documents'),
+  [D.saleDocument]: req('sales', 'documents', 'reports'),
   [D.estimateDocument]: req('sales', 'documents'),
   [D.receiptDocument]: req('ledger', 'documents'),
   [D.customerStatement]: req('ledger', 'documents'),
   [D.stockBook]: req('inventory', 'documents'),
   [D.labelDetails]: req('inventory', 'documents'),
   [D.purchaseLabels]: req('inventory', 'documents'),
-  [D.creditNoteDocument]: req('sales', 'documents'),
-  [D.debitNoteDocument]: req('inventory', 'documents'),
+  [D.creditNoteDocument]: req('sales', 'documents', 'reports'),
+  [D.debitNoteDocument]: req('inventory', 'documents', 'reports'),
   [D.reorderDocument]: req('inventory', 'documents'),
   [D.reportRows]: req('reports', 'documents'),
   [D.registerDocument]: req('ledger', 'documents'),
+  // The Tally export (reports) reads the documents above and these (tally.ts).
+  [T.purchaseDocument]: req('inventory', 'reports'),
+  [T.paymentDocument]: req('ledger', 'reports'),
+  [T.accountantLedgers]: req('identity', 'reports'),
 };
 
 /**
  * The reply inbox prefix of a principal (nats.js `inboxPrefix`): only it may subscribe below it,
  * so one service cannot read another's replies.
  */
+/**
+ * The servers of a NATS_URL: one address, or a cluster's addresses separated by commas
+ * (`nats://nats-1:4222,nats://nats-2:4222,nats://nats-3:4222`); the client fails over between them.
+ */
+export function natsServers(url: string): string[] {
+  const servers = url.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!servers.length) throw new Error('NATS_URL names no server.');
+  return servers;
+}
+
 export function natsInboxPrefix(principal: NatsPrincipal): string {
   return `_INBOX.${principal}`;
 }

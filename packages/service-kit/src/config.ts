@@ -1,5 +1,5 @@
 import { requireJwtSecret } from '@bahi/auth';
-import { DefaultPorts, natsInboxPrefix, portEnv, type ServiceName } from '@bahi/contracts';
+import { DefaultPorts, natsInboxPrefix, natsServers, portEnv, type ServiceName } from '@bahi/contracts';
 
 export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
 
@@ -12,6 +12,7 @@ export interface ServiceConfig {
   mongoUri: string;
   /** `bahi_<service>` unless the URI names a database (then undefined: the URI decides). */
   dbName: string | undefined;
+  /** One server, or a cluster's servers separated by commas. */
   natsUrl: string;
   /** NATS user and password (NATS_USER, default the service name / NATS_PASSWORD); none: connect anonymously. */
   natsUser?: string;
@@ -42,7 +43,7 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
  */
 export function natsConnectOptions(cfg: ServiceConfig): { servers: string[]; user?: string; pass?: string; inboxPrefix: string } {
   return {
-    servers: [cfg.natsUrl],
+    servers: natsServers(cfg.natsUrl),
     ...(cfg.natsPassword ? { user: cfg.natsUser ?? cfg.service, pass: cfg.natsPassword } : {}),
     inboxPrefix: natsInboxPrefix(cfg.service),
   };

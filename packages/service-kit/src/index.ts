@@ -20,6 +20,6 @@ export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumbe
 export { RevocationList, Revoke } from '@bahi/auth';
 export { Outbox, faultPoint, leaseMs, REDRIVE_EVERY_MS, billSummaryFields, type BillSummary, indexOutbox, outboxFields, type OutboxOptions, type OutboxRecord, type OutboxStatus } from './outbox';
 export { CompanyMsg, EmptyMsg, RpcDecimal, RpcId, RpcIdList, RpcNested, RpcOneOf, RpcText } from './rpc';
-export { EventRelay, EVENT_PENDING_FIELD, EVENT_FLAG_FIELD, pendingEvent, pendingEventFields, eventSweepMs, istDate, dec, decOrNull, RelayService, historyHandlers, type EventSource, type EventRelayOptions } from './events';
+export { EventRelay, EVENT_PENDING_FIELD, EVENT_FLAG_FIELD, pendingEvent, pendingEventFields, eventSweepMs, streamReplicas, istDate, dec, decOrNull, RelayService, historyHandlers, type EventSource, type EventRelayOptions } from './events';
 export { parsePayments, paymentsLabel, PaymentsError } from './payments';
 export { dataVersion, latestVersion, migrateBeforeStart, migratingHealth, MigrationError, MIGRATIONS_COLLECTION, runMigrations, type MigrateOptions, type Migration } from './migrations';

@@ -6,7 +6,7 @@ import { connect, JSONCodec, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { natsInboxPrefix, type EventStreamDef, type HistoryEvent } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
-import { EventRelay, EVENT_PENDING_FIELD, pendingEvent, pendingEventFields } from '../src/events';
+import { EventRelay, EVENT_PENDING_FIELD, pendingEvent, pendingEventFields, streamReplicas } from '../src/events';
 
 const log = pino({ level: 'silent' });
 const codec = JSONCodec<{ eventId: string; companyId: number; amount: string }>();
@@ -81,6 +81,23 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
     fs.rmSync(storeDir, { recursive: true, force: true });
   });
 
+  it('reads the stream copies from BAHI_JS_REPLICAS (1-5, default 1) and refuses anything else', () => {
+    const saved = process.env.BAHI_JS_REPLICAS;
+    try {
+      delete process.env.BAHI_JS_REPLICAS;
+      expect(streamReplicas()).toBe(1);
+      process.env.BAHI_JS_REPLICAS = '3';
+      expect(streamReplicas()).toBe(3);
+      for (const bad of ['0', '6', '2.5', 'three']) {
+        process.env.BAHI_JS_REPLICAS = bad;
+        expect(() => streamReplicas()).toThrow(`BAHI_JS_REPLICAS must be 1 to 5 (the NATS cluster's size at most), got '${bad}'.`);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.BAHI_JS_REPLICAS;
+      else process.env.BAHI_JS_REPLICAS = saved;
+    }
+  });
+
   it('creates the stream with its retention and publishes a committed fact once, then clears the pending mark', async () => {
     const relay = newRelay();
     await relay.start();
@@ -90,6 +107,8 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
     const info = await (await reader.jetstreamManager()).streams.info(stream.name);
     expect(info.config.max_age).toBe(400 * 86_400 * 1e9);
     expect(info.config.duplicate_window).toBe(600 * 1e9);
+    // One copy on a single node (BAHI_JS_REPLICAS unset); a three-node cluster sets 3.
+    expect(info.config.num_replicas).toBe(1);
     expect(await streamMessages(reader)).toEqual([{ subject: 'events.sales.sale.completed', msgId: 'fact:1:1:completed', eventId: 'fact:1:1:completed', amount: '120.50' }]);
     // The sweep's lookup is an equality on a plain index; both marks are gone once published.
     const idx = (await facts.indexes()).find((i) => i.name === 'evt_pending_flag');

@@ -31,6 +31,18 @@ export function eventSweepMs(): number {
   return v > 0 ? v : 3_000;
 }
 
+/**
+ * Copies JetStream keeps of each stream (`BAHI_JS_REPLICAS`, 1-5, default 1): 3 on a three-node
+ * NATS cluster, so a node's loss loses no event. A change is applied to an existing stream.
+ */
+export function streamReplicas(): number {
+  const raw = process.env.BAHI_JS_REPLICAS;
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 5) throw new Error(`BAHI_JS_REPLICAS must be 1 to 5 (the NATS cluster's size at most), got '${raw}'.`);
+  return n;
+}
+
 export interface EventSource<D = mongo.WithId<mongo.Document>> {
   /** The history source name (contracts HistorySources), e.g. `sale`. */
   name: string;
@@ -150,11 +162,12 @@ export class EventRelay {
       max_age: nanos(s.maxAgeDays * 86_400_000),
       max_bytes: s.maxBytes,
       duplicate_window: nanos(s.duplicateWindowMs),
+      num_replicas: streamReplicas(),
     };
     try {
       const info = await jsm.streams.info(s.name);
       const c = info.config;
-      if (c.max_age !== config.max_age || c.max_bytes !== config.max_bytes || c.duplicate_window !== config.duplicate_window || c.subjects.join() !== config.subjects!.join())
+      if (c.max_age !== config.max_age || c.max_bytes !== config.max_bytes || c.duplicate_window !== config.duplicate_window || c.num_replicas !== config.num_replicas || c.subjects.join() !== config.subjects!.join())
         await jsm.streams.update(s.name, config);
     } catch (err) {
       if (!/stream not found/i.test((err as Error).message)) throw err;
