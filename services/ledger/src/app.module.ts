@@ -19,6 +19,7 @@ import { LedgerEvents, LedgerHistoryHandlers } from './events/ledger-events';
 import { DemoSeed } from './seed/demo.seed';
 import { RemindersController } from './reminders/reminders.controller';
 import { RemindersService } from './reminders/reminders.service';
+import { RegisterController, RegisterHandlers, RegisterService, RegisterSessionDoc, RegisterSessionSchema } from './register';
 
 @Module({
   imports: [
@@ -29,9 +30,10 @@ import { RemindersService } from './reminders/reminders.service';
       { name: EntryDoc.name, schema: EntrySchema },
       { name: EntrySourceDoc.name, schema: EntrySourceSchema },
       { name: PartyAccountDoc.name, schema: PartyAccountSchema },
+      { name: RegisterSessionDoc.name, schema: RegisterSessionSchema },
     ]),
   ],
-  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers, RemindersController, ...importControllers, LedgerHistoryHandlers],
-  providers: [LedgerEvents, CustomersService, DistributorsService, AccountsService, DemoSeed, RemindersService],
+  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers, RemindersController, ...importControllers, LedgerHistoryHandlers, RegisterController, RegisterHandlers],
+  providers: [LedgerEvents, CustomersService, DistributorsService, AccountsService, DemoSeed, RemindersService, RegisterService],
 })
 export class AppModule {}

@@ -61,4 +61,6 @@ export const EntrySchema = SchemaFactory.createForClass(EntryDoc);
 // Posting is idempotent per source document: a second post of the same source is a duplicate key.
 EntrySchema.index({ companyId: 1, sourceKind: 1, sourceId: 1, entryKind: 1 }, { unique: true });
 EntrySchema.index({ companyId: 1, partyKind: 1, partyId: 1, seq: 1 });
+// A cashier's register session reads what they took and gave since it opened.
+EntrySchema.index({ companyId: 1, by: 1, createdAt: 1 });
 EntrySchema.index({ companyId: 1, idempotencyKey: 1 }, { unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } });
