@@ -47,15 +47,9 @@ export const CANCEL_AFTER_PAYMENT = 'A payment was received from this customer a
 /** Replies give rupees as numbers rounded to 2 decimals; arithmetic stays exact before that. */
 export const num = (d: Money.MoneyInput): number => Money.toNumber(Money.round2(d));
 
-/**
- * The tenders of an entry. Entries written before modes existed (and demo data) hold none: their
- * money (a document's paid, a payment's amount) was cash, the only kind the spec knew.
- */
-export function entryPayments(e: Pick<EntryDoc, 'payments' | 'entryKind' | 'amount' | 'paid'>): PaymentLine[] {
-  if (e.payments) return e.payments.map((p) => ({ mode: p.mode, amount: p.amount, ...(p.ref ? { ref: p.ref } : {}) }));
-  const money = e.entryKind === 'payment_received' || e.entryKind === 'payment_given' ? e.amount : e.entryKind === 'opening' ? '0' : e.paid;
-  return Money.money(money || '0').isZero() ? [] : [{ mode: 'cash', amount: Money.toMoneyString(money) }];
-}
+import { entryPayments } from './entry-payments';
+
+export { entryPayments };
 
 export interface PostInput {
   companyId: number;

@@ -5,6 +5,7 @@ import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { EventStreams, EventSubjects, Subjects, type HistoryEvent, type LedgerEntryEvent, type PartyChangedEvent, type PartyKind, type PaymentEvent } from '@bahi/contracts';
 import { dec, EventRelay, historyHandlers, istDate, pendingEventFields, RelayService, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
+import { entryPayments } from '../accounts/entry-payments';
 import { EntryDoc } from '../accounts/entry.schema';
 import { CustomerDoc } from '../customers/customer.schema';
 import { DistributorDoc } from '../distributors/distributor.schema';
@@ -29,6 +30,9 @@ export function entryEvent(e: EntryDoc & { createdAt?: Date }): HistoryEvent<'ev
     delta: dec(e.delta),
     dueDate: e.dueDate ?? null,
     docNo: e.docNo ?? null,
+    // By mode, for the cash and bank books (entries before modes: cash, as entryPayments reads them).
+    payments: entryPayments(e),
+    by: e.by ?? null,
   };
   if (e.entryKind === 'payment_received' || e.entryKind === 'payment_given') {
     const event: PaymentEvent = { ...base, paymentId: e.sourceId, payType: e.payType ?? '', transactionId: e.transactionId ?? '' };

@@ -64,6 +64,7 @@ export function saleCompletedEvent(s: SaleDoc & Stamped): HistoryEvent<'events.s
         cgst: g ? dec(g.cgst) : null,
         sgst: g ? dec(g.sgst) : null,
         igst: g ? dec(g.igst) : null,
+        line_taxable: g ? dec(g.line_taxable) : null,
       };
     }),
     subtotal: dec(s.subtotal),

@@ -162,6 +162,9 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
         date: c.date,
         dueDate: c.date,
         docNo: s.gst?.invoice_no || null,
+        // The counter payment goes back in the modes it was taken, by whoever cancels (the cash books).
+        payments: s.payments ?? null,
+        ...(c.createdBy > 0 ? { by: c.createdBy } : {}),
         guard: { noPaymentAfter: { kind: 'sale', id: c.saleId } },
       }));
     } catch (err) {
