@@ -3,8 +3,8 @@ import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import type { Connection, Model } from 'mongoose';
 import type { Response } from 'express';
-import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, type HistoryRow, type ImportKind, type OverdueClientRow } from '@bahi/contracts';
-import { inTransaction, LOGGER, Positions, SequenceService, Tenant } from '@bahi/service-kit';
+import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, Subjects, type HistoryRow, type ImportKind, type OverdueClientRow } from '@bahi/contracts';
+import { inTransaction, LOGGER, NatsClient, Positions, SequenceService, Tenant } from '@bahi/service-kit';
 import { formatParam, importHttp, ImportSessions, sendTable, uploadedFile, type Column, type ImportHandler, type TableFormat, type Upload } from '@bahi/tabular';
 import { AccountsService } from '../accounts/accounts.service';
 import { EntryDoc } from '../accounts/entry.schema';
@@ -12,7 +12,7 @@ import { CustomerDoc } from '../customers/customer.schema';
 import { DistributorDoc } from '../distributors/distributor.schema';
 import { idParam } from '../common';
 import { RemindersService } from '../reminders/reminders.service';
-import { partyGst } from '../gst-party';
+import { partyGst, type PartyCompany } from '../gst-party';
 import { customerImportHandler, distributorImportHandler } from './parties.import';
 
 
@@ -29,6 +29,7 @@ export class PartyImportsController implements OnModuleInit {
     @InjectModel(DistributorDoc.name) distributors: Model<DistributorDoc>,
     @InjectModel(EntryDoc.name) entries: Model<EntryDoc>,
     seq: SequenceService,
+    nats: NatsClient,
     @Inject(LOGGER) logger: { error: (o: unknown, m?: string) => void },
   ) {
     this.sessions = new ImportSessions(conn.db as never, {
@@ -37,7 +38,7 @@ export class PartyImportsController implements OnModuleInit {
       ttlMs: ImportSessionTtlHours * 3600_000,
       log: (msg, err) => logger.error({ err }, msg),
     });
-    const models = { customers, distributors, entries, seq };
+    const models = { customers, distributors, entries, seq, company: (companyId: number) => nats.send(Subjects.identity.companyDetails, { companyId }) as Promise<PartyCompany> };
     this.handlers = { customers: customerImportHandler(models) as never, distributors: distributorImportHandler(models) as never };
   }
 
