@@ -41,6 +41,23 @@ export const isEwbNo = (v: string): boolean => /^\d{12}$/.test(v);
 /** An Indian PIN code: 6 digits, not starting with 0. */
 export const isPincode = (v: string): boolean => /^[1-9]\d{5}$/.test(v);
 
+/** A party's country as typed names India ('India', 'IN', 'Bharat', 'भारत'; any case); '' counts as India (the forms' default). */
+export function isIndia(country: string | null | undefined): boolean {
+  const c = (country ?? '').trim().toLowerCase().replace(/\.$/, '');
+  return c === '' || ['india', 'in', 'ind', 'bharat', 'भारत', 'republic of india'].includes(c);
+}
+
+/**
+ * In GST mode (regular or composition) a party in India needs a PIN code: the e-way bill names the
+ * recipient's and the supplier's PIN. Null when fine, else the sentence (the party's kind named).
+ */
+export function partyPincodeError(who: 'customer' | 'distributor', taxMode: string | null | undefined, party: { country?: string | null; postal_code?: string | null }): string | null {
+  if (!taxMode || taxMode === 'simple' || !isIndia(party.country)) return null;
+  const pin = (party.postal_code ?? '').trim();
+  if (isPincode(pin)) return null;
+  return `postal_code: a ${who} in India needs a 6-digit PIN code not starting with 0 (e.g. 411001) in GST mode, for e-way bills; '${pin}' is not one.`;
+}
+
 /** dd/mm/yyyy from YYYY-MM-DD (the portal's date format). */
 export function ewbDate(iso: string): string {
   const [y, m, d] = iso.slice(0, 10).split('-');

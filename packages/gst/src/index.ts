@@ -37,5 +37,5 @@ export { GST_START, MAX_RATE_STEPS, parseRates, rateOn } from './rate-schedule';
 export type { RateFrom } from './rate-schedule';
 export { missingRecipientDetails, parseRecipient, RECIPIENT_ADDRESS_MAX, RECIPIENT_DETAILS_FROM, RECIPIENT_NAME_MAX, recipientDetailsSentence } from './recipient';
 export type { RecipientDetails } from './recipient';
-export { EWB_JSON_VERSION, ewbDate, isEwbNo, isPincode, isTransporterId, isVehicleNo, normaliseBillNo, normaliseVehicleNo, TRANSPORT_MODE_CODE, TRANSPORT_MODES, VEHICLE_TYPE_CODE, VEHICLE_TYPES } from './ewaybill';
+export { EWB_JSON_VERSION, ewbDate, isEwbNo, isIndia, isPincode, partyPincodeError, isTransporterId, isVehicleNo, normaliseBillNo, normaliseVehicleNo, TRANSPORT_MODE_CODE, TRANSPORT_MODES, VEHICLE_TYPE_CODE, VEHICLE_TYPES } from './ewaybill';
 export type { TransportMode, VehicleType } from './ewaybill';

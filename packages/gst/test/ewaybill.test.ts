@@ -1,4 +1,4 @@
-import { ewbDate, isEwbNo, isPincode, isTransporterId, isVehicleNo, normaliseBillNo, normaliseVehicleNo } from '../src';
+import { ewbDate, isEwbNo, isIndia, isPincode, partyPincodeError, isTransporterId, isVehicleNo, normaliseBillNo, normaliseVehicleNo } from '../src';
 
 describe('e-way bill formats', () => {
   it('accepts the portal vehicle number formats and refuses others', () => {
@@ -18,6 +18,19 @@ describe('e-way bill formats', () => {
     expect(isPincode('011001')).toBe(false);
     expect(isPincode('41100')).toBe(false);
     expect(ewbDate('2026-11-05')).toBe('05/11/2026');
+  });
+
+  it('a party in India needs a PIN in GST and composition mode, not in simple mode nor abroad', () => {
+    for (const c of ['India', ' india ', 'IN', 'Bharat', 'भारत', '']) expect([c, isIndia(c)]).toEqual([c, true]);
+    for (const c of ['UAE', 'Nepal', 'Indonesia']) expect([c, isIndia(c)]).toEqual([c, false]);
+    expect(partyPincodeError('customer', 'gst', { country: 'India', postal_code: '411001' })).toBeNull();
+    expect(partyPincodeError('customer', 'gst', { country: 'India', postal_code: '41100' })).toBe(
+      "postal_code: a customer in India needs a 6-digit PIN code not starting with 0 (e.g. 411001) in GST mode, for e-way bills; '41100' is not one.",
+    );
+    expect(partyPincodeError('distributor', 'composition', { country: 'IN', postal_code: '011001' })).toMatch(/^postal_code: a distributor in India/);
+    expect(partyPincodeError('customer', 'simple', { country: 'India', postal_code: '1' })).toBeNull();
+    expect(partyPincodeError('customer', undefined, { country: 'India', postal_code: '1' })).toBeNull();
+    expect(partyPincodeError('distributor', 'gst', { country: 'UAE', postal_code: '12345' })).toBeNull();
   });
 
   it('normalises supplier bill numbers: case, spaces, leading zeros, / and -', () => {

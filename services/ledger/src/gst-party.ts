@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { GstError, parseState, stateName, validateGstin } from '@bahi/gst';
+import { GstError, parseState, partyPincodeError, stateName, validateGstin } from '@bahi/gst';
 
 /** A party's GSTIN and state as stored: `state` is the 2-digit GST code when it is a known state, else the text as typed. */
 export interface StoredPartyGst {
@@ -84,4 +84,13 @@ export function withDefaultState(body: unknown, company: { tax_mode?: string | n
   const mode = company?.tax_mode ?? 'simple';
   if (mode !== 'simple' && company?.state_code) return { ...b, state: company.state_code };
   return body;
+}
+
+/** The company fields the party rules read (identity's company details). */
+export type PartyCompany = { tax_mode?: string | null; state_code?: string | null } | null;
+
+/** GST mode: a party in India needs a 6-digit PIN (@bahi/gst partyPincodeError); 400 with its sentence. Simple mode keeps the spec's numeric zip. */
+export function checkPartyPin(who: 'customer' | 'distributor', party: { country?: string | null; postal_code?: string | null }, company: PartyCompany): void {
+  const err = partyPincodeError(who, company?.tax_mode, party);
+  if (err) throw new BadRequestException(err);
 }

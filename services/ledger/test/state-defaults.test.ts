@@ -25,11 +25,11 @@ afterAll(() => stack?.stop());
 
 describe('a new party saved without a state (issue 32)', () => {
   it("GST mode: a customer and a distributor take the company's state", async () => {
-    const c = await G.post('/clients/addClient', customerForm({ mobile_no: '9200000001', state: '' }));
+    const c = await G.post('/clients/addClient', customerForm({ postal_code: '560001', mobile_no: '9200000001', state: '' }));
     expect(c.status).toBe(200);
     expect(c.body.customer).toEqual(expect.objectContaining({ state: 'Karnataka', state_code: '29' }));
     expect((await customers.findOne({ companyId: 3, client_id: c.body.id }).lean())!.state).toBe('29');
-    const form = customerForm({ mobile_no: '9200000002' }) as Record<string, unknown>;
+    const form = customerForm({ postal_code: '560001', mobile_no: '9200000002' }) as Record<string, unknown>;
     delete form.state;
     const c2 = await G.post('/clientList/add-client', form);
     expect(c2.status).toBe(200);
@@ -41,7 +41,7 @@ describe('a new party saved without a state (issue 32)', () => {
   });
 
   it("a GSTIN typed without a state gives its own state (Gujarat), not the company's", async () => {
-    const c = await G.post('/clients/addClient', customerForm({ mobile_no: '9200000003', state: '', gstin: GJ_GSTIN }));
+    const c = await G.post('/clients/addClient', customerForm({ postal_code: '560001', mobile_no: '9200000003', state: '', gstin: GJ_GSTIN }));
     expect(c.status).toBe(200);
     expect(c.body.customer).toEqual(expect.objectContaining({ state: 'Gujarat', state_code: '24', gstin: GJ_GSTIN, b2b: true }));
     const d = await S.post('/addDistributor', distributorForm({ name: 'Surat Mills', state: '', gstin: GJ_GSTIN }));
@@ -50,7 +50,7 @@ describe('a new party saved without a state (issue 32)', () => {
   });
 
   it('a state sent is kept; simple mode keeps the spec rule (state is required), nothing stored', async () => {
-    const c = await G.post('/clients/addClient', customerForm({ mobile_no: '9200000004', state: 'West Bengal' }));
+    const c = await G.post('/clients/addClient', customerForm({ postal_code: '560001', mobile_no: '9200000004', state: 'West Bengal' }));
     expect(c.body.customer).toEqual(expect.objectContaining({ state_code: '19' }));
     const before = await customers.countDocuments({ companyId: 1 });
     const s = await S.post('/clients/addClient', customerForm({ mobile_no: '9200000005', state: '' }));
@@ -60,7 +60,7 @@ describe('a new party saved without a state (issue 32)', () => {
     const d = await S.post('/addDistributor', distributorForm({ name: 'No State', state: '' }));
     expect(d.status).toBe(400);
     // A bad GSTIN without a state is not a state: the GST company's own state is not silently taken for it.
-    const bad = await G.post('/clients/addClient', customerForm({ mobile_no: '9200000006', state: '', gstin: '24AAGCS5678K1ZX' }));
+    const bad = await G.post('/clients/addClient', customerForm({ postal_code: '560001', mobile_no: '9200000006', state: '', gstin: '24AAGCS5678K1ZX' }));
     expect(bad.status).toBe(400);
     expect(bad.body.err).toMatch(/GSTIN/);
   });

@@ -11,7 +11,7 @@ import type {
 } from '@bahi/contracts';
 import { Subjects } from '@bahi/contracts';
 import { describeError, NatsClient, Tenant } from '@bahi/service-kit';
-import { withDefaultState } from '../gst-party';
+import { checkPartyPin, withDefaultState, type PartyCompany } from '../gst-party';
 import { idParam, pageParam, specFailure, validBody } from '../common';
 import { AccountsService, num } from '../accounts/accounts.service';
 import { CustomerDto, UpdateCustomerDto } from './customers.dto';
@@ -39,11 +39,9 @@ export class CustomersController {
     private readonly nats: NatsClient,
   ) {}
 
-  /** A new customer sent without a state: see withDefaultState (the company is asked only then). */
-  private async defaultState(companyId: number, body: unknown): Promise<unknown> {
-    const b = body as Record<string, unknown> | null;
-    if (!b || typeof b !== 'object' || (typeof b.state === 'string' && b.state.trim())) return body;
-    return withDefaultState(body, await this.nats.send(Subjects.identity.companyDetails, { companyId }));
+  /** The company's mode and state: a new party's default state (withDefaultState) and, in GST mode, its PIN (checkPartyPin). */
+  private company(companyId: number): Promise<PartyCompany> {
+    return this.nats.send(Subjects.identity.companyDetails, { companyId });
   }
 
   /** GET /getCustomerList/?text — matches name or mobile from 3 characters; shorter text finds nothing. */
@@ -66,7 +64,9 @@ export class CustomersController {
   add(@Tenant() companyId: number, @Body() body: unknown): Promise<AddClientReply> {
     const fail = (err: string) => ({ done: false, err });
     return withSpecBody(async () => {
-      const dto = await validBody(CustomerDto, await this.defaultState(companyId, body), (m) => specFailure(400, fail(m)));
+      const company = await this.company(companyId);
+      const dto = await validBody(CustomerDto, withDefaultState(body, company), (m) => specFailure(400, fail(m)));
+      checkPartyPin('customer', dto, company);
       const customer = await this.customers.create(companyId, dto);
       return { done: true, id: customer.client_id, customer };
     }, fail);
@@ -77,6 +77,7 @@ export class CustomersController {
     const fail = (err: string) => ({ done: false, err });
     return withSpecBody(async () => {
       const dto = await validBody(UpdateCustomerDto, body, (m) => specFailure(400, fail(m)));
+      checkPartyPin('customer', dto, await this.company(companyId));
       const customer = await this.customers.update(companyId, dto.id, dto);
       return { done: true, id: customer.client_id, customer };
     }, fail);
@@ -88,7 +89,9 @@ export class CustomersController {
   addForm(@Tenant() companyId: number, @Body() body: unknown): Promise<AddClientFormReply> {
     const fail = (err: string) => ({ success: false, err });
     return withSpecBody(async () => {
-      const dto = await validBody(CustomerDto, await this.defaultState(companyId, body), (m) => specFailure(400, fail(m)));
+      const company = await this.company(companyId);
+      const dto = await validBody(CustomerDto, withDefaultState(body, company), (m) => specFailure(400, fail(m)));
+      checkPartyPin('customer', dto, company);
       const customer = await this.customers.create(companyId, dto);
       return { success: true, id: customer.client_id, customer };
     }, fail);

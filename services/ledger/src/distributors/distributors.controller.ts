@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, HttpException, Post, Put, Query } from
 import type { AddDistributorReply, Distributor, GetAllDistributorsListReply, GetDistributorsListReply, HistoryReply } from '@bahi/contracts';
 import { Subjects } from '@bahi/contracts';
 import { describeError, NatsClient, Positions, Tenant } from '@bahi/service-kit';
-import { withDefaultState } from '../gst-party';
+import { checkPartyPin, withDefaultState, type PartyCompany } from '../gst-party';
 import { idParam, pageParam, specFailure, validBody } from '../common';
 import { AccountsService, num } from '../accounts/accounts.service';
 import { DistributorDto, UpdateDistributorDto } from './distributors.dto';
@@ -28,11 +28,9 @@ export class DistributorsController {
     private readonly nats: NatsClient,
   ) {}
 
-  /** A new distributor sent without a state: see withDefaultState (the company is asked only then). */
-  private async defaultState(companyId: number, body: unknown): Promise<unknown> {
-    const b = body as Record<string, unknown> | null;
-    if (!b || typeof b !== 'object' || (typeof b.state === 'string' && b.state.trim())) return body;
-    return withDefaultState(body, await this.nats.send(Subjects.identity.companyDetails, { companyId }));
+  /** The company's mode and state: a new party's default state (withDefaultState) and, in GST mode, its PIN (checkPartyPin). */
+  private company(companyId: number): Promise<PartyCompany> {
+    return this.nats.send(Subjects.identity.companyDetails, { companyId });
   }
 
   @Get('getAllDistributorsList')
@@ -69,7 +67,9 @@ export class DistributorsController {
   @HttpCode(200)
   add(@Tenant() companyId: number, @Body() body: unknown): Promise<AddDistributorReply> {
     return doneOrErr(async () => {
-      const dto = await validBody(DistributorDto, await this.defaultState(companyId, body), (m) => specFailure(400, { done: false, err: m }));
+      const company = await this.company(companyId);
+      const dto = await validBody(DistributorDto, withDefaultState(body, company), (m) => specFailure(400, { done: false, err: m }));
+      checkPartyPin('distributor', dto, company);
       const distributor = await this.distributors.create(companyId, dto);
       return { done: true, id: distributor.distributor_id, distributor };
     });
@@ -79,6 +79,7 @@ export class DistributorsController {
   update(@Tenant() companyId: number, @Body() body: unknown): Promise<AddDistributorReply> {
     return doneOrErr(async () => {
       const dto = await validBody(UpdateDistributorDto, body, (m) => specFailure(400, { done: false, err: m }));
+      checkPartyPin('distributor', dto, await this.company(companyId));
       const distributor = await this.distributors.update(companyId, dto.id, dto);
       return { done: true, id: distributor.distributor_id, distributor };
     });

@@ -11,7 +11,7 @@ import { CustomerDto } from '../customers/customers.dto';
 import type { CustomerDoc } from '../customers/customer.schema';
 import { DistributorDto } from '../distributors/distributors.dto';
 import type { DistributorDoc } from '../distributors/distributor.schema';
-import { checkPartyGst } from '../gst-party';
+import { checkPartyGst, checkPartyPin, type PartyCompany } from '../gst-party';
 
 const ADDRESS: ImportFieldDef[] = [
   { key: 'address_line_1', label: 'Address line 1', required: true, aliases: ['Address', 'Address 1', 'Address Line1', 'Billing Address', 'Street'] },
@@ -69,6 +69,8 @@ interface PartyRow {
 
 interface Ctx {
   companyId: number;
+  /** Its mode: GST mode needs a PIN code (checkPartyPin). */
+  company: PartyCompany;
   /** The row's matching key -> its first row in the file. */
   seen: Map<string, number>;
 }
@@ -78,6 +80,8 @@ export interface PartyModels {
   distributors: Model<DistributorDoc>;
   entries: Model<EntryDoc>;
   seq: SequenceService;
+  /** The company's details (identity), read once per upload. */
+  company: (companyId: number) => Promise<PartyCompany>;
 }
 
 /**
@@ -120,7 +124,7 @@ async function postOpenings(m: PartyModels, companyId: number, kind: 'customer' 
 type PartyDto = CustomerDto | DistributorDto;
 
 /** One row checked as the party's form checks it: the DTO, the GST rules and the opening balance. */
-async function checkRow<D extends PartyDto>(kind: 'customer' | 'distributor', Dto: new () => D, fields: ImportFieldDef[], data: Record<string, string>) {
+async function checkRow<D extends PartyDto>(kind: 'customer' | 'distributor', Dto: new () => D, fields: ImportFieldDef[], data: Record<string, string>, company: PartyCompany) {
   const { opening_balance, ...form } = data;
   // A row's names and addresses are cleaned as the form's are (service-kit strips HTTP bodies).
   const body = { country: 'India', ...Object.fromEntries(Object.entries(form).filter(([, v]) => v !== '').map(([k, v]) => [k, stripBidi(v)])) };
@@ -128,6 +132,13 @@ async function checkRow<D extends PartyDto>(kind: 'customer' | 'distributor', Dt
   const errors = messages(await validate(dto, { whitelist: true, forbidNonWhitelisted: true }), fields);
   const ob = openingOf(opening_balance);
   if (ob.error) errors.push({ field: 'Opening balance', reason: ob.error });
+  if (!errors.some((e) => e.field === 'PIN code' || e.field === 'Country')) {
+    try {
+      checkPartyPin(kind, dto, company);
+    } catch (err) {
+      errors.push({ field: 'PIN code', reason: reasonOf(err) });
+    }
+  }
   let gst: ReturnType<typeof checkPartyGst> | null = null;
   if (!errors.some((e) => e.field === 'State' || e.field === 'GSTIN')) {
     try {
@@ -190,12 +201,12 @@ export function customerImportHandler(m: PartyModels): ImportHandler<Ctx, PartyR
     fields: CUSTOMER_FIELDS,
     matchBy: 'mobile number: a row whose mobile a customer already has updates that customer (an opening balance is posted once per customer).',
     async begin(companyId) {
-      return { companyId, seen: new Map() };
+      return { companyId, company: await m.company(companyId), seen: new Map() };
     },
     async check(ctx, rows) {
       const out: (RowOutcome<PartyRow> & { mobile?: string })[] = [];
       for (const { row, data } of rows) {
-        const { dto, errors, ob, gst } = await checkRow('customer', CustomerDto, CUSTOMER_FIELDS, data);
+        const { dto, errors, ob, gst } = await checkRow('customer', CustomerDto, CUSTOMER_FIELDS, data, ctx.company);
         const mobile = typeof dto.mobile_no === 'string' ? tenDigits(dto.mobile_no) : '';
         if (mobile === WALK_IN_MOBILE) errors.push({ field: 'Mobile', reason: `Mobile number ${WALK_IN_MOBILE} is reserved for the walk-in customer.` });
         if (mobile && !errors.some((e) => e.field === 'Mobile')) {
@@ -248,12 +259,12 @@ export function distributorImportHandler(m: PartyModels): ImportHandler<Ctx, Par
     fields: DISTRIBUTOR_FIELDS,
     matchBy: 'GSTIN when the row has one, else name and city (any case): a match updates that distributor (an opening balance is posted once per distributor).',
     async begin(companyId) {
-      return { companyId, seen: new Map() };
+      return { companyId, company: await m.company(companyId), seen: new Map() };
     },
     async check(ctx, rows) {
       const out: RowOutcome<PartyRow>[] = [];
       for (const { row, data } of rows) {
-        const { dto, errors, ob, gst } = await checkRow('distributor', DistributorDto, DISTRIBUTOR_FIELDS, data);
+        const { dto, errors, ob, gst } = await checkRow('distributor', DistributorDto, DISTRIBUTOR_FIELDS, data, ctx.company);
         const key = gst?.gstin ? `gstin:${gst.gstin}` : `name:${lower(dto.name)}|${lower(dto.city_or_district)}`;
         if (gst && !errors.length) {
           const first = ctx.seen.get(key);
