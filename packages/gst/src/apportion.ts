@@ -20,3 +20,14 @@ export function apportion(totalInput: AmountInput, weightInputs: AmountInput[]):
   shares[largest] = shares[largest].plus(left);
   return shares;
 }
+
+/**
+ * Each line's value less its share of the bill's summary discount, apportioned by the values as
+ * the invoice apportions it (CGST s.15(3)(a): a discount shown on the invoice reduces the sale):
+ * what the line sold for before tax and shipping, the value its profit is measured on.
+ */
+export function netOfDiscount(valueInputs: AmountInput[], discountInput: AmountInput): Decimal[] {
+  const values = valueInputs.map((v) => toPaisa(amount(v, 'line value')));
+  const shares = apportion(amount(discountInput, 'summary discount').negated(), values);
+  return values.map((v, i) => v.plus(shares[i]!));
+}

@@ -9,7 +9,7 @@ export type { GstinPart, GstinResult } from './gstin';
 export { GST_RATES, isGstRate, isHsn, parseHsn, parseRate } from './rates';
 export { isInterState, placeOfSupply } from './place-of-supply';
 export type { PlaceOfSupplyInput } from './place-of-supply';
-export { apportion } from './apportion';
+export { apportion, netOfDiscount } from './apportion';
 export { roundOff } from './round-off';
 export { computeInvoice } from './invoice';
 export type { ComputedInvoice, ComputedLine, InvoiceInput, SaleLineInput, TaxMode } from './invoice';

@@ -1,4 +1,4 @@
-import { apportion, Decimal, roundOff } from '../src';
+import { apportion, Decimal, netOfDiscount, roundOff } from '../src';
 
 const d = (xs: (string | number)[]): Decimal[] => xs.map((x) => new Decimal(x));
 const s = (xs: Decimal[]): string[] => xs.map((x) => x.toFixed(2));
@@ -68,5 +68,18 @@ describe('roundOff (CGST Act s.170)', () => {
   it('a total finer than paise is first rounded to the paisa, so exact + round off = value', () => {
     // 99999.495 -> 99999.50 -> 100000.00, round off +0.50 (rounding 99999.495 straight to rupees would give 99999)
     expect(roundOff('99999.495')).toEqual({ exact: '99999.50', roundOff: '0.50', value: '100000.00' });
+  });
+});
+
+describe('netOfDiscount (profit value)', () => {
+  it('takes the summary discount off the lines by their values', () => {
+    // 2,000.00 and 1,000.00 with 300.00 off: 200.00 and 100.00 -> 1,800.00 and 900.00
+    expect(s(netOfDiscount(['2000', '1000'], '300'))).toEqual(['1800.00', '900.00']);
+    // 100.00 off 3 equal lines of 50.00: 33.33 each, the paisa left to line 1 -> 16.66, 16.67, 16.67
+    expect(s(netOfDiscount(['50', '50', '50'], '100'))).toEqual(['16.66', '16.67', '16.67']);
+  });
+
+  it('no discount leaves the values (to the paisa)', () => {
+    expect(s(netOfDiscount(['2000.004', '10'], '0'))).toEqual(['2000.00', '10.00']);
   });
 });
