@@ -3,6 +3,7 @@
 import request from 'supertest';
 import { Subjects } from '@bahi/contracts';
 import { today } from '@bahi/service-kit';
+import { CustomersService } from '@bahi/ledger/dist/customers/customers.service';
 import { as, auth, category, product, startSales, tokenFor, type Stack } from './helpers';
 
 const GSTIN_MH = '27AAPFU0939F1ZV';
@@ -64,6 +65,24 @@ describe('getBillDetails ewaybill', () => {
     expect((await A.get(`/getBillDetails?id=${toSurat}`).expect(200)).body.ewaybill.needed).toBe(false);
     await company({ ewaybill_threshold: 50000 }).expect(200);
     expect((await A.get(`/getBillDetails?id=${toSurat}`).expect(200)).body.ewaybill.needed).toBe(true);
+  });
+});
+
+describe('the recipient PIN', () => {
+  it("a customer saved with a zip that is no PIN (before GST mode needed one) is named; ship_to_pincode overrides it", async () => {
+    const model = s.ledger.app.get(CustomersService).model;
+    await model.updateOne({ client_id: surat }, { $set: { postal_code: '39500' } });
+    await company({ pincode: '411001', place: 'Pune' }).expect(200);
+    const old = await sell('1', surat);
+    await A.post('/delivery', { ...delivery, sale_id: old, distance_km: 520 }).expect(200);
+    const r = await A.get(`/ewaybill/json?ids=${old}`).expect(400);
+    expect(r.body.message).toBe(
+      `Sale ${old} cannot go on an e-way bill yet: the customer Surat Traders's PIN code '39500' is not a 6-digit PIN; correct it on the customer (a new bill takes it) or give ship_to_pincode in the delivery details.`,
+    );
+    await A.put('/delivery', { ...delivery, sale_id: old, distance_km: 520, ship_to_pincode: '395003' }).expect(200);
+    expect((await A.get(`/ewaybill/json?ids=${old}`).expect(200)).body.billLists[0].toPincode).toBe(395003);
+    await model.updateOne({ client_id: surat }, { $set: { postal_code: '395003' } });
+    await company({ pincode: '', place: '' }).expect(200);
   });
 });
 

@@ -37,7 +37,14 @@ export function ewbBill(s: SaleDoc & { cancelled?: unknown }, company: CompanyDe
   if (!company.pincode || !isPincode(company.pincode)) throw bad(id, 'the company\'s pincode is missing; add it in Setting.');
   if (!d) throw bad(id, 'it has no delivery details; fill the delivery form first.');
   const toPin = d.ship_to_pincode || (isPincode(s.customer.postal_code ?? '') ? s.customer.postal_code : '');
-  if (!toPin) throw bad(id, 'ship_to_pincode is missing in the delivery details.');
+  if (!toPin) {
+    // A customer saved before GST mode needed a PIN (issue 31) may hold a zip the portal refuses: name them.
+    const c = s.customer;
+    const pc = (c.postal_code ?? '').trim();
+    throw bad(id, c.walkIn
+      ? 'ship_to_pincode is missing in the delivery details (the walk-in customer has no PIN code).'
+      : `the customer ${c.name}'s PIN code ${pc ? `'${pc}' is not a 6-digit PIN` : 'is missing'}; correct it on the customer (a new bill takes it) or give ship_to_pincode in the delivery details.`);
+  }
   if (d.distance_km === null || d.distance_km === undefined) throw bad(id, 'distance_km is missing in the delivery details.');
   const mode = d.transport_mode ?? 'road';
   const vehicle = mode === 'road' && isVehicleNo(d.vehicle_number) ? normaliseVehicleNo(d.vehicle_number) : '';
