@@ -87,6 +87,7 @@ export class ProfileController {
           ...(dto.staff_max_discount_percent !== undefined ? { staff_max_discount_percent: dto.staff_max_discount_percent } : {}),
           ...(dto.walkin_credit !== undefined ? { walkin_credit: dto.walkin_credit } : {}),
           ...(dto.staff_expenses !== undefined ? { staff_expenses: dto.staff_expenses } : {}),
+          ...(dto.require_register !== undefined ? { require_register: dto.require_register } : {}),
         },
       },
     );
