@@ -19,6 +19,7 @@ import { LedgerEvents, LedgerHistoryHandlers } from './events/ledger-events';
 import { DemoSeed } from './seed/demo.seed';
 import { RemindersController } from './reminders/reminders.controller';
 import { RemindersService } from './reminders/reminders.service';
+import { booksControllers, booksProviders, booksSchemas } from './expenses';
 import { RegisterController, RegisterHandlers, RegisterService, RegisterSessionDoc, RegisterSessionSchema } from './register';
 
 @Module({
@@ -30,10 +31,11 @@ import { RegisterController, RegisterHandlers, RegisterService, RegisterSessionD
       { name: EntryDoc.name, schema: EntrySchema },
       { name: EntrySourceDoc.name, schema: EntrySourceSchema },
       { name: PartyAccountDoc.name, schema: PartyAccountSchema },
+      ...booksSchemas,
       { name: RegisterSessionDoc.name, schema: RegisterSessionSchema },
     ]),
   ],
-  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers, RemindersController, ...importControllers, LedgerHistoryHandlers, RegisterController, RegisterHandlers],
-  providers: [LedgerEvents, CustomersService, DistributorsService, AccountsService, DemoSeed, RemindersService, RegisterService],
+  controllers: [CustomersController, DistributorsController, PaymentsController, LedgerHandlers, DocumentsHandlers, RemindersController, ...importControllers, LedgerHistoryHandlers, ...booksControllers, RegisterController, RegisterHandlers],
+  providers: [LedgerEvents, CustomersService, DistributorsService, AccountsService, DemoSeed, RemindersService, ...booksProviders, RegisterService],
 })
 export class AppModule {}

@@ -9,6 +9,10 @@ import { entryPayments } from '../accounts/entry-payments';
 import { EntryDoc } from '../accounts/entry.schema';
 import { CustomerDoc } from '../customers/customer.schema';
 import { DistributorDoc } from '../distributors/distributor.schema';
+import { openingEvent } from '../books/opening.events';
+import { OpeningDoc } from '../books/opening.schema';
+import { expenseEvent } from '../expenses/expense.events';
+import { ExpenseDoc } from '../expenses/expense.schema';
 
 /**
  * One ledger entry's event: payments as payment.received / payment.given (with how they were
@@ -79,6 +83,8 @@ export class LedgerEvents extends RelayService {
     @InjectModel(EntryDoc.name) entries: Model<EntryDoc>,
     @InjectModel(CustomerDoc.name) private readonly customers: Model<CustomerDoc>,
     @InjectModel(DistributorDoc.name) private readonly distributors: Model<DistributorDoc>,
+    @InjectModel(OpeningDoc.name) openings: Model<OpeningDoc>,
+    @InjectModel(ExpenseDoc.name) expenses: Model<ExpenseDoc>,
     @Inject(NATS_CONNECTION) nc: NatsConnection,
     @Inject(LOGGER) log: Logger,
   ) {
@@ -91,6 +97,9 @@ export class LedgerEvents extends RelayService {
         { name: 'entry', collection: entries.collection, complete: {}, toEvents: (e: EntryDoc) => [entryEvent(e)] },
         { name: 'customer', collection: customers.collection, complete: {}, toEvents: (c: CustomerDoc) => [partyEvent('customer', c)] },
         { name: 'distributor', collection: distributors.collection, complete: {}, toEvents: (d: DistributorDoc) => [partyEvent('distributor', d)] },
+        // The books (issue 29): opening balances and every expense write (latest version wins).
+        { name: 'opening', collection: openings.collection, complete: {}, toEvents: (o: OpeningDoc) => [openingEvent(o)] },
+        { name: 'expense', collection: expenses.collection, complete: {}, toEvents: (e: ExpenseDoc) => [expenseEvent(e)] },
       ] as never,
     });
   }
