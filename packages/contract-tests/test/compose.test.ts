@@ -27,6 +27,7 @@ interface Service {
   healthcheck?: { test: string[] };
   ports?: string[];
   container_name?: string;
+  depends_on?: Record<string, unknown>;
 }
 interface Compose {
   services: Record<string, Service>;
@@ -52,31 +53,64 @@ describe('docker-compose.yml', () => {
     expect(ok ? [] : validate.errors).toEqual([]);
   });
 
-  it('has a container per service, with a MongoDB replica set and volume where it keeps data', () => {
+  it('has a container per service, each its own database and user on one three-member MongoDB replica set', () => {
+    const members = ['mongo-1', 'mongo-2', 'mongo-3'];
+    const hosts = members.map((m) => `${m}:27017`).join(',');
+    const init = compose.services['mongo-1']!;
     for (const s of services) {
       const block = compose.services[s.name];
       // One Dockerfile for every service, told which by its build arg.
       expect(block?.build?.dockerfile).toBe('services/Dockerfile');
       expect(block!.build!.args?.SERVICE).toBe(s.name);
-      // documents too: its database holds share links.
+      // documents too: its database holds share links. Every member listed, so the driver follows the primary.
       const uri = block!.environment?.MONGODB_URI;
-      // Its own MongoDB user, whose password the mongo container's init script gives that user.
       const password = `\\$\\{BAHI_MONGO_${s.name.toUpperCase()}_PASSWORD:\\?[^}]+\\}`;
-      expect(uri).toMatch(new RegExp(`^mongodb://${s.name}:${password}@mongo-${s.name}:27017/bahi_${s.name}\\?replicaSet=rs0&.*authSource=admin`));
-      const mongo = compose.services[`mongo-${s.name}`]!;
-      expect(mongo.command).toEqual(expect.arrayContaining(['--replSet', 'rs0', '--keyFile']));
-      expect(mongo.environment).toMatchObject({ MONGO_INITDB_ROOT_USERNAME: 'root', BAHI_MONGO_USER: s.name, BAHI_MONGO_DB: `bahi_${s.name}` });
-      expect(mongo.environment?.BAHI_MONGO_PASSWORD).toMatch(new RegExp(`^${password}$`));
-      expect(mongo.volumes).toEqual([`mongo-${s.name}:/data/db`, './services/mongo-service-user.sh:/docker-entrypoint-initdb.d/10-service-user.sh:ro']);
-      expect(compose.volumes).toHaveProperty(`mongo-${s.name}`);
+      expect(uri).toMatch(new RegExp(`^mongodb://${s.name}:${password}@${hosts}/bahi_${s.name}\\?replicaSet=rs0&authSource=admin$`));
+      // The init script on mongo-1 creates that user from the same password.
+      expect(init.environment?.[`BAHI_MONGO_${s.name.toUpperCase()}_PASSWORD`]).toMatch(new RegExp(`^${password}$`));
+      expect(Object.keys(block!.depends_on ?? {})).toEqual(expect.arrayContaining(['mongo-1', 'nats-1', 'nats-2', 'nats-3']));
     }
+    const script = read('services/mongo-service-user.sh');
+    for (const s of services) expect(script).toContain(`"${s.name}"`);
+    expect(script).toContain('roles: [{ role: "readWrite", db: "bahi_" + service }]');
+    for (const m of members) {
+      const mongo = compose.services[m]!;
+      expect(mongo.image).toMatch(/^mongo:7/);
+      // Access control between members: the shared key file.
+      expect(mongo.command).toEqual(['--replSet', 'rs0', '--bind_ip_all', '--keyFile', '/data/configdb/keyfile']);
+      expect(mongo.environment?.BAHI_MONGO_KEY).toMatch(/^\$\{BAHI_MONGO_KEY:\?/);
+      expect(mongo.volumes?.[0]).toBe(`${m}:/data/db`);
+      expect(compose.volumes).toHaveProperty(m);
+    }
+    expect(init.environment).toMatchObject({ MONGO_INITDB_ROOT_USERNAME: 'root' });
+    expect(init.volumes).toEqual(['mongo-1:/data/db', './services/mongo-service-user.sh:/docker-entrypoint-initdb.d/10-service-user.sh:ro']);
+    // mongo-1 initiates the set with all three members, and is healthy only while it has a primary.
+    const health = init.healthcheck!.test.join(' ');
+    expect(health).toContain("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongo-1:27017', priority: 2 }, { _id: 1, host: 'mongo-2:27017' }, { _id: 2, host: 'mongo-3:27017' }] })");
+    expect(health).toContain("m.stateStr === 'PRIMARY'");
   });
 
-  it('runs NATS with JetStream on a volume', () => {
-    const nats = compose.services.nats!;
-    expect(nats.command).toContain('-js');
-    expect(nats.volumes?.[0]).toMatch(/^nats-data:/);
-    expect(compose.volumes).toHaveProperty('nats-data');
+  it('runs NATS as a three-node JetStream cluster, every stream on all three, clients knowing every node', () => {
+    const nodes = ['nats-1', 'nats-2', 'nats-3'];
+    for (const n of nodes) {
+      const nats = compose.services[n]!;
+      const cmd = nats.command!;
+      const arg = (flag: string) => cmd[cmd.indexOf(flag) + 1];
+      expect(cmd).toContain('-js');
+      expect(arg('--name')).toBe(n);
+      expect(arg('--cluster_name')).toBe('bahi');
+      // Routes need the route user's password, on the listening side and on every route.
+      expect(arg('--cluster')).toMatch(/^nats:\/\/route:\$\{BAHI_NATS_ROUTE_PASSWORD:\?[^}]+\}@0\.0\.0\.0:6222$/);
+      const routes = arg('--routes')!.split(',');
+      expect(routes.map((r) => r.replace(/\/\/route:[^@]+@/, '//'))).toEqual(nodes.map((x) => `nats://${x}:6222`));
+      expect(nats.volumes).toEqual([`${n}:/data`, './services/nats.conf:/etc/nats/nats.conf:ro']);
+      expect(compose.volumes).toHaveProperty(n);
+    }
+    for (const name of [...services.map((s) => s.name), 'gateway']) {
+      const env = compose.services[name]!.environment!;
+      expect([name, env.NATS_URL]).toEqual([name, 'nats://nats-1:4222,nats://nats-2:4222,nats://nats-3:4222']);
+      expect([name, env.BAHI_JS_REPLICAS]).toEqual([name, '3']);
+    }
   });
 
   it('gives the gateway every service URL and every remote its own container in /remotes.json', () => {

@@ -302,15 +302,17 @@ describe('NATS in docker-compose.yml', () => {
     expect(read('services/nats.conf')).toBe(composeNatsConfig());
   });
 
-  it('nats runs that config with every password from the environment; each service and the gateway connect as their own user', () => {
-    const nats = compose.services.nats!;
-    expect(nats.command?.slice(0, 2)).toEqual(['-c', '/etc/nats/nats.conf']);
-    expect(nats.command).not.toContain('-m');
-    expect(nats.volumes).toContain('./services/nats.conf:/etc/nats/nats.conf:ro');
+  it('every NATS node runs that config with every password from the environment; each service and the gateway connect as their own user', () => {
+    const nodes = ['nats-1', 'nats-2', 'nats-3'].map((n) => compose.services[n]!);
+    for (const nats of nodes) {
+      expect(nats.command?.slice(0, 2)).toEqual(['-c', '/etc/nats/nats.conf']);
+      expect(nats.command).not.toContain('-m');
+      expect(nats.volumes).toContain('./services/nats.conf:/etc/nats/nats.conf:ro');
+    }
     for (const p of NatsPrincipals) {
       const env = natsPasswordEnv(p);
       const required = new RegExp(`^\\$\\{${env}:\\?[^}]+\\}$`);
-      expect([p, nats.environment?.[env]]).toEqual([p, expect.stringMatching(required)]);
+      for (const nats of nodes) expect([p, nats.environment?.[env]]).toEqual([p, expect.stringMatching(required)]);
       const block = compose.services[p]!;
       expect([p, block.environment?.NATS_USER]).toEqual([p, p]);
       expect([p, block.environment?.NATS_PASSWORD]).toEqual([p, expect.stringMatching(required)]);

@@ -51,9 +51,11 @@ describe('compose exposure', () => {
   });
 
   it('NATS publishes no port and runs no monitoring port beyond its own loopback', () => {
-    const nats = compose.services.nats!;
-    expect(nats.ports).toBeUndefined();
-    expect(nats.command?.join(' ')).not.toMatch(/(^| )(-m|--http_port|-ms|--https_port)( |$)/);
+    for (const n of ['nats-1', 'nats-2', 'nats-3']) {
+      const nats = compose.services[n]!;
+      expect([n, nats.ports]).toEqual([n, undefined]);
+      expect(nats.command?.join(' ')).not.toMatch(/(^| )(-m|--http_port|-ms|--https_port)( |$)/);
+    }
     expect(read('services/nats.conf')).toMatch(/^http: "127\.0\.0\.1:8222"$/m);
   });
 
