@@ -122,6 +122,8 @@ export interface SaleEventLine {
   igst: string | null;
   /** GST mode: the line's taxable value before its share of shipping less the summary discount (absent on events before it was carried). */
   line_taxable?: string | null;
+  /** Its value before tax and shipping, net of its share of the summary discount (@bahi/gst netOfDiscount): what its profit is measured on (absent on events before it was carried). */
+  net_value?: string;
 }
 
 export interface SaleCompletedEvent extends DomainEventBase {
@@ -187,6 +189,8 @@ export interface SaleCancelledEvent extends DomainEventBase {
   /** The cancelled sale's amount and counter payment (what the cancellation takes back). */
   amount: string;
   paid: string;
+  /** The ledger source of the cancellation (`sale-cancel:<cancelId>`): joins its money to the day book row. */
+  cancelId?: number;
 }
 
 export interface PurchaseEventLine {

@@ -81,6 +81,8 @@ describe('sales domain events', () => {
       { product_id: soap, quantity: '4', units: '4', rate: '50', disc: '2.5', amount: '190', cp: '31.25' },
       { product_id: rice, quantity: '2', units: '2', rate: '120', disc: '0', amount: '240', cp: '92.4' },
     ]);
+    // Profit's value: 7.40 off by 190 : 240 -> 3.27 (3.2698) and 4.13 (4.1302): 186.73 and 235.87.
+    expect(e.lines.map((l) => l.net_value)).toEqual(['186.73', '235.87']);
   });
 
   it('a later cp change leaves the sale and its event as sold; the next cart line takes the new cp', async () => {
@@ -118,6 +120,7 @@ describe('sales domain events', () => {
     const cancelled = await eventsWithId(`sale:${s.companyId}:${third}:cancelled`);
     expect(cancelled).toHaveLength(1);
     expect(cancelled[0]!.event as SaleCancelledEvent).toMatchObject({ saleId: third, clientId: asha, reason: 'Billed twice', amount: '150', paid: '100' });
+    expect(Number.isSafeInteger((cancelled[0]!.event as SaleCancelledEvent).cancelId)).toBe(true);
     const history = await s.ask<HistoryPageReply>(Subjects.sales.historyPage, { source: 'sale-cancel' });
     expect(history.events.map((h) => h.event.eventId)).toContain(`sale:${s.companyId}:${third}:cancelled`);
   });

@@ -13,6 +13,7 @@ import {
   type SaleCompletedEvent,
   type SaleReturnedEvent,
 } from '@bahi/contracts';
+import { netOfDiscount } from '@bahi/gst';
 import { dec, decOrNull, EventRelay, historyHandlers, RelayService, LOGGER, mul, NATS_CONNECTION } from '@bahi/service-kit';
 import { Models, type SaleDoc } from '../common/schemas';
 import { lineAmount } from '../common/totals';
@@ -36,6 +37,14 @@ export function saleCompletedEvent(s: SaleDoc & Stamped): HistoryEvent<'events.s
         round_off: dec(s.gst.round_off),
       }
     : null;
+  // Profit's value per line: before tax and shipping, less its share of the summary discount.
+  const net = netOfDiscount(
+    s.lines.map((l) => {
+      const g = gstLines.get(l.sl_no);
+      return g ? dec(g.line_taxable) : lineAmount(l).toFixed();
+    }),
+    dec(s.discount),
+  );
   const event: SaleCompletedEvent = {
     eventId: `sale:${s.companyId}:${s.saleId}:completed`,
     companyId: s.companyId,
@@ -45,7 +54,7 @@ export function saleCompletedEvent(s: SaleDoc & Stamped): HistoryEvent<'events.s
     clientId: s.customer?.walkIn ? 0 : s.clientId,
     customerName: s.customer?.name ?? '',
     walkIn: Boolean(s.customer?.walkIn),
-    lines: s.lines.map((l) => {
+    lines: s.lines.map((l, i) => {
       const g = gstLines.get(l.sl_no);
       return {
         sl_no: l.sl_no,
@@ -65,6 +74,7 @@ export function saleCompletedEvent(s: SaleDoc & Stamped): HistoryEvent<'events.s
         sgst: g ? dec(g.sgst) : null,
         igst: g ? dec(g.igst) : null,
         line_taxable: g ? dec(g.line_taxable) : null,
+        net_value: net[i]!.toFixed(2),
       };
     }),
     subtotal: dec(s.subtotal),
@@ -135,13 +145,14 @@ export function saleCancelledEvent(c: SaleCancelDoc & Stamped, sale: SaleDoc | n
     reason: c.reason,
     amount: dec(sale?.amount),
     paid: dec(sale?.paid),
+    cancelId: c.cancelId,
   };
   return { subject: EventSubjects.sales.saleCancelled, event };
 }
 
 /**
  * Sales' domain events (BAHI_SALES): sale completed, credit note completed (sale returned), bill
- * cancelled. Each comes from its Outbox record, marked pending in the update that completes it.
+ * cancelled. Each comes from its saga record, marked pending in the update that completes it.
  */
 @Injectable()
 export class SalesEvents extends RelayService {
