@@ -111,9 +111,9 @@ export interface CompanyDetails {
   /** The shop's public address share links use, set by the platform admin in Setting (overrides BAHI_PUBLIC_URL); null: not set. */
   public_url?: string | null;
   /**
-   * WhatsApp message templates, per language ('en', 'hi'), for a shared document and for a due
-   * reminder. Placeholders: {name} {amount} {due_date} {link} {company} {document}. Defaults are
-   * shipped (identity fills them when the company never edited them).
+   * WhatsApp message templates, per language ('en', 'hi'), for a shared document, a due reminder
+   * and a bill missing in GSTR-2B; each kind's placeholders are TEMPLATE_PLACEHOLDERS'. Defaults
+   * are shipped (identity fills them when the company never edited them).
    */
   share_templates?: ShareTemplates;
   /** Counter guards (issue 28): a staff member's discount above this percent (0-100, default 100) needs a manager's PIN. */
@@ -167,11 +167,21 @@ export const BillFormats = ['a5', 'thermal-80', 'thermal-58'] as const;
 export type BillFormat = (typeof BillFormats)[number];
 /** The placeholders a share template may use; anything else in braces is refused. */
 export const SharePlaceholders = ['name', 'amount', 'due_date', 'link', 'company', 'document'] as const;
+/** The placeholders of the GSTR-2B "missing in 2B" message to a distributor (issue 31). */
+export const Gstr2bMissingPlaceholders = ['name', 'company', 'bill_no', 'bill_date', 'tax', 'period'] as const;
+/** Each WhatsApp template kind a company edits, with the placeholders it may use. */
+export const TEMPLATE_PLACEHOLDERS: Record<keyof ShareTemplates, readonly string[]> = {
+  document: SharePlaceholders,
+  reminder: SharePlaceholders,
+  gstr2b_missing: Gstr2bMissingPlaceholders,
+};
 /** Longest share template (characters). */
 export const SHARE_TEMPLATE_MAX = 1000;
 export interface ShareTemplates {
   document: { en: string; hi: string };
   reminder: { en: string; hi: string };
+  /** To a distributor whose bill is missing in the month's GSTR-2B (Purchases > GSTR-2B). */
+  gstr2b_missing: { en: string; hi: string };
 }
 
 /** `simple`: the spec's flat 18 % Tax checkbox (default); `gst`: regular registration, tax invoices; `composition`: bills of supply, no tax collected. */
@@ -207,8 +217,8 @@ export interface SetCompanyDetailsRequest {
   bill_format?: BillFormat;
   doc_language?: Language;
   share_expiry_days?: number;
-  /** '' for a template: back to the shipped default. */
-  share_templates?: Partial<{ document: Partial<{ en: string; hi: string }>; reminder: Partial<{ en: string; hi: string }> }>;
+  /** '' for a template: back to the shipped default. Each kind's placeholders: TEMPLATE_PLACEHOLDERS. */
+  share_templates?: Partial<Record<keyof ShareTemplates, Partial<{ en: string; hi: string }>>>;
   /** Left out: kept. 0-100 (up to 2 decimals). */
   staff_max_discount_percent?: number;
   /** Left out: kept. */

@@ -13,7 +13,6 @@ export * from './imports';
 export * from './reorder';
 export * from './share';
 export * from './printers';
-export * from './tally';
 export * from './events';
 export * from './subjects';
 export * from './nats-permissions';

@@ -68,6 +68,10 @@ export const DEFAULT_SHARE_TEMPLATES: ShareTemplates = {
     en: 'Dear {name}, a payment of {amount} to {company} was due on {due_date}. Please pay at the earliest. Statement: {link}',
     hi: 'प्रिय {name}, {company} को {amount} का भुगतान {due_date} को देय था। कृपया जल्द भुगतान करें। खाता विवरण: {link}',
   },
+  gstr2b_missing: {
+    en: 'Dear {name}, your bill {bill_no} dated {bill_date} (GST {tax}) to {company} does not appear in our GSTR-2B for {period}. Please report it in your GSTR-1 so we can claim the input tax credit.',
+    hi: 'प्रिय {name}, {company} को दिया आपका बिल {bill_no} दिनांक {bill_date} (जीएसटी {tax}) हमारे {period} के GSTR-2B में नहीं दिख रहा है। कृपया इसे अपने GSTR-1 में दर्ज करें ताकि हम इनपुट टैक्स क्रेडिट ले सकें।',
+  },
 };
 export const DEFAULT_SHARE_EXPIRY_DAYS = 30;
 
@@ -104,12 +108,10 @@ export interface OverdueClientsReply {
 
 /**
  * WhatsApp message to a distributor whose bill is missing in GSTR-2B (issue 31, template
- * `gstr2b_missing`). Placeholders: {name} {company} {bill_no} {bill_date} {tax} {period}.
+ * `gstr2b_missing`; the company's own from getCompanyDetails' share_templates, these when it has none).
+ * Placeholders: {name} {company} {bill_no} {bill_date} {tax} {period}.
  */
-export const GSTR2B_MISSING_TEMPLATES: { en: string; hi: string } = {
-  en: 'Dear {name}, your bill {bill_no} dated {bill_date} (GST {tax}) to {company} does not appear in our GSTR-2B for {period}. Please report it in your GSTR-1 so we can claim the input tax credit.',
-  hi: 'प्रिय {name}, {company} को दिया आपका बिल {bill_no} दिनांक {bill_date} (जीएसटी {tax}) हमारे {period} के GSTR-2B में नहीं दिख रहा है। कृपया इसे अपने GSTR-1 में दर्ज करें ताकि हम इनपुट टैक्स क्रेडिट ले सकें।',
-};
+export const GSTR2B_MISSING_TEMPLATES: { en: string; hi: string } = DEFAULT_SHARE_TEMPLATES.gstr2b_missing;
 
 /** Fills a template's {placeholders}; an unknown one is left as written. */
 export function fillTemplate(template: string, values: Record<string, string>): string {

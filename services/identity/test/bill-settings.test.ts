@@ -52,7 +52,7 @@ describe('identity: bills and sharing settings (bill_format, share_expiry_days, 
     const d = await details(staff);
     expect(d).toMatchObject({ bill_format: 'thermal-80', share_expiry_days: 7 });
     // Only the edited template changed; the other three are still the defaults.
-    expect(d.share_templates).toEqual({ document: { en, hi: DEFAULT_SHARE_TEMPLATES.document.hi }, reminder: DEFAULT_SHARE_TEMPLATES.reminder });
+    expect(d.share_templates).toEqual({ document: { en, hi: DEFAULT_SHARE_TEMPLATES.document.hi }, reminder: DEFAULT_SHARE_TEMPLATES.reminder, gstr2b_missing: DEFAULT_SHARE_TEMPLATES.gstr2b_missing });
     const viaNats = await nestRequest(nc, Subjects.identity.companyDetails, { companyId });
     expect(viaNats).toMatchObject({ bill_format: 'thermal-80', share_expiry_days: 7, share_templates: d.share_templates });
     // Another company is untouched.
@@ -70,7 +70,7 @@ describe('identity: bills and sharing settings (bill_format, share_expiry_days, 
     expect(d.share_templates.reminder.hi).toBe(hi);
     await save({ share_templates: { document: { en: '' } } });
     d = await details();
-    expect(d.share_templates).toEqual({ document: DEFAULT_SHARE_TEMPLATES.document, reminder: { en: DEFAULT_SHARE_TEMPLATES.reminder.en, hi } });
+    expect(d.share_templates).toEqual({ document: DEFAULT_SHARE_TEMPLATES.document, reminder: { en: DEFAULT_SHARE_TEMPLATES.reminder.en, hi }, gstr2b_missing: DEFAULT_SHARE_TEMPLATES.gstr2b_missing });
     // null resets all four.
     await save({ share_templates: null });
     expect((await details()).share_templates).toEqual(DEFAULT_SHARE_TEMPLATES);
@@ -90,8 +90,11 @@ describe('identity: bills and sharing settings (bill_format, share_expiry_days, 
       [{ share_expiry_days: '30' }, /share_expiry_days/],
       [{ share_templates: { document: { en: long } } }, /share_templates\.document\.en has 1001 characters; at most 1000/],
       [{ share_templates: { reminder: { hi: 'नमस्ते {naam}, {link}' } } }, /share_templates\.reminder\.hi has an unknown placeholder \{naam\}/],
-      [{ share_templates: { invoice: { en: 'x' } } }, /share_templates may hold only document and reminder/],
+      [{ share_templates: { invoice: { en: 'x' } } }, /share_templates may hold only document, reminder, gstr2b_missing, not 'invoice'/],
       [{ share_templates: { document: { fr: 'x' } } }, /share_templates\.document may hold only en and hi/],
+      // Each kind has its own placeholders: {bill_no} is the GSTR-2B message's, {link} is not.
+      [{ share_templates: { document: { en: 'Bill {bill_no}: {link}' } } }, /^share_templates\.document\.en has an unknown placeholder \{bill_no\}; use \{name\} \{amount\} \{due_date\} \{link\} \{company\} \{document\}\.$/],
+      [{ share_templates: { gstr2b_missing: { hi: 'बिल {bill_no} {link}' } } }, /^share_templates\.gstr2b_missing\.hi has an unknown placeholder \{link\}; use \{name\} \{company\} \{bill_no\} \{bill_date\} \{tax\} \{period\}\.$/],
       [{ share_templates: { document: { en: 7 } } }, /share_templates\.document\.en must be text/],
       [{ share_templates: 'hello' }, /share_templates must be an object/],
     ];
@@ -102,6 +105,23 @@ describe('identity: bills and sharing settings (bill_format, share_expiry_days, 
     await nc.flush();
     expect(seen).toEqual([]);
     expect(await details()).toEqual(before);
+  });
+
+  it('the GSTR-2B message (gstr2b_missing) is edited per company and language, and reset to the default with an empty text', async () => {
+    const en = 'Hi {name}, bill {bill_no} of {bill_date} (GST {tax}) is not in our GSTR-2B for {period}. - {company}';
+    const hi = 'नमस्ते {name}, बिल {bill_no} ({bill_date}, जीएसटी {tax}) {period} के GSTR-2B में नहीं है। - {company}';
+    await save({ share_templates: { gstr2b_missing: { en: ` ${en} `, hi } } });
+    let d = await details(staff);
+    expect(d.share_templates.gstr2b_missing).toEqual({ en, hi });
+    expect(d.share_templates.document).toEqual(DEFAULT_SHARE_TEMPLATES.document);
+    expect((await nestRequest(nc, Subjects.identity.companyDetails, { companyId })).share_templates.gstr2b_missing).toEqual({ en, hi });
+    expect((await details(otherMgr)).share_templates.gstr2b_missing).toEqual(DEFAULT_SHARE_TEMPLATES.gstr2b_missing);
+    await save({ share_templates: { gstr2b_missing: { en: '' } } });
+    d = await details();
+    expect(d.share_templates.gstr2b_missing).toEqual({ en: DEFAULT_SHARE_TEMPLATES.gstr2b_missing.en, hi });
+    expect(DEFAULT_SHARE_TEMPLATES.gstr2b_missing.hi).toMatch(/[\u0900-\u097F]/);
+    await save({ share_templates: { gstr2b_missing: { hi: '' } } });
+    expect((await details()).share_templates.gstr2b_missing).toEqual(DEFAULT_SHARE_TEMPLATES.gstr2b_missing);
   });
 
   it('lets only a manager change them', async () => {

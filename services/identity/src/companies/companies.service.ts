@@ -2,7 +2,7 @@ import { BadRequestException, Injectable, NotFoundException } from '@nestjs/comm
 import { GstError, validateCompanyGst } from '@bahi/gst';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { DEFAULT_EWAYBILL_THRESHOLD, DEFAULT_SHARE_EXPIRY_DAYS, DEFAULT_SHARE_TEMPLATES, SHARE_TEMPLATE_MAX, SharePlaceholders, type CompanyDetails, type ShareTemplates } from '@bahi/contracts';
+import { DEFAULT_EWAYBILL_THRESHOLD, DEFAULT_SHARE_EXPIRY_DAYS, DEFAULT_SHARE_TEMPLATES, SHARE_TEMPLATE_MAX, TEMPLATE_PLACEHOLDERS, type CompanyDetails, type ShareTemplates } from '@bahi/contracts';
 import { SequenceService } from '@bahi/service-kit';
 import { PLATFORM } from '../users/users.service';
 import { Company, type CompanyDocument } from './company.schema';
@@ -35,12 +35,11 @@ export function companyDetails(c: Company): CompanyDetails {
     staff_max_discount_percent: typeof c.staff_max_discount_percent === 'number' ? c.staff_max_discount_percent : 100,
     walkin_credit: c.walkin_credit === 'refuse' || c.walkin_credit === 'allow' ? c.walkin_credit : 'confirm',
     staff_expenses: c.staff_expenses === true,
-    require_register: c.require_register === true,
   };
 }
 
 type StoredTemplates = Company['share_templates'];
-const TEMPLATE_KINDS = ['document', 'reminder'] as const;
+const TEMPLATE_KINDS = ['document', 'reminder', 'gstr2b_missing'] as const;
 const LANGS = ['en', 'hi'] as const;
 
 /** The company's templates: what it edited over the shipped defaults. */
@@ -49,19 +48,20 @@ export function shareTemplates(stored: StoredTemplates): ShareTemplates {
   return {
     document: { en: pick('document', 'en'), hi: pick('document', 'hi') },
     reminder: { en: pick('reminder', 'en'), hi: pick('reminder', 'hi') },
+    gstr2b_missing: { en: pick('gstr2b_missing', 'en'), hi: pick('gstr2b_missing', 'hi') },
   };
 }
 
 /**
  * The edited templates a setCompanyDetails body leads to, merged over the stored ones: a template
  * left out is kept, '' goes back to the default. 400 naming the template for an unknown key, a
- * template over SHARE_TEMPLATE_MAX characters or an unknown {placeholder}.
+ * template over SHARE_TEMPLATE_MAX characters or a {placeholder} its kind does not have (TEMPLATE_PLACEHOLDERS).
  */
 export function mergeShareTemplates(stored: StoredTemplates, body: Record<string, unknown>): StoredTemplates {
   const out: Record<string, Record<string, string>> = {};
   for (const k of TEMPLATE_KINDS) out[k] = { ...(stored?.[k] ?? {}) } as Record<string, string>;
   for (const [k, langs] of Object.entries(body)) {
-    if (!(TEMPLATE_KINDS as readonly string[]).includes(k)) throw new BadRequestException(`share_templates may hold only document and reminder, not '${k}'.`);
+    if (!(TEMPLATE_KINDS as readonly string[]).includes(k)) throw new BadRequestException(`share_templates may hold only ${TEMPLATE_KINDS.join(', ')}, not '${k}'.`);
     if (langs === undefined) continue;
     if (!langs || typeof langs !== 'object' || Array.isArray(langs)) throw new BadRequestException(`share_templates.${k} must be an object: {en, hi}.`);
     for (const [l, text] of Object.entries(langs as Record<string, unknown>)) {
@@ -71,9 +71,10 @@ export function mergeShareTemplates(stored: StoredTemplates, body: Record<string
       if (typeof text !== 'string') throw new BadRequestException(`${field} must be text.`);
       const t = text.trim();
       if (t.length > SHARE_TEMPLATE_MAX) throw new BadRequestException(`${field} has ${t.length} characters; at most ${SHARE_TEMPLATE_MAX} are allowed.`);
+      const allowed = TEMPLATE_PLACEHOLDERS[k as keyof ShareTemplates];
       for (const m of t.matchAll(/\{([^{}]*)\}/g)) {
-        if (!(SharePlaceholders as readonly string[]).includes(m[1]!)) {
-          throw new BadRequestException(`${field} has an unknown placeholder {${m[1]}}; use ${SharePlaceholders.map((p) => `{${p}}`).join(' ')}.`);
+        if (!allowed.includes(m[1]!)) {
+          throw new BadRequestException(`${field} has an unknown placeholder {${m[1]}}; use ${allowed.map((p) => `{${p}}`).join(' ')}.`);
         }
       }
       // '' (or the default itself) is stored as no edit, so a later change of the defaults reaches it.

@@ -39,15 +39,13 @@ export class Company {
   /** Days a share link lives. */
   @Prop({ type: Number, default: 30 }) share_expiry_days!: number;
   /** Only the templates the company edited ({document:{en}} ...); the rest read as the shipped defaults. */
-  @Prop({ type: Object, default: null }) share_templates!: Partial<Record<'document' | 'reminder', Partial<Record<'en' | 'hi', string>>>> | null;
+  @Prop({ type: Object, default: null }) share_templates!: Partial<Record<'document' | 'reminder' | 'gstr2b_missing', Partial<Record<'en' | 'hi', string>>>> | null;
   /** A staff member's discount above this percent needs a manager's PIN (issue 28); 100 keeps the spec's counter. */
   @Prop({ type: Number, default: 100 }) staff_max_discount_percent!: number;
   /** A due left on the walk-in customer: confirm (the counter asks), refuse, or allow. */
   @Prop({ type: String, default: 'confirm' }) walkin_credit!: WalkinCredit;
   /** Staff may record expenses too (issue 29); off: managers only. */
   @Prop({ type: Boolean, default: false }) staff_expenses!: boolean;
-  /** A cash sale needs the cashier's open register session (issue 29); off by default. */
-  @Prop({ type: Boolean, default: false }) require_register!: boolean;
   createdAt!: Date;
 }
 

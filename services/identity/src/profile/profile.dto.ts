@@ -39,7 +39,7 @@ export class SetCompanyDetailsDto {
   @Min(1, { message: 'share_expiry_days must be a whole number of days from 1 to 365.' })
   @Max(365, { message: 'share_expiry_days must be a whole number of days from 1 to 365.' })
   share_expiry_days?: number;
-  @IsOptional() @IsObject({ message: 'share_templates must be an object: {document: {en, hi}, reminder: {en, hi}}.' }) share_templates?: Record<string, unknown>;
+  @IsOptional() @IsObject({ message: 'share_templates must be an object: {document: {en, hi}, reminder: {en, hi}, gstr2b_missing: {en, hi}}.' }) share_templates?: Record<string, unknown>;
   /** Counter guards (issue 28); each left out is kept. */
   @IsOptional()
   @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false }, { message: 'staff_max_discount_percent must be a percent from 0 to 100.' })
@@ -48,7 +48,6 @@ export class SetCompanyDetailsDto {
   staff_max_discount_percent?: number;
   @IsOptional() @IsIn(WalkinCredits, { message: `walkin_credit must be one of ${WalkinCredits.join(', ')}.` }) walkin_credit?: string;
   @IsOptional() @IsBoolean({ message: 'staff_expenses must be true or false.' }) staff_expenses?: boolean;
-  @IsOptional() @IsBoolean({ message: 'require_register must be true or false: whether a cash sale needs the cashier\'s open register.' }) require_register?: boolean;
 }
 
 /** PUT /profile/pin (managers). */
