@@ -13,6 +13,7 @@ export * from './imports';
 export * from './reorder';
 export * from './share';
 export * from './printers';
+export * from './tally';
 export * from './events';
 export * from './subjects';
 export * from './nats-permissions';

@@ -228,6 +228,10 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/export/creditNotes', 'sales', 'bahi'),
   r('GET', '/export/estimates', 'sales', 'bahi'),
   r('GET', '/export/debitNotes', 'inventory', 'bahi'),
+  // The accountant's Tally file (issue 31; reports assembles it, tally.ts) and its ledger names (identity).
+  r('GET', '/export/tally', 'reports', 'bahi'),
+  r('GET', '/accountant/ledgers', 'identity', 'bahi'),
+  r('PUT', '/accountant/ledgers', 'identity', 'bahi'),
   // --- reports: the read model fed by the domain events (bahi; managers only; `?format=csv|xlsx` exports)
   ...(['daybook', 'sales-register', 'purchase-register', 'stock-summary', 'profit', 'ageing', 'dashboard'] as const).map((name) =>
     r('GET', `/reports/${name}`, 'reports', 'bahi'),

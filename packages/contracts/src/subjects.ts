@@ -3,6 +3,7 @@ import type { ApproverListReply, ApproverListRequest, ApproverVerifyReply, Appro
 import type * as I from './inventory';
 import type * as L from './ledger';
 import { DocumentSubjects } from './documents';
+import { TallySubjects } from './tally';
 
 /**
  * Every NATS subject of the system, `<domain>.<entity>.<verb-or-event>`. Nothing else spells a
@@ -78,6 +79,8 @@ export const Subjects = {
   },
   /** Requests the documents service makes of the owning services (payloads and replies in documents.ts). */
   documents: DocumentSubjects,
+  /** What reports asks the owners for the Tally export (payloads and replies in tally.ts). */
+  tally: TallySubjects,
 } as const;
 
 type Leaves<T> = T extends string ? T : { [K in keyof T]: Leaves<T[K]> }[keyof T];
