@@ -35,6 +35,7 @@ export function companyDetails(c: Company): CompanyDetails {
     staff_max_discount_percent: typeof c.staff_max_discount_percent === 'number' ? c.staff_max_discount_percent : 100,
     walkin_credit: c.walkin_credit === 'refuse' || c.walkin_credit === 'allow' ? c.walkin_credit : 'confirm',
     staff_expenses: c.staff_expenses === true,
+    require_register: c.require_register === true,
   };
 }
 

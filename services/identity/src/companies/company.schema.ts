@@ -46,6 +46,8 @@ export class Company {
   @Prop({ type: String, default: 'confirm' }) walkin_credit!: WalkinCredit;
   /** Staff may record expenses too (issue 29); off: managers only. */
   @Prop({ type: Boolean, default: false }) staff_expenses!: boolean;
+  /** A cash sale needs the cashier's open register session (issue 29); off by default. */
+  @Prop({ type: Boolean, default: false }) require_register!: boolean;
   createdAt!: Date;
 }
 

@@ -48,6 +48,7 @@ export class SetCompanyDetailsDto {
   staff_max_discount_percent?: number;
   @IsOptional() @IsIn(WalkinCredits, { message: `walkin_credit must be one of ${WalkinCredits.join(', ')}.` }) walkin_credit?: string;
   @IsOptional() @IsBoolean({ message: 'staff_expenses must be true or false.' }) staff_expenses?: boolean;
+  @IsOptional() @IsBoolean({ message: 'require_register must be true or false: whether a cash sale needs the cashier\'s open register.' }) require_register?: boolean;
 }
 
 /** PUT /profile/pin (managers). */
