@@ -151,7 +151,7 @@ describe('expenses', () => {
   it('categories: defaults, a used one cannot be removed (409, nothing changed), an unused one can, a new one takes expenses', async () => {
     expect((await A.get('/expenses/categories')).body).toEqual({ categories: ['rent', 'salary', 'electricity', 'transport', 'tea', 'other'], in_use: ['rent', 'transport', 'tea'] });
     const used = await A.put('/expenses/categories', { categories: ['rent', 'salary', 'electricity', 'transport', 'other', 'petrol'] });
-    expect([used.status, used.body.message]).toEqual([409, 'The category "tea" is used by 2 expenses; move them to another category or delete them before removing it.']);
+    expect([used.status, used.body.message]).toEqual([409, 'The category "tea" is used by 2 expense(s); move them to another category or delete them before removing it.']);
     expect((await A.get('/expenses/categories')).body.categories).toContain('tea');
     // electricity's only expense was deleted: it does not block.
     const dup = await A.put('/expenses/categories', { categories: ['rent', 'Rent'] });

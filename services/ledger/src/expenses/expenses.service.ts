@@ -92,7 +92,7 @@ export class ExpensesService {
     const current = await this.categories(companyId);
     for (const old of current.filter((c) => !names.includes(c))) {
       const n = await this.model.countDocuments({ companyId, deleted: false, category: old });
-      if (n > 0) throw new ConflictException(`The category "${old}" is used by ${n} expense${n === 1 ? '' : 's'}; move ${n === 1 ? 'it' : 'them'} to another category or delete ${n === 1 ? 'it' : 'them'} before removing it.`);
+      if (n > 0) throw new ConflictException(`The category "${old}" is used by ${n} expense(s); move them to another category or delete them before removing it.`);
     }
     await this.cats.updateOne({ companyId }, { $set: { categories: names } }, { upsert: true });
     return this.categoriesReply(companyId);
@@ -146,7 +146,7 @@ export class ExpensesService {
       async (session) => {
         const e = await this.model.findOne({ companyId, expenseId }).session(session).lean();
         if (!e) throw new NotFoundException(`There is no expense ${expenseId} in this company.`);
-        if (e.deleted) throw new ConflictException(`Expense ${expenseId} was deleted; it cannot be ${fields ? 'edited' : 'deleted again'}.`);
+        if (e.deleted) throw new ConflictException(fields ? `Expense ${expenseId} was deleted; it cannot be edited.` : `Expense ${expenseId} is already deleted.`);
         const version = e.version + 1;
         const now: Fields = fields ?? { date: e.date, category: e.category, amount: e.amount, payments: e.payments, note: e.note };
         const set = { ...(fields ?? {}), ...(fields ? {} : { deleted: true }), lastBy: by, version, ...pendingEventFields() };
