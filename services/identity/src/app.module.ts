@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { BahiServiceModule } from '@bahi/service-kit';
+import { AccountantController } from './accountant/accountant.controller';
+import { AccountantLedgers, AccountantLedgersSchema } from './accountant/accountant.schema';
 import { AdminController } from './admin/admin.controller';
 import { ApproverHandlers } from './auth/approvers.handlers';
 import { AuthController } from './auth/auth.controller';
@@ -30,9 +32,10 @@ import { UsersService } from './users/users.service';
       { name: Session.name, schema: SessionSchema },
       { name: RevocationEntry.name, schema: RevocationEntrySchema },
       { name: CompanyPrinters.name, schema: CompanyPrintersSchema },
+      { name: AccountantLedgers.name, schema: AccountantLedgersSchema },
     ]),
   ],
-  controllers: [AuthController, ProfileController, AdminController, UsersController, IdentityHandlers, ApproverHandlers, PrintersController, PublicAddressController],
+  controllers: [AuthController, ProfileController, AdminController, UsersController, IdentityHandlers, ApproverHandlers, PrintersController, PublicAddressController, AccountantController],
   providers: [SessionsService, PasswordsService, AuthService, CompaniesService, UsersService, LogoService, SeedService],
 })
 export class AppModule {}
