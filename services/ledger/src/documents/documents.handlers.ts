@@ -1,6 +1,6 @@
 import { Controller, NotFoundException } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Subjects, type CustomerStatement, type HistoryRow, type ReceiptDocument } from '@bahi/contracts';
+import { Subjects, type CustomerStatement, type HistoryRow, type PaymentDocument, type ReceiptDocument } from '@bahi/contracts';
 import { CompanyMsg, Money, RpcId } from '@bahi/service-kit';
 import { AccountsService, entryPayments, num } from '../accounts/accounts.service';
 import { CustomersService } from '../customers/customers.service';
@@ -47,6 +47,16 @@ export class DocumentsHandlers {
       due: num(after),
       payments: entryPayments(entry),
     };
+  }
+
+  /** The Tally export (reports): a payment received or given, with its tenders; null when unknown. */
+  @MessagePattern(Subjects.tally.paymentDocument)
+  async payment(@Payload() msg: ReceiptMsg): Promise<PaymentDocument | null> {
+    const e = await this.accounts.model
+      .findOne({ companyId: msg.companyId, sourceKind: 'payment', sourceId: msg.paymentId, entryKind: { $in: ['payment_received', 'payment_given'] } })
+      .lean();
+    if (!e) return null;
+    return { paymentId: e.sourceId, partyKind: e.partyKind, partyId: e.partyId, date: e.date, amount: Money.toMoneyString(e.amount), payments: entryPayments(e) };
   }
 
   /** A customer's whole account, oldest first, with the rows the ledger screen shows. */
