@@ -5,10 +5,12 @@ import { Projector } from './projector';
 import { ReportRowsHandler } from './report-rows.handler';
 import { ReportsController } from './reports.controller';
 import { ReportsService } from './reports.service';
+import { TallyController } from './tally/tally.controller';
+import { TallyExport } from './tally/tally.export';
 
 @Module({
   imports: [BahiServiceModule.forRoot({ service: 'reports' })],
-  controllers: [ReportsController, ReportRowsHandler],
-  providers: [Projector, Consumers, ReportsService],
+  controllers: [ReportsController, ReportRowsHandler, TallyController],
+  providers: [Projector, Consumers, ReportsService, TallyExport],
 })
 export class AppModule {}
