@@ -131,6 +131,8 @@ beforeAll(async () => {
   const boughtLine = (await mgrA.get('/getPurchaseDetails?purchaseId=1')).body.lines[0].sl_no;
   expect((await mgrA.post('/purchaseReturn', { purchaseId: 1, lines: [{ sl_no: boughtLine, quantity: 1 }], refund: '0', idempotencyKey: 'matrix-dn' })).status).toBe(200);
   expect((await staffA.get('/addProductIntoCart/4')).status).toBe(200);
+  // A's register session 1 (the Z report document).
+  expect((await staffA.post('/register/open', { opening_cash: '100' })).status).toBe(200);
 
   const products = (await mgrA.get('/getProductList?pageNo=0')).body.list as { product_name: string }[];
   sentinels = ['Demo Traders', ACCOUNTS.manager.email, ...clients.map((c: any) => c.name), ...dists.map((d: any) => d.name), ...products.map((p) => p.product_name)];
@@ -169,6 +171,7 @@ const DOCS: { kind: string; path: (id: string) => string; managerOnly: boolean; 
   { kind: 'credit-note', path: (id) => `/documents/credit-note/${id}`, managerOnly: false, options: false },
   { kind: 'debit-note', path: (id) => `/documents/debit-note/${id}`, managerOnly: true, options: false },
   { kind: 'report', path: (id) => `/documents/report/${id}`, managerOnly: true, options: true },
+  { kind: 'register', path: (id) => `/documents/register/${id}`, managerOnly: false, options: true },
 ];
 /** The options documents reads (the stock book's category is in its path), every one set to the bad value at once. */
 const DOC_OPTIONS = ['mode', 'count', 'qty', 'packets', 'order', 'cost', 'download', 'brand', 'stock', 'active', 'pageNo', 'id', 'products', 'format', 'date', 'from', 'to', 'clientId', 'distributorId', 'category', 'by', 'side', 'page'];

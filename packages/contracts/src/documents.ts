@@ -9,7 +9,7 @@ import type { SaleGst } from './gst';
 import type { Language } from './identity';
 
 /** The kinds under GET /api/documents/{kind}/... */
-export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels', 'credit-note', 'debit-note', 'reorder', 'report'] as const;
+export const DocumentKinds = ['bill', 'estimate', 'challan', 'receipt', 'statement', 'stockbook', 'labels', 'purchase-labels', 'credit-note', 'debit-note', 'reorder', 'report', 'register'] as const;
 export type DocumentKind = (typeof DocumentKinds)[number];
 
 /**

@@ -63,7 +63,7 @@ export class DocumentsController {
     const query = flatQuery(rawQuery);
     // A bad lang is a 400 before any owner is asked.
     parseLang(query.lang);
-    const doc = await def.prepare({ companyId, id, query }, this.sources);
+    const doc = await def.prepare({ companyId, id, query, user: { id: user.uid, position: user.position } }, this.sources);
     const pdf = await renderForResponse(this.printer.pool, doc, res, this.logger, `${kind} ${id ?? ''}`);
     const disposition = query.download === '1' ? 'attachment' : 'inline';
     res.status(200);

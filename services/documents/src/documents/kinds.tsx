@@ -11,6 +11,7 @@ import { gstAccount, INVOICE_COPIES, TaxInvoiceTemplate, type InvoiceCopy } from
 import { arrangeRows, LABEL_ROLLS, labelsPerPage, LabelsTemplate, RollLabelsTemplate, StockBookTemplate, type LabelView } from '../templates/stock-docs';
 import { reorderKind } from '../templates/reorder-doc';
 import { reportKind } from '../templates/report-doc';
+import { registerKind } from '../templates/register-doc';
 import { THERMAL_ROLLS, ThermalBillTemplate, thermalSize, ThermalTaxInvoiceTemplate, type ThermalFormat } from '../templates/thermal';
 import { creditNoteView, debitNoteView, NoteTemplate, noteSize } from '../templates/note-docs';
 import { tOf } from '../i18n';
@@ -33,6 +34,8 @@ export interface DocumentRequest {
   companyId: number;
   id: string | undefined;
   query: Query;
+  /** The caller (token), for kinds whose owner answers per user (a cashier's register session). */
+  user?: { id: number; position: Position };
 }
 
 /** What a kind produces: the page to print and the file name it is served as. */
@@ -404,6 +407,7 @@ export const DOCUMENT_KINDS: Record<DocumentKind, DocumentKindDef> = {
   'purchase-labels': purchaseLabels,
   reorder: reorderKind,
   report: reportKind,
+  register: registerKind,
   'credit-note': creditNote,
   'debit-note': debitNote,
 };

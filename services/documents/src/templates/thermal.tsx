@@ -31,7 +31,7 @@ export function thermalSize(format: ThermalFormat): PageSize {
  * Receipt CSS: black only (thermal heads print no grey fills), margins as padding so the measured
  * height is the page's. One bold weight (700): each weight is another embedded font subset.
  */
-function thermalCss(format: ThermalFormat): string {
+export function thermalCss(format: ThermalFormat): string {
   const roll = THERMAL_ROLLS[format];
   const side = (roll.widthMm - roll.printableMm) / 2;
   const narrow = format === 'thermal-58';
@@ -65,7 +65,7 @@ table.sum tfoot td { font-weight: 700; border-top: 0.25mm solid #000; }
 `;
 }
 
-function KV(props: { k: string; v: string; strong?: boolean; big?: boolean }) {
+export function KV(props: { k: string; v: string; strong?: boolean; big?: boolean }) {
   const cls = [props.strong ? 'strong' : '', props.big ? 'big' : ''].filter(Boolean).join(' ');
   return (
     <div className={`kv${cls ? ` ${cls}` : ''}`}>
@@ -75,7 +75,7 @@ function KV(props: { k: string; v: string; strong?: boolean; big?: boolean }) {
   );
 }
 
-const Rule = () => <div className="rule" />;
+export const Rule = () => <div className="rule" />;
 
 /** Shop header: name, address, phones (and the GSTIN in GST mode), centred. */
 function Head(props: { name: string; address: string[]; phones: string; gstin?: string | null; state?: string | null }) {
