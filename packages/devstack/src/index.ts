@@ -1,5 +1,5 @@
 export { freePort, assertPortFree, nextFreePort } from './ports';
-export { startNats, findNatsServer, natsConfig, writeNatsConfig, type NatsHandle, type NatsUser } from './nats';
+export { startNats, findNatsServer, natsConfig, natsClusterSize, writeNatsConfig, type NatsClusterNode, type NatsHandle, type NatsUser } from './nats';
 export { startMongo, mongoCredentials, mongoUriFor, type MongoHandle, type MongoCredentials, type MongoLogin } from './mongo';
 export { startStack, builtServices, StackServices, type Stack, type StackOptions, type StackService } from './stack';
 export { DEFAULT_RESTART, type LogMode, type ProcessStatus, type RestartPolicy } from './processes';

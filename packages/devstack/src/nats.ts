@@ -57,13 +57,36 @@ export interface NatsUser {
   password: string;
 }
 
+/** One node of a local cluster: its name, its route port and every node's route port (its own included). */
+export interface NatsClusterNode {
+  serverName: string;
+  routePort: number;
+  routePorts: number[];
+}
+
+/** The NATS nodes `npm start` runs (`BAHI_NATS_CLUSTER`): 1 (default) or 3, a JetStream cluster on loopback. */
+export function natsClusterSize(env: NodeJS.ProcessEnv): 1 | 3 {
+  const raw = env.BAHI_NATS_CLUSTER;
+  if (raw === undefined || raw === '' || raw === '1') return 1;
+  if (raw === '3') return 3;
+  throw new Error(`BAHI_NATS_CLUSTER must be 1 or 3 (JetStream needs a majority of an odd number of nodes), got '${raw}'.`);
+}
+
 /**
  * A nats-server config: loopback only, JetStream in `storeDir`, no monitoring port, and (when
  * users are given) one user per principal with the permissions generated from the contracts;
- * then a client without credentials is refused.
+ * then a client without credentials is refused. With `cluster`, the node joins a cluster on
+ * loopback routes.
  */
-export function natsConfig(opts: { port: number; storeDir: string; users?: NatsUser[] }): string {
+export function natsConfig(opts: { port: number; storeDir: string; users?: NatsUser[]; cluster?: NatsClusterNode }): string {
   const lines = ['listen: "127.0.0.1:' + opts.port + '"', `jetstream { store_dir: ${JSON.stringify(opts.storeDir)} }`];
+  if (opts.cluster) {
+    const c = opts.cluster;
+    lines.push(
+      `server_name: ${JSON.stringify(c.serverName)}`,
+      `cluster { name: "bahi", listen: "127.0.0.1:${c.routePort}", routes: [${c.routePorts.map((p) => JSON.stringify(`nats://127.0.0.1:${p}`)).join(', ')}] }`,
+    );
+  }
   if (opts.users?.length) {
     const byPrincipal = new Map(opts.users.map((u) => [u.principal, u.password]));
     lines.push(
@@ -80,11 +103,11 @@ export function natsConfig(opts: { port: number; storeDir: string; users?: NatsU
  * Writes `natsConfig` into a fresh 0700 temp dir (the file 0600: it holds passwords) and makes
  * `storeDir`; the caller removes `confDir` once the server has stopped.
  */
-export function writeNatsConfig(opts: { port: number; storeDir: string; users?: NatsUser[] }): { confFile: string; confDir: string } {
+export function writeNatsConfig(opts: { port: number; storeDir: string; users?: NatsUser[]; cluster?: NatsClusterNode }): { confFile: string; confDir: string } {
   fs.mkdirSync(opts.storeDir, { recursive: true });
   const confDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bahi-nats-conf-'));
   const confFile = path.join(confDir, 'nats.conf');
-  fs.writeFileSync(confFile, natsConfig({ port: opts.port, storeDir: path.resolve(opts.storeDir), users: opts.users }), { mode: 0o600 });
+  fs.writeFileSync(confFile, natsConfig({ port: opts.port, storeDir: path.resolve(opts.storeDir), users: opts.users, cluster: opts.cluster }), { mode: 0o600 });
   return { confFile, confDir };
 }
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { NatsPrincipals, type NatsPrincipal } from '@bahi/contracts';
 import { mongoCredentials, mongoUriFor } from './mongo';
-import { findNatsServer, writeNatsConfig, type NatsUser } from './nats';
+import { findNatsServer, natsClusterSize, writeNatsConfig, type NatsUser } from './nats';
 import { assertPortFree, freePort, nextFreePort } from './ports';
 import { DEFAULT_RESTART, ManagedProcess, waitHealthy, type LogMode, type ProcessStatus, type RestartPolicy } from './processes';
 
@@ -175,8 +175,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     process.removeListener('exit', killAll);
     // Front to back: gateway, services, then the servers they use.
     for (const p of [...procs].reverse().filter((x) => x.name === 'gateway')) await p.stop();
-    await Promise.all(procs.filter((x) => !['gateway', 'mongo', 'nats'].includes(x.name)).map((p) => p.stop()));
-    for (const p of procs.filter((x) => x.name === 'nats')) await p.stop();
+    const isNats = (name: string) => name === 'nats' || name.startsWith('nats-');
+    await Promise.all(procs.filter((x) => !['gateway', 'mongo'].includes(x.name) && !isNats(x.name)).map((p) => p.stop()));
+    for (const p of procs.filter((x) => isNats(x.name))) await p.stop();
     for (const s of stoppers.reverse()) await s();
     await Promise.all(procs.filter((x) => x.name === 'mongo').map((p) => p.stop()));
     if (ownData) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -228,17 +229,35 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     if (natsUrl) {
       notice(`Using NATS at ${redact(natsUrl)} (NATS_URL).`);
     } else {
-      // nats-server as a child like the others (startNats's config), so it is restarted too.
-      const port = await pickPort(4222, 'NATS');
-      await assertPortFree(port, 'NATS');
+      // nats-server as a child like the others (startNats's config), so it is restarted too; with
+      // BAHI_NATS_CLUSTER=3, three nodes in one JetStream cluster (`nats`, `nats-2`, `nats-3`).
+      const nodes = natsClusterSize({ ...process.env, ...env });
       natsUsers = natsPasswords(dataDir);
-      const { confFile, confDir } = writeNatsConfig({ port, storeDir: path.join(dataDir, 'nats'), users: natsUsers });
-      stoppers.push(async () => fs.rmSync(confDir, { recursive: true, force: true }));
-      const nats = new ManagedProcess('nats', findNatsServer(), ['-c', confFile], { cwd: rootDir, env: process.env, logs, logDir, colorIndex: color++ });
-      procs.push(nats);
-      await waitForTcp(port, nats, 10_000);
-      natsUrl = `nats://127.0.0.1:${port}`;
-      tcpPorts.nats = port;
+      const clientPorts: number[] = [];
+      const routePorts: number[] = [];
+      for (let i = 0; i < nodes; i++) {
+        clientPorts.push(await pickPort(4222 + i, 'NATS'));
+        await assertPortFree(clientPorts[i]!, 'NATS');
+      }
+      if (nodes > 1) for (let i = 0; i < nodes; i++) routePorts.push(await pickPort(6222 + i, 'NATS routes'));
+      const started: Promise<void>[] = [];
+      for (let i = 0; i < nodes; i++) {
+        const name = i ? `nats-${i + 1}` : 'nats';
+        const cluster = nodes > 1 ? { serverName: name, routePort: routePorts[i]!, routePorts } : undefined;
+        // The first node keeps ./data/nats, so a single node's streams carry over to a cluster.
+        const { confFile, confDir } = writeNatsConfig({ port: clientPorts[i]!, storeDir: path.join(dataDir, name), users: natsUsers, cluster });
+        stoppers.push(async () => fs.rmSync(confDir, { recursive: true, force: true }));
+        const nats = new ManagedProcess(name, findNatsServer(), ['-c', confFile], { cwd: rootDir, env: process.env, logs, logDir, colorIndex: color++ });
+        procs.push(nats);
+        started.push(waitForTcp(clientPorts[i]!, nats, 10_000));
+        tcpPorts[name] = clientPorts[i]!;
+      }
+      await Promise.all(started);
+      natsUrl = clientPorts.map((p) => `nats://127.0.0.1:${p}`).join(',');
+      if (nodes > 1) {
+        env.BAHI_JS_REPLICAS ??= process.env.BAHI_JS_REPLICAS ?? String(nodes);
+        notice(`NATS: a cluster of ${nodes} nodes (BAHI_NATS_CLUSTER), every stream at ${env.BAHI_JS_REPLICAS} copies.`);
+      }
     }
 
     const common = { ...env, MONGODB_URI: mongoUri, NATS_URL: natsUrl, BAHI_JWT_SECRET: jwtSecret };
