@@ -19,7 +19,7 @@ import { SalesEvents } from '../events/sales-events';
 import { fyOfDate, InvoiceNumbers } from './invoice-numbers';
 import { FilingService } from '../gst-filing/filing.service';
 import { saleApprovals } from '../common/discounts';
-import { assertCounterGuards, walkinDue } from './counter-guards';
+import { assertCounterGuards, assertRegisterOpen, walkinDue } from './counter-guards';
 
 /** The typed recipient (400 with its sentence); null when none was sent. */
 function readRecipient(input: unknown): RecipientDetails | null {
@@ -144,6 +144,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     // The Tax flag does not apply in GST mode; the sale is worth the invoice value.
     const t = totals(doc.lines, gst ? { ...doc, tax: 0 } : doc);
     assertCounterGuards(doc, co, gst ? gst.gst.invoice_value : t.total, input.paid, customer.walkIn);
+    await assertRegisterOpen(co, payments, async () => (await this.nats.send(Subjects.ledger.registerCheck, { companyId: who.companyId, userId: who.userId })).open);
     const approvals = saleApprovals(doc);
 
     const saleId = await this.seq.next(who.companyId, 'sale');

@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import type { PaymentLine } from '@bahi/contracts';
 import { money, type MoneyInput, round2, rsText, sub } from '@bahi/service-kit';
 import type { CompanyTax } from '../common/company';
 import { assertSummaryFits } from '../common/discounts';
@@ -25,4 +26,16 @@ export function assertCounterGuards(doc: LineDoc, co: CompanyTax, amount: MoneyI
 export function walkinDue(co: CompanyTax, walkIn: boolean, amount: MoneyInput, paid: MoneyInput): { walkin_due: string | null; walkin_credit: 'confirm' | 'refuse' | 'allow' } {
   const due = round2(sub(amount, paid));
   return { walkin_due: walkIn && due.greaterThan(0) ? due.toFixed(2) : null, walkin_credit: co.details.walkin_credit ?? 'confirm' };
+}
+
+export const REGISTER_CLOSED = 'Open the register first.';
+
+/**
+ * With the company's require_register on (issue 29), a sale taking any cash needs the cashier's
+ * open register session; the ledger owns the sessions (one NATS request, only when it applies).
+ */
+export async function assertRegisterOpen(co: CompanyTax, payments: readonly PaymentLine[], isOpen: () => Promise<boolean>): Promise<void> {
+  if (co.details.require_register !== true) return;
+  if (!payments.some((p) => p.mode === 'cash' && money(p.amount).greaterThan(0))) return;
+  if (!(await isOpen())) throw new BadRequestException(REGISTER_CLOSED);
 }
