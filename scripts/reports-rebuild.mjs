@@ -1,4 +1,5 @@
-// `npm run reports:rebuild`: rebuilds the reports read model from zero (services/reports/src/rebuild-cli.ts).
+// `npm run reports:rebuild`: rebuilds the reports read model from zero (services/reports/src/rebuild-cli.ts);
+// `npm run reports:replay-dead` (argument `replay-dead`): tries the dead letters again (src/replay-dead-cli.ts).
 // Where things are: MONGODB_URI / NATS_URL (+ NATS_USER/NATS_PASSWORD) / BAHI_JWT_SECRET when set;
 // otherwise the servers of `npm start` on this machine with the logins it keeps in ./data
 // (BAHI_DATA_DIR for another folder; BAHI_MONGO_PORT / BAHI_NATS_PORT when they moved).
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = path.resolve(process.env.BAHI_DATA_DIR ?? path.join(ROOT, 'data'));
-const cli = path.join(ROOT, 'services', 'reports', 'dist', 'rebuild-cli.js');
+const cli = path.join(ROOT, 'services', 'reports', 'dist', process.argv[2] === 'replay-dead' ? 'replay-dead-cli.js' : 'rebuild-cli.js');
 const fail = (m) => {
   process.stderr.write(`\n✖ ${m}\n\n`);
   process.exit(1);

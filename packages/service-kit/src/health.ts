@@ -49,6 +49,17 @@ export class NatsHealthIndicator {
   }
 }
 
+/** Details a service adds to its /health (reports: its dead letters), by key; never a reason to answer 503. */
+const extraDetails = new Map<string, () => Promise<Record<string, unknown>>>();
+
+/** Adds `key` to /health's details (the fields `read` returns, `status: 'up'`); returns the undo. */
+export function addHealthDetail(key: string, read: () => Promise<Record<string, unknown>>): () => void {
+  extraDetails.set(key, read);
+  return () => {
+    if (extraDetails.get(key) === read) extraDetails.delete(key);
+  };
+}
+
 /** Whether the service has a database (BahiServiceOptions.database): /health pings MongoDB only then. */
 export const HAS_DATABASE = 'BAHI_HAS_DATABASE';
 
@@ -80,6 +91,14 @@ export class HealthController {
       const session = this.indicator.check('revocations');
       return this.revocations.loaded ? session.up() : session.down({ message: 'not loaded from identity yet' });
     };
-    return this.health.check([...(this.database ? [mongo] : []), () => this.nats.pingCheck('nats'), revocations, this.app]);
+    const extra = [...extraDetails].map(([key, read]) => async () => {
+      const session = this.indicator.check(key);
+      try {
+        return session.up(await read());
+      } catch (err) {
+        return session.up({ message: (err as Error).message });
+      }
+    });
+    return this.health.check([...(this.database ? [mongo] : []), () => this.nats.pingCheck('nats'), revocations, this.app, ...extra]);
   }
 }

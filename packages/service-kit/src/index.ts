@@ -13,7 +13,7 @@ export { BoundedArray, Limits, hasControlChar, intParam, listProblem } from './l
 export { inTransaction, duplicateIn } from './transaction';
 export { castForInsert } from './insert';
 export { DEMO_COMPANY, seedDemoCompanyWhenReady, type DemoSeedOptions } from './demo';
-export { appInfo, HealthController, NatsHealthIndicator, serviceVersion } from './health';
+export { addHealthDetail, appInfo, HealthController, NatsHealthIndicator, serviceVersion } from './health';
 export { createLogger, PinoNestLogger, requestLogger } from './logger';
 export * as Money from './money';
 export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumber, toMoneyString, toPaise, fromPaise, rsText, Decimal, type MoneyInput } from './money';

@@ -10,7 +10,7 @@
 //    must be equal, or the bench stops.
 //  lag: 10 cashiers sell through the gateway (the counter bench's load); a separate client polls the
 //    sales register every 100 ms; a sale's lag is from its MAKE_SALE answer to the first poll that shows
-//    it (the sales register's last pages), cross-checked with the service's own record (event occurredAt -> seen_events.at). The
+//    it (the sales register's last pages), cross-checked with the service's own record (event occurredAt -> recent_events.at). The
 //    MAKE_SALE p95 is compared in alternating slices with the reports service running and stopped.
 //  paint: the dashboard (/reports) in headless Chromium, a fresh context each run (cold cache):
 //    first paint, first contentful paint and the four cards showing figures.
@@ -132,7 +132,7 @@ function makeFold() {
 /** A document as compared: keys sorted; what differs by nature left out (when, write counters). */
 function canon(name, d) {
   const x = { ...d };
-  if (name === C.seen) delete x.at;
+  if (name === C.recent) for (const k of ['at', 'stream', 'seq']) delete x[k];
   if (name === C.profitCum) {
     delete x.copies;
     delete x.stamp;
@@ -177,7 +177,7 @@ async function checkFold(mongoUri) {
   let compared = 0;
   const diffs = [];
   for (const [other, label] of [[folded, 'fold'], [batched, 'batches']]) {
-    for (const name of Object.values(C)) {
+    for (const name of Object.values(C).filter((n) => n !== C.checkpoints && n !== C.dead)) {
       const a = new Map((await live.collection(name).find({}).toArray()).map((d) => [d._id, canon(name, d)]));
       const b = new Map((await other.collection(name).find({}).toArray()).map((d) => [d._id, canon(name, d)]));
       for (const id of new Set([...a.keys(), ...b.keys()])) {
@@ -421,10 +421,10 @@ async function lag(out) {
     const lags = running.map((s) => (firstSeen.has(s.saleId) ? firstSeen.get(s.saleId) - s.answeredAt : null));
     const missing = lags.filter((x) => x === null).length;
     const seenLags = lags.filter((x) => x !== null);
-    // The service's own measure: each sale event's occurredAt to its seen_events row.
+    // The service's own measure: each sale event's occurredAt to its recent_events row (kept for the duplicate window).
     const client = await MongoClient.connect(stack.mongoUri);
     const ids = running.map((s) => `sale:${COMPANY}:${s.saleId}:completed`);
-    const seen = await client.db('bahi_reports').collection('seen_events').find({ _id: { $in: ids } }).toArray();
+    const seen = await client.db('bahi_reports').collection('recent_events').find({ _id: { $in: ids } }).toArray();
     const txns = new Map((await client.db('bahi_reports').collection('txns').find({ _id: { $in: ids } }, { projection: { at: 1 } }).toArray()).map((t) => [t._id, Date.parse(t.at)]));
     const own = seen.filter((s) => txns.has(s._id)).map((s) => new Date(s.at).getTime() - txns.get(s._id));
     await client.close();

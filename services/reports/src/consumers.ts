@@ -4,11 +4,13 @@ import type { Connection } from 'mongoose';
 import { AckPolicy, ConsumerEvents, DeliverPolicy, nanos, type ConsumerMessages, type JetStreamManager, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { EventStreams, HistorySources, Subjects, type EventDomain, type HistoryPageReply } from '@bahi/contracts';
-import { latestVersion, LOGGER, NATS_CONNECTION, NatsClient } from '@bahi/service-kit';
+import { addHealthDetail, latestVersion, LOGGER, NATS_CONNECTION, NatsClient } from '@bahi/service-kit';
+import type { Db } from 'mongodb';
+import { countDeadLetters, eventsFault, recordDeadLetter } from './dead-letters';
 import { BadEvent, toFact } from './events';
 import { migrations } from './migrations';
 import type { Fact } from './facts';
-import { MAX_BATCH, Projector, runningTotalsFromDays } from './projector';
+import { MAX_BATCH, Projector, runningTotalsFromDays, type Position } from './projector';
 import { C, ensureIndexes, wipe } from './store';
 
 /** The durable consumer of a stream: `reports-<stream>`. */
@@ -56,6 +58,9 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   /** Delivered messages not yet acked, nakked or termed, with when they were delivered or last said `working`. */
   private readonly held = new Map<JsMsg, number>();
   private heartbeat: NodeJS.Timeout | null = null;
+  /** Per stream: sequences delivered, not applied and nakked (the checkpoint stays below the lowest). */
+  private readonly owed = new Map<string, Set<number>>();
+  private dropHealth: (() => void) | null = null;
 
   constructor(
     @InjectConnection() private readonly conn: Connection,
@@ -65,7 +70,13 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
+  private get db(): Db {
+    return this.conn.db as unknown as Db;
+  }
+
   onApplicationBootstrap() {
+    // GET /health's details (and the gateway's /api/health): how many events wait in dead_letters.
+    this.dropHealth = addHealthDetail('deadLetters', async () => ({ count: await countDeadLetters(this.db) }));
     // In the background: /health answers at once, the reports fill as events arrive.
     if (process.env.REPORTS_CONSUME === '0') void ensureIndexes(this.conn).catch((err) => this.log.error({ err }, 'reports: indexes not made'));
     else void this.start().catch((err) => this.log.error({ err }, 'reports: consumers did not start'));
@@ -73,6 +84,7 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
 
   async onApplicationShutdown() {
     this.stopped = true;
+    this.dropHealth?.();
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
     await this.stopConsumers();
@@ -119,6 +131,20 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
         this.log.info({ docs }, 'reports: profit running totals made from the day rows');
       }
       await this.startConsumers();
+      // A rebuild stopped before its replay was done left history ids kept: let the window have them.
+      void this.releaseHistory();
+    }
+  }
+
+  /** Once the streams are replayed past a rebuild's history, its kept event ids start their window (TTL). */
+  private async releaseHistory(): Promise<void> {
+    try {
+      if (!(await this.db.collection(C.recent).findOne({ at: { $exists: false } }))) return;
+      await this.caughtUp();
+      const { modifiedCount } = await this.db.collection(C.recent).updateMany({ at: { $exists: false } }, { $set: { at: new Date() } });
+      this.log.info({ ids: modifiedCount }, 'reports: streams replayed past the history; its event ids now expire with the window');
+    } catch (err) {
+      if (!this.stopped) this.log.warn({ err: (err as Error).message }, 'reports: history event ids not released yet (next start)');
     }
   }
 
@@ -147,8 +173,10 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
       let fromHistory = 0;
       for (const d of DOMAINS) fromHistory += await this.history(d);
       await this.conn.db!.collection<{ _id: string; at?: Date; version?: number }>('meta').updateOne({ _id: BUILT_ID }, { $set: { at: new Date(), version: READ_MODEL_VERSION } }, { upsert: true });
-      if (opts.consume) await this.startConsumers();
-      else for (const d of DOMAINS) await this.ensureConsumer(jsm, EventStreams[d].name).catch(() => undefined);
+      if (opts.consume) {
+        await this.startConsumers();
+        void this.releaseHistory();
+      } else for (const d of DOMAINS) await this.ensureConsumer(jsm, EventStreams[d].name).catch(() => undefined);
       this.log.info({ fromHistory, ms: Date.now() - t0 }, 'reports: read model rebuilt (history asked, streams replayed from the start)');
     })().finally(() => {
       this.rebuilding = null;
@@ -165,8 +193,12 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
         do {
           const page: HistoryPageReply = await this.nats.send(HISTORY[domain], { companyId: null, source, after, limit: 500 }, { timeoutMs: 30_000 });
           // A page in one transaction (as the consumers apply a batch).
-          const facts = page.events.map((h) => this.factOf(h.subject, h.event)).filter((f): f is Fact => f !== null);
-          const applied = await this.projector.applyBatch(facts);
+          const facts: Fact[] = [];
+          for (const h of page.events) {
+            const f = await this.factOf(h.subject, h.event, null);
+            if (f) facts.push(f);
+          }
+          const applied = await this.projector.applyBatch(facts, undefined, { history: true });
           this.applied += applied.size;
           n += applied.size;
           after = page.next;
@@ -178,17 +210,41 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
     return n;
   }
 
-  /** The fact of an event; null for a subject the reports do not use, or a malformed event (logged, skipped). */
-  private factOf(subject: string, payload: unknown): Fact | null {
+  /** The fact of an event; null for a subject the reports do not use, or a malformed event (kept in dead_letters). */
+  private async factOf(subject: string, payload: unknown, pos: Position | null): Promise<Fact | null> {
     try {
       return toFact(subject, payload);
     } catch (err) {
       if (err instanceof BadEvent) {
-        this.log.error({ subject, err: err.message }, 'reports: malformed event skipped');
+        await this.deadLetter(subject, payload, err, pos);
         return null;
       }
       throw err;
     }
+  }
+
+  private async deadLetter(subject: string, event: unknown, err: unknown, pos: Position | null) {
+    const error = (err as Error).message;
+    this.log.error({ subject, err: error, stream: pos?.stream, seq: pos?.seq }, 'reports: event kept in dead_letters');
+    await recordDeadLetter(this.db, { event, subject, error, stream: pos?.stream ?? null, seq: pos?.seq ?? null });
+  }
+
+  /** Where a message sits in its stream. */
+  private posOf(m: JsMsg): Position {
+    return { stream: m.info.stream, seq: m.seq };
+  }
+
+  private owe(pos: Position, owed: boolean) {
+    const set = this.owed.get(pos.stream) ?? this.owed.set(pos.stream, new Set()).get(pos.stream)!;
+    if (owed) set.add(pos.seq);
+    else set.delete(pos.seq);
+  }
+
+  /** Per stream, the lowest sequence still owed (nakked, not applied yet). */
+  private holds(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [stream, set] of this.owed) if (set.size) out.set(stream, Math.min(...set));
+    return out;
   }
 
   /** Starts each stream's consumer; one whose stream does not exist yet keeps retrying on its own. */
@@ -321,54 +377,78 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /**
-   * A batch: malformed events logged and acked at once, the rest applied in one transaction and
-   * acked after its commit. When the batch fails, each event is tried on its own, so one event
-   * the projection cannot take does not hold back the others (it is redelivered, later).
+   * A batch: malformed events kept in dead_letters and acked at once, the rest applied in one
+   * transaction (with the streams' checkpoints) and acked after its commit. When the batch fails,
+   * each event is tried on its own, so one event the projection cannot take does not hold back
+   * the others: one the database refuses is redelivered (later; its stream's checkpoint waits
+   * below it), one whose own content makes the fold fail goes to dead_letters.
    */
   private async handleBatch(batch: JsMsg[]) {
-    const good: { m: JsMsg; fact: Fact }[] = [];
+    const good: { m: JsMsg; fact: Fact; pos: Position }[] = [];
     for (const m of batch) {
+      const pos = this.posOf(m);
       let payload: unknown;
       try {
         payload = m.json();
       } catch {
-        this.log.error({ subject: m.subject }, 'reports: event is not JSON, skipped');
-        this.settle(m, 'term');
+        try {
+          await this.deadLetter(m.subject, m.string(), new BadEvent('the event is not JSON'), pos);
+          this.owe(pos, false);
+          this.settle(m, 'ack');
+        } catch (err) {
+          this.log.warn({ subject: m.subject, err: (err as Error).message }, 'reports: dead letter not written, redelivering');
+          this.owe(pos, true);
+          this.settle(m, 'nak', 1000);
+        }
         continue;
       }
       let fact: Fact | null;
       try {
-        fact = this.factOf(m.subject, payload);
+        fact = await this.factOf(m.subject, payload, pos);
       } catch (err) {
         this.log.warn({ subject: m.subject, err: (err as Error).message }, 'reports: event not read, redelivering');
+        this.owe(pos, true);
         this.settle(m, 'nak', 1000);
         continue;
       }
-      if (fact) good.push({ m, fact });
-      else this.settle(m, 'ack');
+      if (fact) good.push({ m, fact, pos });
+      else {
+        this.owe(pos, false);
+        this.settle(m, 'ack');
+      }
     }
     if (!good.length) return;
     try {
-      const applied = await this.projector.applyBatch(good.map((g) => g.fact));
+      const applied = await this.projector.applyBatch(good.map((g) => g.fact), good.map((g) => g.pos), { holdBelow: this.holds() });
       this.applied += applied.size;
       this.batches++;
-      for (const g of good) this.settle(g.m, 'ack');
+      for (const g of good) {
+        this.owe(g.pos, false);
+        this.settle(g.m, 'ack');
+      }
       return;
     } catch (err) {
-      if (good.length === 1) {
-        // The database is unreachable or a transaction failed: ask again later, nothing acked.
-        this.log.warn({ subject: good[0]!.m.subject, err: (err as Error).message }, 'reports: projection failed, redelivering');
-        this.settle(good[0]!.m, 'nak', 1000);
-        return;
-      }
       this.log.warn({ events: good.length, err: (err as Error).message }, 'reports: batch failed, applying its events one by one');
     }
     for (const g of good) {
       try {
-        if (await this.projector.apply(g.fact)) this.applied++;
+        if (await this.projector.apply(g.fact, g.pos, { holdBelow: this.holds() })) this.applied++;
+        this.owe(g.pos, false);
         this.settle(g.m, 'ack');
       } catch (err) {
+        if (eventsFault(err)) {
+          try {
+            await this.deadLetter(g.m.subject, g.m.json(), err, g.pos);
+            this.owe(g.pos, false);
+            this.settle(g.m, 'ack');
+            continue;
+          } catch {
+            /* not written: redelivered below */
+          }
+        }
+        // The database is unreachable or refused the write: ask again later, nothing acked.
         this.log.warn({ subject: g.m.subject, eventId: g.fact.eventId, err: (err as Error).message }, 'reports: projection failed, redelivering');
+        this.owe(g.pos, true);
         this.settle(g.m, 'nak', 1000);
       }
     }
@@ -393,7 +473,7 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /** How far the consumers are: pending messages per stream. */
-  async status(): Promise<{ streams: Record<string, { pending: number; ackPending: number } | 'no stream' | null>; seen: number }> {
+  async status(): Promise<{ streams: Record<string, { pending: number; ackPending: number } | 'no stream' | null>; checkpoints: Record<string, number>; deadLetters: number }> {
     const jsm = await this.nc.jetstreamManager();
     const streams: Record<string, { pending: number; ackPending: number } | 'no stream' | null> = {};
     for (const d of DOMAINS) {
@@ -401,6 +481,7 @@ export class Consumers implements OnApplicationBootstrap, OnApplicationShutdown 
       const info = await jsm.consumers.info(name, durableOf(name)).catch((err: Error) => (/stream not found/i.test(err.message) ? ('no stream' as const) : null));
       streams[name] = info === null || info === 'no stream' ? info : { pending: info.num_pending, ackPending: info.num_ack_pending };
     }
-    return { streams, seen: await this.conn.db!.collection(C.seen).estimatedDocumentCount() };
+    const checkpoints = Object.fromEntries((await this.db.collection<{ _id: string; seq: number }>(C.checkpoints).find({}).toArray()).map((c) => [c._id, c.seq]));
+    return { streams, checkpoints, deadLetters: await countDeadLetters(this.db) };
   }
 }

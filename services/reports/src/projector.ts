@@ -14,6 +14,19 @@ export { registerPart } from './models/registers';
 export type { OpenDue } from './models/parties';
 export { addToRunningTotals, CUM_ANCHOR, CUM_BUCKET, cumStamp, runningTotalsFromDays, type CumEntry } from './models/profit';
 
+/** Where a delivered event sits in its stream. */
+export interface Position {
+  stream: string;
+  seq: number;
+}
+
+export interface ApplyOptions {
+  /** Per stream: the lowest sequence delivered but not applied (nakked); the checkpoint stays below it. */
+  holdBelow?: ReadonlyMap<string, number>;
+  /** The owners' history (a rebuild): its ids are kept until the streams' replay is done. */
+  history?: boolean;
+}
+
 /** Facts per transaction at most (a consumer's batch, a history page). */
 export const MAX_BATCH = 512;
 
@@ -22,8 +35,9 @@ const byKind = new Map<FactKind, ReadModel[]>();
 for (const m of MODELS) for (const k of m.kinds) (byKind.get(k) ?? byKind.set(k, []).get(k)!).push(m);
 
 /**
- * Projects facts into the read models (`models/`), a batch in one transaction with their
- * `seen_events` rows: a fact already seen (or twice in the batch) changes nothing. The batch is
+ * Projects facts into the read models (`models/`), a batch in one transaction with the streams'
+ * checkpoints and the ids of the events applied (`recent_events`): an event applied before (or
+ * twice in the batch) changes nothing. The batch is
  * folded in memory (`Fold`: each document read once, changed, written once), so a batch costs a
  * few commands per collection rather than ~20 per fact. Money sums are $inc (commutative), bill
  * rows are upserts keyed by the bill, so facts may arrive in any order.
@@ -37,37 +51,65 @@ export class Projector {
   }
 
   /** One fact (true: applied; false: seen before). */
-  async apply(fact: Fact): Promise<boolean> {
-    return (await this.applyBatch([fact])).has(fact.eventId);
+  async apply(fact: Fact, pos?: Position | null, opts?: ApplyOptions): Promise<boolean> {
+    return (await this.applyBatch([fact], pos ? [pos] : undefined, opts)).has(fact.eventId);
   }
 
   /**
-   * Facts in one transaction: the ids applied now (the others were seen before). All or nothing:
-   * a failure leaves nothing applied. An event applied at the same moment by another writer
-   * aborts the transaction on its `seen_events` row; it is then tried again without that event.
+   * Facts in one transaction: the ids applied now (the others were applied before). All or
+   * nothing: a failure leaves nothing applied. `positions` (parallel to `facts`; none for history
+   * pages): where each came from in its stream. An event at or below its stream's checkpoint is a
+   * redelivery and is skipped without reading anything else; then an id applied within the
+   * window (`recent_events`: a republished duplicate, or a history page's event replayed by the
+   * stream) is skipped. The checkpoints move to the batch's last sequence per stream (never past
+   * `opts.holdBelow`, a sequence the consumers still owe). An event applied at the same moment
+   * by another writer aborts the transaction on its `recent_events` row; it is then tried again.
    */
-  async applyBatch(facts: Fact[]): Promise<Set<string>> {
+  async applyBatch(facts: Fact[], positions?: (Position | null)[], opts: ApplyOptions = {}): Promise<Set<string>> {
     const unique = new Map<string, Fact>();
-    for (const f of facts) if (!unique.has(f.eventId)) unique.set(f.eventId, f);
+    const last = new Map<string, number>();
+    const posOf = new Map<string, Position>();
+    facts.forEach((f, i) => {
+      const p = positions?.[i];
+      if (p) {
+        last.set(p.stream, Math.max(last.get(p.stream) ?? 0, p.seq));
+        if (!posOf.has(f.eventId)) posOf.set(f.eventId, p);
+      }
+      if (!unique.has(f.eventId)) unique.set(f.eventId, f);
+    });
     for (let attempt = 0; ; attempt++) {
       try {
         return await inTransaction(this.conn, async (s) => {
           const session = s as unknown as ClientSession;
           const w = new Fold(this.db, session);
-          await w.load(C.seen, unique.keys());
-          const todo = [...unique.values()].filter((f) => !w.has(C.seen, f.eventId));
+          await w.load(C.checkpoints, last.keys());
+          const marks = new Map<string, number>();
+          for (const st of last.keys()) marks.set(st, Number((await w.get(C.checkpoints, st))?.seq ?? 0));
+          const fresh = [...unique.values()].filter((f) => {
+            const p = posOf.get(f.eventId);
+            return !p || p.seq > marks.get(p.stream)!;
+          });
+          await w.load(C.recent, fresh.map((f) => f.eventId));
+          const todo = fresh.filter((f) => !w.has(C.recent, f.eventId));
           await this.prefetch(w, todo);
-          const at = new Date();
+          // History rows are kept (no `at`, so the TTL leaves them) until the stream replays past them.
+          const at = opts.history ? undefined : new Date();
           for (const f of todo) {
-            w.insert(C.seen, { _id: f.eventId, kind: f.kind, companyId: f.companyId, at });
+            const p = posOf.get(f.eventId);
+            w.insert(C.recent, { _id: f.eventId, kind: f.kind, companyId: f.companyId, ...(at ? { at } : {}), ...(p ? { stream: p.stream, seq: p.seq } : {}) });
             await this.project(f, w);
+          }
+          for (const [stream, seq] of last) {
+            const hold = opts.holdBelow?.get(stream);
+            const upTo = hold === undefined ? seq : Math.min(seq, hold - 1);
+            if (upTo > marks.get(stream)!) w.write(C.checkpoints, stream, { set: { seq: upTo, at: new Date() } });
           }
           await w.flush();
           for (const m of MODELS) if (m.afterFlush) await m.afterFlush(this.db, w, session);
           return new Set(todo.map((f) => f.eventId));
         });
       } catch (err) {
-        if (attempt < 3 && (err as { code?: number }).code === 11000 && /seen_events/.test(String((err as Error).message))) continue;
+        if (attempt < 3 && (err as { code?: number }).code === 11000 && /recent_events/.test(String((err as Error).message))) continue;
         throw err;
       }
     }
@@ -77,8 +119,8 @@ export class Projector {
   async foldInMemory(w: Fold, facts: Iterable<Fact>): Promise<number> {
     let n = 0;
     for (const f of facts) {
-      if (w.has(C.seen, f.eventId)) continue;
-      w.insert(C.seen, { _id: f.eventId, kind: f.kind, companyId: f.companyId });
+      if (w.has(C.recent, f.eventId)) continue;
+      w.insert(C.recent, { _id: f.eventId, kind: f.kind, companyId: f.companyId });
       await this.project(f, w);
       n++;
     }

@@ -26,7 +26,8 @@ async function main() {
   if (!moved) await consumers.startConsumers();
   await consumers.caughtUp();
   const st = await consumers.status();
-  process.stdout.write(`Reports rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${st.seen} events projected.\n`);
+  const upTo = Object.entries(st.checkpoints).map(([stream, seq]) => `${stream} ${seq}`).join(', ') || 'no stream events';
+  process.stdout.write(`Reports rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s: streams applied up to ${upTo}; ${st.deadLetters} dead letters.\n`);
   await app.close();
 }
 

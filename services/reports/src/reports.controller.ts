@@ -1,9 +1,14 @@
 import { BadRequestException, Controller, Get, Query, Res } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
 import type { Response } from 'express';
+import type { Db } from 'mongodb';
+import type { Connection } from 'mongoose';
 import { Positions, Tenant } from '@bahi/service-kit';
 import { exportFormat, sendTable, type Column } from '@bahi/tabular';
+import { countDeadLetters, type DeadLetter } from './dead-letters';
 import { ageingSide, profitBy, runReport } from './queries';
 import { ReportsService } from './reports.service';
+import { C } from './store';
 
 type Q = Record<string, unknown>;
 type Out = Record<string, unknown>;
@@ -33,7 +38,10 @@ async function* each(rows: Out[]) {
 @Controller('reports')
 @Positions('manager')
 export class ReportsController {
-  constructor(private readonly reports: ReportsService) {}
+  constructor(
+    private readonly reports: ReportsService,
+    @InjectConnection() private readonly conn: Connection,
+  ) {}
 
   private async send(res: Response, format: 'csv' | 'xlsx' | null, name: string, body: { rows: Out[] }, columns: Column<Out>[]) {
     if (!format) {
@@ -98,6 +106,21 @@ export class ReportsController {
       num('Party', 'partyId'), text('Name', 'name', 24), money('Balance', 'balance'), money('0-30 days', 'b0_30'), money('31-60 days', 'b31_60'),
       money('61-90 days', 'b61_90'), money('Over 90 days', 'b90'), date('Oldest due', 'oldestDue'), num('Days overdue', 'daysOverdue'),
     ]);
+  }
+
+  /**
+   * Events of this company the reports could not take (dead letters): how many, and the latest
+   * 20 (what, when, why), so a manager knows a figure may be missing something. The platform's
+   * count over every company (events naming none included) is on /api/health.
+   */
+  @Get('dead-letters')
+  async deadLetters(@Tenant() companyId: number) {
+    const db = this.conn.db as unknown as Db;
+    const latest = await db.collection<DeadLetter>(C.dead).find({ companyId }).sort({ at: -1 }).limit(20).toArray();
+    return {
+      count: await countDeadLetters(db, companyId),
+      rows: latest.map((d) => ({ id: d._id, subject: d.subject, eventId: d.eventId, error: d.error, at: d.at.toISOString(), stream: d.stream, seq: d.stream_seq })),
+    };
   }
 
   @Get('dashboard')

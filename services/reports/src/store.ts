@@ -1,12 +1,24 @@
 import type { Connection } from 'mongoose';
+import { EventStreams } from '@bahi/contracts';
+
+/** How long applied event ids are kept (s): the streams' duplicate window, no longer. */
+export const RECENT_WINDOW_S = Math.min(...Object.values(EventStreams).map((s) => s.duplicateWindowMs)) / 1000;
 
 /**
  * The read model's collections (database `bahi_reports`). Money is integer paise, so totals
  * are $inc'd exactly; every row carries companyId and every index starts with it.
  */
 export const C = {
-  /** One row per applied event id: written in the projection's own transaction, so a redelivery counts once. */
-  seen: 'seen_events',
+  /**
+   * The ids of events applied lately (`at`; a TTL index drops them after the streams' duplicate
+   * window): a republished event (same id, a new stream sequence) counts once. Rows a rebuild
+   * writes from the owners' history have no `at` until the streams' replay has caught up.
+   */
+  recent: 'recent_events',
+  /** Per stream (`_id`: the stream's name): the last stream sequence applied, written with the fold; a redelivery at or below it is skipped. */
+  checkpoints: 'checkpoints',
+  /** Events that cannot be projected (malformed, or the fold refused them): `{event, subject, error, at, stream, stream_seq}`; `npm run reports:replay-dead` tries them again. */
+  dead: 'dead_letters',
   /** Per company per day totals (`<c>:<date>`): the dashboard cards, the 30-day series and register totals. */
   daily: 'daily',
   /** One row per bill (`<c>:<saleId>`): sales register, returns and cancellation netted. */
@@ -46,6 +58,8 @@ export async function ensureIndexes(conn: Pick<Connection, 'db'>): Promise<void>
   const db = conn.db!;
   await Promise.all([
     db.collection(C.daily).createIndex({ companyId: 1, date: 1 }),
+    db.collection(C.recent).createIndex({ at: 1 }, { expireAfterSeconds: RECENT_WINDOW_S }),
+    db.collection(C.dead).createIndex({ companyId: 1, at: -1 }),
     db.collection(C.invoices).createIndex({ companyId: 1, date: 1, saleId: 1 }),
     db.collection(C.invoices).createIndex({ companyId: 1, customerId: 1, date: 1, saleId: 1 }),
     db.collection(C.purchases).createIndex({ companyId: 1, date: 1, purchaseId: 1 }),

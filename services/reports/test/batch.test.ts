@@ -78,13 +78,15 @@ const facts = (): Fact[] => day.map(([subject, e]) => toFact(subject, JSON.parse
 /** A read model's documents, comparable across databases: keys sorted; the apply time and write counters left out. */
 async function snapshot(db: Db, opts: { zeroCategories?: boolean } = {}): Promise<Record<string, Record<string, string>>> {
   const out: Record<string, Record<string, string>> = {};
-  for (const name of Object.values(C)) {
+  // The streams' checkpoints and the dead letters are bookkeeping, not figures.
+  for (const name of Object.values(C).filter((n) => n !== C.checkpoints && n !== C.dead)) {
     const docs: Record<string, string> = {};
     for (const d of await db.collection<{ _id: string; [k: string]: unknown }>(name).find({}).toArray()) {
       // A line projected before its product's category came leaves an all-zero row under '(none)' once moved.
       if (opts.zeroCategories === false && (name === C.profitCat || name === C.profitCatMonth) && !d.qty && !d.value && !d.cost && !d.costless) continue;
       const x: Record<string, unknown> = { ...d };
-      if (name === C.seen) delete x.at;
+      // When and from where an id was applied differ by path (history, stream, batch).
+      if (name === C.recent) for (const k of ['at', 'stream', 'seq']) delete x[k];
       if (name === C.profitCum) {
         delete x.copies;
         delete x.stamp;
@@ -141,7 +143,7 @@ describe('events applied in batches', () => {
     expect(JSON.parse(oneByOne[C.parties]!['1:r:3']!).balance).toBe(5000);
     expect(JSON.parse(oneByOne[C.parties]!['1:p:7']!).balance).toBe(40000);
     // 27 events, three of them duplicates: 24 applied.
-    expect(Object.keys(oneByOne[C.seen]!)).toHaveLength(24);
+    expect(Object.keys(oneByOne[C.recent]!)).toHaveLength(24);
 
     const whole = await freshDb('batch_whole');
     expect((await whole.projector.applyBatch(facts())).size).toBe(24);
@@ -190,7 +192,7 @@ describe('events applied in batches', () => {
     const bills = [sale(101, [line(1, 1, 'Rice 5kg', '1', '50', '50.00', '40.00')], '50.00', '50.00', older), sale(102, [line(1, 1, 'Rice 5kg', '2', '50', '100.00', '40.00')], '100.00', '0', old), sale(103, [line(1, 2, 'Soap', '1', '30', '30.00', '20.00')], '30.00', '30.00', older)];
     const billFacts = () => bills.map((b) => toFact(E.sales.saleCompleted, b)!);
     await expect(projector.applyBatch(billFacts())).rejects.toThrow(/non-numeric/);
-    for (const name of [C.seen, C.invoices, C.saleLines, C.txns, C.profitDay, C.products, C.profitCum]) expect(await db.collection(name).countDocuments({})).toBe(0);
+    for (const name of [C.recent, C.invoices, C.saleLines, C.txns, C.profitDay, C.products, C.profitCum]) expect(await db.collection(name).countDocuments({})).toBe(0);
     expect(await db.collection(C.daily).countDocuments({})).toBe(1);
 
     await db.collection<{ _id: string }>(C.daily).updateOne({ _id: `1:${old}` }, { $set: { sales: 0 } });
@@ -211,7 +213,7 @@ describe('events applied in batches', () => {
     await db.collection<{ _id: string }>(C.daily).insertOne({ _id: `1:${old}`, companyId: 1, date: old, sales: 'not a number' } as never);
     const bills = [sale(201, [line(1, 1, 'Rice 5kg', '1', '50', '50.00', '40.00')], '50.00', '50.00', older), sale(202, [line(1, 1, 'Rice 5kg', '2', '50', '100.00', '40.00')], '100.00', '0', old), sale(203, [line(1, 2, 'Soap', '1', '30', '30.00', '20.00')], '30.00', '30.00', older)];
     await Promise.all(bills.map((b) => s.publish(E.sales.saleCompleted, b)));
-    const seen = (id: string) => db.collection(C.seen).countDocuments({ _id: id as never });
+    const seen = (id: string) => db.collection(C.recent).countDocuments({ _id: id as never });
     for (let i = 0; i < 100 && ((await seen('sale:1:201:completed')) === 0 || (await seen('sale:1:203:completed')) === 0); i++) await new Promise((r) => setTimeout(r, 100));
     // The two good bills are in; the refused one is not, in any collection.
     expect(await seen('sale:1:201:completed')).toBe(1);

@@ -37,7 +37,7 @@ afterAll(() => s?.stop());
 
 type AgeingRow = { partyId: number; name: string; balance: string };
 const ageing = async (side: 'receivable' | 'payable') => (await s.get(`/reports/ageing?side=${side}`).expect(200)).body.rows as AgeingRow[];
-const seenCount = () => s.svc.app.get<Connection>(getConnectionToken()).db!.collection(C.seen).countDocuments();
+const seenCount = () => s.svc.app.get<Connection>(getConnectionToken()).db!.collection(C.recent).countDocuments();
 const nameOf = async (side: 'receivable' | 'payable', id: number) => (await ageing(side)).find((r) => r.partyId === id)?.name;
 
 describe('party names from the ledger', () => {

@@ -5,6 +5,7 @@ import { NavLink, useSearchParams } from 'react-router-dom';
 import { useTranslation } from '@bahi/i18n';
 import { Button, Card, Pager, Spinner, api, errorMessage, fileNameOf, formatINR, openDocument, requestBlob, saveFile, useAlert } from '@bahi/ui-kit';
 import { TotalsTable, type Column } from '../TotalsTable';
+import { DeadLettersNotice } from './DeadLetters';
 import { PAGE_SIZE, QUICK_RANGES, REPORT_NAMES, activeRange, istToday, nextParams, pageCount, queryOf, queryString, quickRange, type ReportName } from './query';
 
 /** The reports menu: each report and the GST returns page. */
@@ -67,6 +68,7 @@ export function ReportShell(props: { name: ReportName; query: Record<string, str
   return (
     <div className="rp-page rp-report" data-testid={`report-${props.name}`}>
       <ReportsMenu />
+      <DeadLettersNotice />
       <div className="bk-page-title">
         <div>
           <h1>{t(`pages.titles.${props.name}`)}</h1>
