@@ -55,7 +55,7 @@ export function partyPincodeError(who: 'customer' | 'distributor', taxMode: stri
   if (!taxMode || taxMode === 'simple' || !isIndia(party.country)) return null;
   const pin = (party.postal_code ?? '').trim();
   if (isPincode(pin)) return null;
-  return `postal_code: a ${who} in India needs a 6-digit PIN code not starting with 0 (e.g. 411001) in GST mode, for e-way bills; '${pin}' is not one.`;
+  return `postal_code must be a 6-digit PIN code not starting with 0 (e.g. 411001): a ${who} in India needs one in GST mode, for e-way bills; '${pin}' is not one.`;
 }
 
 /** dd/mm/yyyy from YYYY-MM-DD (the portal's date format). */

@@ -25,9 +25,9 @@ describe('e-way bill formats', () => {
     for (const c of ['UAE', 'Nepal', 'Indonesia']) expect([c, isIndia(c)]).toEqual([c, false]);
     expect(partyPincodeError('customer', 'gst', { country: 'India', postal_code: '411001' })).toBeNull();
     expect(partyPincodeError('customer', 'gst', { country: 'India', postal_code: '41100' })).toBe(
-      "postal_code: a customer in India needs a 6-digit PIN code not starting with 0 (e.g. 411001) in GST mode, for e-way bills; '41100' is not one.",
+      "postal_code must be a 6-digit PIN code not starting with 0 (e.g. 411001): a customer in India needs one in GST mode, for e-way bills; '41100' is not one.",
     );
-    expect(partyPincodeError('distributor', 'composition', { country: 'IN', postal_code: '011001' })).toMatch(/^postal_code: a distributor in India/);
+    expect(partyPincodeError('distributor', 'composition', { country: 'IN', postal_code: '011001' })).toMatch(/: a distributor in India needs one in GST mode/);
     expect(partyPincodeError('customer', 'simple', { country: 'India', postal_code: '1' })).toBeNull();
     expect(partyPincodeError('customer', undefined, { country: 'India', postal_code: '1' })).toBeNull();
     expect(partyPincodeError('distributor', 'gst', { country: 'UAE', postal_code: '12345' })).toBeNull();

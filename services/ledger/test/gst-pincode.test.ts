@@ -7,7 +7,7 @@ import { as, auth, COMPANIES, customerForm, distributorForm, startLedger, tokenF
 // Issue 31: in GST mode a party in India needs a 6-digit PIN (e-way bills name it). Company 4 is
 // in GST mode (Karnataka), company 5 in composition; company 1 stays in simple mode (the spec's numeric zip).
 const PIN_SENTENCE = (who: string, pin: string) =>
-  `postal_code: a ${who} in India needs a 6-digit PIN code not starting with 0 (e.g. 411001) in GST mode, for e-way bills; '${pin}' is not one.`;
+  `postal_code must be a 6-digit PIN code not starting with 0 (e.g. 411001): a ${who} in India needs one in GST mode, for e-way bills; '${pin}' is not one.`;
 
 let stack: Stack;
 let G: ReturnType<typeof as>;

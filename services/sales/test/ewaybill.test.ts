@@ -77,7 +77,7 @@ describe('the recipient PIN', () => {
     await A.post('/delivery', { ...delivery, sale_id: old, distance_km: 520 }).expect(200);
     const r = await A.get(`/ewaybill/json?ids=${old}`).expect(400);
     expect(r.body.message).toBe(
-      `Sale ${old} cannot go on an e-way bill yet: the customer Surat Traders's PIN code '39500' is not a 6-digit PIN; correct it on the customer (a new bill takes it) or give ship_to_pincode in the delivery details.`,
+      `Sale ${old} cannot go on an e-way bill yet: the customer Surat Traders has the PIN code '39500', which is not a 6-digit PIN; correct it on the customer (a new bill takes it) or give ship_to_pincode in the delivery details.`,
     );
     await A.put('/delivery', { ...delivery, sale_id: old, distance_km: 520, ship_to_pincode: '395003' }).expect(200);
     expect((await A.get(`/ewaybill/json?ids=${old}`).expect(200)).body.billLists[0].toPincode).toBe(395003);

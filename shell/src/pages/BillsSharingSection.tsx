@@ -2,7 +2,7 @@ import { LANGUAGE_NAMES, LANGUAGES, useTranslation, type Language } from '@bahi/
 import { Button, Field, FormGrid, SelectField, TextAreaField } from '@bahi/ui-kit';
 
 export type BillFormat = 'a5' | 'thermal-80' | 'thermal-58';
-export type TemplateKey = 'document.en' | 'document.hi' | 'reminder.en' | 'reminder.hi';
+export type TemplateKey = 'document.en' | 'document.hi' | 'reminder.en' | 'reminder.hi' | 'gstr2b_missing.en' | 'gstr2b_missing.hi';
 
 /** The company's bills and sharing settings as the profile form edits them (identity's fields). */
 export interface BillsSharing {
@@ -18,15 +18,23 @@ export interface BillsSharing {
 interface ShareTemplates {
   document: { en: string; hi: string };
   reminder: { en: string; hi: string };
+  gstr2b_missing?: { en: string; hi: string };
 }
 
 export const TEMPLATE_MAX = 1000;
+// The server checks each kind's placeholders (contracts TEMPLATE_PLACEHOLDERS); these are the hints.
 const PLACEHOLDERS = '{name} {amount} {due_date} {link} {company} {document}';
-const TEMPLATES: { key: TemplateKey; lang: string }[] = [
+const GSTR2B_PLACEHOLDERS = '{name} {company} {bill_no} {bill_date} {tax} {period}';
+type TemplateRow = { key: TemplateKey; lang: string };
+const TEMPLATES: TemplateRow[] = [
   { key: 'document.en', lang: 'en' },
   { key: 'document.hi', lang: 'hi' },
   { key: 'reminder.en', lang: 'en' },
   { key: 'reminder.hi', lang: 'hi' },
+];
+const GSTR2B_TEMPLATES: TemplateRow[] = [
+  { key: 'gstr2b_missing.en', lang: 'en' },
+  { key: 'gstr2b_missing.hi', lang: 'hi' },
 ];
 
 /** From GET /getCompanyDetails (identity always sends them; an older reply reads as the defaults). */
@@ -37,7 +45,14 @@ export function billsSharingOf(reply: object): BillsSharing {
     bill_format: c.bill_format ?? 'a5',
     doc_language: c.doc_language === 'hi' ? 'hi' : 'en',
     share_expiry_days: String(c.share_expiry_days ?? 30),
-    templates: { 'document.en': t?.document.en ?? '', 'document.hi': t?.document.hi ?? '', 'reminder.en': t?.reminder.en ?? '', 'reminder.hi': t?.reminder.hi ?? '' },
+    templates: {
+      'document.en': t?.document.en ?? '',
+      'document.hi': t?.document.hi ?? '',
+      'reminder.en': t?.reminder.en ?? '',
+      'reminder.hi': t?.reminder.hi ?? '',
+      'gstr2b_missing.en': t?.gstr2b_missing?.en ?? '',
+      'gstr2b_missing.hi': t?.gstr2b_missing?.hi ?? '',
+    },
   };
 }
 
@@ -52,6 +67,7 @@ export function billsSharingBody(s: BillsSharing) {
     share_templates: {
       document: { en: s.templates['document.en'], hi: s.templates['document.hi'] },
       reminder: { en: s.templates['reminder.en'], hi: s.templates['reminder.hi'] },
+      gstr2b_missing: { en: s.templates['gstr2b_missing.en'], hi: s.templates['gstr2b_missing.hi'] },
     },
   };
 }
@@ -60,7 +76,7 @@ export type BillsSharingErrors = Partial<Record<'bill_format' | 'doc_language' |
 
 /** The field a server sentence names (e.g. "share_templates.reminder.hi has an unknown placeholder {naam}; ..."). */
 export function billsSharingError(message: string): BillsSharingErrors {
-  const t = /share_templates\.(document|reminder)\.(en|hi)/.exec(message);
+  const t = /share_templates\.(document|reminder|gstr2b_missing)\.(en|hi)/.exec(message);
   if (t) return { [`${t[1]}.${t[2]}`]: message } as BillsSharingErrors;
   if (/bill_format/.test(message)) return { bill_format: message };
   if (/doc_language/.test(message)) return { doc_language: message };
@@ -71,12 +87,6 @@ export function billsSharingError(message: string): BillsSharingErrors {
 /** "Bills and sharing" in the company profile form: the default print format, link expiry and the WhatsApp templates. */
 export function BillsSharingSection({ value, onChange, errors }: { value: BillsSharing; onChange: (next: BillsSharing) => void; errors: BillsSharingErrors }) {
   const { t } = useTranslation('shell');
-  const templateLabel: Record<TemplateKey, string> = {
-    'document.en': t('sharing.documentEn'),
-    'document.hi': t('sharing.documentHi'),
-    'reminder.en': t('sharing.reminderEn'),
-    'reminder.hi': t('sharing.reminderHi'),
-  };
   const hint = (key: keyof BillsSharingErrors, text: string) =>
     errors[key] ? (
       <span className="sh-field-error" data-testid={`error-${key}`}>
@@ -132,36 +142,75 @@ export function BillsSharingSection({ value, onChange, errors }: { value: BillsS
       <p className="sh-gst__note">
         {t('sharing.notePlaceholders')} <code>{PLACEHOLDERS}</code>. {t('sharing.noteEmpty')}
       </p>
-      <div className="sh-share__templates">
-        {TEMPLATES.map(({ key, lang }) => {
-          const text = value.templates[key];
-          return (
-            <div key={key} className="sh-share__template">
-              <TextAreaField
-                label={templateLabel[key]}
-                name={`template-${key}`}
-                lang={lang}
-                rows={3}
-                value={text}
-                maxLength={TEMPLATE_MAX}
-                placeholder={t('sharing.shipped')}
-                onChange={(e) => onChange({ ...value, templates: { ...value.templates, [key]: e.target.value } })}
-                className={errors[key] ? 'sh-field--invalid' : ''}
-                hint={hint(key, `${text.length} / ${TEMPLATE_MAX}`)}
-              />
-              <Button
-                variant="ghost"
-                className="sh-share__reset"
-                data-testid={`reset-${key}`}
-                disabled={text === ''}
-                onClick={() => onChange({ ...value, templates: { ...value.templates, [key]: '' } })}
-              >
-                {t('sharing.reset')}
-              </Button>
-            </div>
-          );
-        })}
-      </div>
+      <TemplateEditors rows={TEMPLATES} value={value} onChange={onChange} errors={errors} />
+    </fieldset>
+  );
+}
+
+const errorHint = (errors: BillsSharingErrors, key: keyof BillsSharingErrors, text: string) =>
+  errors[key] ? (
+    <span className="sh-field-error" data-testid={`error-${key}`}>
+      {errors[key]}
+    </span>
+  ) : (
+    text
+  );
+
+/** The WhatsApp template boxes: '' is the shipped message; Reset to default empties a box. */
+function TemplateEditors({ rows, value, onChange, errors }: { rows: TemplateRow[]; value: BillsSharing; onChange: (next: BillsSharing) => void; errors: BillsSharingErrors }) {
+  const { t } = useTranslation('shell');
+  const templateLabel: Record<TemplateKey, string> = {
+    'document.en': t('sharing.documentEn'),
+    'document.hi': t('sharing.documentHi'),
+    'reminder.en': t('sharing.reminderEn'),
+    'reminder.hi': t('sharing.reminderHi'),
+    'gstr2b_missing.en': t('sharing.gstr2bEn'),
+    'gstr2b_missing.hi': t('sharing.gstr2bHi'),
+  };
+  return (
+    <div className="sh-share__templates">
+      {rows.map(({ key, lang }) => {
+        const text = value.templates[key];
+        return (
+          <div key={key} className="sh-share__template">
+            <TextAreaField
+              label={templateLabel[key]}
+              name={`template-${key}`}
+              lang={lang}
+              rows={3}
+              value={text}
+              maxLength={TEMPLATE_MAX}
+              placeholder={t('sharing.shipped')}
+              onChange={(e) => onChange({ ...value, templates: { ...value.templates, [key]: e.target.value } })}
+              className={errors[key] ? 'sh-field--invalid' : ''}
+              hint={errorHint(errors, key, `${text.length} / ${TEMPLATE_MAX}`)}
+            />
+            <Button
+              variant="ghost"
+              className="sh-share__reset"
+              data-testid={`reset-${key}`}
+              disabled={text === ''}
+              onClick={() => onChange({ ...value, templates: { ...value.templates, [key]: '' } })}
+            >
+              {t('sharing.reset')}
+            </Button>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** GST mode, Setting: the WhatsApp message Purchases > GSTR-2B sends a distributor whose bill is missing in 2B (issue 31). */
+export function Gstr2bTemplateSection({ value, onChange, errors }: { value: BillsSharing; onChange: (next: BillsSharing) => void; errors: BillsSharingErrors }) {
+  const { t } = useTranslation('shell');
+  return (
+    <fieldset className="sh-gst sh-share" data-testid="gstr2b-template-section">
+      <legend>{t('sharing.gstr2bLegend')}</legend>
+      <p className="sh-gst__note">
+        {t('sharing.gstr2bNote')} <code>{GSTR2B_PLACEHOLDERS}</code>. {t('sharing.noteEmpty')}
+      </p>
+      <TemplateEditors rows={GSTR2B_TEMPLATES} value={value} onChange={onChange} errors={errors} />
     </fieldset>
   );
 }

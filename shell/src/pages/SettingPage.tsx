@@ -26,7 +26,7 @@ import { dispatchBody, dispatchOf, DispatchSection, type DispatchSettings } from
 import { financialYear } from '@bahi/gst/dist/financial-year';
 import { formatInvoiceNo } from '@bahi/gst/dist/invoice-number';
 import { stateByCode } from '@bahi/gst/dist/states';
-import { billsSharingBody, billsSharingError, billsSharingOf, BillsSharingSection, type BillsSharing, type BillsSharingErrors } from './BillsSharingSection';
+import { billsSharingBody, billsSharingError, billsSharingOf, BillsSharingSection, Gstr2bTemplateSection, type BillsSharing, type BillsSharingErrors } from './BillsSharingSection';
 
 interface Company {
   id: number;
@@ -302,6 +302,16 @@ function CompanyProfile() {
           />
           <CounterGuardsSection value={guards} onChange={setGuards} />
           <DispatchSection value={dispatch} onChange={setDispatch} gst={company.tax_mode === 'gst'} />
+          {company.tax_mode === 'gst' && (
+            <Gstr2bTemplateSection
+              value={sharing}
+              errors={sharingErrors}
+              onChange={(next) => {
+                setSharing(next);
+                setSharingErrors({});
+              }}
+            />
+          )}
           <FormActions>
             <Button type="submit" busy={busy}>
               {t('setting.save')}

@@ -43,7 +43,9 @@ export function ewbBill(s: SaleDoc & { cancelled?: unknown }, company: CompanyDe
     const pc = (c.postal_code ?? '').trim();
     throw bad(id, c.walkIn
       ? 'ship_to_pincode is missing in the delivery details (the walk-in customer has no PIN code).'
-      : `the customer ${c.name}'s PIN code ${pc ? `'${pc}' is not a 6-digit PIN` : 'is missing'}; correct it on the customer (a new bill takes it) or give ship_to_pincode in the delivery details.`);
+      : pc
+        ? `the customer ${c.name} has the PIN code '${pc}', which is not a 6-digit PIN; correct it on the customer (a new bill takes it) or give ship_to_pincode in the delivery details.`
+        : `the customer ${c.name} has no PIN code; add it on the customer (a new bill takes it) or give ship_to_pincode in the delivery details.`);
   }
   if (d.distance_km === null || d.distance_km === undefined) throw bad(id, 'distance_km is missing in the delivery details.');
   const mode = d.transport_mode ?? 'road';
