@@ -1,9 +1,11 @@
 // Federation settings of the payments remote. The shell mounts './ReceivePayment' at
-// /payments/receivePayment/* and './GivePayment' at /payments/givePayment/* (shell/src/remoteAreas.ts).
+// /payments/receivePayment/*, './GivePayment' at /payments/givePayment/* and './Expenses' at
+// /payments/expenses/* (shell/src/remoteAreas.ts).
 module.exports = {
   name: 'payments',
   exposes: {
     './ReceivePayment': './src/ReceivePaymentArea.tsx',
     './GivePayment': './src/GivePaymentArea.tsx',
+    './Expenses': './src/ExpensesArea.tsx',
   },
 };

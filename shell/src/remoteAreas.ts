@@ -24,6 +24,8 @@ export const REMOTE_AREAS: RemoteArea[] = [
   { path: 'reorderList', remote: 'purchase', module: './Reorder', title: 'Reorder List', managerOnly: true },
   { path: 'payments/givePayment', remote: 'payments', module: './GivePayment', title: 'Give Payment', managerOnly: true },
   { path: 'payments/receivePayment', remote: 'payments', module: './ReceivePayment', title: 'Receive Payment' },
+  // Staff reach it while the company lets them record expenses (the ledger decides; see navFor).
+  { path: 'payments/expenses', remote: 'payments', module: './Expenses', title: 'Expenses' },
   { path: 'reports', remote: 'reports', module: './Reports', title: 'Reports', managerOnly: true },
 ];
 
@@ -36,6 +38,8 @@ export interface NavEntry {
   end?: boolean;
   /** Also active on every page under this path (the Reports entry on each report). */
   activeUnder?: string;
+  /** Shown to staff too while this company setting is on (getCompanyDetails). */
+  staffSetting?: 'staff_expenses';
 }
 
 // Sidebar (spec 000 §2): the first seven only for managers, the next four for everyone; then
@@ -55,8 +59,11 @@ export const NAV: NavEntry[] = [
   { to: '/reports', label: 'Dashboard', icon: 'chart', managerOnly: true, end: true },
   { to: '/reports/gst', label: 'Reports', icon: 'chart', managerOnly: true, activeUnder: '/reports/' },
   { to: '/reorderList', label: 'Reorder List', icon: 'box', managerOnly: true },
+  // Issue 29: expenses (staff too when the company allows) and the books' opening balances.
+  { to: '/payments/expenses', label: 'Expenses', icon: 'receipt', managerOnly: true, end: true, staffSetting: 'staff_expenses' },
+  { to: '/payments/expenses/opening', label: 'Opening Balances', icon: 'file', managerOnly: true },
 ];
 
-export function navFor(position: string | undefined): NavEntry[] {
-  return NAV.filter((e) => !e.managerOnly || position === 'manager');
+export function navFor(position: string | undefined, settings: Partial<Record<NonNullable<NavEntry['staffSetting']>, boolean>> = {}): NavEntry[] {
+  return NAV.filter((e) => !e.managerOnly || position === 'manager' || (position === 'staff' && e.staffSetting && settings[e.staffSetting] === true));
 }

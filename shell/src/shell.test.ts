@@ -20,11 +20,18 @@ describe('sidebar entries by position (spec 000 §2)', () => {
       'Dashboard',
       'Reports',
       'Reorder List',
+      'Expenses',
+      'Opening Balances',
     ]);
   });
 
   it('staff see Estimates, Sells Account, Customer Details and Receive Payment only', () => {
     expect(navFor('staff').map((e) => e.label)).toEqual(['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment']);
+  });
+
+  it('staff also see Expenses (not Opening Balances) while the company lets them record expenses', () => {
+    expect(navFor('staff', { staff_expenses: true }).map((e) => e.label)).toEqual(['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment', 'Expenses']);
+    expect(navFor('staff', { staff_expenses: false }).map((e) => e.label)).not.toContain('Expenses');
   });
 
   it('every sidebar entry leads to an area some remote renders', () => {

@@ -21,6 +21,8 @@ export function useAreaLabel(): (english: string) => string {
     Dashboard: t('nav.dashboard'),
     Reports: t('nav.reports'),
     'Reorder List': t('nav.reorderList'),
+    Expenses: t('nav.expenses'),
+    'Opening Balances': t('nav.openingBalances'),
     'Create Sell': t('nav.createSell'),
     Purchase: t('nav.purchase'),
     Setting: t('nav.setting'),

@@ -6,17 +6,20 @@ import { ApiError, Button, Card, Field, FormActions, SelectField, api, useAlert 
 export interface CounterGuards {
   staff_max_discount_percent: string;
   walkin_credit: 'confirm' | 'refuse' | 'allow';
+  /** Staff may record expenses (issue 29). */
+  staff_expenses: boolean;
 }
 
 export const counterGuardsOf = (company: object): CounterGuards => {
-  const c = company as { staff_max_discount_percent?: number; walkin_credit?: CounterGuards['walkin_credit'] };
-  return { staff_max_discount_percent: String(c.staff_max_discount_percent ?? 100), walkin_credit: c.walkin_credit ?? 'confirm' };
+  const c = company as { staff_max_discount_percent?: number; walkin_credit?: CounterGuards['walkin_credit']; staff_expenses?: boolean };
+  return { staff_max_discount_percent: String(c.staff_max_discount_percent ?? 100), walkin_credit: c.walkin_credit ?? 'confirm', staff_expenses: c.staff_expenses === true };
 };
 
 /** What setCompanyDetails gets: the percent as the number it was typed as (the server refuses anything but 0-100). */
 export const counterGuardsBody = (g: CounterGuards) => ({
   staff_max_discount_percent: /^\d+(\.\d{1,2})?$/.test(g.staff_max_discount_percent.trim()) ? Number(g.staff_max_discount_percent) : g.staff_max_discount_percent,
   walkin_credit: g.walkin_credit,
+  staff_expenses: g.staff_expenses,
 });
 
 /** Staff discount limit and credit to the walk-in customer, inside the company form. */
@@ -43,6 +46,16 @@ export function CounterGuardsSection({ value, onChange }: { value: CounterGuards
         <option value="confirm">{t('guards.walkinConfirm')}</option>
         <option value="refuse">{t('guards.walkinRefuse')}</option>
         <option value="allow">{t('guards.walkinAllow')}</option>
+      </SelectField>
+      <SelectField
+        label={t('guards.expenses')}
+        name="staff_expenses"
+        value={value.staff_expenses ? 'staff' : 'managers'}
+        onChange={(e) => onChange({ ...value, staff_expenses: e.target.value === 'staff' })}
+        hint={t('guards.expensesHint')}
+      >
+        <option value="managers">{t('guards.expensesManagers')}</option>
+        <option value="staff">{t('guards.expensesStaff')}</option>
       </SelectField>
     </fieldset>
   );
