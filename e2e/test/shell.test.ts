@@ -16,6 +16,8 @@ const MANAGER_SIDEBAR = [
   'Dashboard',
   'Reports',
   'Reorder List',
+  'Expenses',
+  'Opening Balances',
 ];
 const STAFF_SIDEBAR = ['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment'];
 
