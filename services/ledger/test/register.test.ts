@@ -1,7 +1,8 @@
+import request from 'supertest';
 import { signToken } from '@bahi/auth';
 import { Subjects, type RegisterDocument } from '@bahi/contracts';
 import { today } from '@bahi/service-kit';
-import { as, COMPANIES, customerForm, distributorForm, SECRET, startLedger, tokenFor, type Stack } from './helpers';
+import { as, auth, COMPANIES, customerForm, distributorForm, SECRET, startLedger, tokenFor, type Stack } from './helpers';
 
 // Issue 29, the cash register: one session per cashier, figures from the entries each cashier
 // recorded (`by`) while it was open. Every figure below is worked out by hand in the comments.
@@ -93,6 +94,11 @@ describe('the cash register', () => {
     expect((await mgr.post('/purchaseDuePaymentReact', { distributorId: dist, amount: '250' })).body.done).toBe(true);
     await post({ kind: 'purchase', id: 71 }, D(), '900', '400', [{ mode: 'cash', amount: '300' }, { mode: 'bank', amount: '100' }], MGR);
     await post({ kind: 'debit-note', id: 81 }, D(), '90', '50', [{ mode: 'cash', amount: '50' }], MGR);
+    // ...and expenses: tea 120.50 from the drawer, electricity 500 by UPI, and one of 200 added then deleted (counts no more).
+    expect((await mgr.post('/expenses', { date: today(), category: 'tea', amount: '120.50' })).status).toBe(201);
+    expect((await mgr.post('/expenses', { date: today(), category: 'electricity', amount: '500', payments: [{ mode: 'upi', amount: '500' }] })).status).toBe(201);
+    const wrong = await mgr.post('/expenses', { date: today(), category: 'other', amount: '200' });
+    expect((await request(stack.url).delete(`/expenses/${wrong.body.id}?reason=typed%20twice`).set(auth(tokenFor(1)))).status).toBe(200);
 
     // Ravi's running figures. Cash: +1,000 +500 +150 -120 -500 +200 -200 = 1,030; in 1,850, out 820.
     const cur = (await ravi.get('/register/current')).body;
@@ -127,9 +133,12 @@ describe('the cash register', () => {
     const s = await sita.post('/register/close', { counted_cash: 800 });
     expect(s.body).toMatchObject({ expected_cash: 800, counted_cash: 800, difference: 0, totals: { cash: 300, upi: 100, card: 0, cheque: 0, bank: 0 }, sales_count: 1 });
 
-    // Manager: 1,000 - 250 - 300 + 50 = 500 expected; bank -100 (purchase paid by transfer).
+    // Manager: 1,000 - 250 - 300 + 50 - 120.50 = 379.50 expected; out 250 + 300 + 120.50 = 670.50;
+    // UPI -500 (electricity), bank -100 (purchase paid by transfer).
     const m = (await mgr.get('/register/current')).body;
-    expect(m).toMatchObject({ expected_cash: 500, cash_in: 50, cash_out: 550, totals: { cash: -500, upi: 0, card: 0, cheque: 0, bank: -100 }, sales_count: 0 });
+    expect(m).toMatchObject({ expected_cash: 379.5, cash_in: 50, cash_out: 670.5, totals: { cash: -620.5, upi: -500, card: 0, cheque: 0, bank: -100 }, sales_count: 0 });
+    const mz = await stack.ask<RegisterDocument>(Subjects.documents.registerDocument, { companyId: 1, sessionId: m.id, userId: MGR, manager: true });
+    expect(mz.movements.filter((x) => x.kind === 'expense').map((x) => `${x.mode} ${x.amount}`)).toEqual(['cash -120.5', 'upi -500']);
 
     // After the close, Ravi's next sale is in no closed session: the frozen figures stay.
     await sleep(5);

@@ -5,6 +5,7 @@ import { PAY_MODES, type PayMode, type RegisterCloseReply, type RegisterDocument
 import { Money, SequenceService, today } from '@bahi/service-kit';
 import { num } from '../accounts/accounts.service';
 import { EntryDoc } from '../accounts/entry.schema';
+import { ExpenseDoc } from '../expenses/expense.schema';
 import { sessionFigures, type ExpenseMovement, type SessionFigures } from './figures';
 import { RegisterSessionDoc } from './register.schema';
 
@@ -24,6 +25,7 @@ export class RegisterService {
   constructor(
     @InjectModel(RegisterSessionDoc.name) private readonly sessions: Model<RegisterSessionDoc>,
     @InjectModel(EntryDoc.name) private readonly entries: Model<EntryDoc>,
+    @InjectModel(ExpenseDoc.name) private readonly expenseModel: Model<ExpenseDoc>,
     private readonly seq: SequenceService,
   ) {}
 
@@ -131,9 +133,15 @@ export class RegisterService {
     return sessionFigures(entries, await this.expenses(s, until));
   }
 
-  /** Expenses are not kept yet; when the ledger records them, those this cashier paid go here. */
-  private async expenses(_s: Session, _until: Date): Promise<ExpenseMovement[]> {
-    return [];
+  /**
+   * The expenses this cashier added while the session was open, as they now are (an edit's amount
+   * and tenders; a deleted one counts no more). Paid out of the drawer in their modes.
+   */
+  private async expenses(s: Session, until: Date): Promise<ExpenseMovement[]> {
+    const rows = await this.expenseModel
+      .find({ companyId: s.companyId, 'by.id': s.userId, deleted: false, createdAt: { $gte: s.openedAt, $lte: until } }, { _id: 0, expenseId: 1, payments: 1, createdAt: 1 })
+      .lean<ExpenseDoc[]>();
+    return rows.map((x) => ({ at: x.createdAt!, expenseId: x.expenseId, payments: x.payments }));
   }
 
   private view(s: Session, running: SessionFigures | null): RegisterSession {
