@@ -233,7 +233,7 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/accountant/ledgers', 'identity', 'bahi'),
   r('PUT', '/accountant/ledgers', 'identity', 'bahi'),
   // --- reports: the read model fed by the domain events (bahi; managers only; `?format=csv|xlsx` exports)
-  ...(['daybook', 'sales-register', 'purchase-register', 'stock-summary', 'profit', 'ageing', 'dashboard', 'dead-letters'] as const).map((name) =>
+  ...(['daybook', 'sales-register', 'purchase-register', 'stock-summary', 'profit', 'ageing', 'dashboard', 'dead-letters', 'cashbook', 'pnl'] as const).map((name) =>
     r('GET', `/reports/${name}`, 'reports', 'bahi'),
   ),
   // --- inventory: Bahi addition (product image download, like a storage host by stored name)

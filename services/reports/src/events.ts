@@ -1,5 +1,8 @@
 import {
   EventSubjects,
+  PAY_MODES,
+  type ExpenseChangedEvent,
+  type OpeningSetEvent,
   type LedgerEntryEvent,
   type PartyChangedEvent,
   type PaymentEvent,
@@ -49,9 +52,24 @@ const saleLines = (lines: SaleCompletedEvent['lines']): FactLine[] =>
     productId: id(l.product_id, 'product_id'),
     name: String(l.product_name ?? ''),
     qty: num(l.units, 'units'),
-    value: paise(l.amount, 'line amount'),
+    // Before tax and shipping, net of the summary discount's share; events before it: the line amount.
+    value: paise(l.net_value ?? l.amount, 'line value'),
     cost: costOf(l.cp, l.units),
   }));
+
+/** Payment lines of an event, in paise (events before modes carry none: `fallback` is cash). */
+function paymentsOf(raw: unknown, fallback: number): { mode: string; amount: number }[] {
+  if (!Array.isArray(raw)) return fallback ? [{ mode: 'cash', amount: fallback }] : [];
+  return raw.map((p: { mode?: unknown; amount?: unknown }, i) => {
+    if (typeof p?.mode !== 'string' || !PAY_MODES.includes(p.mode as never)) throw new BadEvent(`payments[${i}].mode is not a payment mode`);
+    return { mode: p.mode, amount: paise(p.amount, `payments[${i}].amount`) };
+  });
+}
+
+/** Money's direction per ledger entry kind (into the shop +1); a reversal undoes its source's entry. */
+const ENTRY_DIR: Record<string, 1 | -1 | 0> = { sale: 1, purchase: -1, payment_received: 1, payment_given: -1, credit_note: -1, debit_note: 1, cancellation: -1, opening: 0 };
+const SOURCE_DIR: Record<string, 1 | -1> = { sale: 1, purchase: -1, 'credit-note': -1, 'debit-note': 1, 'sale-cancel': -1 };
+const MOVE_KIND: Record<string, string> = { sale: 'sale', purchase: 'purchase', payment_received: 'payment-received', payment_given: 'payment-given', credit_note: 'sale-return', debit_note: 'purchase-return', cancellation: 'sale-cancel', opening: 'opening', reversal: 'reversal' };
 
 /** The fact of an event of `subject` (null: a subject the reports do not use). */
 export function toFact(subject: string, raw: unknown): Fact | null {
@@ -107,6 +125,7 @@ export function toFact(subject: string, raw: unknown): Fact | null {
         customerName: '',
         amount,
         due: amount - paise(e.paid, 'paid'),
+        cancelId: Number.isSafeInteger(e.cancelId) ? e.cancelId! : null,
       };
     }
     case S.inventory.purchaseCompleted: {
@@ -197,6 +216,28 @@ export function toFact(subject: string, raw: unknown): Fact | null {
         gstin: typeof e.gstin === 'string' && e.gstin ? e.gstin : null,
       };
     }
+    case S.ledger.openingSet: {
+      const e = raw as OpeningSetEvent;
+      if (!Number.isSafeInteger(e.version)) throw new BadEvent('version is not a number');
+      return { ...base(e), kind: 'opening-set', version: e.version, cash: paise(e.cash, 'cash'), bank: paise(e.bank, 'bank') };
+    }
+    case S.ledger.expenseChanged: {
+      const e = raw as ExpenseChangedEvent;
+      if (!Number.isSafeInteger(e.version)) throw new BadEvent('version is not a number');
+      const amount = paise(e.amount, 'amount');
+      return {
+        ...base(e),
+        kind: 'expense',
+        expenseId: id(e.expenseId, 'expenseId'),
+        version: e.version,
+        category: String(e.category ?? ''),
+        amount,
+        payments: paymentsOf(e.payments, amount),
+        note: String(e.note ?? ''),
+        by: String(e.by?.name ?? ''),
+        deleted: e.deleted === true,
+      };
+    }
     default:
       return null;
   }
@@ -214,5 +255,10 @@ function entryOf(e: LedgerEntryEvent) {
     key: `${e.source?.kind ?? e.entryKind}:${e.source?.id ?? e.seq}:${e.entryKind}`,
     src: `${e.source?.kind ?? ''}:${e.source?.id ?? ''}`,
     reversal: e.entryKind === 'reversal',
+    dir: e.entryKind === 'reversal' ? ((-(SOURCE_DIR[e.source?.kind ?? ''] ?? 0)) as 1 | -1 | 0) : (ENTRY_DIR[e.entryKind] ?? 0),
+    // A payment's money is its amount, a document's its paid (or refund).
+    payments: paymentsOf(e.payments, paise(e.entryKind === 'payment_received' || e.entryKind === 'payment_given' ? e.amount : e.entryKind === 'opening' ? '0' : e.paid ?? '0', 'paid')),
+    by: Number.isSafeInteger(e.by) ? e.by! : null,
+    moveKind: MOVE_KIND[e.entryKind] ?? e.entryKind,
   };
 }

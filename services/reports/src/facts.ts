@@ -58,6 +58,8 @@ export interface SaleCancelFact extends FactBase {
   amount: number;
   /** Due taken off the customer by the cancel. */
   due: number;
+  /** The ledger source `sale-cancel:<cancelId>` (its money's day book join); null on older events. */
+  cancelId: number | null;
 }
 
 export interface PurchaseFact extends FactBase {
@@ -94,6 +96,13 @@ export interface EntryPart {
   /** The document it belongs to (`sale:12`): a reversal takes back that document's own due. */
   src: string;
   reversal: boolean;
+  /** The money the entry moved, by mode (paise): +1 into the shop, -1 out of it, 0 none (an opening). */
+  dir: 1 | -1 | 0;
+  payments: { mode: string; amount: number }[];
+  /** Who took or paid it (user id). */
+  by: number | null;
+  /** The entry's kind as the day book names it (sale, sale-return, payment-received, reversal...). */
+  moveKind: string;
 }
 
 export interface PaymentFact extends FactBase {
@@ -143,5 +152,27 @@ export interface PartyFact extends FactBase {
   gstin: string | null;
 }
 
-export type Fact = SaleFact | SaleReturnFact | SaleCancelFact | PurchaseFact | PurchaseReturnFact | PaymentFact | LedgerEntryFact | StockFact | ProductFact | PartyFact;
+/** The books' opening balances (ledger, PUT /books/opening): the latest `version` wins. */
+export interface OpeningFact extends FactBase {
+  kind: 'opening-set';
+  version: number;
+  /** Paise. */
+  cash: number;
+  bank: number;
+}
+
+/** An expense after a write (ledger): the highest `version` wins; a deleted one counts no more. */
+export interface ExpenseFact extends FactBase {
+  kind: 'expense';
+  expenseId: number;
+  version: number;
+  category: string;
+  amount: number;
+  payments: { mode: string; amount: number }[];
+  note: string;
+  by: string;
+  deleted: boolean;
+}
+
+export type Fact = OpeningFact | ExpenseFact | SaleFact | SaleReturnFact | SaleCancelFact | PurchaseFact | PurchaseReturnFact | PaymentFact | LedgerEntryFact | StockFact | ProductFact | PartyFact;
 export type FactKind = Fact['kind'];

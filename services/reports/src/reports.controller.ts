@@ -6,6 +6,7 @@ import type { Connection } from 'mongoose';
 import { Positions, Tenant } from '@bahi/service-kit';
 import { exportFormat, sendTable, type Column } from '@bahi/tabular';
 import { countDeadLetters, type DeadLetter } from './dead-letters';
+import { oneOf, pageParam, PAGE_SIZE, rangeParams } from './params';
 import { ageingSide, profitBy, runReport } from './queries';
 import { ReportsService } from './reports.service';
 import { C } from './store';
@@ -55,7 +56,7 @@ export class ReportsController {
   async daybook(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
     const format = formatOf(q);
     const body = await runReport(this.reports, companyId, 'daybook', q, format ? 'all' : 'page');
-    await this.send(res, format, 'daybook', body, [text('Kind', 'kind'), num('Ref', 'ref'), text('Number', 'docNo'), text('Party', 'party', 24), money('Amount', 'amount'), money('Cash in', 'cashIn'), money('Cash out', 'cashOut')]);
+    await this.send(res, format, 'daybook', body, [text('Kind', 'kind'), num('Ref', 'ref'), text('Number', 'docNo'), text('Party', 'party', 24), money('Amount', 'amount'), money('Cash in', 'cashIn'), money('Cash out', 'cashOut'), money('Bank in', 'bankIn'), money('Bank out', 'bankOut')]);
   }
 
   @Get('sales-register')
@@ -121,6 +122,30 @@ export class ReportsController {
       count: await countDeadLetters(db, companyId),
       rows: latest.map((d) => ({ id: d._id, subject: d.subject, eventId: d.eventId, error: d.error, at: d.at.toISOString(), stream: d.stream, seq: d.stream_seq })),
     };
+  }
+
+  /** Every cash (or bank: upi, card, cheque, bank) movement from..to with the running balance. */
+  @Get('cashbook')
+  async cashbook(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
+    const format = formatOf(q);
+    const { from, to } = rangeParams(q);
+    const mode = oneOf(q.mode, 'mode', ['cash', 'bank'] as const, 'cash');
+    const page = q.page === undefined ? pageParam(q.pageNo, 'pageNo') : pageParam(q.page);
+    const body = await this.reports.cashbook(companyId, from, to, mode, format ? { page: 0, pageSize: null } : { page, pageSize: PAGE_SIZE });
+    await this.send(res, format, `${mode}book`, body, [
+      date('Date', 'date'), text('Kind', 'kind'), num('Ref', 'ref'), text('Number', 'docNo'), text('Party', 'party', 24), money('In', 'in'), money('Out', 'out'), money('Balance', 'balance'),
+    ]);
+  }
+
+  /** Profit and loss by month from..to, with totals. */
+  @Get('pnl')
+  async pnl(@Tenant() companyId: number, @Query() q: Q, @Res() res: Response) {
+    const format = formatOf(q);
+    const { from, to } = rangeParams(q);
+    const body = await this.reports.pnl(companyId, from, to);
+    await this.send(res, format, 'pnl', body, [
+      text('Month', 'month'), money('Sales', 'sales'), money('Cost', 'cost'), money('Gross profit', 'gross_profit'), money('Expenses', 'expenses'), money('Net profit', 'net_profit'),
+    ]);
   }
 
   @Get('dashboard')

@@ -19,6 +19,7 @@ const CASH: Record<string, 'in' | 'out' | null> = {
   'payment-given': 'out',
   'sale-return': 'out',
   'sale-cancel': null,
+  expense: 'out',
 };
 
 export interface Paged {
@@ -62,10 +63,10 @@ export class ReportsService {
       const ids = [...new Set(unnamed.map((d) => `${companyId}:${side(String(d.kind))}:${d.partyId}`))];
       for (const p of await coll(this.db, C.parties).find({ _id: { $in: ids } }, { projection: { name: 1 } }).toArray()) names.set(p._id, String(p.name ?? ''));
     }
+    const money = await this.movesOf(companyId, docs.map((d) => d.src).filter((x): x is string => typeof x === 'string'));
     const rows = docs.map((d) => {
       const kind = String(d.kind);
-      const cash = CASH[kind] ?? null;
-      const paid = n(d.paid);
+      const m = money.get(String(d.src)) ?? { cash: 0, bank: 0, payments: [] };
       return {
         kind,
         ref: d.ref,
@@ -73,8 +74,13 @@ export class ReportsService {
         party: d.party || names.get(`${companyId}:${side(kind)}:${d.partyId}`) || '',
         partyId: d.partyId ?? null,
         amount: rs(n(d.amount)),
-        cashIn: rs(cash === 'in' ? paid : 0),
-        cashOut: rs(cash === 'out' ? paid : 0),
+        // What the row moved by mode (the ledger's entries of its document): cash, and every other mode as bank.
+        cashIn: rs(Math.max(m.cash, 0)),
+        cashOut: rs(Math.max(-m.cash, 0)),
+        bankIn: rs(Math.max(m.bank, 0)),
+        bankOut: rs(Math.max(-m.bank, 0)),
+        payments: m.payments,
+        ...(kind === 'expense' ? { note: String(d.note ?? '') } : {}),
       };
     });
     // Per kind: how many and their amount (`dbN_<kind>`, `dbA_<kind>`); cash in and out are the
@@ -92,8 +98,145 @@ export class ReportsService {
       page: paged.page,
       pageSize: paged.pageSize,
       rows,
-      totals: { count, byKind, cashIn: rs(n(day?.collections)), cashOut: rs(n(day?.paidOut)) },
+      totals: { count, byKind, cashIn: rs(n(day?.cIn)), cashOut: rs(n(day?.cOut)), bankIn: rs(n(day?.bIn)), bankOut: rs(n(day?.bOut)) },
     };
+  }
+
+  /** The money moved by documents (`sale:12`...), netted by mode: signed cash and bank paise and the tenders (in when above 0). */
+  private async movesOf(companyId: number, srcs: string[]) {
+    const out = new Map<string, { cash: number; bank: number; payments: { mode: string; amount: string }[] }>();
+    if (!srcs.length) return out;
+    const moves = await coll(this.db, C.cashMoves).find({ companyId, src: { $in: [...new Set(srcs)] } }).sort({ at: 1, _id: 1 }).toArray();
+    const byMode = new Map<string, Map<string, number>>();
+    for (const m of moves) {
+      const src = String(m.src);
+      const o = out.get(src) ?? { cash: 0, bank: 0, payments: [] };
+      o.cash += n(m.cash);
+      o.bank += n(m.bank);
+      out.set(src, o);
+      const sign = n(m.cash) + n(m.bank) < 0 ? -1 : 1;
+      const modes = byMode.get(src) ?? new Map<string, number>();
+      for (const p of (m.payments as { mode: string; amount: number }[]) ?? []) modes.set(p.mode, (modes.get(p.mode) ?? 0) + sign * p.amount);
+      byMode.set(src, modes);
+    }
+    for (const [src, modes] of byMode) {
+      // Tenders as the row moved them (a reversal nets its entry out); amounts unsigned, the row's in/out says which way.
+      out.get(src)!.payments = [...modes].filter(([, v]) => v !== 0).map(([mode, v]) => ({ mode, amount: rs(Math.abs(v)) }));
+    }
+    return out;
+  }
+
+  /** The books' opening (cash, bank, date; none: both 0 from the first day). */
+  private async openingOf(companyId: number): Promise<{ date: string; cash: number; bank: number; set: boolean }> {
+    const b = await coll(this.db, C.books).findOne({ _id: String(companyId) });
+    return b ? { date: String(b.date), cash: n(b.cash), bank: n(b.bank), set: true } : { date: '0000-00-00', cash: 0, bank: 0, set: false };
+  }
+
+  /** Net cash and bank moved (paise) on the days from..to (inclusive), from the day rows. */
+  private async netBetween(companyId: number, from: string, to: string): Promise<{ cash: number; bank: number }> {
+    if (from > to) return { cash: 0, bank: 0 };
+    // The day rows' ids are `<company>:<date>`: one range of the _id index.
+    const days = await coll(this.db, C.daily).find({ _id: { $gte: `${companyId}:${from}`, $lte: `${companyId}:${to}` } }, { projection: { cIn: 1, cOut: 1, bIn: 1, bOut: 1 } }).toArray();
+    let cash = 0;
+    let bank = 0;
+    for (const d of days) {
+      cash += n(d.cIn) - n(d.cOut);
+      bank += n(d.bIn) - n(d.bOut);
+    }
+    return { cash, bank };
+  }
+
+  /** Cash in hand and the bank balance at the end of `date`: the opening plus every movement from the opening date through it. */
+  async balanceAt(companyId: number, date: string, open?: { date: string; cash: number; bank: number }) {
+    const o = open ?? (await this.openingOf(companyId));
+    if (date < o.date) return { cash: 0, bank: 0 };
+    const net = await this.netBetween(companyId, o.date, date);
+    return { cash: o.cash + net.cash, bank: o.bank + net.bank };
+  }
+
+  /**
+   * The cash (or bank) book: every movement of the mode from..to in the order made, 100 a page,
+   * each with the running balance; the balance before `from` (the opening when the range starts
+   * on or before the opening date: nothing before it counts) and the range's in, out and closing.
+   */
+  async cashbook(companyId: number, from: string, to: string, mode: 'cash' | 'bank', paged: Paged = { page: 0, pageSize: null }) {
+    const o = await this.openingOf(companyId);
+    const start = from > o.date ? from : o.date;
+    const opening = start > to ? 0 : (await this.balanceAt(companyId, addDays(start, -1), o))[mode] + (start === o.date ? o[mode] : 0);
+    const filter: Filter<Row> = { companyId, date: { $gte: start, $lte: to }, [mode]: { $ne: 0 } };
+    const moves = coll(this.db, C.cashMoves);
+    let before = opening;
+    if (paged.pageSize && paged.page > 0) {
+      const [agg] = await moves.aggregate<{ sum: number }>([{ $match: filter }, { $sort: { date: 1, at: 1, _id: 1 } }, { $limit: paged.page * paged.pageSize }, { $group: { _id: null, sum: { $sum: `$${mode}` } } }]).toArray();
+      before += agg?.sum ?? 0;
+    }
+    let q = moves.find(filter).sort({ date: 1, at: 1, _id: 1 });
+    if (paged.pageSize) q = q.skip(paged.page * paged.pageSize).limit(paged.pageSize);
+    const [docs, range] = await Promise.all([q.toArray(), start > to ? Promise.resolve(null) : coll(this.db, C.daily).find({ _id: { $gte: `${companyId}:${start}`, $lte: `${companyId}:${to}` } }, { projection: { cIn: 1, cOut: 1, bIn: 1, bOut: 1 } }).toArray()]);
+    const names = new Map<string, string>();
+    const ids = [...new Set(docs.filter((d) => d.side && d.partyId !== null && d.partyId !== undefined).map((d) => `${companyId}:${d.side}:${d.partyId}`))];
+    if (ids.length) for (const p of await coll(this.db, C.parties).find({ _id: { $in: ids } }, { projection: { name: 1 } }).toArray()) names.set(p._id, String(p.name ?? ''));
+    let balance = before;
+    const rows = docs.map((d) => {
+      const v = n(d[mode]);
+      balance += v;
+      const [srcKind, srcId] = String(d.src ?? ':').split(':');
+      return {
+        date: String(d.date),
+        at: String(d.at ?? ''),
+        kind: String(d.kind),
+        source: srcKind,
+        ref: Number(srcId) || null,
+        docNo: d.docNo ?? null,
+        party: d.party ?? names.get(`${companyId}:${d.side}:${d.partyId}`) ?? '',
+        payments: ((d.payments as { mode: string; amount: number }[]) ?? []).filter((p) => (mode === 'cash' ? p.mode === 'cash' : p.mode !== 'cash')).map((p) => ({ mode: p.mode, amount: rs(p.amount) })),
+        in: rs(Math.max(v, 0)),
+        out: rs(Math.max(-v, 0)),
+        balance: rs(balance),
+      };
+    });
+    const key = mode === 'cash' ? ['cIn', 'cOut'] : ['bIn', 'bOut'];
+    const inSum = (range ?? []).reduce((t, d) => t + n(d[key[0]!]), 0);
+    const outSum = (range ?? []).reduce((t, d) => t + n(d[key[1]!]), 0);
+    return {
+      from,
+      to,
+      mode,
+      openingDate: o.set ? o.date : null,
+      page: paged.page,
+      pageSize: paged.pageSize,
+      rows,
+      totals: { opening: rs(opening), in: rs(inSum), out: rs(outSum), closing: rs(opening + inSum - outSum) },
+    };
+  }
+
+  /**
+   * Profit and loss by month: sales (what lines with a frozen cost sold for, before tax and
+   * shipping, net of the summary discount, less returns and cancels), their cost, gross profit,
+   * expenses (their latest versions, by date) and net profit, with totals.
+   */
+  async pnl(companyId: number, from: string, to: string) {
+    const days = await coll(this.db, C.daily).find({ _id: { $gte: `${companyId}:${from}`, $lte: `${companyId}:${to}` } }, { projection: { date: 1, pValue: 1, pCost: 1, pCostless: 1, expenses: 1 } }).toArray();
+    const months = new Map<string, { sales: number; cost: number; costless: number; expenses: number }>();
+    for (let m = from.slice(0, 7); m <= to.slice(0, 7); m = addDays(`${m}-28`, 4).slice(0, 7)) months.set(m, { sales: 0, cost: 0, costless: 0, expenses: 0 });
+    for (const d of days) {
+      const m = months.get(String(d.date).slice(0, 7))!;
+      m.sales += n(d.pValue) - n(d.pCostless);
+      m.costless += n(d.pCostless);
+      m.cost += n(d.pCost);
+      m.expenses += n(d.expenses);
+    }
+    const line = (x: { sales: number; cost: number; costless: number; expenses: number }) => ({
+      sales: rs(x.sales),
+      cost: rs(x.cost),
+      gross_profit: rs(x.sales - x.cost),
+      expenses: rs(x.expenses),
+      net_profit: rs(x.sales - x.cost - x.expenses),
+      valueWithoutCost: rs(x.costless),
+    });
+    const total = { sales: 0, cost: 0, costless: 0, expenses: 0 };
+    for (const x of months.values()) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += x[k];
+    return { from, to, rows: [...months].map(([month, x]) => ({ month, ...line(x) })), totals: line(total) };
   }
 
   async salesRegister(companyId: number, from: string, to: string, clientId: number | null, paged: Paged) {
@@ -433,11 +576,16 @@ export class ReportsService {
     const byDate = new Map(days.map((d) => [String(d.date), d]));
     const card = (d: R | undefined) => {
       const sales = n(d?.sales) - n(d?.returns) - n(d?.cancelled);
-      return { sales, collections: n(d?.collections), newDues: n(d?.newDues), cashInHand: n(d?.collections) - n(d?.paidOut) };
+      return { sales, collections: n(d?.collections), newDues: n(d?.newDues) };
     };
     const today_ = card(byDate.get(now));
     const yday = card(byDate.get(yesterday));
-    const cards = Object.fromEntries((['sales', 'collections', 'newDues', 'cashInHand'] as const).map((k) => [k, { today: rs(today_[k]), yesterday: rs(yday[k]) }]));
+    const cards: Record<string, { today: string; yesterday: string }> = Object.fromEntries((['sales', 'collections', 'newDues'] as const).map((k) => [k, { today: rs(today_[k]), yesterday: rs(yday[k]) }]));
+    // Cash in hand and the bank balance at each day's end (from the books' opening).
+    const open = await this.openingOf(companyId);
+    const [endToday, endYday] = await Promise.all([this.balanceAt(companyId, now, open), this.balanceAt(companyId, yesterday, open)]);
+    cards.cashInHand = { today: rs(endToday.cash), yesterday: rs(endYday.cash) };
+    cards.bankBalance = { today: rs(endToday.bank), yesterday: rs(endYday.bank) };
     const series = Array.from({ length: 30 }, (_, i) => {
       const date = addDays(start, i);
       const c = card(byDate.get(date));
@@ -453,7 +601,8 @@ export class ReportsService {
     // Independent reads, asked together: the database works on one while the service decodes another.
     const [ageing, lowStock, topByValue, topByMargin] = await Promise.all([
       this.ageing(companyId, 'receivable', now, { page: 0, pageSize: 5 }),
-      coll(this.db, C.products).countDocuments({ companyId, low: true }),
+      // Only products with a minimum (rows projected before the rule may still say low with min 0).
+      coll(this.db, C.products).countDocuments({ companyId, low: true, minStock: { $gt: 0 } }),
       top('value'),
       top('profit'),
     ]);

@@ -51,6 +51,12 @@ export const C = {
   products: 'products',
   /** Each customer's (r) and distributor's (p) balance and open dues, oldest first (ageing). */
   parties: 'parties',
+  /** Every movement of money by mode (`cash`, `bank` signed paise): ledger entries and expenses; the cash book and the day book's payments. */
+  cashMoves: 'cash_moves',
+  /** Per company: the books' opening balances (cash, bank, date; the latest version). */
+  books: 'books',
+  /** Per expense (`<c>:<expenseId>`): its latest version as last applied (what it counts for). */
+  expenses: 'expenses',
 } as const;
 
 /** The indexes the reports' queries use (created at start; idempotent). */
@@ -80,6 +86,9 @@ export async function ensureIndexes(conn: Pick<Connection, 'db'>): Promise<void>
     db.collection(C.products).createIndex({ companyId: 1, category: 1, brand: 1 }),
     db.collection(C.products).createIndex({ companyId: 1, low: 1 }),
     db.collection(C.parties).createIndex({ companyId: 1, side: 1, oldestDue: 1, partyId: 1 }),
+    // The cash book walks a range in order; the day book finds a page's money by its source.
+    db.collection(C.cashMoves).createIndex({ companyId: 1, date: 1, at: 1, _id: 1 }),
+    db.collection(C.cashMoves).createIndex({ companyId: 1, src: 1 }),
   ]);
   await daybookTotalsFromRows(conn);
 }

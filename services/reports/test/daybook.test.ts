@@ -26,6 +26,11 @@ const payment = (paymentId: number, amount: string) => ({
   source: { kind: 'payment', id: paymentId }, seq: paymentId, amount, paid: '0', delta: `-${amount}`, dueDate: null, docNo: null, paymentId, payType: 'cash', transactionId: '',
 });
 
+const saleEntry = (saleId: number, amount: string) => ({
+  eventId: `entry:${CO}:sale:${saleId}`, companyId: CO, occurredAt: at, date: D, entryKind: 'sale', party: { kind: 'customer', id: 4 },
+  source: { kind: 'sale', id: saleId }, seq: 1000 + saleId, amount, paid: amount, delta: '0', dueDate: null, docNo: null,
+});
+
 interface DayRow {
   kind: string;
   ref: number;
@@ -47,6 +52,8 @@ beforeAll(async () => {
   // 130 bills of 1.00 to 130.00, the even ones paid at the counter; 5 payments of 10.00.
   for (let i = 1; i <= 130; i++) await s.publish(E.sales.saleCompleted, sale(i, `${i}.00`, i % 2 === 0 ? `${i}.00` : '0'));
   for (let i = 1; i <= 5; i++) await s.publish(E.ledger.paymentReceived, payment(i, '10.00'));
+  // The ledger's entries of the paid bills: the money the day book counts (cash; no modes on them, as before modes).
+  for (let i = 2; i <= 130; i += 2) await s.publish(E.ledger.entryPosted, saleEntry(i, `${i}.00`));
   await s.consumers.caughtUp(60_000);
 }, 180_000);
 
@@ -54,7 +61,7 @@ afterAll(() => s?.stop());
 
 // Bills 1 + 2 + ... + 130 = 130 x 131 / 2 = 8515.00; paid 2 + 4 + ... + 130 = 65 x 66 = 4290.00,
 // with the payments' 5 x 10.00 = 50.00 cash in 4340.00; 135 transactions, nothing paid out.
-const TOTALS = { count: 135, byKind: { sale: '8515.00', 'payment-received': '50.00' }, cashIn: '4340.00', cashOut: '0.00' };
+const TOTALS = { count: 135, byKind: { sale: '8515.00', 'payment-received': '50.00' }, cashIn: '4340.00', cashOut: '0.00', bankIn: '0.00', bankOut: '0.00' };
 
 describe('the day book, a page at a time', () => {
   it('gives 100 rows a page and the whole day totals on every page; the pages add up to them', async () => {
@@ -82,7 +89,7 @@ describe('the day book, a page at a time', () => {
     expect(p.totals).toEqual(TOTALS);
     // A day with nothing: no rows, zero totals.
     const empty = (await s.get(`/reports/daybook?date=${addDays(D, -1)}`, token).expect(200)).body;
-    expect(empty).toMatchObject({ rows: [], totals: { count: 0, byKind: {}, cashIn: '0.00', cashOut: '0.00' } });
+    expect(empty).toMatchObject({ rows: [], totals: { count: 0, byKind: {}, cashIn: '0.00', cashOut: '0.00', bankIn: '0.00', bankOut: '0.00' } });
   });
 
   it('refuses a bad page number with a sentence', async () => {
@@ -96,7 +103,7 @@ describe('the day book, a page at a time', () => {
     const pages: DayRow[] = [...(await day()).rows, ...(await day('&page=1')).rows];
     const csv = await s.get(`/reports/daybook?date=${D}&format=csv`, token).expect(200);
     const lines = csv.text.replace(/^\uFEFF/, '').trim().split(/\r\n/);
-    expect(lines[0]).toBe('Kind,Ref,Number,Party,Amount,Cash in,Cash out');
+    expect(lines[0]).toBe('Kind,Ref,Number,Party,Amount,Cash in,Cash out,Bank in,Bank out');
     // Kind, Ref: every transaction of the day, in the order of the pages.
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(':'))).toEqual(pages.map((r) => `${r.kind}:${r.ref}`));
 

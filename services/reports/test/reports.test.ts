@@ -62,8 +62,9 @@ async function publishDay() {
   await s.publish(E.sales.saleCompleted, sale(1, 3, [saleLine(1, 1, 'Rice 5kg', '2', '50', '100.00', '40.00'), saleLine(2, 2, 'Soap', '3', '30', '90.00', '20.00')], '190.00', '50.00'));
   await s.publish(E.sales.saleCompleted, sale(2, 3, [saleLine(1, 1, 'Rice 5kg', '1', '50', '50.00', '40.00')], '50.00', '0'));
   // Ledger: each party's due is the sum of its entries' deltas.
-  await s.publish(E.ledger.entryPosted, entry('entry:1:purchase:1', 'purchase', 'distributor', 7, { kind: 'purchase', id: 1 }, 1, '600.00'));
-  await s.publish(E.ledger.entryPosted, entry('entry:1:sale:1', 'sale', 'customer', 3, { kind: 'sale', id: 1 }, 2, '140.00'));
+  // The money the documents moved (cash; the events carry no modes, as before modes existed).
+  await s.publish(E.ledger.entryPosted, { ...entry('entry:1:purchase:1', 'purchase', 'distributor', 7, { kind: 'purchase', id: 1 }, 1, '600.00'), amount: '1000.00', paid: '400.00' });
+  await s.publish(E.ledger.entryPosted, { ...entry('entry:1:sale:1', 'sale', 'customer', 3, { kind: 'sale', id: 1 }, 2, '140.00'), amount: '190.00', paid: '50.00' });
   await s.publish(E.ledger.entryPosted, entry('entry:1:sale:2', 'sale', 'customer', 3, { kind: 'sale', id: 2 }, 3, '50.00'));
   await s.publish(E.ledger.entryPosted, entry('entry:1:cn:1', 'credit_note', 'customer', 3, { kind: 'credit-note', id: 1 }, 4, '-30.00'));
   await s.publish(E.ledger.entryPosted, entry('entry:1:cancel:2', 'cancellation', 'customer', 3, { kind: 'sale-cancel', id: 2 }, 5, '-50.00'));
@@ -152,15 +153,17 @@ describe('reports from the event streams', () => {
     const day = await s.get(`/reports/daybook?date=${D}`).expect(200);
     expect(day.body.rows).toHaveLength(6);
     // Cash in: bill 1 paid 50 + payment 60 = 110; out: the purchase's 400 paid.
-    expect(day.body.totals).toMatchObject({ count: 6, cashIn: '110.00', cashOut: '400.00', byKind: { sale: '240.00', 'sale-return': '30.00', 'sale-cancel': '50.00', purchase: '1000.00', 'payment-received': '60.00' } });
+    expect(day.body.totals).toMatchObject({ count: 6, cashIn: '110.00', cashOut: '400.00', bankIn: '0.00', bankOut: '0.00', byKind: { sale: '240.00', 'sale-return': '30.00', 'sale-cancel': '50.00', purchase: '1000.00', 'payment-received': '60.00' } });
 
     const dash = await s.get('/reports/dashboard').expect(200);
-    // Sales 240 - returns 30 - cancelled 50 = 160; collections 50 + 60 = 110; new dues 140 + 50 = 190; cash 110 - 400 = -290.
+    // Sales 240 - returns 30 - cancelled 50 = 160; collections 50 + 60 = 110; new dues 140 + 50 less the
+    // cancel's undone 50 less the note's 30 (no refund) = 110; no opening: cash 50 + 60 - 400 = -290 at the day's end.
     expect(dash.body.cards).toEqual({
       sales: { today: '160.00', yesterday: '0.00' },
       collections: { today: '110.00', yesterday: '0.00' },
-      newDues: { today: '190.00', yesterday: '0.00' },
+      newDues: { today: '110.00', yesterday: '0.00' },
       cashInHand: { today: '-290.00', yesterday: '0.00' },
+      bankBalance: { today: '0.00', yesterday: '0.00' },
     });
     expect(dash.body.series).toHaveLength(30);
     expect(dash.body.series[29]).toEqual({ date: D, sales: '160.00', collections: '110.00' });

@@ -174,10 +174,13 @@ async function returnProfit(f: SaleReturnFact, w: Fold) {
     const sold = sale.lines.find((x) => x.productId === l.productId);
     // Cost of the returned units: the event's, else the sold line's cost per unit (to the paisa).
     const cost = l.cost ?? (sold && sold.cost !== null && sold.qty ? Math.round((sold.cost * l.qty) / sold.qty) : null);
-    const d = { productId: l.productId, name: l.name || sold?.name || '', qty: -l.qty, value: -l.value, cost: -(cost ?? 0), costless: cost === null ? -l.value : 0 };
-    deltas.push(d);
     const r = returned[l.productId] ?? { qty: 0, value: 0, cost: 0, costless: 0 };
-    returned[l.productId] = { qty: r.qty + l.qty, value: r.value + l.value, cost: r.cost + (cost ?? 0), costless: r.costless + (cost === null ? l.value : 0) };
+    // Value of the returned units: their share of what the line sold for (net of the summary
+    // discount, before tax and shipping); the return that completes the line takes what is left.
+    const value = !sold || !sold.qty ? l.value : r.qty + l.qty >= sold.qty ? sold.value - r.value : Math.round((sold.value * l.qty) / sold.qty);
+    const d = { productId: l.productId, name: l.name || sold?.name || '', qty: -l.qty, value: -value, cost: -(cost ?? 0), costless: cost === null ? -value : 0 };
+    deltas.push(d);
+    returned[l.productId] = { qty: r.qty + l.qty, value: r.value + value, cost: r.cost + (cost ?? 0), costless: r.costless + (cost === null ? value : 0) };
   }
   await w.update(C.saleLines, sale._id, { set: { returned } }, false);
   await profitRows(f.companyId, f.date, deltas, w);

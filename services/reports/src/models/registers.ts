@@ -73,11 +73,13 @@ export const registers: ReadModel = {
         );
         return;
       case 'sale-return':
-        daily(f, { returns: f.amount }, w);
+        // New dues net of what the note took off the customer's due (its value less the refund).
+        daily(f, { returns: f.amount, newDues: -(f.amount - f.refund) }, w);
         await registerRow(C.invoices, 'reg', `${c}:${f.saleId}`, { inc: { returned: f.amount }, onInsert: { companyId: c, saleId: f.saleId } }, c, w);
         return;
       case 'sale-cancel':
-        daily(f, { cancelled: f.amount }, w);
+        // New dues net of the due the cancel undid.
+        daily(f, { cancelled: f.amount, newDues: -f.due }, w);
         await registerRow(C.invoices, 'reg', `${c}:${f.saleId}`, { set: { cancelled: true, cancelledAmount: f.amount }, onInsert: { companyId: c, saleId: f.saleId } }, c, w);
         return;
       case 'purchase':

@@ -12,7 +12,8 @@ export function stockValues(after: Row | null, w: Fold): void {
   if (!after) return;
   const costValue = Math.round(Number(after.stock ?? 0) * Number(after.cp ?? 0));
   const mrpValue = Math.round(Number(after.stock ?? 0) * Number(after.mrp ?? 0));
-  const low = after.minStock !== undefined && after.active !== false && Number(after.stock ?? 0) <= Number(after.minStock);
+  // Only a product with a minimum (above 0) can be low, as the reorder list reads it.
+  const low = after.minStock !== undefined && Number(after.minStock) > 0 && after.active !== false && Number(after.stock ?? 0) <= Number(after.minStock);
   const inc = { costValue: costValue - Number(after.costValue ?? 0), mrpValue: mrpValue - Number(after.mrpValue ?? 0), stock: Number(after.stock ?? 0) - Number(after.counted ?? 0) };
   const products = after.counted === undefined ? 1 : 0;
   w.write(C.products, after._id, { set: { costValue, mrpValue, low, counted: Number(after.stock ?? 0) } });
