@@ -1,7 +1,7 @@
 /**
  * Returns and corrections: a sales return makes a credit note (sales), a purchase return a
  * debit note (inventory), and a bill can be cancelled (sales). Each crosses services as a sale
- * does (the kit's Outbox: stock, ledger entry and the note all applied or none; a retried
+ * does (the kit's Saga: stock, ledger entry and the note all applied or none; a retried
  * idempotency key applies once). Notes are numbered CN/YY-YY/NNNN and DN/YY-YY/NNNN per
  * company and financial year (April-March, IST), gapless: a number is taken at the point of no
  * return, as invoice numbers are. HTTP replies carry numbers (display only); NATS and stored

@@ -18,7 +18,7 @@ export { createLogger, PinoNestLogger, requestLogger } from './logger';
 export * as Money from './money';
 export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumber, toMoneyString, toPaise, fromPaise, rsText, Decimal, type MoneyInput } from './money';
 export { RevocationList, Revoke } from '@bahi/auth';
-export { Outbox, faultPoint, leaseMs, REDRIVE_EVERY_MS, billSummaryFields, type BillSummary, indexOutbox, outboxFields, type OutboxOptions, type OutboxRecord, type OutboxStatus } from './outbox';
+export { Saga, faultPoint, leaseMs, ownerGone, REDRIVE_EVERY_MS, billSummaryFields, type BillSummary, indexSaga, sagaFields, type SagaOptions, type SagaRecord, type SagaStatus } from './saga';
 export { CompanyMsg, EmptyMsg, RpcDecimal, RpcId, RpcIdList, RpcNested, RpcOneOf, RpcText } from './rpc';
 export { EventRelay, EVENT_PENDING_FIELD, EVENT_FLAG_FIELD, pendingEvent, pendingEventFields, eventSweepMs, streamReplicas, istDate, dec, decOrNull, RelayService, historyHandlers, type EventSource, type EventRelayOptions } from './events';
 export { parsePayments, paymentsLabel, PaymentsError } from './payments';

@@ -6,14 +6,14 @@ import { InjectModel, MongooseModule } from '@nestjs/mongoose';
 import { type Model, Schema } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects } from '@bahi/contracts';
-import { BahiServiceModule, indexOutbox, LOGGER, NatsClient, Outbox, outboxFields, type OutboxRecord } from '../src';
+import { BahiServiceModule, indexSaga, LOGGER, NatsClient, Saga, sagaFields, type SagaRecord } from '../src';
 
-export interface TallyDoc extends OutboxRecord {
+export interface TallyDoc extends SagaRecord {
   tallyId: number;
   amount: string;
 }
-const TallySchema = new Schema<TallyDoc>({ companyId: { type: Number, required: true }, tallyId: { type: Number, required: true }, ...outboxFields, amount: String }, { collection: 'tallies' });
-indexOutbox(TallySchema, 'tallyId');
+const TallySchema = new Schema<TallyDoc>({ companyId: { type: Number, required: true }, tallyId: { type: Number, required: true }, ...sagaFields, amount: String }, { collection: 'tallies' });
+indexSaga(TallySchema, 'tallyId');
 
 /** What the "other services" hold: applied stock and posted entries by source id, and the faults to inject. */
 @Injectable()
@@ -67,23 +67,25 @@ class RemoteController {
   }
 }
 
-export function tallyOutbox(model: Model<TallyDoc>, nats: NatsClient, remote: Remote, log: Logger, leaseMs: number) {
+/** The tally's saga; `renewEveryMs: 0` stands in for a stalled owner (its lease runs out under it). */
+export function tallySaga(model: Model<TallyDoc>, nats: NatsClient, remote: Remote, log: Logger, leaseMs: number, renewEveryMs?: number) {
   const source = (t: TallyDoc) => ({ kind: 'sale' as const, id: t.tallyId });
-  const outbox: Outbox<TallyDoc, { tallyId: number }> = new Outbox<TallyDoc, { tallyId: number }>({
+  const saga: Saga<TallyDoc, { tallyId: number }> = new Saga<TallyDoc, { tallyId: number }>({
     model,
     idField: 'tallyId',
     noun: 'tally',
     leaseMs,
+    renewEveryMs,
     log,
     apply: async (t) => {
       await nats.send(Subjects.inventory.stockApply, { companyId: t.companyId, source: source(t), lines: [] });
-      await outbox.mark(t, { stockApplied: true });
+      await saga.mark(t, { stockApplied: true });
       if (remote.holdApply) await remote.holdApply;
       await nats.send(Subjects.ledger.entryPost, { companyId: t.companyId, party: { kind: 'customer', id: 0 }, source: source(t), amount: t.amount, paid: '0' });
       if (remote.ownMark) {
         await model.collection.updateOne({ companyId: t.companyId, tallyId: t.tallyId }, { $set: { ledgerPosted: true } });
         t.ledgerPosted = true;
-      } else await outbox.mark(t, { ledgerPosted: true });
+      } else await saga.mark(t, { ledgerPosted: true });
     },
     finish: async () => {
       if (remote.holdFinish) await remote.holdFinish;
@@ -99,31 +101,34 @@ export function tallyOutbox(model: Model<TallyDoc>, nats: NatsClient, remote: Re
     undoneTail: 'Nothing was counted.',
     laterTail: 'It will be undone automatically.',
   });
-  return outbox;
+  return saga;
 }
 
 @Injectable()
 export class TallyService implements OnApplicationBootstrap, OnApplicationShutdown {
-  readonly outbox: Outbox<TallyDoc, { tallyId: number }>;
+  readonly saga: Saga<TallyDoc, { tallyId: number }>;
+  /** The same fact run by an owner that stalls: it never renews its lease. */
+  readonly stalled: Saga<TallyDoc, { tallyId: number }>;
   constructor(
     @InjectModel('Tally') readonly model: Model<TallyDoc>,
     readonly nats: NatsClient,
     readonly remote: Remote,
     @Inject(LOGGER) readonly log: Logger,
   ) {
-    this.outbox = tallyOutbox(model, nats, remote, log, 2000);
+    this.saga = tallySaga(model, nats, remote, log, 2000);
+    this.stalled = tallySaga(model, nats, remote, log, 2000, 0);
   }
   onApplicationBootstrap() {
-    this.outbox.start();
+    this.saga.start();
   }
   onApplicationShutdown() {
-    this.outbox.stop();
+    this.saga.stop();
   }
   /** A new tally keyed by `key`, as a service's checkout does it. */
-  async count(companyId: number, tallyId: number, key: string) {
-    const earlier = await this.outbox.replay(companyId, key);
+  async count(companyId: number, tallyId: number, key: string, saga = this.saga) {
+    const earlier = await saga.replay(companyId, key);
     if (earlier) return earlier;
-    return this.outbox.run({ companyId, tallyId, status: 'pending', idempotencyKey: key, lockedUntil: this.outbox.lease(), stockApplied: false, ledgerPosted: false, warnings: [], amount: '10' });
+    return saga.run({ companyId, tallyId, status: 'pending', idempotencyKey: key, lockedUntil: saga.lease(), stockApplied: false, ledgerPosted: false, warnings: [], amount: '10' });
   }
 }
 
@@ -132,7 +137,7 @@ export class TallyService implements OnApplicationBootstrap, OnApplicationShutdo
   controllers: [RemoteController],
   providers: [Remote, TallyService],
 })
-export class OutboxProbeModule {}
+export class SagaProbeModule {}
 
 /** A service without a database: the kit's wiring and a NATS-only /health. */
 @Module({ imports: [BahiServiceModule.forRoot({ service: 'documents', database: false })] })

@@ -1,11 +1,20 @@
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import request from 'supertest';
 import { connect, JSONCodec } from 'nats';
 import { Subjects } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '../src/testing';
-import { NoDatabaseProbeModule, OutboxProbeModule, Remote, tallyOutbox, TallyService } from './outbox.probe';
+import { NoDatabaseProbeModule, SagaProbeModule, Remote, tallySaga, TallyService } from './saga.probe';
 
-const secret = 'outbox-test-secret-0123456789abcdef';
+const secret = 'saga-test-secret-0123456789abcdef';
+
+/** The pid of a process that ran on this host and has exited (reaped): an owner known dead. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', '']);
+  if (!r.pid) throw new Error('no child process');
+  return r.pid;
+}
 
 /** Polls `check` every 20 ms until it holds (10 s at most). */
 async function until(check: () => Promise<boolean>): Promise<void> {
@@ -13,7 +22,7 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   throw new Error('the state never came');
 }
 
-describe('Outbox: one business fact across services, all or nothing', () => {
+describe('Saga: one business fact across services, all or nothing', () => {
   let mongo: MongoHandle;
   let nats: NatsHandle;
   let svc: TestService;
@@ -23,11 +32,11 @@ describe('Outbox: one business fact across services, all or nothing', () => {
 
   beforeAll(async () => {
     [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-    svc = await startTestService(OutboxProbeModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: secret, natsTimeoutMs: 1000 });
+    svc = await startTestService(SagaProbeModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: secret, natsTimeoutMs: 1000 });
     tally = svc.app.get(TallyService);
     remote = svc.app.get(Remote);
     // The tests re-drive by hand; the timer would race the replica test.
-    tally.outbox.stop();
+    tally.saga.stop();
   });
   afterAll(async () => {
     await svc?.close();
@@ -59,10 +68,10 @@ describe('Outbox: one business fact across services, all or nothing', () => {
 
   it('stores a record cast by its schema, as mongoose would: a value of the wrong type is refused and nothing is stored', async () => {
     const id = next++;
-    const record = { companyId: 1, tallyId: id, status: 'pending' as const, idempotencyKey: 'k-cast', lockedUntil: tally.outbox.lease(), stockApplied: false, ledgerPosted: false, warnings: [] };
-    await expect(tally.outbox.run({ ...record, amount: { not: 'a string' } as never })).rejects.toMatchObject({ name: 'ValidationError' });
+    const record = { companyId: 1, tallyId: id, status: 'pending' as const, idempotencyKey: 'k-cast', lockedUntil: tally.saga.lease(), stockApplied: false, ledgerPosted: false, warnings: [] };
+    await expect(tally.saga.run({ ...record, amount: { not: 'a string' } as never })).rejects.toMatchObject({ name: 'ValidationError' });
     expect(await tally.model.countDocuments({ tallyId: id })).toBe(0);
-    expect(await tally.outbox.run({ ...record, amount: 12 as never, extra: 'dropped' } as never)).toEqual({ tallyId: id });
+    expect(await tally.saga.run({ ...record, amount: 12 as never, extra: 'dropped' } as never)).toEqual({ tallyId: id });
     const stored = await tally.model.collection.findOne({ tallyId: id });
     expect(stored).toMatchObject({ amount: '12', status: 'complete' });
     expect(stored).not.toHaveProperty('extra');
@@ -96,7 +105,7 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'compensating', lockedUntil: new Date(0) });
     await expect(tally.count(1, next++, 'k-later')).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/being undone/) });
     remote.failUndo = false;
-    expect(await tally.outbox.redrive()).toBeGreaterThanOrEqual(1);
+    expect(await tally.saga.redrive()).toBeGreaterThanOrEqual(1);
     expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-later' });
     expect(remote.stock.has(id)).toBe(false);
   });
@@ -125,7 +134,7 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     await tally.model.create({ ...base, tallyId: crashed, idempotencyKey: 'k-crash', stockApplied: true, ledgerPosted: false });
     await tally.model.create({ ...base, tallyId: late, idempotencyKey: 'k-late', stockApplied: true, ledgerPosted: true });
     const finished = remote.calls.finish;
-    await tally.outbox.redrive();
+    await tally.saga.redrive();
     expect(await tally.model.findOne({ tallyId: crashed }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-crash', error: 'the tally was interrupted' });
     expect(remote.stock.has(crashed)).toBe(false);
     expect(await tally.model.findOne({ tallyId: late }).lean()).toMatchObject({ status: 'complete', idempotencyKey: 'k-late' });
@@ -142,7 +151,7 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     const id = next++;
     expect(await tally.count(1, id, 'k-raced')).toEqual({ tallyId: id });
     const seenPending = { ...(await tally.model.findOne({ tallyId: id }).lean())!, status: 'pending' as const, ledgerPosted: false };
-    const replica = tallyOutbox(tally.model, tally.nats, remote, tally.log, 2000);
+    const replica = tallySaga(tally.model, tally.nats, remote, tally.log, 2000);
     expect(await replica.compensate(seenPending as never, 'the tally was interrupted')).toBe(false);
     expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'complete', idempotencyKey: 'k-raced' });
     expect(remote.stock.has(id) && remote.entries.has(id)).toBe(true);
@@ -178,7 +187,7 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.ledgerPosted === true);
     // What a re-driver read before the mark: pending, nothing posted.
     const seenEarly = { ...(await tally.model.findOne({ tallyId: id }).lean())!, ledgerPosted: false };
-    const replica = tallyOutbox(tally.model, tally.nats, remote, tally.log, 2000);
+    const replica = tallySaga(tally.model, tally.nats, remote, tally.log, 2000);
     expect(await replica.compensate(seenEarly as never, 'the tally was interrupted')).toBe(false);
     release();
     expect(await running).toEqual({ tallyId: id });
@@ -191,14 +200,14 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     let release!: () => void;
     remote.holdApply = new Promise<void>((r) => (release = r));
     const finished = remote.calls.finish;
-    const running = tally.count(1, id, 'k-overtaken').then(
+    const running = tally.count(1, id, 'k-overtaken', tally.stalled).then(
       (v) => ({ v }),
       (err: unknown) => ({ err }),
     );
-    // The attempt waits after its stock step until its lease (2 s) has run out.
+    // The attempt (an owner that stalls: no renewal) waits after its stock step until its lease (2 s) has run out.
     await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.stockApplied === true);
     await until(async () => ((await tally.model.findOne({ tallyId: id }).lean())?.lockedUntil.getTime() ?? Infinity) < Date.now());
-    expect(await tally.outbox.redrive()).toBeGreaterThanOrEqual(1);
+    expect(await tally.saga.redrive()).toBeGreaterThanOrEqual(1);
     expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-overtaken' });
     release();
     const first = await running;
@@ -218,13 +227,13 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     remote.ownMark = true;
     remote.holdApply = new Promise<void>((r) => (release = r));
     const finished = remote.calls.finish;
-    const running = tally.count(1, id, 'k-own-mark').then(
+    const running = tally.count(1, id, 'k-own-mark', tally.stalled).then(
       (v) => ({ v }),
       (err: unknown) => ({ err }),
     );
     await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.stockApplied === true);
     await until(async () => ((await tally.model.findOne({ tallyId: id }).lean())?.lockedUntil.getTime() ?? Infinity) < Date.now());
-    expect(await tally.outbox.redrive()).toBeGreaterThanOrEqual(1);
+    expect(await tally.saga.redrive()).toBeGreaterThanOrEqual(1);
     release();
     expect(await running).toMatchObject({ err: { status: 409, message: expect.stringMatching(/taken over and undone while it ran/) } });
     expect(remote.calls.finish).toBe(finished);
@@ -232,12 +241,137 @@ describe('Outbox: one business fact across services, all or nothing', () => {
     expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-own-mark' });
   });
 
+  // A sale left past its point of no return by a killed replica is finished by the retry itself
+  // (the load test's retries answered 503 for 30-38 s after the kill: the retry waited for the
+  // lease, 30 s then, and ran the forward steps again).
+  describe('taking over from a dead owner', () => {
+    /** A record past its point of no return, as an owner left it: stock out, entry posted, not finished. */
+    async function leftBehind(id: number, key: string, owner: string, lockedUntil: Date) {
+      remote.stock.set(id, 1);
+      remote.entries.add(id);
+      await tally.model.create({ companyId: 1, tallyId: id, status: 'pending', idempotencyKey: key, owner, lockedUntil, stockApplied: true, ledgerPosted: true, warnings: [], amount: '10' });
+    }
+
+    it('a retry finishes at once a record whose owner process is gone, though its lease is still live, and runs no forward step again', async () => {
+      const id = next++;
+      await leftBehind(id, 'k-dead-pid', `${deadPid()}@${os.hostname()}#a1b2c3d4`, new Date(Date.now() + 60_000));
+      const before = { ...remote.calls };
+      const t0 = Date.now();
+      expect(await tally.count(1, next++, 'k-dead-pid')).toEqual({ tallyId: id });
+      // Well within the lease (60 s): the owner's death was seen, not waited out.
+      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(remote.calls).toEqual({ ...before, finish: before.finish + 1, completed: before.completed + 1 });
+      const doc = await tally.model.findOne({ tallyId: id }).lean();
+      expect(doc).toMatchObject({ status: 'complete', idempotencyKey: 'k-dead-pid' });
+      expect(doc).not.toHaveProperty('owner');
+    });
+
+    it('a retry takes over a record whose lease expired (owner on another host) and finishes it', async () => {
+      const id = next++;
+      await leftBehind(id, 'k-expired', '4242@another-host#a1b2c3d4', new Date(Date.now() - 1));
+      const before = { ...remote.calls };
+      expect(await tally.count(1, next++, 'k-expired')).toEqual({ tallyId: id });
+      expect(remote.calls).toEqual({ ...before, finish: before.finish + 1, completed: before.completed + 1 });
+      expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'complete' });
+    });
+
+    it('no take-over while the owner renews its lease: past the first lease the re-driver takes nothing and a retry waits for its result', async () => {
+      const id = next++;
+      let release!: () => void;
+      remote.holdFinish = new Promise<void>((r) => (release = r));
+      const before = { ...remote.calls };
+      const running = tally.count(1, id, 'k-live');
+      await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.ledgerPosted === true);
+      const { owner, lockedUntil } = (await tally.model.findOne({ tallyId: id }).lean())!;
+      // The owner works for 1.5 leases (2 s each); another replica's re-driver looks meanwhile.
+      await new Promise((r) => setTimeout(r, 3000));
+      const replica = tallySaga(tally.model, tally.nats, remote, tally.log, 2000);
+      expect(await replica.redrive()).toBe(0);
+      const now = (await tally.model.findOne({ tallyId: id }).lean())!;
+      expect(now).toMatchObject({ status: 'pending', owner });
+      expect(now.lockedUntil.getTime()).toBeGreaterThan(lockedUntil.getTime());
+      expect(now.lockedUntil.getTime()).toBeGreaterThan(Date.now());
+      // A retry on that replica waits for the owner, then answers its record.
+      const retry = tally.count(1, next++, 'k-live', replica);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(remote.calls.finish).toBe(before.finish);
+      release();
+      expect(await running).toEqual({ tallyId: id });
+      expect(await retry).toEqual({ tallyId: id });
+      expect(remote.calls).toEqual({ ...before, apply: before.apply + 1, post: before.post + 1, finish: before.finish + 1, completed: before.completed + 1 });
+    });
+
+    it('a live owner that does not finish within a lease and a renewal: the retry answers 503 with a sentence and changes nothing', async () => {
+      const id = next++;
+      let release!: () => void;
+      remote.holdFinish = new Promise<void>((r) => (release = r));
+      const running = tally.count(1, id, 'k-slow');
+      await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.ledgerPosted === true);
+      const { owner } = (await tally.model.findOne({ tallyId: id }).lean())!;
+      const replica = tallySaga(tally.model, tally.nats, remote, tally.log, 2000);
+      const t0 = Date.now();
+      await expect(tally.count(1, next++, 'k-slow', replica)).rejects.toMatchObject({
+        status: 503,
+        message: `Tally ${id} is still being completed by another attempt; send it again in a moment to see it.`,
+      });
+      // A lease (2 s) and a renewal (0.67 s), not the gateway's minute.
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(2000);
+      expect(Date.now() - t0).toBeLessThan(5000);
+      expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'pending', owner });
+      release();
+      expect(await running).toEqual({ tallyId: id });
+    });
+
+    it('two retries racing to take over from a dead owner: exactly one finishes, both answer the record', async () => {
+      const id = next++;
+      await leftBehind(id, 'k-race', `${deadPid()}@${os.hostname()}#a1b2c3d4`, new Date(Date.now() + 60_000));
+      let release!: () => void;
+      remote.holdFinish = new Promise<void>((r) => (release = r));
+      const before = { ...remote.calls };
+      const [a, b] = [tallySaga(tally.model, tally.nats, remote, tally.log, 2000), tallySaga(tally.model, tally.nats, remote, tally.log, 2000)];
+      // Both read the record as the dead owner left it before either claims it.
+      const seen = (await tally.model.findOne({ tallyId: id }).lean())!;
+      const racing = [a.replay(1, 'k-race'), b.replay(1, 'k-race'), a.redrive()];
+      // One claim won: the record names a new owner, and it is held inside its finish.
+      await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.owner !== seen.owner);
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      const [ra, rb] = await Promise.all(racing.slice(0, 2));
+      expect(ra).toEqual({ tallyId: id });
+      expect(rb).toEqual({ tallyId: id });
+      await racing[2];
+      expect(remote.calls.finish - before.finish).toBe(1);
+      expect(remote.calls.completed - before.completed).toBe(1);
+      expect(remote.calls.apply + remote.calls.post).toBe(before.apply + before.post);
+      expect(await tally.model.countDocuments({ companyId: 1, idempotencyKey: 'k-race', status: 'complete' })).toBe(1);
+    });
+
+    it('an owner that stalled past its lease and was taken over answers the same record when it wakes: one completion', async () => {
+      const id = next++;
+      let release!: () => void;
+      remote.holdFinish = new Promise<void>((r) => (release = r));
+      const before = { ...remote.calls };
+      const stalled = tally.count(1, id, 'k-stalled', tally.stalled);
+      await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.ledgerPosted === true);
+      const { owner } = (await tally.model.findOne({ tallyId: id }).lean())!;
+      await until(async () => ((await tally.model.findOne({ tallyId: id }).lean())?.lockedUntil.getTime() ?? Infinity) < Date.now());
+      // The retry takes the lease while the stalled owner is still inside its finish.
+      const retry = tally.count(1, next++, 'k-stalled');
+      await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.owner !== owner);
+      release();
+      expect(await retry).toEqual({ tallyId: id });
+      expect(await stalled).toEqual({ tallyId: id });
+      expect(remote.calls.completed - before.completed).toBe(1);
+      expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'complete', idempotencyKey: 'k-stalled' });
+    });
+  });
+
   it('several replicas re-driving at once take each stale record once', async () => {
     const ids = [next++, next++, next++, next++];
     for (const id of ids) {
       await tally.model.create({ companyId: 1, tallyId: id, status: 'pending', idempotencyKey: `k-rep-${id}`, lockedUntil: new Date(Date.now() - 1000), stockApplied: false, ledgerPosted: false, warnings: [], amount: '10' });
     }
-    const replicas = [1, 2, 3].map(() => tallyOutbox(tally.model, tally.nats, remote, tally.log, 2000));
+    const replicas = [1, 2, 3].map(() => tallySaga(tally.model, tally.nats, remote, tally.log, 2000));
     const undone = await Promise.all(replicas.map((r) => r.redrive()));
     expect(undone.reduce((a, b) => a + b, 0)).toBe(ids.length);
     expect(await tally.model.countDocuments({ tallyId: { $in: ids }, status: 'failed' })).toBe(ids.length);

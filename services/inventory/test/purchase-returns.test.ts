@@ -452,22 +452,22 @@ describe('all or nothing', () => {
   /** Runs a return whose process "dies" at `step`: nothing is undone then, as after a kill; the lease then runs out. */
   async function crashedReturn(purchaseId: number, lines: [number, number][], step: 'ledger' | 'after-number'): Promise<number> {
     const svc = inv.app.get(DebitNotesService) as unknown as {
-      outbox: { compensate: unknown };
+      saga: { compensate: unknown };
       nats: { send: (s: string, d: unknown) => Promise<unknown> };
       finish: unknown;
     };
-    const { compensate } = svc.outbox;
+    const { compensate } = svc.saga;
     const send = svc.nats.send;
     const finish = svc.finish;
-    svc.outbox.compensate = async () => false;
+    svc.saga.compensate = async () => false;
     if (step === 'ledger') svc.nats.send = (subject, data) => (subject === Subjects.ledger.entryPost ? Promise.reject(new Error('killed')) : send.call(svc.nats, subject, data));
     else svc.finish = () => Promise.reject(new Error('killed'));
     try {
       const r = await giveBack(M, purchaseId, lines);
-      // Past the point of no return the kit's Outbox never undoes: 503, to be finished.
+      // Past the point of no return the kit's Saga never undoes: 503, to be finished.
       expect(r.status).toBe(step === 'ledger' ? 500 : 503);
     } finally {
-      Object.assign(svc.outbox, { compensate });
+      Object.assign(svc.saga, { compensate });
       Object.assign(svc, { finish });
       svc.nats.send = send;
     }

@@ -138,7 +138,7 @@ export class EventRelay {
       });
   }
 
-  /** What an Outbox (option `relay`) or a service kicks after committing a fact of `source`. */
+  /** What a Saga (option `relay`) or a service kicks after committing a fact of `source`. */
   forSource(source: string): { kick(): void } {
     if (!this.o.sources.some((s) => s.name === source)) throw new Error(`EventRelay: no source ${source}`);
     return { kick: () => this.kick(source) };

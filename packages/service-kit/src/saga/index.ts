@@ -1,3 +1,3 @@
-export { Outbox, leaseMs, REDRIVE_EVERY_MS, type OutboxOptions } from './outbox';
+export { leaseMs, ownerGone, REDRIVE_EVERY_MS, Saga, type SagaOptions } from './saga';
 export { faultPoint } from './fault-point';
-export { billSummaryFields, type BillSummary, indexOutbox, outboxFields, type OutboxRecord, type OutboxStatus } from './schema';
+export { billSummaryFields, type BillSummary, indexSaga, sagaFields, type SagaRecord, type SagaStatus } from './schema';

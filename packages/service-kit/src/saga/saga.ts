@@ -1,33 +1,70 @@
 import { ConflictException, HttpException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { castForInsert } from '../insert';
 import { pendingEventFields } from '../events/relay';
-import type { OutboxRecord, OutboxStatus } from './schema';
+import type { SagaRecord, SagaStatus } from './schema';
 
 /** How often records left by a crash are looked for. */
 export const REDRIVE_EVERY_MS = 10_000;
 
-/** A lease length from the environment variable `name`, else the default (2 NATS timeouts and margin). */
-export function leaseMs(name: string, fallback = 30_000): number {
+/**
+ * A lease length from the environment variable `name`, else the default: 6 s, renewed every 2 s
+ * while an attempt works, so a dead owner's record is free to take over within 6 s of its death.
+ */
+export function leaseMs(name: string, fallback = 6_000): number {
   const v = Number(process.env[name]);
   return v > 0 ? v : fallback;
 }
 
-export interface OutboxOptions<D extends OutboxRecord, R> {
+const HOST = os.hostname();
+
+/**
+ * Whether the runner `owner` (`<pid>@<host>#<runner>`) is known to be dead: its process ran on
+ * this host and is gone (or a zombie). Unknown (another host, no owner) is not dead: the lease
+ * decides. A pid reused by another process reads as alive, which only means waiting for the lease.
+ */
+export function ownerGone(owner: string | undefined | null): boolean {
+  const m = owner ? /^(\d+)@(.*)#[^#]*$/.exec(owner) : null;
+  if (!m || m[2] !== HOST) return false;
+  const pid = Number(m[1]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  try {
+    // "pid (name) Z ...": killed, not yet reaped by its parent.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+export interface SagaOptions<D extends SagaRecord, R> {
   model: Model<D>;
   /** The record's per-company id field, e.g. `saleId`. */
   idField: keyof D & string;
   /** `sale`, `purchase`: in messages and logs. */
   noun: string;
   leaseMs: number;
+  /**
+   * How often a running attempt renews the leases it holds (default a third of the lease). 0:
+   * never, for tests standing in for a stalled owner whose lease runs out under it.
+   */
+  renewEveryMs?: number;
   log: Logger;
   /**
    * The forward steps up to the point of no return (stock, ledger entry), each idempotent;
-   * record progress with `outbox.mark`. Setting `ledgerPosted` marks the point of no return.
+   * record progress with `saga.mark`. Setting `ledgerPosted` marks the point of no return.
    */
   apply(doc: D): Promise<void>;
-  /** The steps after it (e.g. empty the cart), idempotent: the re-driver may run them again. */
+  /** The steps after it (e.g. empty the cart), idempotent: a take-over may run them again. */
   finish(doc: D): Promise<void>;
   /** Reverses every step (each reverse idempotent); throws when a service cannot be reached. */
   undo(doc: D): Promise<void>;
@@ -45,23 +82,31 @@ export interface OutboxOptions<D extends OutboxRecord, R> {
   laterTail: string;
 }
 
+/** This attempt's lease was taken over (its owner looked dead): whoever holds it now decides. */
+class TakenOver extends Error {}
+
 /**
- * One business fact across services (a sale, a purchase), all or nothing. The record is stored
- * `pending` with a lease and an idempotency key, the steps run (`apply`, `finish`), then it is
- * `complete`. A failed step moves it to `compensating`, `undo` runs, then `failed` (the key moves
- * to `failedKey`, so a retry starts afresh). The same key again replays the answer, waits for a
- * running attempt, or takes over a stalled one. A re-driver (`start`) takes over records whose
- * lease expired: it finishes those past the point of no return and undoes the rest. Leases are
- * claimed with one conditional update, so several replicas can re-drive at once.
+ * A saga: one business fact across services (a sale, a purchase), all or nothing. The record is
+ * stored `pending` with a lease, its owner and an idempotency key, the steps run (`apply`,
+ * `finish`), then it is `complete`. A failed step before the point of no return moves it to
+ * `compensating`, `undo` runs, then `failed` (the key moves to `failedKey`, so a retry starts
+ * afresh); after that point it is only ever finished. The owner renews its leases while it works.
+ * The same key again replays the answer, waits briefly for a live owner, or takes over from a
+ * dead one (lease expired, or its process gone) and finishes it within the retry. A re-driver
+ * (`start`) takes over the rest. Every take-over is one compare-and-set on the lease, and every
+ * write of an attempt that moves the record on names its owner: one finisher completes it.
  */
-export class Outbox<D extends OutboxRecord, R> {
+export class Saga<D extends SagaRecord, R> {
   private timer: NodeJS.Timeout | null = null;
   private redriving: Promise<number> | null = null;
   private readonly Noun: string;
   /** Whether the record's schema keeps createdAt/updatedAt (set here as mongoose would). */
   private readonly stamped: boolean;
+  /** The records this runner's attempts are driving, by attempt (owner): the heartbeat renews their leases. */
+  private readonly held = new Map<string, Record<string, unknown>>();
+  private heartbeat: NodeJS.Timeout | null = null;
 
-  constructor(private readonly o: OutboxOptions<D, R>) {
+  constructor(private readonly o: SagaOptions<D, R>) {
     this.Noun = o.noun.charAt(0).toUpperCase() + o.noun.slice(1);
     this.stamped = Boolean(o.model.schema.get('timestamps'));
   }
@@ -100,16 +145,49 @@ export class Outbox<D extends OutboxRecord, R> {
     return { companyId: doc.companyId, [this.o.idField]: this.id(doc), ...extra };
   }
 
+  /** A new attempt's owner: this process (pid and host, for `ownerGone`) and the attempt. */
+  private newOwner(): string {
+    return `${process.pid}@${HOST}#${randomUUID().slice(0, 8)}`;
+  }
+
+  /** Renews this attempt's lease every renewEveryMs while it runs. */
+  private hold(doc: D): string {
+    const k = doc.owner!;
+    this.held.set(k, this.where(doc, { owner: k }));
+    const every = this.o.renewEveryMs ?? Math.floor(this.o.leaseMs / 3);
+    if (!this.heartbeat && every > 0) {
+      this.heartbeat = setInterval(() => void this.renew(), every);
+      this.heartbeat.unref();
+    }
+    return k;
+  }
+
+  private release(k: string): void {
+    this.held.delete(k);
+    if (!this.held.size && this.heartbeat) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = null;
+    }
+  }
+
+  /** One write renews every lease this runner holds (only where it still is the owner). */
+  private async renew(): Promise<void> {
+    if (!this.held.size) return;
+    const filter = { $or: [...this.held.values()], status: { $in: ['pending', 'compensating'] } };
+    await this.records.updateMany(filter as never, { $set: { lockedUntil: this.lease() } } as never).catch((err: unknown) => {
+      this.o.log.warn({ err }, `renewing ${this.o.noun} leases failed`);
+    });
+  }
+
   /**
    * Writes progress fields, on the stored record and on `doc`. `ledgerPosted: true` (the point of
-   * no return) is written only while the record is still pending: an attempt whose lease ran out
-   * may have been taken over and undone meanwhile, and must then stop before emptying the cart.
+   * no return) is written only while the record is still pending and this attempt's: an attempt
+   * whose lease ran out may have been taken over (and undone) meanwhile, and must then stop before
+   * emptying the cart.
    */
   async mark(doc: D, fields: Partial<D>): Promise<void> {
-    const filter = fields.ledgerPosted === true ? this.where(doc, { status: 'pending' }) : this.where(doc);
-    if (!(await this.update(filter, fields)) && fields.ledgerPosted === true) {
-      throw new ConflictException(`The ${this.o.noun} was taken over and undone while it ran.`);
-    }
+    const filter = fields.ledgerPosted === true ? this.where(doc, { status: 'pending', ...(doc.owner ? { owner: doc.owner } : {}) }) : this.where(doc);
+    if (!(await this.update(filter, fields)) && fields.ledgerPosted === true) throw new TakenOver();
     Object.assign(doc, fields);
   }
 
@@ -119,8 +197,9 @@ export class Outbox<D extends OutboxRecord, R> {
     return earlier ? this.resume(earlier) : null;
   }
 
-  /** Stores a new pending record (with `lockedUntil: lease()`) and drives it; a racing twice-sent key answers what the other attempt answers. */
+  /** Stores a new pending record (its lease and owner this attempt's) and drives it; a racing twice-sent key answers what the other attempt answers. */
   async run(doc: D): Promise<R> {
+    Object.assign(doc, { lockedUntil: this.lease(), owner: this.newOwner() });
     try {
       const row = castForInsert(this.o.model as never, doc);
       if (this.stamped) row.createdAt = row.updatedAt = new Date();
@@ -136,67 +215,80 @@ export class Outbox<D extends OutboxRecord, R> {
     return this.drive(doc);
   }
 
+  /** Whether the record may be taken over now: its lease ran out, or its owner is known dead. */
+  private free(doc: D): boolean {
+    return doc.lockedUntil.getTime() < Date.now() || ownerGone(doc.owner);
+  }
+
   /**
-   * A retried request: the finished answer, the running attempt's answer, or a takeover of a
-   * stalled one. A stalled undo (a service was down) is finished now; null then tells the caller
-   * to start afresh, so a retry after the service is back sells at once instead of waiting for
-   * the re-driver.
+   * A retried request: the finished answer, the live owner's answer (waited for up to a lease and
+   * a renewal), or a take-over from a dead owner, finished (or, before the point of no return,
+   * driven on) within this request. A stalled undo (a service was down) is finished now; null then
+   * tells the caller to start afresh, so a retry after the service is back sells at once instead
+   * of waiting for the re-driver.
    */
   private async resume(doc: D): Promise<R | null> {
-    for (;;) {
+    const waitUntil = Date.now() + this.o.leaseMs + (this.o.renewEveryMs || this.o.leaseMs / 3);
+    for (let pause = 25; ; pause = Math.min(pause * 2, 200)) {
       if (doc.status === 'complete') return this.o.answer(doc);
       if (doc.status === 'failed') throw new ConflictException(`${this.Noun} ${String(this.id(doc))} failed: ${doc.error ?? 'it was undone'}`);
-      if (doc.status === 'pending') {
-        const claimed = await this.claim(doc, 'pending');
-        if (claimed) return this.drive(claimed);
-      }
-      if (doc.status === 'compensating') {
-        const claimed = await this.claim(doc, 'compensating');
-        if (claimed && (await this.compensate(claimed, claimed.error ?? 'it was undone'))) return null;
+      const claimed = this.free(doc) ? await this.claim(doc) : null;
+      if (claimed?.status === 'pending') return this.drive(claimed);
+      if (claimed?.status === 'compensating') {
+        if (await this.compensate(claimed, claimed.error ?? 'it was undone')) return null;
         throw new ConflictException(`The earlier attempt of this ${this.o.noun} is being undone; please try again in a moment.`);
       }
-      await new Promise((r) => setTimeout(r, 100));
+      if (doc.status === 'compensating' && !claimed) throw new ConflictException(`The earlier attempt of this ${this.o.noun} is being undone; please try again in a moment.`);
+      if (Date.now() > waitUntil) {
+        throw new ServiceUnavailableException(`${this.Noun} ${String(this.id(doc))} is still being completed by another attempt; send it again in a moment to see it.`);
+      }
+      await new Promise((r) => setTimeout(r, pause));
       const now = await this.find(this.where(doc));
       if (!now) throw new NotFoundException(`${this.Noun} ${String(this.id(doc))} not found.`);
       doc = now;
     }
   }
 
-  /** Takes the lease of a record whose lease expired; null when someone else holds it. */
-  private async claim(doc: D, status: OutboxStatus): Promise<D | null> {
+  /**
+   * Takes over the lease of a record this runner saw free: one compare-and-set, so of two racing
+   * take-overs one wins. Lease expired: on the expiry. Owner dead with a live lease: on that owner
+   * and that exact lease (a renewal meanwhile means it was not dead). Null when it lost.
+   */
+  private async claim(doc: D): Promise<D | null> {
     const now = new Date();
-    const $set = { lockedUntil: new Date(now.getTime() + this.o.leaseMs), ...(this.stamped ? { updatedAt: now } : {}) };
-    const claimed = await this.records.findOneAndUpdate(this.where(doc, { status, lockedUntil: { $lt: now } }) as never, { $set } as never, { returnDocument: 'after' });
+    const lease = doc.lockedUntil.getTime() < now.getTime() ? { lockedUntil: { $lt: now } } : { owner: doc.owner, lockedUntil: doc.lockedUntil };
+    const $set = { lockedUntil: new Date(now.getTime() + this.o.leaseMs), owner: this.newOwner(), ...(this.stamped ? { updatedAt: now } : {}) };
+    const claimed = await this.records.findOneAndUpdate(this.where(doc, { status: doc.status, ...lease }) as never, { $set } as never, { returnDocument: 'after' });
     return (claimed as D | null) ?? null;
   }
 
-  /** Marks a pending record complete; false when it was no longer pending. */
+  /** Marks this attempt's pending record complete; false when it was no longer pending or no longer ours. */
   private async complete(doc: D): Promise<boolean> {
     const fields: Record<string, unknown> = { status: 'complete' };
     if (this.o.relay) Object.assign(fields, pendingEventFields());
-    if (!(await this.update(this.where(doc, { status: 'pending' }), fields))) return false;
+    if (!(await this.update(this.where(doc, { status: 'pending', owner: doc.owner }), fields, { owner: 1 }))) return false;
     this.o.completed?.(doc);
     this.o.relay?.kick();
     return true;
   }
 
-  /** The forward steps; any failure undoes what was applied and answers with a clear error. */
+  /**
+   * The forward steps (none again past the point of no return: a take-over only finishes); any
+   * failure before that point undoes what was applied and answers with a clear error.
+   */
   private async drive(doc: D): Promise<R> {
+    const k = this.hold(doc);
     try {
-      await this.o.apply(doc);
+      if (!doc.ledgerPosted) await this.o.apply(doc);
       // The fence before the steps that cannot be undone (emptying the cart): still pending past
-      // the point of no return, whoever wrote it (a GST number's own update does not check the
-      // status, as `mark` does), with the lease renewed for them.
-      if (!(await this.update(this.where(doc, { status: 'pending', ledgerPosted: true }), { lockedUntil: this.lease() }))) {
-        const now = await this.find(this.where(doc));
-        if (now?.status === 'complete') return this.o.answer(now);
-        Object.assign(doc, { ledgerPosted: false });
-        throw new ConflictException(`The ${this.o.noun} was taken over and undone while it ran.`);
-      }
+      // the point of no return and still ours, whoever wrote the mark (a GST number's own update
+      // does not check, as `mark` does), with the lease renewed for them.
+      if (!(await this.update(this.where(doc, { status: 'pending', ledgerPosted: true, owner: doc.owner }), { lockedUntil: this.lease() }))) throw new TakenOver();
       await this.o.finish(doc);
-      if (!(await this.complete(doc))) throw new ConflictException(`The ${this.o.noun} was taken over while it was being completed.`);
+      if (!(await this.complete(doc))) throw new TakenOver();
       return this.o.answer(doc);
     } catch (err) {
+      if (err instanceof TakenOver) return this.overtaken(doc);
       const reason = err instanceof HttpException ? err.message : 'an internal error';
       if (doc.ledgerPosted) return this.finishLater(doc, reason, err);
       this.o.log.warn({ err, [this.o.idField]: this.id(doc) }, `${this.o.noun} failed; undoing`);
@@ -204,20 +296,37 @@ export class Outbox<D extends OutboxRecord, R> {
       const status = err instanceof HttpException ? err.getStatus() : 500;
       const tail = undone ? this.o.undoneTail : this.o.laterTail;
       throw new HttpException(`The ${this.o.noun} could not be completed (${reason}). ${tail}`, status >= 400 ? status : 500);
+    } finally {
+      this.release(k);
     }
   }
 
   /**
+   * This attempt lost its lease (a stall longer than the lease; its owner looked dead): complete
+   * by the other is the answer, a live take-over is waited for, an undone record is a 409.
+   */
+  private async overtaken(doc: D): Promise<R> {
+    const now = await this.find(this.where(doc));
+    if (now?.status === 'complete') return this.o.answer(now);
+    if (now?.status === 'pending' && now.owner !== doc.owner) {
+      const answer = await this.resume(now);
+      if (answer !== null) return answer;
+    }
+    Object.assign(doc, { ledgerPosted: false });
+    throw new ConflictException(`The ${this.o.noun} was taken over and undone while it ran.`);
+  }
+
+  /**
    * A step after the point of no return failed (e.g. the reply of the cart's emptying was lost):
-   * the cart may be emptied already, so the record is never undone. Its lease is expired so the
-   * same key again (or the re-driver) finishes it at once; the caller is told so.
+   * the cart may be emptied already, so the record is never undone. Its lease is given up (expired,
+   * no owner) so the same key again (or the re-driver) finishes it at once; the caller is told so.
    */
   private async finishLater(doc: D, reason: string, err: unknown): Promise<R> {
     const now = await this.find(this.where(doc)).catch(() => null);
     // Another attempt completed it meanwhile: that is the answer.
     if (now?.status === 'complete') return this.o.answer(now);
     this.o.log.warn({ err, [this.o.idField]: this.id(doc) }, `finishing the ${this.o.noun} failed; will retry`);
-    await this.update(this.where(doc, { status: 'pending' }), { lockedUntil: new Date(0) }).catch(() => false);
+    await this.update(this.where(doc, { status: 'pending', owner: doc.owner }), { lockedUntil: new Date(0) }, { owner: 1 }).catch(() => false);
     throw new ServiceUnavailableException(
       `${this.Noun} ${String(this.id(doc))} is recorded but its last step failed (${reason}); it will be finished automatically. Send it again to see it.`,
     );
@@ -233,17 +342,22 @@ export class Outbox<D extends OutboxRecord, R> {
     // Never past the point of no return (read at this write, not from `doc`): the attempt that
     // marked it goes on to empty the cart, and undoing then would lose the purchase or sale.
     const undoable = { $or: [{ status: 'compensating' }, { status: 'pending', ledgerPosted: { $ne: true } }] };
-    const ours = await this.update(this.where(doc, undoable), { status: 'compensating', error: reason });
+    const owner = this.newOwner();
+    const ours = await this.update(this.where(doc, undoable), { status: 'compensating', error: reason, owner });
     if (!ours) return false;
+    doc.owner = owner;
+    const k = this.hold(doc);
     try {
       await this.o.undo(doc);
     } catch (err) {
-      // An expired lease: the re-driver tries again.
-      await this.mark(doc, { lockedUntil: new Date(0) } as Partial<D>);
+      // The lease given up (no owner, expired): the re-driver tries again.
+      await this.update(this.where(doc, { status: 'compensating' }), { lockedUntil: new Date(0) }, { owner: 1 });
       this.o.log.warn({ err, [this.o.idField]: this.id(doc) }, `undoing the ${this.o.noun} failed; will retry`);
       return false;
+    } finally {
+      this.release(k);
     }
-    await this.update(this.where(doc, { status: 'compensating' }), { status: 'failed', failedKey: doc.idempotencyKey, stockApplied: false, ledgerPosted: false }, { idempotencyKey: 1 });
+    await this.update(this.where(doc, { status: 'compensating' }), { status: 'failed', failedKey: doc.idempotencyKey, stockApplied: false, ledgerPosted: false }, { idempotencyKey: 1, owner: 1 });
     return true;
   }
 
@@ -261,9 +375,10 @@ export class Outbox<D extends OutboxRecord, R> {
   }
 
   /**
-   * Takes over pending/compensating records whose lease expired (a crash mid-way, the caller
-   * never got an answer): finishes those whose ledger entry is posted (the cart may already be
-   * emptied, so undoing would lose them) and undoes the rest. Returns how many it undid.
+   * Takes over pending/compensating records whose owner is dead (lease expired, or its process
+   * gone from this host): a crash mid-way, the caller never got an answer. Finishes those past the
+   * point of no return (the cart may already be emptied, so undoing would lose them) and undoes
+   * the rest. Returns how many it undid.
    */
   redrive(): Promise<number> {
     if (!this.redriving) this.redriving = this.redriveOnce().finally(() => (this.redriving = null));
@@ -271,29 +386,26 @@ export class Outbox<D extends OutboxRecord, R> {
   }
 
   private async redriveOnce(): Promise<number> {
-    const stale = (await this.records.find({ status: { $in: ['pending', 'compensating'] }, lockedUntil: { $lt: new Date() } } as never).limit(100).toArray()) as unknown as D[];
+    const now = new Date();
+    const open = { status: { $in: ['pending', 'compensating'] } };
+    const [expired, live] = await Promise.all([
+      this.records.find({ ...open, lockedUntil: { $lt: now } } as never).limit(100).toArray(),
+      // Live leases: only those whose owner's process is gone (on this host) are taken.
+      this.records.find({ ...open, lockedUntil: { $gte: now } } as never, { projection: { companyId: 1, [this.o.idField]: 1, owner: 1 } }).limit(500).toArray(),
+    ]);
+    const dead = (live as unknown as D[]).filter((d) => ownerGone(d.owner));
+    const stale = [...(expired as unknown as D[]), ...(dead.length ? ((await this.records.find({ $or: dead.map((d) => this.where(d)) } as never).toArray()) as unknown as D[]) : [])];
     let undone = 0;
     for (const s of stale) {
-      const claimed = await this.claim(s, s.status);
+      if (!this.free(s)) continue;
+      const claimed = await this.claim(s);
       if (!claimed) continue;
       if (claimed.status === 'pending' && claimed.ledgerPosted) {
-        await this.finishLate(claimed);
+        await this.drive(claimed).catch(() => undefined);
         continue;
       }
       if (await this.compensate(claimed, claimed.error ?? `the ${this.o.noun} was interrupted`)) undone++;
     }
     return undone;
-  }
-
-  /** The last steps of an interrupted record past the point of no return. */
-  private async finishLate(doc: D): Promise<void> {
-    try {
-      await this.o.finish(doc);
-      await this.complete(doc);
-    } catch (err) {
-      // A service unreachable: keep it pending with an expired lease; the next round tries again.
-      await this.mark(doc, { lockedUntil: new Date(0) } as Partial<D>);
-      this.o.log.warn({ err, [this.o.idField]: this.id(doc) }, `finishing the ${this.o.noun} failed; will retry`);
-    }
   }
 }

@@ -1,16 +1,18 @@
 import type { Schema, SchemaDefinition } from 'mongoose';
 
-export type OutboxStatus = 'pending' | 'compensating' | 'complete' | 'failed';
+export type SagaStatus = 'pending' | 'compensating' | 'complete' | 'failed';
 
-/** What every business-fact record (a sale, a purchase) carries besides its own fields. */
-export interface OutboxRecord {
+/** What every saga record (a sale, a purchase) carries besides its own fields. */
+export interface SagaRecord {
   companyId: number;
-  status: OutboxStatus;
+  status: SagaStatus;
   /** Unique per company while pending or complete; moved to failedKey when the record fails. */
   idempotencyKey?: string;
   failedKey?: string;
   /** Whoever holds the lease drives the record; an expired lease lets another attempt or the re-driver take over. */
   lockedUntil: Date;
+  /** The runner holding the lease (`<pid>@<host>#<runner>`): a replica on the same host can tell it died. */
+  owner?: string;
   /** Progress markers of the cross-service steps: the re-driver finishes a record whose ledger entry is posted. */
   stockApplied: boolean;
   ledgerPosted: boolean;
@@ -18,12 +20,13 @@ export interface OutboxRecord {
   error?: string;
 }
 
-/** The schema fields of an OutboxRecord, to spread into the record's own schema definition. */
-export const outboxFields: SchemaDefinition = {
+/** The schema fields of a SagaRecord, to spread into the record's own schema definition. */
+export const sagaFields: SchemaDefinition = {
   status: { type: String, required: true },
   idempotencyKey: { type: String },
   failedKey: { type: String },
   lockedUntil: { type: Date, required: true },
+  owner: { type: String },
   stockApplied: { type: Boolean, default: false },
   ledgerPosted: { type: Boolean, default: false },
   warnings: { type: [String], default: [] },
@@ -31,7 +34,7 @@ export const outboxFields: SchemaDefinition = {
 };
 
 /** The unique per-company id, the idempotency key (only while it is set) and the re-driver's scan. */
-export function indexOutbox(schema: Schema, idField: string): void {
+export function indexSaga(schema: Schema, idField: string): void {
   schema.index({ companyId: 1, [idField]: 1 }, { unique: true });
   schema.index({ companyId: 1, idempotencyKey: 1 }, { unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } });
   schema.index({ status: 1, lockedUntil: 1 });

@@ -1,6 +1,6 @@
 import { Schema } from 'mongoose';
 import type { PaymentLine } from '@bahi/contracts';
-import { indexOutbox, outboxFields, type OutboxRecord } from '@bahi/service-kit';
+import { indexSaga, sagaFields, type SagaRecord } from '@bahi/service-kit';
 import type { NoteLineFigures } from './debit-note.figures';
 
 export const DEBIT_NOTE_MODEL = 'DebitNote';
@@ -20,11 +20,11 @@ export interface DebitNoteLineDoc extends NoteLineFigures {
 }
 
 /**
- * A purchase return (debit note; for GST the goods returned of CGST Act s.34(1)): an Outbox record like a purchase. Figures are
+ * A purchase return (debit note; for GST the goods returned of CGST Act s.34(1)): a saga record like a purchase. Figures are
  * exact decimal strings frozen when the returned quantities were reserved on the purchase;
  * `serial`/`debit_note_no` are 0/'' until the point of no return (numbered with `ledgerPosted`).
  */
-export interface DebitNoteDoc extends OutboxRecord {
+export interface DebitNoteDoc extends SagaRecord {
   debitNoteId: number;
   purchaseId: number;
   distributorId: number;
@@ -68,7 +68,7 @@ export const DebitNoteSchema = new Schema<DebitNoteDoc>(
   {
     companyId: { type: Number, required: true },
     debitNoteId: { type: Number, required: true },
-    ...outboxFields,
+    ...sagaFields,
     purchaseId: { type: Number, required: true },
     distributorId: { type: Number, required: true },
     distributorName: { type: String, required: true },
@@ -98,7 +98,7 @@ export const DebitNoteSchema = new Schema<DebitNoteDoc>(
   },
   { collection: 'debit_notes', timestamps: true },
 );
-indexOutbox(DebitNoteSchema, 'debitNoteId');
+indexSaga(DebitNoteSchema, 'debitNoteId');
 // The gapless DN/YY-YY/NNNN series (service-kit DocumentSeries): one serial per company and year.
 DebitNoteSchema.index({ companyId: 1, fy: 1, serial: 1 }, { unique: true, partialFilterExpression: { serial: { $gt: 0 } } });
 // The list (newest first), a purchase's notes and GSTR-3B's range.

@@ -4,7 +4,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { readPayments } from './purchase-input';
 import { Subjects, type DebitNoteDetails, type EntryPostRequest, type NoteLine, type PaymentLine, type PurchaseReturnReply, type ReturnPreviewReply } from '@bahi/contracts';
-import { Decimal, DocumentSeries, financialYearOf, leaseMs, Limits, LOGGER, money, NatsClient, Outbox, SequenceService, today } from '@bahi/service-kit';
+import { Decimal, DocumentSeries, financialYearOf, leaseMs, Limits, LOGGER, money, NatsClient, Saga, SequenceService, today } from '@bahi/service-kit';
 import { InventoryEvents } from '../events/inventory-events';
 import { stateName } from '@bahi/gst';
 import { StockService } from '../stock/stock.service';
@@ -94,7 +94,7 @@ const figureFields = (fig: NoteFigures) => ({
 
 /**
  * Purchase returns (debit notes). Each is one business fact across inventory and ledger, driven
- * by the kit's Outbox as a purchase is: stored `pending` by its idempotency key, then the returned
+ * by the kit's Saga as a purchase is: stored `pending` by its idempotency key, then the returned
  * quantities reserved on the purchase (a conditional update on its `returnsVersion`, so two
  * returns at once cannot take more than was bought), stock out, the distributor's entry, and the
  * DN number written together with the point of no return. Any failure undoes them in reverse and
@@ -115,7 +115,7 @@ const distributorEntry = (d: DebitNoteDoc, docNo?: string): EntryPostRequest => 
 
 @Injectable()
 export class DebitNotesService implements OnApplicationBootstrap, OnApplicationShutdown {
-  readonly outbox: Outbox<DebitNoteDoc, PurchaseReturnReply>;
+  readonly saga: Saga<DebitNoteDoc, PurchaseReturnReply>;
   private readonly series: DocumentSeries;
 
   constructor(
@@ -127,7 +127,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
     @Inject(LOGGER) private readonly log: Logger,
     events: InventoryEvents,
   ) {
-    this.outbox = new Outbox<DebitNoteDoc, PurchaseReturnReply>({
+    this.saga = new Saga<DebitNoteDoc, PurchaseReturnReply>({
       relay: events.relay.forSource('debit-note'),
       model,
       idField: 'debitNoteId',
@@ -152,11 +152,11 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
   }
 
   onApplicationBootstrap() {
-    this.outbox.start();
+    this.saga.start();
   }
 
   onApplicationShutdown() {
-    this.outbox.stop();
+    this.saga.stop();
   }
 
   /** GET /previewPurchaseReturn: what the return would book now (the booking's noteFigures), nothing written. */
@@ -170,7 +170,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
 
   /** POST /purchaseReturn: validated against the purchase now (400 naming the line), reserved again atomically when applied. */
   async purchaseReturn(who: Who, input: ReturnInput): Promise<PurchaseReturnReply> {
-    const earlier = await this.outbox.replay(who.companyId, input.idempotencyKey);
+    const earlier = await this.saga.replay(who.companyId, input.idempotencyKey);
     if (earlier) return earlier;
     const p = await this.purchases.get(who.companyId, input.purchaseId);
     const holds = p.returnHolds ?? [];
@@ -183,7 +183,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
       debitNoteId,
       status: 'pending',
       idempotencyKey: input.idempotencyKey,
-      lockedUntil: this.outbox.lease(),
+      lockedUntil: this.saga.lease(),
       stockApplied: false,
       ledgerPosted: false,
       warnings: [],
@@ -214,7 +214,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
       debit_note_no: '',
       createdBy: who.userId,
     };
-    return this.outbox.run(doc);
+    return this.saga.run(doc);
   }
 
   /**
@@ -240,7 +240,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
       if (r.matchedCount === 1) {
         // Another return completing or releasing meanwhile can move the remainders: keep what was reserved.
         if (fig.amount !== d.amount || JSON.stringify(fig.lines) !== JSON.stringify(d.lines.map((l) => ({ ...pickFigures(l) })))) {
-          await this.outbox.mark(d, { lines: docLines(p, fig), ...figureFields(fig) });
+          await this.saga.mark(d, { lines: docLines(p, fig), ...figureFields(fig) });
         }
         return;
       }
@@ -266,7 +266,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
     );
     const negative = new Set(applied.negativeStock ?? []);
     const warnings = d.lines.filter((l) => negative.has(l.product_id)).map((l) => `Stock of ${l.product_name} (${l.product_id}) is now below zero.`);
-    await this.outbox.mark(d, { stockApplied: true, warnings });
+    await this.saga.mark(d, { stockApplied: true, warnings });
     await this.nats.send(Subjects.ledger.entryPost, distributorEntry(d));
     const { serial, number } = await this.series.assign(d.companyId, d.fy, { debitNoteId: d.debitNoteId }, { ledgerPosted: true });
     Object.assign(d, { serial, debit_note_no: number, ledgerPosted: true });
@@ -293,7 +293,7 @@ export class DebitNotesService implements OnApplicationBootstrap, OnApplicationS
   }
 
   redrive(): Promise<number> {
-    return this.outbox.redrive();
+    return this.saga.redrive();
   }
 
   /** A complete debit note of the company; 404 otherwise (another company's id included). */

@@ -1,6 +1,6 @@
 import { Schema } from 'mongoose';
 import type { PaymentLine, PurchaseGst } from '@bahi/contracts';
-import { billSummaryFields, indexOutbox, outboxFields, type BillSummary, type OutboxRecord } from '@bahi/service-kit';
+import { billSummaryFields, indexSaga, sagaFields, type BillSummary, type SagaRecord } from '@bahi/service-kit';
 import type { ReturnHold } from './debit-note.figures';
 import type { PurchaseTaxMode } from './purchase-gst';
 
@@ -28,8 +28,8 @@ export interface PurchaseLineDoc {
   hsn_code?: string;
 }
 
-/** A purchase: an Outbox record (status, lease, idempotency key, step markers) with its frozen bill; previousDue is the distributor's. */
-export interface PurchaseDoc extends OutboxRecord, BillSummary {
+/** A purchase: a saga record (status, lease, idempotency key, step markers) with its frozen bill; previousDue is the distributor's. */
+export interface PurchaseDoc extends SagaRecord, BillSummary {
   purchaseId: number;
   source: { kind: 'cart' | 'estimate'; userId: number; cart_no: number; estimateId: number; version: number; sl_nos: number[] };
   bill_no: string;
@@ -56,7 +56,7 @@ export const PurchaseSchema = new Schema<PurchaseDoc>(
   {
     companyId: { type: Number, required: true },
     purchaseId: { type: Number, required: true },
-    ...outboxFields,
+    ...sagaFields,
     ...billSummaryFields,
     source: { type: Object, required: true },
     bill_no: { type: String, required: true },
@@ -74,7 +74,7 @@ export const PurchaseSchema = new Schema<PurchaseDoc>(
   },
   { collection: 'purchases', timestamps: true },
 );
-indexOutbox(PurchaseSchema, 'purchaseId');
+indexSaga(PurchaseSchema, 'purchaseId');
 PurchaseSchema.index({ companyId: 1, status: 1, purchaseId: -1 });
 // inventory.gst.inward: a company's complete purchases in a date range.
 PurchaseSchema.index({ companyId: 1, status: 1, date: 1 });

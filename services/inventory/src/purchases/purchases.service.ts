@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CheckOutPurchaseReply, type Distributor, type PreviewPurchaseReply, type SourceLines } from '@bahi/contracts';
-import { add, Decimal, faultPoint, leaseMs, LOGGER, mul, NatsClient, Outbox, round2, SequenceService, sub, today } from '@bahi/service-kit';
+import { add, Decimal, faultPoint, leaseMs, LOGGER, mul, NatsClient, Saga, round2, SequenceService, sub, today } from '@bahi/service-kit';
 import { InventoryEvents } from '../events/inventory-events';
 import { taxPercent } from '../common';
 import { ProductsService } from '../products/products.service';
@@ -38,14 +38,14 @@ export type PurchaseSource = { kind: 'cart'; cart_no: number } | { kind: 'estima
 
 /**
  * A purchase is one business fact across inventory (stock in) and ledger (the distributor's
- * due), made all-or-nothing by the kit's Outbox the way a sale is: stored `pending` with a lease
+ * due), made all-or-nothing by the kit's Saga the way a sale is: stored `pending` with a lease
  * and an idempotency key, then stock applied (in-process, idempotent by the purchase as source),
  * the entry posted (idempotent), the cart emptied, and only then `complete`. Any failure reverses
  * what was applied and marks it `failed`; the re-driver takes over purchases a crash left behind.
  */
 @Injectable()
 export class PurchasesService implements OnApplicationBootstrap, OnApplicationShutdown {
-  readonly outbox: Outbox<PurchaseDoc, CheckOutPurchaseReply>;
+  readonly saga: Saga<PurchaseDoc, CheckOutPurchaseReply>;
 
   constructor(
     @InjectModel(PURCHASE_MODEL) readonly model: Model<PurchaseDoc>,
@@ -56,7 +56,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     @Inject(LOGGER) log: Logger,
     events: InventoryEvents,
   ) {
-    this.outbox = new Outbox<PurchaseDoc, CheckOutPurchaseReply>({
+    this.saga = new Saga<PurchaseDoc, CheckOutPurchaseReply>({
       relay: events.relay.forSource('purchase'),
       model,
       idField: 'purchaseId',
@@ -73,16 +73,16 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   onApplicationBootstrap() {
-    this.outbox.start();
+    this.saga.start();
   }
 
   onApplicationShutdown() {
-    this.outbox.stop();
+    this.saga.stop();
   }
 
   async checkout(who: Who, input: PurchaseInput, from: PurchaseSource, extras: PurchaseExtras = { costs: new Map(), billDate: null }): Promise<CheckOutPurchaseReply> {
     if (input.idempotencyKey) {
-      const earlier = await this.outbox.replay(who.companyId, input.idempotencyKey);
+      const earlier = await this.saga.replay(who.companyId, input.idempotencyKey);
       if (earlier) return earlier;
     }
     const src = await this.loadSource(who, from);
@@ -92,7 +92,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
     const key =
       input.idempotencyKey ??
       (from.kind === 'cart' ? `cart:${who.userId}:${from.cart_no}:v${src.version}` : `estimate:${from.estimateId}:v${src.version}:${input.bill_no}`);
-    const earlier = await this.outbox.replay(who.companyId, key);
+    const earlier = await this.saga.replay(who.companyId, key);
     if (earlier) return earlier;
 
     const distributor = await this.nats.send(Subjects.ledger.distributorLookup, { companyId: who.companyId, distributorId: input.distributorId });
@@ -108,7 +108,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       purchaseId,
       status: 'pending',
       idempotencyKey: key,
-      lockedUntil: this.outbox.lease(),
+      lockedUntil: this.saga.lease(),
       source: {
         kind: from.kind,
         userId: who.userId,
@@ -141,7 +141,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       warnings: [],
       createdBy: who.userId,
     };
-    return this.outbox.run(doc);
+    return this.saga.run(doc);
   }
 
   /**
@@ -253,7 +253,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       source,
       p.lines.map((l) => ({ product_id: l.product_id, quantity: l.units, rate: stockCost(p, l) })),
     );
-    await this.outbox.mark(p, { stockApplied: true });
+    await this.saga.mark(p, { stockApplied: true });
     faultPoint('purchase.after-stock');
     await this.nats.send(Subjects.ledger.entryPost, {
       companyId: p.companyId,
@@ -267,7 +267,7 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
       dueDate: p.dueDate,
       date: p.date,
     });
-    await this.outbox.mark(p, { ledgerPosted: true });
+    await this.saga.mark(p, { ledgerPosted: true });
     faultPoint('purchase.after-ledger');
   }
 
@@ -292,12 +292,12 @@ export class PurchasesService implements OnApplicationBootstrap, OnApplicationSh
 
   /** Reverses stock and the distributor's entry and marks the purchase failed. True when fully undone. */
   compensate(p: PurchaseDoc, reason: string): Promise<boolean> {
-    return this.outbox.compensate(p, reason);
+    return this.saga.compensate(p, reason);
   }
 
-  /** Finishes or undoes purchases a crash left behind (see Outbox.redrive). Returns how many it undid. */
+  /** Finishes or undoes purchases a crash left behind (see Saga.redrive). Returns how many it undid. */
   redrive(): Promise<number> {
-    return this.outbox.redrive();
+    return this.saga.redrive();
   }
 
   /** A complete purchase of the company; 404 otherwise (another company's id included). */

@@ -122,7 +122,7 @@ export function recipientParty(c: CustomerSnap, typed?: RecipientDetails | null)
 }
 
 /**
- * The GST part of a sale, frozen at checkout (numbered later, in the Outbox's finish step:
+ * The GST part of a sale, frozen at checkout (numbered later, in the Saga's finish step:
  * invoice_no '' and serial 0 until then). 400 with the rule's sentence when no invoice can be made.
  */
 export function saleGst(co: CompanyTax, lines: StoredLine[], s: Summary, customer: CustomerSnap, date: string, fy: string, typed?: RecipientDetails | null): { gst: SaleGst; inv: ComputedInvoice } | null {

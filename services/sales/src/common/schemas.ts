@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import { billSummaryFields, indexOutbox, outboxFields, type BillSummary, type OutboxRecord } from '@bahi/service-kit';
+import { billSummaryFields, indexSaga, sagaFields, type BillSummary, type SagaRecord } from '@bahi/service-kit';
 import type { CompanyTaxMode, PaymentLine, SaleApproval, SaleGst } from '@bahi/contracts';
 import type { DiscountApproval, StoredLine } from './totals';
 
@@ -102,8 +102,8 @@ export interface CustomerSnap {
   state_code?: string | null;
 }
 
-/** A sale: an Outbox record (status, lease, idempotency key, step markers) with its frozen bill; previousDue is the customer's. */
-export interface SaleDoc extends OutboxRecord, BillSummary {
+/** A sale: a saga record (status, lease, idempotency key, step markers) with its frozen bill; previousDue is the customer's. */
+export interface SaleDoc extends SagaRecord, BillSummary {
   saleId: number;
   source: { kind: 'cart' | 'estimate'; userId: number; cart_no: number; estimateId: number; version: number };
   clientId: number;
@@ -113,7 +113,7 @@ export interface SaleDoc extends OutboxRecord, BillSummary {
   amount: string;
   /** The company's mode at the sale; absent on sales made before GST mode (simple). */
   tax_mode?: CompanyTaxMode;
-  /** GST mode: the frozen tax invoice (numbered in the Outbox's finish step); null in simple mode. */
+  /** GST mode: the frozen tax invoice (numbered in the Saga's finish step); null in simple mode. */
   gst?: SaleGst | null;
   /** The company's invoice prefix at checkout: the number given in the finish step uses it. */
   invoicePrefix?: string;
@@ -128,7 +128,7 @@ export const SaleSchema = new Schema<SaleDoc>(
   {
     companyId: { type: Number, required: true },
     saleId: { type: Number, required: true },
-    ...outboxFields,
+    ...sagaFields,
     ...billSummaryFields,
     source: { type: Object, required: true },
     clientId: { type: Number, required: true },
@@ -144,7 +144,7 @@ export const SaleSchema = new Schema<SaleDoc>(
   },
   { collection: 'sales', timestamps: true },
 );
-indexOutbox(SaleSchema, 'saleId');
+indexSaga(SaleSchema, 'saleId');
 // The sales list: count and newest-first page of a company's completed sales, from one index.
 SaleSchema.index({ companyId: 1, status: 1, saleId: -1 });
 // GST returns (gst-returns/): a month's tax invoices, and its b2b ones in buyer-GSTIN order.

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CancelSaleReply } from '@bahi/contracts';
-import { Decimal, LOGGER, money, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
+import { Decimal, LOGGER, money, NatsClient, Saga, SequenceService, sub, today } from '@bahi/service-kit';
 import { SalesEvents } from '../events/sales-events';
 import { Models, type SaleDoc } from '../common/schemas';
 import { unitQuantity } from '../common/totals';
@@ -24,7 +24,7 @@ export function cancelBlocker(s: ReturnableSale): string | null {
 }
 
 /**
- * Cancelling a bill, all-or-nothing through the kit's Outbox (one record per attempt, keyed
+ * Cancelling a bill, all-or-nothing through the kit's Saga (one record per attempt, keyed
  * `cancel:<saleId>` so a double click cancels once): reserve the sale (no return in progress or
  * done), the ledger reverses the sale's due unless the customer paid after the sale (the
  * refusable step, first), stock comes back in, then the sale is marked cancelled. It keeps its
@@ -32,7 +32,7 @@ export function cancelBlocker(s: ReturnableSale): string | null {
  */
 @Injectable()
 export class CancelService implements OnApplicationBootstrap, OnApplicationShutdown {
-  readonly outbox: Outbox<SaleCancelDoc, CancelSaleReply>;
+  readonly saga: Saga<SaleCancelDoc, CancelSaleReply>;
 
   constructor(
     @InjectModel(ReturnModels.SaleCancel) readonly records: Model<SaleCancelDoc>,
@@ -44,7 +44,7 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly filing: FilingService,
     private readonly returns: ReturnsService,
   ) {
-    this.outbox = new Outbox<SaleCancelDoc, CancelSaleReply>({
+    this.saga = new Saga<SaleCancelDoc, CancelSaleReply>({
       relay: events.relay.forSource('sale-cancel'),
       model: records,
       idField: 'cancelId',
@@ -61,11 +61,11 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   onApplicationBootstrap() {
-    this.outbox.start();
+    this.saga.start();
   }
 
   onApplicationShutdown() {
-    this.outbox.stop();
+    this.saga.stop();
   }
 
   private async sale(companyId: number, saleId: number): Promise<ReturnableSale> {
@@ -83,18 +83,18 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     // A filed return is never rewritten: the cancellation becomes a credit note dated today.
     const filed = s.gst?.invoice_date ? await this.filing.filedPeriodOf(who.companyId, s.gst.invoice_date) : null;
     if (filed) return this.creditInstead(who, s, reason, filed);
-    const earlier = await this.outbox.replay(who.companyId, key);
+    const earlier = await this.saga.replay(who.companyId, key);
     if (earlier) return earlier;
     // An earlier attempt the replay just finished undoing held the bill: read it again.
     const blocked = cancelBlocker(s.busy ? await this.sale(who.companyId, saleId) : s);
     if (blocked) throw new ConflictException(blocked);
     const cancelId = await this.seq.next(who.companyId, 'saleCancel');
-    return this.outbox.run({
+    return this.saga.run({
       companyId: who.companyId,
       cancelId,
       status: 'pending',
       idempotencyKey: key,
-      lockedUntil: this.outbox.lease(),
+      lockedUntil: this.saga.lease(),
       saleId,
       date: today(),
       reason,
@@ -121,7 +121,7 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
       .filter((l) => l.quantity.gt(0));
     const answer = (r: { creditNoteId: number; credit_note_no: string }): CancelSaleReply => ({ success: true, saleId: s.saleId, invoice_no: s.gst?.invoice_no || null, creditNoteId: r.creditNoteId, credit_note_no: r.credit_note_no });
     if (!lines.length) {
-      const earlier = await this.returns.outbox.replay(who.companyId, key);
+      const earlier = await this.returns.saga.replay(who.companyId, key);
       if (earlier) return answer(earlier);
       throw new ConflictException(`Everything on bill ${s.saleId} was already returned; there is nothing left to cancel.`);
     }
@@ -150,7 +150,7 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     // ledger and in inventory, so an attempt undone after an outage must not block the next one.
     const source = { kind: 'sale-cancel' as const, id: c.cancelId };
     const triedBefore = c.ledgerTried === true;
-    await this.outbox.mark(c, { ledgerTried: true });
+    await this.saga.mark(c, { ledgerTried: true });
     let posted: boolean;
     try {
       ({ posted } = await this.nats.send(Subjects.ledger.entryPost, {
@@ -169,7 +169,7 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
       }));
     } catch (err) {
       if (err instanceof HttpException && err.getStatus() === 409) {
-        await this.outbox.mark(c, { ledgerRefused: true });
+        await this.saga.mark(c, { ledgerRefused: true });
         throw new ConflictException(`Bill ${c.saleId} cannot be cancelled: ${err.message}`);
       }
       throw err;
@@ -177,14 +177,14 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
     // Nothing posted on a first try: this attempt's source was reversed before its post arrived
     // (its undo ran first). Refused; the next attempt is a new source.
     if (!posted && !triedBefore) throw new ConflictException(`Bill ${c.saleId} was not cancelled: the ledger had already undone this attempt. Please try again.`);
-    await this.outbox.mark(c, { stockApplied: true });
+    await this.saga.mark(c, { stockApplied: true });
     await this.nats.send(Subjects.inventory.stockApply, {
       companyId: c.companyId,
       source,
       date: c.date,
       lines: s.lines.map((l) => ({ product_id: l.product_id, quantity: unitQuantity(l).toFixed(), rate: sub(l.mrp, l.discount).toFixed() })),
     });
-    await this.outbox.mark(c, { ledgerPosted: true });
+    await this.saga.mark(c, { ledgerPosted: true });
   }
 
   /** Marks the sale cancelled and frees it (once: only while it holds our reservation). */
@@ -207,6 +207,6 @@ export class CancelService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   redrive(): Promise<number> {
-    return this.outbox.redrive();
+    return this.saga.redrive();
   }
 }

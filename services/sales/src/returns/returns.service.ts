@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type CreditNoteDetails, type CreditNoteListReply, type NoteLine, type ReturnPreviewReply, type SalesReturnReply } from '@bahi/contracts';
-import { DocumentSeries, financialYearOf, leaseMs, LOGGER, money, mul, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
+import { DocumentSeries, financialYearOf, leaseMs, LOGGER, money, mul, NatsClient, Saga, SequenceService, sub, today } from '@bahi/service-kit';
 import { SalesEvents } from '../events/sales-events';
 import { Models, type SaleDoc } from '../common/schemas';
 import { num } from '../common/totals';
@@ -41,7 +41,7 @@ export function returnBlocker(s: ReturnableSale): string | null {
 }
 
 /**
- * Sales returns (credit notes), all-or-nothing through the kit's Outbox exactly as a sale:
+ * Sales returns (credit notes), all-or-nothing through the kit's Saga exactly as a sale:
  * the note is stored pending with its frozen figures (keyed by the idempotency key), then it
  * reserves the sale (one return or cancellation of a bill at a time, and only if no other note
  * completed since its figures were computed), stock comes back in, the customer's due goes down
@@ -50,7 +50,7 @@ export function returnBlocker(s: ReturnableSale): string | null {
  */
 @Injectable()
 export class ReturnsService implements OnApplicationBootstrap, OnApplicationShutdown {
-  readonly outbox: Outbox<CreditNoteDoc, SalesReturnReply>;
+  readonly saga: Saga<CreditNoteDoc, SalesReturnReply>;
   readonly series: DocumentSeries;
 
   constructor(
@@ -69,7 +69,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
       format: formatCreditNoteNo,
       busyMessage: 'Too many credit notes took numbers at once; please try again.',
     });
-    this.outbox = new Outbox<CreditNoteDoc, SalesReturnReply>({
+    this.saga = new Saga<CreditNoteDoc, SalesReturnReply>({
       relay: events.relay.forSource('credit-note'),
       model: notes,
       idField: 'creditNoteId',
@@ -86,11 +86,11 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap() {
-    this.outbox.start();
+    this.saga.start();
   }
 
   onApplicationShutdown() {
-    this.outbox.stop();
+    this.saga.stop();
   }
 
   private async sale(companyId: number, saleId: number): Promise<ReturnableSale> {
@@ -116,7 +116,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
 
   async salesReturn(who: Who, input: ReturnInput): Promise<SalesReturnReply> {
     const key = input.idempotencyKey || randomUUID();
-    const earlier = await this.outbox.replay(who.companyId, key);
+    const earlier = await this.saga.replay(who.companyId, key);
     if (earlier) return earlier;
     const s = await this.sale(who.companyId, input.saleId);
     const blocked = returnBlocker(s);
@@ -128,12 +128,12 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
     const payments = readPayments(input.payments, refund.toFixed(2), 'refund');
     const date = today();
     const creditNoteId = await this.seq.next(who.companyId, 'creditNote');
-    return this.outbox.run({
+    return this.saga.run({
       companyId: who.companyId,
       creditNoteId,
       status: 'pending',
       idempotencyKey: key,
-      lockedUntil: this.outbox.lease(),
+      lockedUntil: this.saga.lease(),
       saleId: s.saleId,
       fy: financialYearOf(date),
       serial: 0,
@@ -251,7 +251,7 @@ export class ReturnsService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   redrive(): Promise<number> {
-    return this.outbox.redrive();
+    return this.saga.redrive();
   }
 
   async list(companyId: number, pageNo: number): Promise<CreditNoteListReply> {

@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import { indexOutbox, outboxFields, type OutboxRecord } from '@bahi/service-kit';
+import { indexSaga, sagaFields, type SagaRecord } from '@bahi/service-kit';
 import type { CompanyTaxMode, PaymentLine } from '@bahi/contracts';
 import type { CustomerSnap, SaleDoc } from '../common/schemas';
 
@@ -61,11 +61,11 @@ export interface StoredNoteGst {
 }
 
 /**
- * A credit note (sales return): an Outbox record like a sale. Numbered CN/YY-YY/NNNN at the
+ * A credit note (sales return): a saga record like a sale. Numbered CN/YY-YY/NNNN at the
  * point of no return (serial 0 and credit_note_no '' until then; failed notes never have one).
  * Only `status: 'complete'` notes are credit notes.
  */
-export interface CreditNoteDoc extends OutboxRecord {
+export interface CreditNoteDoc extends SagaRecord {
   creditNoteId: number;
   saleId: number;
   /** Financial year label of the note's date ('26-27'), its serial and number. */
@@ -104,7 +104,7 @@ export const CreditNoteSchema = new Schema<CreditNoteDoc>(
   {
     companyId: { type: Number, required: true },
     creditNoteId: { type: Number, required: true },
-    ...outboxFields,
+    ...sagaFields,
     saleId: { type: Number, required: true },
     fy: { type: String, required: true },
     serial: { type: Number, default: 0 },
@@ -130,7 +130,7 @@ export const CreditNoteSchema = new Schema<CreditNoteDoc>(
   },
   { collection: 'credit_notes', timestamps: true },
 );
-indexOutbox(CreditNoteSchema, 'creditNoteId');
+indexSaga(CreditNoteSchema, 'creditNoteId');
 // The list (newest first) and a sale's notes.
 CreditNoteSchema.index({ companyId: 1, status: 1, creditNoteId: -1 });
 CreditNoteSchema.index({ companyId: 1, saleId: 1 });
@@ -171,8 +171,8 @@ export interface SaleReturnFields {
 }
 export type ReturnableSale = SaleDoc & SaleReturnFields;
 
-/** Cancelling a bill: an Outbox record of its own, keyed `cancel:<saleId>` (a double click cancels once). */
-export interface SaleCancelDoc extends OutboxRecord {
+/** Cancelling a bill: a saga record of its own, keyed `cancel:<saleId>` (a double click cancels once). */
+export interface SaleCancelDoc extends SagaRecord {
   cancelId: number;
   saleId: number;
   date: string;
@@ -188,7 +188,7 @@ export const SaleCancelSchema = new Schema<SaleCancelDoc>(
   {
     companyId: { type: Number, required: true },
     cancelId: { type: Number, required: true },
-    ...outboxFields,
+    ...sagaFields,
     saleId: { type: Number, required: true },
     date: { type: String, required: true },
     reason: { type: String, required: true },
@@ -199,6 +199,6 @@ export const SaleCancelSchema = new Schema<SaleCancelDoc>(
   },
   { collection: 'sale_cancels', timestamps: true },
 );
-indexOutbox(SaleCancelSchema, 'cancelId');
+indexSaga(SaleCancelSchema, 'cancelId');
 
 export const ReturnModels = { CreditNote: 'CreditNote', SaleCancel: 'SaleCancel' } as const;

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects, type MakeSaleReply, type PreviewSaleReply } from '@bahi/contracts';
-import { isRealDate, leaseMs, LOGGER, NatsClient, Outbox, SequenceService, sub, today } from '@bahi/service-kit';
+import { faultPoint, isRealDate, leaseMs, LOGGER, NatsClient, Saga, SequenceService, sub, today } from '@bahi/service-kit';
 import { readPayments } from '../common/payments';
 import { GstError, parseRecipient, type RecipientDetails } from '@bahi/gst';
 import { CartsService } from '../carts/carts.service';
@@ -49,7 +49,7 @@ export interface CheckoutInput {
 }
 
 /**
- * A sale is one business fact across services, made all-or-nothing by the kit's Outbox: stored
+ * A sale is one business fact across services, made all-or-nothing by the kit's Saga: stored
  * `pending` (frozen lines and totals, keyed by the idempotency key), then inventory takes the
  * stock out and ledger posts the due (both idempotent by the sale as source), the cart is emptied
  * and the sale marked `complete`. A failure reverses what was applied and marks it `failed`; the
@@ -57,7 +57,7 @@ export interface CheckoutInput {
  */
 @Injectable()
 export class CheckoutService implements OnApplicationBootstrap, OnApplicationShutdown {
-  readonly outbox: Outbox<SaleDoc, MakeSaleReply>;
+  readonly saga: Saga<SaleDoc, MakeSaleReply>;
 
   constructor(
     @InjectModel(Models.Sale) readonly sales: Model<SaleDoc>,
@@ -73,7 +73,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     @Inject(LOGGER) log: Logger,
     events: SalesEvents,
   ) {
-    this.outbox = new Outbox<SaleDoc, MakeSaleReply>({
+    this.saga = new Saga<SaleDoc, MakeSaleReply>({
       // The completing update marks the sale's event pending; the relay publishes it after the answer.
       relay: events.relay.forSource('sale'),
       model: sales,
@@ -98,11 +98,11 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   onApplicationBootstrap() {
-    this.outbox.start();
+    this.saga.start();
   }
 
   onApplicationShutdown() {
-    this.outbox.stop();
+    this.saga.stop();
   }
 
   async checkout(who: Who, input: CheckoutInput): Promise<MakeSaleReply> {
@@ -112,7 +112,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     // earlier answer or an empty cart is what the counter sees first.
     const settle = <T>(p: Promise<T>) => p.then((v) => ({ v }), (err: unknown) => ({ err }));
     const reads = Promise.all([settle(this.loadSource(who, input.source)), settle(this.customers.resolve(who.companyId, input.clientId)), settle(this.companies.get(who.companyId))]);
-    const earlier = await this.outbox.replay(who.companyId, key);
+    const earlier = await this.saga.replay(who.companyId, key);
     if (earlier) return earlier;
 
     const date = input.date || today();
@@ -148,12 +148,12 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     const approvals = saleApprovals(doc);
 
     const saleId = await this.seq.next(who.companyId, 'sale');
-    return this.outbox.run({
+    return this.saga.run({
       companyId: who.companyId,
       saleId,
       status: 'pending',
       idempotencyKey: key,
-      lockedUntil: this.outbox.lease(),
+      lockedUntil: this.saga.lease(),
       source: {
         kind: input.source.kind,
         userId: who.userId,
@@ -263,7 +263,9 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     // The point of no return and the invoice number in one write: a sale past it has its number,
     // an undone one never took one (and a sale costs one update fewer than numbering apart).
     if (sale.gst && !(sale.gst.serial > 0)) await this.numbers.assign(sale, progress);
-    else await this.outbox.mark(sale, progress);
+    else await this.saga.mark(sale, progress);
+    // Kill point (tests only, docs/reliability.md): a sale past its point of no return, unfinished.
+    faultPoint('sale.after-ledger');
   }
 
   private async emptySource(sale: SaleDoc) {
@@ -284,11 +286,11 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
 
   /** Reverses stock and ledger and marks the sale failed. True when fully undone. */
   compensate(sale: SaleDoc, reason: string): Promise<boolean> {
-    return this.outbox.compensate(sale, reason);
+    return this.saga.compensate(sale, reason);
   }
 
-  /** Finishes or undoes sales a crash left behind (see Outbox.redrive). Returns how many it undid. */
+  /** Finishes or undoes sales a crash left behind (see Saga.redrive). Returns how many it undid. */
   redrive(): Promise<number> {
-    return this.outbox.redrive();
+    return this.saga.redrive();
   }
 }
