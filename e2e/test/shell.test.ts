@@ -13,13 +13,14 @@ const MANAGER_SIDEBAR = [
   'Sells Account',
   'Customer Details',
   'Receive Payment',
+  'Register',
   'Dashboard',
   'Reports',
   'Reorder List',
   'Expenses',
   'Opening Balances',
 ];
-const STAFF_SIDEBAR = ['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment'];
+const STAFF_SIDEBAR = ['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment', 'Register'];
 
 let e2e: E2E;
 

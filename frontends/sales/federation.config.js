@@ -8,5 +8,7 @@ module.exports = {
     './Cart': './src/cart/CartArea.tsx',
     './Estimates': './src/estimates/EstimatesArea.tsx',
     './SalesList': './src/salesList/SalesListArea.tsx',
+    // The cashier's register session (issue 29), at /register/*.
+    './Register': './src/register/RegisterArea.tsx',
   },
 };

@@ -14,6 +14,7 @@ export const REMOTE_AREAS: RemoteArea[] = [
   { path: 'estimateList', remote: 'sales', module: './Estimates', title: 'Estimates' },
   { path: 'salesList', remote: 'sales', module: './SalesList', title: 'Sells Account' },
   { path: 'clientList', remote: 'sales', module: './Clients', title: 'Customer Details' },
+  { path: 'register', remote: 'sales', module: './Register', title: 'Register' },
   { path: 'product', remote: 'catalogue', module: './Products', title: 'View Products', managerOnly: true },
   { path: 'productItem', remote: 'catalogue', module: './ProductItems', title: 'Product Details', managerOnly: true },
   { path: 'productsCatagory', remote: 'catalogue', module: './Categories', title: 'Categories', managerOnly: true },
@@ -56,6 +57,8 @@ export const NAV: NavEntry[] = [
   { to: '/salesList', label: 'Sells Account', icon: 'receipt', managerOnly: false },
   { to: '/clientList', label: 'Customer Details', icon: 'person', managerOnly: false },
   { to: '/payments/receivePayment', label: 'Receive Payment', icon: 'arrowDown', managerOnly: false },
+  // Issue 29: each cashier's register session (open, running totals, close, Z report).
+  { to: '/register', label: 'Register', icon: 'receipt', managerOnly: false },
   { to: '/reports', label: 'Dashboard', icon: 'chart', managerOnly: true, end: true },
   { to: '/reports/gst', label: 'Reports', icon: 'chart', managerOnly: true, activeUnder: '/reports/' },
   { to: '/reorderList', label: 'Reorder List', icon: 'box', managerOnly: true },

@@ -17,6 +17,7 @@ describe('sidebar entries by position (spec 000 §2)', () => {
       'Sells Account',
       'Customer Details',
       'Receive Payment',
+      'Register',
       'Dashboard',
       'Reports',
       'Reorder List',
@@ -25,12 +26,12 @@ describe('sidebar entries by position (spec 000 §2)', () => {
     ]);
   });
 
-  it('staff see Estimates, Sells Account, Customer Details and Receive Payment only', () => {
-    expect(navFor('staff').map((e) => e.label)).toEqual(['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment']);
+  it('staff see Estimates, Sells Account, Customer Details, Receive Payment and Register only', () => {
+    expect(navFor('staff').map((e) => e.label)).toEqual(['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment', 'Register']);
   });
 
   it('staff also see Expenses (not Opening Balances) while the company lets them record expenses', () => {
-    expect(navFor('staff', { staff_expenses: true }).map((e) => e.label)).toEqual(['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment', 'Expenses']);
+    expect(navFor('staff', { staff_expenses: true }).map((e) => e.label)).toEqual(['Estimates', 'Sells Account', 'Customer Details', 'Receive Payment', 'Register', 'Expenses']);
     expect(navFor('staff', { staff_expenses: false }).map((e) => e.label)).not.toContain('Expenses');
   });
 

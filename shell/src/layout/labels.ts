@@ -23,6 +23,7 @@ export function useAreaLabel(): (english: string) => string {
     'Reorder List': t('nav.reorderList'),
     Expenses: t('nav.expenses'),
     'Opening Balances': t('nav.openingBalances'),
+    Register: t('nav.register'),
     'Create Sell': t('nav.createSell'),
     Purchase: t('nav.purchase'),
     Setting: t('nav.setting'),

@@ -8,11 +8,13 @@ export interface CounterGuards {
   walkin_credit: 'confirm' | 'refuse' | 'allow';
   /** Staff may record expenses (issue 29). */
   staff_expenses: boolean;
+  /** A cash sale needs the cashier's open register (issue 29). */
+  require_register: boolean;
 }
 
 export const counterGuardsOf = (company: object): CounterGuards => {
-  const c = company as { staff_max_discount_percent?: number; walkin_credit?: CounterGuards['walkin_credit']; staff_expenses?: boolean };
-  return { staff_max_discount_percent: String(c.staff_max_discount_percent ?? 100), walkin_credit: c.walkin_credit ?? 'confirm', staff_expenses: c.staff_expenses === true };
+  const c = company as { staff_max_discount_percent?: number; walkin_credit?: CounterGuards['walkin_credit']; staff_expenses?: boolean; require_register?: boolean };
+  return { staff_max_discount_percent: String(c.staff_max_discount_percent ?? 100), walkin_credit: c.walkin_credit ?? 'confirm', staff_expenses: c.staff_expenses === true, require_register: c.require_register === true };
 };
 
 /** What setCompanyDetails gets: the percent as the number it was typed as (the server refuses anything but 0-100). */
@@ -20,6 +22,7 @@ export const counterGuardsBody = (g: CounterGuards) => ({
   staff_max_discount_percent: /^\d+(\.\d{1,2})?$/.test(g.staff_max_discount_percent.trim()) ? Number(g.staff_max_discount_percent) : g.staff_max_discount_percent,
   walkin_credit: g.walkin_credit,
   staff_expenses: g.staff_expenses,
+  require_register: g.require_register,
 });
 
 /** Staff discount limit and credit to the walk-in customer, inside the company form. */
@@ -56,6 +59,16 @@ export function CounterGuardsSection({ value, onChange }: { value: CounterGuards
       >
         <option value="managers">{t('guards.expensesManagers')}</option>
         <option value="staff">{t('guards.expensesStaff')}</option>
+      </SelectField>
+      <SelectField
+        label={t('guards.register')}
+        name="require_register"
+        value={value.require_register ? 'required' : 'optional'}
+        onChange={(e) => onChange({ ...value, require_register: e.target.value === 'required' })}
+        hint={t('guards.registerHint')}
+      >
+        <option value="optional">{t('guards.registerOptional')}</option>
+        <option value="required">{t('guards.registerRequired')}</option>
       </SelectField>
     </fieldset>
   );
