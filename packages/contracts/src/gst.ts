@@ -251,7 +251,22 @@ export interface Gstr2bPortalInvoice {
   taxable: string;
   tax: string;
   itc_available: boolean;
+  /** An amendment (b2ba, cdnra) only: its section and the number and date first reported. */
+  section?: 'b2ba' | 'cdnra';
+  original_bill_no?: string;
+  original_bill_date?: string;
 }
+/** A supplier's credit (C) or debit (D) note in the 2B (cdnr, cdnra); bill_no/bill_date are the note's. */
+export interface Gstr2bPortalNote extends Gstr2bPortalInvoice {
+  note_type: 'C' | 'D';
+}
+/** A purchase return (debit note) in the books: bill_no/bill_date are the note's number and date. */
+export interface Gstr2bBookNote extends Gstr2bBookBill {
+  debitNoteId: number;
+  /** The bill of the purchase the goods came on. */
+  purchase_bill_no: string;
+}
+export type Gstr2bFieldDiff = { field: 'bill_date' | 'taxable' | 'tax'; books: string; portal: string };
 export interface Gstr2bBookBill {
   purchaseId: number;
   distributorId: number;
@@ -271,4 +286,14 @@ export interface Gstr2bReply {
   differences: { books: Gstr2bBookBill; portal: Gstr2bPortalInvoice; fields: { field: 'bill_date' | 'taxable' | 'tax'; books: string; portal: string }[] }[];
   missing_in_books: Gstr2bPortalInvoice[];
   missing_in_2b: Gstr2bBookBill[];
+  /**
+   * The suppliers' credit notes (cdnr, cdnra) matched with Bahi's purchase returns (debit notes) by
+   * the same rules; a supplier's debit note (D) has no counterpart in Bahi: missing in the books.
+   */
+  notes: {
+    matched: { books: Gstr2bBookNote; portal: Gstr2bPortalNote }[];
+    differences: { books: Gstr2bBookNote; portal: Gstr2bPortalNote; fields: Gstr2bFieldDiff[] }[];
+    missing_in_books: Gstr2bPortalNote[];
+    missing_in_2b: Gstr2bBookNote[];
+  };
 }

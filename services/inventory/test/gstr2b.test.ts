@@ -167,3 +167,115 @@ describe('GSTR-2B matching', () => {
     COMPANIES[GST]!.itc_from_matched_only = false;
   });
 });
+
+describe('GSTR-2B credit and debit notes (cdnr, cdnra) and amended invoices (b2ba)', () => {
+  const dn: Record<string, { id: number; no: string }> = {};
+  const giveBack = async (purchaseId: number, k: string) => {
+    const sl = (await request(inv.url).get(`/getPurchaseDetails?purchaseId=${purchaseId}`).set(auth(G)).expect(200)).body.lines[0].sl_no;
+    const r = await request(inv.url).post('/purchaseReturn').set(auth(G)).send({ purchaseId, lines: [{ sl_no: sl, quantity: 1 }], refund: 0, idempotencyKey: k, reason: 'Damaged' });
+    if (r.status !== 200) throw new Error(`return: ${r.status} ${JSON.stringify(r.body)}`);
+    return { id: r.body.debitNoteId as number, no: r.body.debit_note_no as string };
+  };
+  /** A portal note: `nt` entries as India Compliance's GSTR2bCDNR reads them (ntnum, typ C/D, dt, val, items). */
+  const note = (ntnum: string, typ: 'C' | 'D', txval: number, t: { igst?: number; cgst?: number; sgst?: number }, extra: Record<string, unknown> = {}) => {
+    const tax = { igst: 0, cgst: 0, sgst: 0, cess: 0, ...t };
+    return { ntnum, typ, suptyp: 'R', dt, val: txval + tax.igst + tax.cgst + tax.sgst, pos: '27', rev: 'N', itcavl: 'Y', rsn: '', diffprcnt: 1, srctyp: '', items: [{ num: 1, rt: 0, txval, ...tax }], ...extra };
+  };
+  // Lower case and without the leading zeros: the supplier's way of writing our number.
+  const loose = (no: string) => no.toLowerCase().replace(/\/0+/, '/');
+  let notesFile: object;
+
+  beforeAll(async () => {
+    // Sugar 2 x 2000.00 at 5 %: taxable 4000.00, CGST 100.00 + SGST 100.00.
+    ids.p5 = await buy('MW/0060', d.mumbai, [[2, p.sugar]]);
+    // One sugar back: taxable 2000.00, CGST 50.00 + SGST 50.00.
+    dn.sugar = await giveBack(ids.p5, 'dn-sugar');
+    // The mixer of P3 back: taxable 1500.50, IGST 270.09.
+    dn.mixer = await giveBack(ids.p3!, 'dn-mixer');
+    // The bulb of P4 back: taxable 100.00, CGST 6.00 + SGST 6.00.
+    dn.bulb4 = await giveBack(ids.p4!, 'dn-bulb4');
+    // One of P2's two bulbs back: taxable 100.00, CGST 6.00 + SGST 6.00; the supplier reports no note for it.
+    dn.bulb2 = await giveBack(ids.p2!, 'dn-bulb2');
+    const b2b = (file as { data: { docdata: { b2b: { ctin: string; inv: unknown[] }[] } } }).data.docdata.b2b;
+    notesFile = {
+      data: {
+        gstin: MH_COMPANY,
+        rtnprd,
+        docdata: {
+          b2b: [
+            // The first file's bills, P5's, and P4's as first reported (tax 7 + 7: wrong; amended below).
+            { ...b2b[0], inv: [...b2b[0]!.inv, invoice('MW/0060', 4000, { cgst: 100, sgst: 100 }), invoice('MW/0050', 100, { cgst: 7, sgst: 7 })] },
+            b2b[1],
+          ],
+          // The amendment of MW/0050 under a new number: it replaces the first report and matches P4 by the original number.
+          b2ba: [{ ctin: MH_GSTIN, trdnm: 'MUMBAI WHOLESALE', supfildt: dt, supprd: rtnprd, inv: [{ ...invoice('MW/0050-A', 100, { cgst: 6, sgst: 6 }), oinum: 'MW/0050', oidt: dt }] }],
+          cdnr: [
+            // Our note for the sugar, tax 100.30 (within Rs 1); a supplier's debit note we have no counterpart of.
+            { ctin: MH_GSTIN, trdnm: 'MUMBAI WHOLESALE', supfildt: dt, supprd: rtnprd, nt: [note(loose(dn.sugar.no), 'C', 2000, { cgst: 50, sgst: 50.3 }), note('SDN-5', 'D', 100, { cgst: 6, sgst: 6 })] },
+            // The mixer's note with IGST 265.09: Rs 5 off.
+            { ctin: GJ_GSTIN, trdnm: 'SURAT TRADERS', supfildt: dt, supprd: rtnprd, nt: [note(dn.mixer.no, 'C', 1500.5, { igst: 265.09 })] },
+          ],
+          // P4's bulb note amended to the supplier's own number; matched by the number first reported.
+          cdnra: [{ ctin: MH_GSTIN, trdnm: 'MUMBAI WHOLESALE', supfildt: dt, supprd: rtnprd, nt: [note('MWCN-9', 'C', 100, { cgst: 6, sgst: 6 }, { ontnum: dn.bulb4.no, ontdt: dt, onttyp: 'C' })] }],
+        },
+      },
+    };
+  }, 120_000);
+
+  it('matches the credit notes with the debit notes by the same rules as bills; a debit note from the supplier is missing in the books', async () => {
+    const r = (await post(notesFile).expect(200)).body;
+    expect(r.notes.matched.map((m: any) => [m.books.debitNoteId, m.books.bill_no, m.portal.bill_no, m.books.tax, m.portal.tax, m.portal.section ?? 'cdnr'])).toEqual([
+      [dn.sugar.id, dn.sugar.no, loose(dn.sugar.no), '100.00', '100.30', 'cdnr'],
+      [dn.bulb4.id, dn.bulb4.no, 'MWCN-9', '12.00', '12.00', 'cdnra'],
+    ]);
+    expect(r.notes.matched[1].portal).toMatchObject({ note_type: 'C', original_bill_no: dn.bulb4.no, original_bill_date: today() });
+    expect(r.notes.differences.map((x: any) => [x.books.debitNoteId, x.books.purchase_bill_no, x.fields])).toEqual([[dn.mixer.id, 'ST-7', [{ field: 'tax', books: '270.09', portal: '265.09' }]]]);
+    expect(r.notes.missing_in_books).toEqual([
+      { gstin: MH_GSTIN, supplier: 'MUMBAI WHOLESALE', bill_no: 'SDN-5', bill_date: today(), value: '112.00', taxable: '100.00', tax: '12.00', itc_available: true, note_type: 'D' },
+    ]);
+    expect(r.notes.missing_in_2b).toEqual([
+      { debitNoteId: dn.bulb2.id, purchaseId: ids.p2, distributorId: d.mumbai, supplier: 'Mumbai Wholesale', gstin: MH_GSTIN, bill_no: dn.bulb2.no, bill_date: today(), taxable: '100.00', tax: '12.00', purchase_bill_no: 'MW/0043' },
+    ]);
+    // Bills: the amended MW/0050 replaced its first report and matched P4 by the original number; P5 matched.
+    expect(r.matched.map((m: any) => [m.books.purchaseId, m.portal.bill_no, m.portal.section ?? 'b2b', m.portal.tax])).toEqual([
+      [ids.p1, 'mw-42', 'b2b', '100.00'],
+      [ids.p2, 'MW/0043', 'b2b', '24.80'],
+      [ids.p5, 'MW/0060', 'b2b', '200.00'],
+      [ids.p4, 'MW/0050-A', 'b2ba', '12.00'],
+    ]);
+    expect(r.matched[3].portal).toMatchObject({ original_bill_no: 'MW/0050', original_bill_date: today() });
+    expect(r.differences.map((x: any) => x.books.purchaseId)).toEqual([ids.p3]);
+    expect(r.missing_in_books.map((x: any) => x.bill_no)).toEqual(['ST-9']);
+    expect(r.missing_in_2b).toEqual([]);
+    expect((await request(inv.url).get(`/gst/gstr2b?period=${period}`).set(auth(G)).expect(200)).body).toEqual(r);
+  });
+
+  it('refuses a note without a type or an amendment without its original number, naming it; the stored 2B stays', async () => {
+    const bad = (docdata: object) => post({ data: { gstin: MH_COMPANY, rtnprd, docdata } }).expect(400);
+    expect((await bad({ cdnr: [{ ctin: MH_GSTIN, nt: [note('CN-1', 'X' as 'C', 10, {})] }] })).body.message).toBe(`The note CN-1 of ${MH_GSTIN} has the type 'X'; a note is C (credit) or D (debit).`);
+    expect((await bad({ b2ba: [{ ctin: MH_GSTIN, inv: [invoice('A-2', 10, {})] }] })).body.message).toBe(`The amended invoice A-2 of ${MH_GSTIN} in b2ba has no original number (oinum).`);
+    expect((await bad({ cdnr: [{ ctin: MH_GSTIN, inv: [] }] })).body.message).toBe(`Supplier ${MH_GSTIN} in the GSTR-2B file has no list of notes (nt) in cdnr.`);
+    expect((await request(inv.url).get(`/gst/gstr2b?period=${period}`).set(auth(G)).expect(200)).body.notes.matched).toHaveLength(2);
+  });
+
+  it('itc_from_matched_only: a debit note takes credit back when its credit note or its purchase was matched, else not', async () => {
+    const inward = () => nestRequest<GstInwardReply>(nc, Subjects.inventory.gstInward, { companyId: GST, from: `${period}-01`, to: today() }) as Promise<GstInwardReply>;
+    // All bills: CGST 50 (P1) + 12 (P2) + 6 (P4) + 100 (P5) = 168.00 less every note 50 + 6 + 6 = 62.00: 106.00,
+    // SGST the same; IGST 270.09 (P3) - 270.09 (its note) = 0.00.
+    expect((await inward()).itc).toEqual({ igst: '0.00', cgst: '106.00', sgst: '106.00' });
+    COMPANIES[GST]!.itc_from_matched_only = true;
+    try {
+      // Matched bills P1, P2, P4 (b2ba), P5: CGST 50 + 12 + 6 + 100 = 168.00; P3 (a difference) none.
+      // Notes: sugar (matched) 50 and bulb4 (matched, cdnra) 6 come off; bulb2's credit note is missing but its
+      // purchase P2 was matched, so its 6 comes off too; the mixer's note is a difference and P3's credit was
+      // never taken: nothing comes off (IGST stays 0.00, not -270.09). 168.00 - 62.00 = 106.00.
+      expect((await inward()).itc).toEqual({ igst: '0.00', cgst: '106.00', sgst: '106.00' });
+      // With the first file (no notes, no P5, MW/0050 not reported): P1 and P2 matched only: CGST 50 + 12 = 62.00;
+      // bulb2's purchase P2 matched: 6 off; sugar's P5 and bulb4's P4 unmatched, their notes unmatched: nothing off. 56.00.
+      await post(file).expect(200);
+      expect((await inward()).itc).toEqual({ igst: '0.00', cgst: '56.00', sgst: '56.00' });
+    } finally {
+      COMPANIES[GST]!.itc_from_matched_only = false;
+    }
+  });
+});

@@ -32,15 +32,15 @@ export class Gstr2bController {
     const p = period(raw);
     const company: CompanyDetails = await this.nats.send(Subjects.identity.companyDetails, { companyId });
     if ((company.tax_mode ?? 'simple') === 'simple' || !company.gstin) throw new BadRequestException('GSTR-2B matching needs the company in GST mode with its GSTIN (Setting).');
-    const invoices = parseGstr2b(body, p, company.gstin);
-    await this.model.updateOne({ companyId, period: p }, { $set: { invoices, uploadedBy: user.uid } }, { upsert: true });
-    return this.service.result(companyId, p, invoices);
+    const { invoices, notes } = parseGstr2b(body, p, company.gstin);
+    await this.model.updateOne({ companyId, period: p }, { $set: { invoices, notes, uploadedBy: user.uid } }, { upsert: true });
+    return this.service.result(companyId, p, invoices, notes);
   }
 
   @Get('gst/gstr2b')
   async get(@Tenant() companyId: number, @Query('period') raw: unknown): Promise<Gstr2bReply> {
     const p = period(raw);
     const doc = await this.model.findOne({ companyId, period: p }).lean();
-    return this.service.result(companyId, p, doc?.invoices ?? null);
+    return this.service.result(companyId, p, doc?.invoices ?? null, doc?.notes ?? []);
   }
 }

@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import type { PortalInvoice } from './gstr2b';
+import type { PortalInvoice, PortalNote } from './gstr2b';
 
 export const GSTR2B_MODEL = 'Gstr2b';
 
@@ -9,6 +9,8 @@ export interface Gstr2bDoc {
   /** YYYY-MM */
   period: string;
   invoices: PortalInvoice[];
+  /** cdnr and cdnra (absent on uploads before notes were read: none). */
+  notes?: PortalNote[];
   uploadedBy: number;
 }
 export const Gstr2bSchema = new Schema<Gstr2bDoc>(
@@ -16,6 +18,7 @@ export const Gstr2bSchema = new Schema<Gstr2bDoc>(
     companyId: { type: Number, required: true },
     period: { type: String, required: true },
     invoices: { type: [Object], default: [] },
+    notes: { type: [Object], default: [] },
     uploadedBy: { type: Number, default: 0 },
   },
   { collection: 'gstr2b', timestamps: true },

@@ -34,9 +34,13 @@ export class PurchaseInwardService {
     const all = zero();
     const itc = zero();
     let purchases = 0;
-    // itc_from_matched_only (issue 31): credit only from purchases matched in the range's GSTR-2Bs.
+    // itc_from_matched_only (issue 31): credit only from purchases matched in the range's GSTR-2Bs;
+    // a debit note takes credit back when the supplier's credit note is matched in them, or when
+    // its purchase's credit was taken (matched in any 2B up to `to`): nothing else was claimed.
     const company: CompanyDetails = await this.nats.send(Subjects.identity.companyDetails, { companyId });
-    const matched = company.itc_from_matched_only ? await this.gstr2b.matchedIds(companyId, from, to) : null;
+    const onlyMatched = company.itc_from_matched_only === true;
+    const matched = onlyMatched ? (await this.gstr2b.matched(companyId, from, to)).purchases : null;
+    const claimed = onlyMatched ? await this.gstr2b.matched(companyId, '0000-01-01', to) : null;
     const cursor = this.purchases.model
       .find({ companyId, status: 'complete', date: { $gte: from, $lte: to }, gst: { $ne: null } }, { gst: 1, taxMode: 1, purchaseId: 1 })
       .lean()
@@ -54,12 +58,13 @@ export class PurchaseInwardService {
       }
     }
     const notes = this.notes
-      .find({ companyId, status: 'complete', date: { $gte: from, $lte: to }, gst: { $ne: null } }, { gst: 1, taxMode: 1, taxable: 1, igst: 1, cgst: 1, sgst: 1 })
+      .find({ companyId, status: 'complete', date: { $gte: from, $lte: to }, gst: { $ne: null } }, { gst: 1, taxMode: 1, taxable: 1, igst: 1, cgst: 1, sgst: 1, debitNoteId: 1, purchaseId: 1 })
       .lean()
       .cursor();
     for await (const n of notes) {
       if (!n.gst) continue;
-      const heads = [all, ...(n.gst.distributor_gstin && n.taxMode === 'gst' ? [itc] : [])];
+      const reverses = !claimed || claimed.notes.has(n.debitNoteId) || claimed.purchases.has(n.purchaseId);
+      const heads = [all, ...(n.gst.distributor_gstin && n.taxMode === 'gst' && reverses ? [itc] : [])];
       for (const h of heads) {
         h.taxable = h.taxable.minus(n.taxable);
         h.igst = h.igst.minus(n.igst);
