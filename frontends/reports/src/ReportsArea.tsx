@@ -3,7 +3,9 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { GstReturnsPage } from './GstReturnsPage';
 import { DashboardPage } from './dashboard/DashboardPage';
 import { AgeingPage } from './pages/AgeingPage';
+import { CashbookPage } from './pages/CashbookPage';
 import { DaybookPage } from './pages/DaybookPage';
+import { PnlPage } from './pages/PnlPage';
 import { ProfitPage } from './pages/ProfitPage';
 import { ReportsMenu } from './pages/ReportFrame';
 import { PurchaseRegisterPage } from './pages/PurchaseRegisterPage';
@@ -30,7 +32,9 @@ export default function ReportsArea() {
       <Route path="sales-register" element={<SalesRegisterPage />} />
       <Route path="purchase-register" element={<PurchaseRegisterPage />} />
       <Route path="stock-summary" element={<StockSummaryPage />} />
+      <Route path="cashbook" element={<CashbookPage />} />
       <Route path="profit" element={<ProfitPage />} />
+      <Route path="pnl" element={<PnlPage />} />
       <Route path="ageing" element={<AgeingPage />} />
       <Route path="*" element={<Navigate to="gst" replace />} />
     </Routes>

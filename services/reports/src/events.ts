@@ -61,7 +61,10 @@ const saleLines = (lines: SaleCompletedEvent['lines']): FactLine[] =>
 function paymentsOf(raw: unknown, fallback: number): { mode: string; amount: number }[] {
   if (!Array.isArray(raw)) return fallback ? [{ mode: 'cash', amount: fallback }] : [];
   return raw.map((p: { mode?: unknown; amount?: unknown }, i) => {
-    if (typeof p?.mode !== 'string' || !PAY_MODES.includes(p.mode as never)) throw new BadEvent(`payments[${i}].mode is not a payment mode`);
+    if (typeof p?.mode !== 'string' || !PAY_MODES.includes(p.mode as never)) {
+      const what = `payments[${i}].mode`;
+      throw new BadEvent(`${what} is not a payment mode`);
+    }
     return { mode: p.mode, amount: paise(p.amount, `payments[${i}].amount`) };
   });
 }

@@ -1,7 +1,7 @@
 // The dashboard's arithmetic on the API's decimal strings: exact in paise, never through floats.
 import type { BucketKey, CardKey } from './types';
 
-export const CARD_KEYS: CardKey[] = ['sales', 'collections', 'newDues', 'cashInHand'];
+export const CARD_KEYS: CardKey[] = ['sales', 'collections', 'newDues', 'cashInHand', 'bankBalance'];
 export const BUCKET_KEYS: BucketKey[] = ['b0_30', 'b31_60', 'b61_90', 'b90'];
 
 /** "1234.5" / "-0.75" / 12 -> paise as a bigint; anything unreadable counts as 0. */

@@ -2,7 +2,8 @@
 // dates IST YYYY-MM-DD.
 import type { AgeingRow } from '../pages/types';
 
-export type CardKey = 'sales' | 'collections' | 'newDues' | 'cashInHand';
+/** cashInHand and bankBalance: each day's closing balance from the books' opening (cash; upi, card, cheque and bank). */
+export type CardKey = 'sales' | 'collections' | 'newDues' | 'cashInHand' | 'bankBalance';
 
 export interface TopProduct {
   productId: number;

@@ -1,6 +1,6 @@
 import { useTranslation } from '@bahi/i18n';
 import { Button } from '@bahi/ui-kit';
-import { Loaded, ReportShell, ReportTable, inr, pageOf, useReport, type Col } from './ReportFrame';
+import { Loaded, ReportShell, ReportTable, Tenders, inr, pageOf, useReport, type Col } from './ReportFrame';
 import { addDays, dmy, isDate, istToday } from './query';
 import type { Daybook, DaybookRow } from './types';
 
@@ -15,10 +15,13 @@ export function DaybookPage() {
   const cols: Col<DaybookRow>[] = [
     { key: 'kind', label: t('pages.cols.kind'), cell: (x) => <span className={`rp-kind rp-kind--${x.kind}`}>{t(`pages.kinds.${x.kind}`)}</span> },
     { key: 'docNo', label: t('pages.cols.number'), cell: (x) => x.docNo ?? `#${x.ref}` },
-    { key: 'party', label: t('pages.cols.party'), cell: (x) => x.party || '—' },
+    { key: 'party', label: t('pages.cols.party'), cell: (x) => (x.kind === 'expense' ? t(`pages.categories.${x.party}`, { defaultValue: x.party }) : x.party || '—') },
     { key: 'amount', label: t('pages.cols.amount'), num: true, cell: (x) => inr(x.amount) },
     { key: 'cashIn', label: t('pages.cols.cashIn'), num: true, cell: (x) => inr(x.cashIn), total: r.data && inr(r.data.totals.cashIn) },
     { key: 'cashOut', label: t('pages.cols.cashOut'), num: true, cell: (x) => inr(x.cashOut), total: r.data && inr(r.data.totals.cashOut) },
+    { key: 'bankIn', label: t('pages.cols.bankIn'), num: true, cell: (x) => inr(x.bankIn), total: r.data && inr(r.data.totals.bankIn) },
+    { key: 'bankOut', label: t('pages.cols.bankOut'), num: true, cell: (x) => inr(x.bankOut), total: r.data && inr(r.data.totals.bankOut) },
+    { key: 'payments', label: t('pages.cols.payments'), cell: (x) => <Tenders payments={x.payments ?? []} /> },
   ];
   return (
     <ReportShell

@@ -86,7 +86,7 @@ export function ProfitPage() {
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** 2026-04 -> Apr 2026 (month names stay en-IN as dates do). */
-function monthName(m: string): string {
+export function monthName(m: string): string {
   const x = /^(\d{4})-(\d{2})$/.exec(m);
   return x ? `${MONTHS[Number(x[2]) - 1]} ${x[1]}` : m;
 }

@@ -6,7 +6,7 @@ import { useTranslation } from '@bahi/i18n';
 import { Button, Card, Pager, Spinner, api, errorMessage, fileNameOf, formatINR, openDocument, requestBlob, saveFile, useAlert } from '@bahi/ui-kit';
 import { TotalsTable, type Column } from '../TotalsTable';
 import { DeadLettersNotice } from './DeadLetters';
-import { PAGE_SIZE, QUICK_RANGES, REPORT_NAMES, activeRange, istToday, nextParams, pageCount, queryOf, queryString, quickRange, type ReportName } from './query';
+import { PAGE_SIZE, PDF_REPORTS, QUICK_RANGES, REPORT_NAMES, activeRange, istToday, nextParams, pageCount, queryOf, queryString, quickRange, type ReportName } from './query';
 
 /** The reports menu: each report and the GST returns page. */
 export function ReportsMenu() {
@@ -120,9 +120,11 @@ export function ReportActions({ name, query }: { name: ReportName; query: Record
       <Button variant="secondary" busy={busy === 'xlsx'} onClick={() => void exportAs('xlsx')} data-testid="export-xlsx">
         {t('pages.export.xlsx')}
       </Button>
-      <Button busy={busy === 'pdf'} onClick={() => void pdf()} data-testid="export-pdf">
-        {t('pages.export.pdf')}
-      </Button>
+      {PDF_REPORTS.includes(name) && (
+        <Button busy={busy === 'pdf'} onClick={() => void pdf()} data-testid="export-pdf">
+          {t('pages.export.pdf')}
+        </Button>
+      )}
     </div>
   );
 }
@@ -206,3 +208,10 @@ export function Loaded<T>({ state, children }: { state: ReportState<T>; children
 
 export const pageOf = (q: Record<string, string>) => (q.page && /^\d+$/.test(q.page) ? Number(q.page) : 0);
 export { PAGE_SIZE };
+
+/** A row's tenders as the server gave them ("Cash ₹642.00 · Card ₹1,000.00"). */
+export function Tenders({ payments }: { payments: { mode: string; amount: string }[] }) {
+  const { t } = useTranslation('reports');
+  if (!payments.length) return <>—</>;
+  return <span className="rp-tenders">{payments.map((p) => `${t(`pages.modes.${p.mode}`)} ${inr(p.amount)}`).join(' · ')}</span>;
+}

@@ -1,7 +1,9 @@
 // The report pages' pure rules: IST dates, quick ranges, the URL query of a report and its paging.
 
 /** The reports the pages show, in menu order (the service's route names). */
-export const REPORT_NAMES = ['daybook', 'sales-register', 'purchase-register', 'stock-summary', 'profit', 'ageing'] as const;
+export const REPORT_NAMES = ['daybook', 'cashbook', 'sales-register', 'purchase-register', 'stock-summary', 'profit', 'pnl', 'ageing'] as const;
+/** The reports documents prints as a PDF (its ReportNames); the cash book and P&L export as CSV/XLSX. */
+export const PDF_REPORTS: readonly ReportName[] = ['daybook', 'sales-register', 'purchase-register', 'stock-summary', 'profit', 'ageing'];
 export type ReportName = (typeof REPORT_NAMES)[number];
 
 /** Rows per page of a paged report (the service's page size). */

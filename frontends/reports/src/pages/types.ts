@@ -8,13 +8,57 @@ export interface DaybookRow {
   amount: string;
   cashIn: string;
   cashOut: string;
+  /** Every mode but cash (upi, card, cheque, bank). */
+  bankIn: string;
+  bankOut: string;
+  payments: Payment[];
+  note?: string;
+}
+export interface Payment {
+  mode: 'cash' | 'upi' | 'card' | 'cheque' | 'bank';
+  amount: string;
 }
 export interface Daybook {
   date: string;
   page: number;
   pageSize: number | null;
   rows: DaybookRow[];
-  totals: { count: number; byKind: Record<string, string>; cashIn: string; cashOut: string };
+  totals: { count: number; byKind: Record<string, string>; cashIn: string; cashOut: string; bankIn: string; bankOut: string };
+}
+export interface CashbookRow {
+  date: string;
+  kind: string;
+  source: string;
+  ref: number | null;
+  docNo: string | null;
+  party: string;
+  payments: Payment[];
+  in: string;
+  out: string;
+  balance: string;
+}
+export interface Cashbook {
+  from: string;
+  to: string;
+  mode: 'cash' | 'bank';
+  openingDate: string | null;
+  page: number;
+  rows: CashbookRow[];
+  totals: { opening: string; in: string; out: string; closing: string };
+}
+export interface PnlFigures {
+  sales: string;
+  cost: string;
+  gross_profit: string;
+  expenses: string;
+  net_profit: string;
+  valueWithoutCost: string;
+}
+export interface Pnl {
+  from: string;
+  to: string;
+  rows: (PnlFigures & { month: string })[];
+  totals: PnlFigures;
 }
 export interface SalesRow {
   saleId: number;
