@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { fillTemplate, GSTR2B_MISSING_TEMPLATES, type Distributor, type Gstr2bBookBill, type Gstr2bPortalInvoice, type Gstr2bReply } from '@bahi/contracts';
+import { fillTemplate, GSTR2B_MISSING_TEMPLATES, type Distributor, type Gstr2bBookBill, type Gstr2bBookNote, type Gstr2bFieldDiff, type Gstr2bPortalInvoice, type Gstr2bPortalNote, type Gstr2bReply, type ShareTemplates } from '@bahi/contracts';
 import { useTranslation } from '@bahi/i18n';
 import { api, Button, Card, errorMessage, Field, formatINR, Spinner, useAlert, useUser } from '@bahi/ui-kit';
 
@@ -13,11 +13,16 @@ const lastMonth = () => {
 const thisMonth = () => new Date().toISOString().slice(0, 7);
 
 function BillCells({ b }: { b: Gstr2bBookBill | Gstr2bPortalInvoice }) {
+  const { t } = useTranslation('purchase');
+  const original = 'original_bill_no' in b ? b.original_bill_no : undefined;
   return (
     <>
       <td>{b.supplier}</td>
       <td className="pu-mono">{b.gstin}</td>
-      <td>{b.bill_no}</td>
+      <td>
+        {b.bill_no}
+        {original && <div className="pu-2b-amended">{t('gstr2b.amendedFrom', { no: original })}</div>}
+      </td>
       <td>{b.bill_date}</td>
       <td className="pu-num">{formatINR(b.taxable)}</td>
       <td className="pu-num">{formatINR(b.tax)}</td>
@@ -65,10 +70,15 @@ export function Gstr2bPage() {
 
   const whatsapp = async (b: Gstr2bBookBill) => {
     try {
-      const d = (await api.get<{ data: Distributor }>('/getDistributorsDetails', { query: { id: b.distributorId } })).data;
+      const [d, company] = await Promise.all([
+        api.get<{ data: Distributor }>('/getDistributorsDetails', { query: { id: b.distributorId } }).then((r) => r.data),
+        api.get<{ share_templates?: Partial<ShareTemplates> }>('/getCompanyDetails'),
+      ]);
       const mobile = d.officers?.find((o) => o.mobile)?.mobile ?? '';
       const lang = i18n.language === 'hi' ? 'hi' : 'en';
-      const message = fillTemplate(GSTR2B_MISSING_TEMPLATES[lang], {
+      // The company's own message (Setting), else the shipped one.
+      const template = company.share_templates?.gstr2b_missing?.[lang] || GSTR2B_MISSING_TEMPLATES[lang];
+      const message = fillTemplate(template, {
         name: d.name, company: user?.companyName ?? '', bill_no: b.bill_no, bill_date: b.bill_date, tax: formatINR(b.tax), period,
       });
       window.open(`https://wa.me/${mobile ? `91${mobile}` : ''}?text=${encodeURIComponent(message)}`, '_blank', 'noopener');
@@ -184,8 +194,70 @@ export function Gstr2bPage() {
               </tbody>
             </table>
           </Card>
+          <NotesCard notes={data.notes} />
         </>
       )}
     </>
+  );
+}
+
+type NoteRow = { status: 'matched' | 'difference' | 'missingInBooks' | 'missingIn2b'; key: string; doc: Gstr2bBookNote | Gstr2bPortalNote; portal?: Gstr2bPortalNote; fields?: Gstr2bFieldDiff[] };
+
+/** The suppliers' credit and debit notes (cdnr, cdnra) against Bahi's purchase returns, in one table with a status column. */
+function NotesCard({ notes }: { notes: Gstr2bReply['notes'] | undefined }) {
+  const { t } = useTranslation('purchase');
+  if (!notes) return null;
+  const rows: NoteRow[] = [
+    ...notes.matched.map((m) => ({ status: 'matched' as const, key: `m-${m.books.debitNoteId}`, doc: m.books, portal: m.portal })),
+    ...notes.differences.map((x) => ({ status: 'difference' as const, key: `d-${x.books.debitNoteId}`, doc: x.books, portal: x.portal, fields: x.fields })),
+    ...notes.missing_in_books.map((p) => ({ status: 'missingInBooks' as const, key: `b-${p.gstin}-${p.bill_no}`, doc: p, portal: p })),
+    ...notes.missing_in_2b.map((b) => ({ status: 'missingIn2b' as const, key: `2-${b.debitNoteId}`, doc: b })),
+  ];
+  const kind = (r: NoteRow) => {
+    if (r.portal && r.status === 'missingInBooks') return t(r.portal.note_type === 'D' ? 'gstr2b.notes.supplierDebit' : 'gstr2b.notes.supplierCredit');
+    const b = r.doc as Gstr2bBookNote;
+    return t('gstr2b.notes.ourDebit', { bill: b.purchase_bill_no });
+  };
+  return (
+    <Card title={`${t('gstr2b.notes.title')} (${rows.length})`}>
+      <p className="pu-2b-hint">{t('gstr2b.notes.hint')}</p>
+      <table className="bk-table" data-testid="gstr2b-notes">
+        <thead>
+          <tr>
+            <th>{t('gstr2b.notes.status')}</th>
+            <th>{t('gstr2b.supplier')}</th>
+            <th>{t('gstr2b.notes.noteNo')}</th>
+            <th>{t('gstr2b.notes.kind')}</th>
+            <th>{t('gstr2b.billDate')}</th>
+            <th className="pu-num">{t('gstr2b.taxable')}</th>
+            <th className="pu-num">{t('gstr2b.tax')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key} data-status={r.status}>
+              <td>
+                {t(`gstr2b.notes.${r.status}`)}
+                {r.fields?.map((f) => (
+                  <div key={f.field} className="pu-2b-amended">
+                    {t(`gstr2b.fields.${f.field}`)}: {f.field === 'bill_date' ? f.books : formatINR(f.books)} / {f.field === 'bill_date' ? f.portal : formatINR(f.portal)}
+                  </div>
+                ))}
+              </td>
+              <td>{r.doc.supplier}</td>
+              <td>
+                {r.doc.bill_no}
+                {r.portal && r.portal.bill_no !== r.doc.bill_no && <div className="pu-2b-amended">{t('gstr2b.notes.reportedAs', { no: r.portal.bill_no })}</div>}
+                {r.portal?.original_bill_no && <div className="pu-2b-amended">{t('gstr2b.amendedFrom', { no: r.portal.original_bill_no })}</div>}
+              </td>
+              <td>{kind(r)}</td>
+              <td>{r.doc.bill_date}</td>
+              <td className="pu-num">{formatINR(r.doc.taxable)}</td>
+              <td className="pu-num">{formatINR(r.doc.tax)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
   );
 }
