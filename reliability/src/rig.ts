@@ -37,6 +37,8 @@ export interface RigOptions {
   gatewayEnv?: Record<string, string>;
   /** Processes per service (default 1): same NATS queue group, each its own port; the gateway takes them all. */
   replicas?: Partial<Record<Service, number>>;
+  /** A data folder to start on (a restored backup, the upgrade snapshot): its `mongo/` is copied into the rig's first. */
+  seedDir?: string;
 }
 
 export class Rig {
@@ -75,6 +77,7 @@ export class Rig {
     }
     const dbPath = path.join(this.dataDir, 'mongo');
     fs.mkdirSync(dbPath, { recursive: true });
+    if (opts.seedDir) fs.cpSync(path.join(opts.seedDir, 'mongo'), dbPath, { recursive: true });
     const mongo: Proc = {
       cmd: process.execPath, args: [], cwd: ROOT, env: process.env, port: 0,
       bind: (port) => {
