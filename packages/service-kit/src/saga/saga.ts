@@ -256,10 +256,15 @@ export class Saga<D extends SagaRecord, R> {
    */
   private async claim(doc: D): Promise<D | null> {
     const now = new Date();
-    const lease = doc.lockedUntil.getTime() < now.getTime() ? { lockedUntil: { $lt: now } } : { owner: doc.owner, lockedUntil: doc.lockedUntil };
+    const expired = doc.lockedUntil.getTime() < now.getTime();
+    const lease = expired ? { lockedUntil: { $lt: now } } : { owner: doc.owner, lockedUntil: doc.lockedUntil };
     const $set = { lockedUntil: new Date(now.getTime() + this.o.leaseMs), owner: this.newOwner(), ...(this.stamped ? { updatedAt: now } : {}) };
-    const claimed = await this.records.findOneAndUpdate(this.where(doc, { status: doc.status, ...lease }) as never, { $set } as never, { returnDocument: 'after' });
-    return (claimed as D | null) ?? null;
+    const claimed = (await this.records.findOneAndUpdate(this.where(doc, { status: doc.status, ...lease }) as never, { $set } as never, { returnDocument: 'after' })) as D | null;
+    // Who took what from whom, and why (the load test reads these to time the take-overs).
+    if (claimed && doc.owner) {
+      this.o.log.info({ [this.o.idField]: this.id(doc), from: doc.owner, why: expired ? 'lease expired' : 'owner gone', pastNoReturn: Boolean(claimed.ledgerPosted) }, `${this.o.noun} taken over`);
+    }
+    return claimed ?? null;
   }
 
   /** Marks this attempt's pending record complete; false when it was no longer pending or no longer ours. */
