@@ -16,6 +16,7 @@ import type { Gstr3bReply } from '@bahi/contracts';
 import { useLanguage, useTranslation } from '@bahi/i18n';
 import { Gstr1Sections } from './gst/Gstr1Sections';
 import { Gstr3bCard } from './gst/Gstr3bCard';
+import { TallyCard } from './gst/TallyCard';
 import { FilingPanel, QuarterSelect, useGstFiling } from './gst/FilingPanel';
 import { quarterOf, returnQuery } from './gst/filing';
 import {
@@ -172,6 +173,7 @@ export function GstReturnsPage() {
       ) : (
         <Returns state={state} csvButton={csvButton} download3b={download3bButton} />
       )}
+      <TallyCard />
     </div>
   );
 }

@@ -19,6 +19,7 @@ import {
 } from '@bahi/ui-kit';
 import { PrintersCard } from './PrintersCard';
 import { DownloadAllCard } from './DownloadAllCard';
+import { AccountantCard } from './AccountantCard';
 import { PublicAddressCard } from './PublicAddressCard';
 import { ApprovalPinCard, type CounterGuards, counterGuardsBody, counterGuardsOf, CounterGuardsSection } from './CounterGuardsSection';
 import { dispatchBody, dispatchOf, DispatchSection, type DispatchSettings } from './DispatchSection';
@@ -438,6 +439,7 @@ export function SettingPage() {
       <PrintersCard />
       <PublicAddressCard />
       <CompanyUsers />
+      <AccountantCard />
       <DownloadAllCard />
     </>
   );

@@ -160,7 +160,7 @@ export class TallyExport {
     const vouchers: TallyVoucher[] = [];
     for (const f of fetched) vouchers.push(...(await f.run()));
     for (const v of vouchers) {
-      if (!imbalance(v).isZero()) throw new Error(`Tally voucher ${v.type} ${v.number} does not balance by ${imbalance(v).toFixed(2)}`);
+      if (!imbalance(v).isZero()) throw new Error(`unbalanced tally voucher ${v.type} ${v.number}: ${imbalance(v).toFixed(2)}`);
     }
     const used = new Set(vouchers.flatMap((v) => v.entries.map((e) => e.ledger)));
     if (vouchers.some((v) => v.party === walkIn)) parties.set('walk-in', { name: walkIn, group: 'Sundry Debtors', gstin: null, state: '', country: 'India', pincode: '', address: [] });
