@@ -15,7 +15,7 @@ export const SERVICES = ['identity', 'inventory', 'ledger', 'sales', 'reports'] 
 const LATE: readonly Service[] = ['reports'];
 export type Service = (typeof SERVICES)[number];
 /** A process of the rig; a service's further replicas are `sales-2`, `sales-3`, ... */
-export type Part = 'mongo' | 'nats' | Service | `${Service}-${number}` | 'gateway';
+export type Part = 'mongo' | 'nats' | `nats-${number}` | Service | `${Service}-${number}` | 'gateway';
 
 interface Proc {
   cmd: string;
@@ -39,6 +39,8 @@ export interface RigOptions {
   replicas?: Partial<Record<Service, number>>;
   /** A data folder to start on (a restored backup, the upgrade snapshot): its `mongo/` is copied into the rig's first. */
   seedDir?: string;
+  /** NATS nodes (default 1): with 3, a JetStream cluster (`nats`, `nats-2`, `nats-3`), every stream at 3 copies. */
+  natsNodes?: number;
 }
 
 export class Rig {
@@ -48,6 +50,8 @@ export class Rig {
   private readonly procs = new Map<Part, Proc>();
   gatewayUrl = '';
   mongoUri = '';
+  /** Every NATS node's address, separated by commas (NATS_URL as the services get it). */
+  natsUrl = '';
   /** Each service's first replica. */
   serviceUrl: Record<string, string> = {};
   /** Every replica of each service, as the gateway is given them. */
@@ -86,26 +90,36 @@ export class Rig {
         this.mongoUri = `mongodb://127.0.0.1:${port}`;
       },
     };
-    const store = path.join(this.dataDir, 'nats');
-    let natsUrl = '';
-    const nats: Proc = {
-      cmd: findNatsServer(), args: [], cwd: ROOT, env: process.env, port: 0,
-      bind: (port) => {
-        nats.port = port;
-        nats.args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store];
-        natsUrl = `nats://127.0.0.1:${port}`;
-      },
-    };
+    // One node, or a cluster whose route ports are fixed first (each node lists all of them).
+    const nodes = opts.natsNodes ?? 1;
+    const names: Part[] = Array.from({ length: nodes }, (_, i) => (i ? (`nats-${i + 1}` as Part) : 'nats'));
+    const routes = nodes > 1 ? await Promise.all(names.map(() => freePort())) : [];
+    const clientPorts: number[] = [];
+    names.forEach((name, i) => {
+      const store = path.join(this.dataDir, i ? `nats-${i + 1}` : 'nats');
+      const node: Proc = {
+        cmd: findNatsServer(), args: [], cwd: ROOT, env: process.env, port: 0,
+        bind: (port) => {
+          node.port = port;
+          clientPorts[i] = port;
+          node.args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store];
+          if (nodes > 1)
+            node.args.push('--name', name, '--cluster_name', 'bahi', '--cluster', `nats://127.0.0.1:${routes[i]}`, '--routes', routes.map((r) => `nats://127.0.0.1:${r}`).join(','));
+        },
+      };
+      this.procs.set(name, node);
+    });
     mongo.bind(await freePort());
-    nats.bind(await freePort());
+    for (const name of names) this.procs.get(name)!.bind(await freePort());
     this.procs.set('mongo', mongo);
-    this.procs.set('nats', nats);
-    await Promise.all([this.startPart('mongo', true), this.startPart('nats', true)]);
+    await Promise.all([this.startPart('mongo', true), ...names.map((n) => this.startPart(n, true))]);
+    const natsUrl = (this.natsUrl = clientPorts.map((p) => `nats://127.0.0.1:${p}`).join(','));
 
     const common = {
       ...process.env,
       MONGODB_URI: this.mongoUri,
       NATS_URL: natsUrl,
+      ...(nodes > 1 ? { BAHI_JS_REPLICAS: String(nodes) } : {}),
       BAHI_JWT_SECRET: this.jwtSecret,
       BAHI_DEMO: '1',
       LOG_LEVEL: 'info',
@@ -244,7 +258,9 @@ export class Rig {
   }
 
   async stop(): Promise<void> {
-    const order: Part[] = ['gateway', ...[...this.procs.keys()].filter((p) => !['gateway', 'nats', 'mongo'].includes(p)), 'nats', 'mongo'];
+    const isNats = (p: Part) => p === 'nats' || p.startsWith('nats-');
+    const parts = [...this.procs.keys()];
+    const order: Part[] = ['gateway', ...parts.filter((p) => p !== 'gateway' && p !== 'mongo' && !isNats(p)), ...parts.filter(isNats), 'mongo'];
     for (const part of order) {
       const child = this.procs.get(part)?.child;
       if (!child || child.exitCode !== null || child.signalCode !== null) continue;
