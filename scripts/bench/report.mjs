@@ -307,7 +307,7 @@ ${before}
   A/B runs of 25 sales per cashier on the same machine, minutes apart):
   - **Mongoose off the hot path.** Building and validating a mongoose document of a sale cost
     0.8 ms of CPU against 0.2 ms for the insert itself, and a mongoose update nearly twice its
-    driver call. The outbox (sale and purchase records), the checkout's cart read and emptying,
+    driver call. The saga records (sales and purchases), the checkout's cart read and emptying,
     inventory's product look-up and stock move, and ledger's post now use the driver's
     collection: 40 -> 31 ms per sale (sales 11.6 -> 8.5, inventory 8.4 -> 5.7, ledger 4.7 -> 3.4
     ms). Inserts still go through the schema as \`create\` would store them (\`castForInsert\`:
