@@ -42,7 +42,7 @@ export function AccountantCard() {
   };
   const row = (l: Ledger) => (
     <tr key={l.key}>
-      <th scope="row">{l.default_name}</th>
+      <td>{l.default_name}</td>
       <td>{l.group}</td>
       <td>
         <input
