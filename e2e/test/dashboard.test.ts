@@ -24,8 +24,8 @@ const shot = (page: Page, name: string) => e2e.shot(page, `dashboard-${name}`);
 const text = async (page: Page, testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
 const seeAlert = (page: Page, t: string) => page.getByTestId('alert').filter({ hasText: t }).first().waitFor();
 
-type Cards = Record<'sales' | 'collections' | 'newDues' | 'cashInHand', string>;
-const CARD_NAMES = ['sales', 'collections', 'newDues', 'cashInHand'] as const;
+type Cards = Record<'sales' | 'collections' | 'newDues' | 'cashInHand' | 'bankBalance', string>;
+const CARD_NAMES = ['sales', 'collections', 'newDues', 'cashInHand', 'bankBalance'] as const;
 
 async function cardsShown(page: Page): Promise<Cards> {
   const out = {} as Cards;
@@ -94,7 +94,7 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
   expect(await page.getByRole('heading', { name: 'Dashboard', level: 1 }).count()).toBe(1);
 
   // A new company: nothing sold, collected or owed today or yesterday.
-  expect(await cardsShown(page)).toEqual({ sales: '₹0.00', collections: '₹0.00', newDues: '₹0.00', cashInHand: '₹0.00' });
+  expect(await cardsShown(page)).toEqual({ sales: '₹0.00', collections: '₹0.00', newDues: '₹0.00', cashInHand: '₹0.00', bankBalance: '₹0.00' });
   for (const k of CARD_NAMES) {
     expect(await text(page, `card-${k}-yesterday`)).toBe('Yesterday ₹0.00');
     expect(await text(page, `card-${k}-delta`)).toBe('Same as yesterday');
@@ -143,14 +143,15 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
 
   await openDashboard(page);
   await refreshUntil(page, 'the sale', async () => (await cardsShown(page)).sales === '₹1,040.00');
-  expect(await cardsShown(page)).toEqual({ sales: '₹1,040.00', collections: '₹300.00', newDues: '₹740.00', cashInHand: '₹300.00' });
+  expect(await cardsShown(page)).toEqual({ sales: '₹1,040.00', collections: '₹300.00', newDues: '₹740.00', cashInHand: '₹300.00', bankBalance: '₹0.00' });
   expect(await text(page, 'card-sales-delta')).toBe('▲ ₹1,040.00 more than yesterday');
   expect(await text(page, 'card-newDues-delta')).toBe('▲ ₹740.00 more than yesterday');
   expect(await todayInChart(page)).toEqual([ddmm(todayIST()), '₹1,040.00', '₹300.00']);
   await shot(page, 'after-sale');
 
   // 2. The bill view's Return items: one of the two sheets back, 1040 x 1 / 2 = 520 (no discount),
-  //    as a credit (no cash) -> sales 1040 - 520 = 520; collections, new dues and cash unchanged.
+  //    as a credit (no cash) -> sales 1040 - 520 = 520; new dues 740 - 520 (the note's value, no
+  //    refund) = 220 (issue 29); collections and cash unchanged.
   await page.goto(`/salesList/bill/show/${saleId}`);
   await page.getByTestId('bill').waitFor();
   await page.getByTestId('return-items').click();
@@ -177,7 +178,7 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
     const c = await cardsShown(page);
     return c.sales === '₹520.00' && c.collections === '₹400.00';
   });
-  expect(await cardsShown(page)).toEqual({ sales: '₹520.00', collections: '₹400.00', newDues: '₹740.00', cashInHand: '₹400.00' });
+  expect(await cardsShown(page)).toEqual({ sales: '₹520.00', collections: '₹400.00', newDues: '₹220.00', cashInHand: '₹400.00', bankBalance: '₹0.00' });
   expect(await text(page, 'card-cashInHand-yesterday')).toBe('Yesterday ₹0.00');
   expect(await text(page, 'card-cashInHand-delta')).toBe('▲ ₹400.00 more than yesterday');
   expect(await todayInChart(page)).toEqual([ddmm(todayIST()), '₹520.00', '₹400.00']);
@@ -223,7 +224,7 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
   await page.getByTestId('card-sales-today').waitFor();
   expect(await page.locator('.sh-sidebar').isVisible()).toBe(false);
   await page.getByTestId('dashboard-trend').and(page.locator('[data-ready="yes"]')).waitFor();
-  expect(await cardsShown(page)).toEqual({ sales: '₹520.00', collections: '₹400.00', newDues: '₹740.00', cashInHand: '₹400.00' });
+  expect(await cardsShown(page)).toEqual({ sales: '₹520.00', collections: '₹400.00', newDues: '₹220.00', cashInHand: '₹400.00', bankBalance: '₹0.00' });
   await shot(page, 'phone');
   // Nothing sideways: the page is no wider than the phone, and a statement is one tap away on it.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -142,7 +142,7 @@ test('sales register: the customer filter in the URL (Back undoes it), totals as
   await page.waitForURL('**/reports/gst');
   await page.getByTestId('reports-menu').waitFor();
   expect((await page.getByTestId('reports-menu').locator('a').allTextContents()).map((s) => s.trim())).toEqual([
-    'Day book', 'Sales register', 'Purchase register', 'Stock summary', 'Profit', 'Ageing', 'GST returns',
+    'Day book', 'Cash and bank book', 'Sales register', 'Purchase register', 'Stock summary', 'Profit', 'Profit and loss', 'Ageing', 'GST returns',
   ]);
   await page.getByTestId('gst-period').waitFor();
   await shot(page, 'gst');

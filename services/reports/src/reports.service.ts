@@ -176,6 +176,13 @@ export class ReportsService {
     const names = new Map<string, string>();
     const ids = [...new Set(docs.filter((d) => d.side && d.partyId !== null && d.partyId !== undefined).map((d) => `${companyId}:${d.side}:${d.partyId}`))];
     if (ids.length) for (const p of await coll(this.db, C.parties).find({ _id: { $in: ids } }, { projection: { name: 1 } }).toArray()) names.set(p._id, String(p.name ?? ''));
+    // A cancellation's ledger source is its own id: the row names the bill, as the day book does.
+    const cancels = docs.filter((d) => String(d.src).startsWith('sale-cancel:'));
+    const bills = new Map<string, number>();
+    if (cancels.length) {
+      const found = await coll(this.db, C.txns).find({ companyId, date: { $in: [...new Set(cancels.map((d) => String(d.date)))] }, src: { $in: cancels.map((d) => String(d.src)) } }, { projection: { src: 1, ref: 1 } }).toArray();
+      for (const t of found) bills.set(String(t.src), Number(t.ref));
+    }
     let balance = before;
     const rows = docs.map((d) => {
       const v = n(d[mode]);
@@ -186,7 +193,7 @@ export class ReportsService {
         at: String(d.at ?? ''),
         kind: String(d.kind),
         source: srcKind,
-        ref: Number(srcId) || null,
+        ref: bills.get(String(d.src)) ?? (Number(srcId) || null),
         docNo: d.docNo ?? null,
         party: d.party ?? names.get(`${companyId}:${d.side}:${d.partyId}`) ?? '',
         payments: ((d.payments as { mode: string; amount: number }[]) ?? []).filter((p) => (mode === 'cash' ? p.mode === 'cash' : p.mode !== 'cash')).map((p) => ({ mode: p.mode, amount: rs(p.amount) })),

@@ -169,6 +169,8 @@ describe('issue 29 figures (hand-computed)', () => {
     ]);
     // In 2,360.00 + 138.60 + 642.00 + 500.00 = 3,640.60; out 500.00 + 1,500.00 + 90.00 = 2,090.00.
     expect(cash.totals).toEqual({ opening: '10000.00', in: '3640.60', out: '2090.00', closing: '11550.60' });
+    // The cancellation names its bill (4), not its own ledger source.
+    expect(cash.rows[4]).toMatchObject({ kind: 'sale-cancel', source: 'sale-cancel', ref: 4, payments: [{ mode: 'cash', amount: '500.00' }] });
     expect(cash.openingDate).toBe(D0);
     // A range starting before the opening counts nothing before it.
     expect((await get(`/reports/cashbook?from=${addDays(D0, -3)}&to=${D1}&mode=cash`)).totals).toEqual(cash.totals);
