@@ -50,9 +50,18 @@ export function ExpensesPage() {
   };
 
   const load = async (pageNo: number, signal: AbortSignal) => {
-    const r = await api.get<ExpenseListReply>('/expenses', { query: { from, to, pageNo, deleted: withDeleted ? 1 : undefined }, signal, authRedirect: false });
-    setTotal(r.total);
-    return { rows: r.list as Row[], noOfPages: r.noOfPages };
+    try {
+      const r = await api.get<ExpenseListReply>('/expenses', { query: { from, to, pageNo, deleted: withDeleted ? 1 : undefined }, signal, authRedirect: false });
+      setTotal(r.total);
+      return { rows: r.list as Row[], noOfPages: r.noOfPages };
+    } catch (err) {
+      // The server's sentence (a range whose From is after its To, ...), not a generic failure.
+      if (!signal.aborted) {
+        setTotal(null);
+        alert.error(errorMessage(err));
+      }
+      throw err;
+    }
   };
 
   const showHistory = async (e: Expense) => {
@@ -91,8 +100,8 @@ export function ExpensesPage() {
     { key: 'date', header: t('expenses.date') },
     { key: 'category', header: t('expenses.category'), render: (e) => (e.deleted ? `${e.category} (${t('expenses.deletedMark')})` : e.category) },
     { key: 'amount', header: t('expenses.amount'), align: 'right', render: (e) => formatINR(e.amount) },
-    { key: 'payments', header: t('expenses.paidBy'), render: (e) => modes(e) },
-    { key: 'note', header: t('expenses.note') },
+    { key: 'payments', header: t('expenses.paidBy'), render: (e) => <span className="pm-wrap">{modes(e)}</span> },
+    { key: 'note', header: t('expenses.note'), render: (e) => <span className="pm-wrap">{e.note}</span> },
     { key: 'by', header: t('expenses.by'), render: (e) => e.by.name },
     {
       key: 'actions',
@@ -138,7 +147,9 @@ export function ExpensesPage() {
           {t('expenses.total')} <strong>{total === null ? '…' : formatINR(total)}</strong>
         </p>
       </div>
-      <PagedTable<Row> load={load} columns={columns} deps={[from, to, withDeleted, reload]} pageBase={0} testId="expense-table" emptyText={t('expenses.none')} loadErrorMessage={null} />
+      <div className="pm-expenses">
+        <PagedTable<Row> load={load} columns={columns} deps={[from, to, withDeleted, reload]} pageBase={0} testId="expense-table" emptyText={t('expenses.none')} loadErrorMessage={null} />
+      </div>
       {manager && cats ? <CategoriesCard value={cats} onSaved={setCats} /> : null}
 
       <Modal open={!!editing} title={editing ? t('expenses.editTitle', { id: editing.id }) : ''} onClose={() => setEditing(null)} width={640}>
@@ -166,36 +177,36 @@ export function ExpensesPage() {
         </form>
       </Modal>
 
-      <Modal open={!!history} title={history ? t('expenses.historyTitle', { id: history.id }) : ''} onClose={() => setHistory(null)} width={760}>
+      <Modal open={!!history} title={history ? t('expenses.historyTitle', { id: history.id }) : ''} onClose={() => setHistory(null)} width={960}>
         {history ? (
-          <table className="bk-table" data-testid="expense-history">
-            <thead>
-              <tr>
-                <th>{t('expenses.when')}</th>
-                <th>{t('expenses.by')}</th>
-                <th>{t('expenses.change')}</th>
-                <th>{t('expenses.reason')}</th>
-                <th>{t('expenses.date')}</th>
-                <th>{t('expenses.category')}</th>
-                <th>{t('expenses.amount')}</th>
-                <th>{t('expenses.paidBy')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {history.list.map((r) => (
-                <tr key={r.version}>
-                  <td>{new Date(r.at).toLocaleString('en-IN', { timeZone: 'Asia/Kolkata' })}</td>
-                  <td>{r.by.name}</td>
-                  <td>{t(`expenses.action.${r.action}`)}</td>
-                  <td>{r.reason}</td>
-                  <td>{r.expense.date}</td>
-                  <td>{r.expense.category}</td>
-                  <td>{formatINR(r.expense.amount)}</td>
-                  <td>{modes(r.expense)}</td>
+          <div className="bk-table-wrap pm-expenses">
+            <table className="bk-table" data-testid="expense-history">
+              <thead>
+                <tr>
+                  <th>{t('expenses.when')}</th>
+                  <th>{t('expenses.by')}</th>
+                  <th>{t('expenses.change')}</th>
+                  <th>{t('expenses.reason')}</th>
+                  <th>{t('expenses.after')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {history.list.map((r) => (
+                  <tr key={r.version}>
+                    <td>{new Date(r.at).toLocaleString('en-IN', { timeZone: 'Asia/Kolkata', dateStyle: 'short', timeStyle: 'short' })}</td>
+                    <td>{r.by.name}</td>
+                    <td>{t(`expenses.action.${r.action}`)}</td>
+                    <td>
+                      <span className="pm-wrap">{r.reason}</span>
+                    </td>
+                    <td>
+                      <span className="pm-wrap">{[r.expense.date, r.expense.category, formatINR(r.expense.amount), modes(r.expense), r.expense.note].filter(Boolean).join(' · ')}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         ) : null}
       </Modal>
     </div>
