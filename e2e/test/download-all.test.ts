@@ -29,7 +29,10 @@ it('a manager clicks Download all data and gets a zip of XLSX lists, the product
   await e2e.shot(page, 'download-all-1-setting');
 
   const zip = await JSZip.loadAsync(fs.readFileSync(await download.path()));
-  expect(Object.keys(zip.files).sort()).toEqual(['credit-notes.xlsx', 'customers.xlsx', 'debit-notes.xlsx', 'distributors.xlsx', 'estimates.xlsx', 'ledgers.xlsx', 'products.xlsx', 'purchases.xlsx', 'sales.xlsx']);
+  expect(Object.keys(zip.files).sort()).toEqual([
+    'credit-notes.xlsx', 'customers.xlsx', 'debit-notes.xlsx', 'distributors.xlsx', 'estimates.xlsx', 'ledgers.xlsx', 'payments.xlsx',
+    'products.xlsx', 'purchase-lines.xlsx', 'purchases.xlsx', 'sale-lines.xlsx', 'sales.xlsx', 'stock-movements.xlsx',
+  ]);
   const book = new ExcelJS.Workbook();
   await book.xlsx.load((await zip.file('products.xlsx')!.async('nodebuffer')) as unknown as ArrayBuffer);
   // Every product of the demo company, one row each below the header.

@@ -15,13 +15,17 @@ import { sendError } from './errors';
  */
 export const EXPORT_ALL_LISTS: readonly { list: string; service: string; file: string }[] = [
   { list: 'products', service: 'inventory', file: 'products.xlsx' },
+  { list: 'stockMovements', service: 'inventory', file: 'stock-movements.xlsx' },
   { list: 'customers', service: 'ledger', file: 'customers.xlsx' },
   { list: 'distributors', service: 'ledger', file: 'distributors.xlsx' },
   { list: 'sales', service: 'sales', file: 'sales.xlsx' },
+  { list: 'saleLines', service: 'sales', file: 'sale-lines.xlsx' },
   { list: 'estimates', service: 'sales', file: 'estimates.xlsx' },
   { list: 'creditNotes', service: 'sales', file: 'credit-notes.xlsx' },
   { list: 'purchases', service: 'inventory', file: 'purchases.xlsx' },
+  { list: 'purchaseLines', service: 'inventory', file: 'purchase-lines.xlsx' },
   { list: 'debitNotes', service: 'inventory', file: 'debit-notes.xlsx' },
+  { list: 'payments', service: 'ledger', file: 'payments.xlsx' },
   { list: 'ledgers', service: 'ledger', file: 'ledgers.xlsx' },
 ];
 

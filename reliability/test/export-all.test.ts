@@ -33,6 +33,28 @@ async function rowsOf(data: Buffer): Promise<string[][]> {
   return out;
 }
 
+/** The first sheet's rows as header -> value (numbers as numbers, dates as YYYY-MM-DD). */
+async function recordsOf(data: Buffer): Promise<Record<string, string | number | null>[]> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(data as unknown as ArrayBuffer);
+  const sheet = book.worksheets[0]!;
+  const headers = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+  const out: Record<string, string | number | null>[] = [];
+  sheet.eachRow((row, n) => {
+    if (n === 1) return;
+    const rec: Record<string, string | number | null> = {};
+    headers.forEach((h, i) => {
+      const v = row.getCell(i + 1).value;
+      rec[h] = v instanceof Date ? v.toISOString().slice(0, 10) : v === undefined || v === '' ? null : (v as string | number | null);
+    });
+    out.push(rec);
+  });
+  return out;
+}
+
+let staffUid = 0;
+let managerUid = 0;
+
 beforeAll(async () => {
   rig = await Rig.start({ env: { BAHI_ADMIN_PASSWORD: ACCOUNTS.admin.password } });
   const admin = await Api.login(rig.gatewayUrl, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
@@ -61,6 +83,15 @@ beforeAll(async () => {
   expect((await mgrA.post('/salesReturn', { saleId: 1, lines: [{ sl_no: soldLine, quantity: 1 }], refund: '0', idempotencyKey: 'all-cn' })).status).toBe(200);
   const boughtLine = (await mgrA.get('/getPurchaseDetails?purchaseId=1')).body.lines[0].sl_no;
   expect((await mgrA.post('/purchaseReturn', { purchaseId: 1, lines: [{ sl_no: boughtLine, quantity: 1 }], refund: '0', idempotencyKey: 'all-dn' })).status).toBe(200);
+  // Bill 2: two of product 2 (2150.00 each, no tax flag) = 4300.00, paid 1000.00 cash + 3300.00 UPI.
+  expect((await staffA.get('/addProductIntoCart/2?quantity=2')).status).toBe(200);
+  const split = await staffA.post('/MAKE_SALE', { clientId: clients[0].id, cart_no: 1, paid: '4300', payments: [{ mode: 'cash', amount: '1000' }, { mode: 'upi', amount: '3300', ref: 'UPI 9001' }] });
+  expect(split.status).toBe(200);
+  expect(split.body.saleId).toBe(2);
+  expect((await staffA.post('/salesDuePayment', { client_id: clients[0].id, amount: '250', nextDD: todayIST(), payments: [{ mode: 'cheque', amount: '250', ref: 'CHQ 12' }] })).status).toBe(200);
+  expect((await mgrA.post('/purchaseDuePaymentReact', { distributorId: dists[0].id, amount: '100', nextDD: todayIST(), payments: [{ mode: 'bank', amount: '100', ref: 'NEFT 5' }] })).status).toBe(200);
+  staffUid = (await staffA.get('/getUserData')).body.user.id;
+  managerUid = (await mgrA.get('/getUserData')).body.user.id;
 
   // Company B, with names that must never appear in A's zip.
   const made = await admin.post('/admin/createCompany', { cName: 'Isolation Works', cAdd: '1 Other Road', cMob: '9811122233', mName: 'Bina', mEmail: 'bina@isolation.in' });
@@ -94,7 +125,10 @@ describe('GET /api/export/all', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="bahi-all-data-\d{4}-\d\d-\d\d\.zip"$/);
     const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()));
     const names = Object.keys(zip.files).sort();
-    expect(names).toEqual(['credit-notes.xlsx', 'customers.xlsx', 'debit-notes.xlsx', 'distributors.xlsx', 'estimates.xlsx', 'ledgers.xlsx', 'products.xlsx', 'purchases.xlsx', 'sales.xlsx']);
+    expect(names).toEqual([
+      'credit-notes.xlsx', 'customers.xlsx', 'debit-notes.xlsx', 'distributors.xlsx', 'estimates.xlsx', 'ledgers.xlsx', 'payments.xlsx',
+      'products.xlsx', 'purchase-lines.xlsx', 'purchases.xlsx', 'sale-lines.xlsx', 'sales.xlsx', 'stock-movements.xlsx',
+    ]);
     const rows: Record<string, string[][]> = {};
     for (const n of names) rows[n] = await rowsOf(await zip.file(n)!.async('nodebuffer'));
 
@@ -104,8 +138,8 @@ describe('GET /api/export/all', () => {
     const customers = (await mgrA.get('/getClientsList?pageNo=0')).body;
     expect(rows['customers.xlsx']!.length).toBe(customers.count ?? customers.clientsList.length);
     expect(rows['distributors.xlsx']).toHaveLength((await mgrA.get('/getAllDistributorsList')).body.allDistributorsList.length);
-    // What the test made: one bill, one estimate, one purchase, one credit note, one debit note.
-    expect(rows['sales.xlsx']).toHaveLength(1);
+    // What the test made: two bills, one estimate, one purchase, one credit note, one debit note.
+    expect(rows['sales.xlsx']).toHaveLength(2);
     expect(rows['estimates.xlsx']).toHaveLength(1);
     expect(rows['purchases.xlsx']).toHaveLength(1);
     expect(rows['credit-notes.xlsx']).toHaveLength(1);
@@ -136,6 +170,62 @@ describe('GET /api/export/all', () => {
     expect(JSON.stringify(bRows.products)).toContain(B_PRODUCT);
     expect(bRows.customers.some((r) => r.includes(B_CUSTOMER))).toBe(true);
     expect(bRows.sales).toHaveLength(0);
+  }, 120_000);
+
+  it('holds the lines of every bill and purchase, the stock movements and the payments with their modes, hand-computed', async () => {
+    const res = await download(mgrA);
+    expect(res.status).toBe(200);
+    const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()));
+    const sheet = async (n: string) => recordsOf(await zip.file(n)!.async('nodebuffer'));
+    const today = todayIST();
+    const pick = (recs: Record<string, unknown>[], keys: string[]) => recs.map((r) => Object.fromEntries(keys.map((k) => [k, r[k]])));
+
+    // Bill 1: one Greenply Club 18mm at 2850.00; bill 2: two Greenply Club 12mm at 2150.00 = 4300.00. Simple mode: no tax per line.
+    const saleLines = await sheet('sale-lines.xlsx');
+    expect(pick(saleLines, ['Bill no', 'Date', 'Product ID', 'Product', 'Quantity', 'Unit', 'Rate', 'Discount', 'Price', 'Amount', 'Taxable value', 'CGST'])).toEqual([
+      { 'Bill no': 1, Date: today, 'Product ID': 1, Product: 'Greenply Club 18mm MR Plywood', Quantity: 1, Unit: 'sheet', Rate: 2850, Discount: 0, Price: 2850, Amount: 2850, 'Taxable value': null, CGST: null },
+      { 'Bill no': 2, Date: today, 'Product ID': 2, Product: 'Greenply Club 12mm MR Plywood', Quantity: 2, Unit: 'sheet', Rate: 2150, Discount: 0, Price: 2150, Amount: 4300, 'Taxable value': null, CGST: null },
+    ]);
+
+    // Purchase 1: one Greenply Ecotec 6mm at its cost price 810.00.
+    const purchaseLines = await sheet('purchase-lines.xlsx');
+    expect(pick(purchaseLines, ['Purchase ID', 'Date', "Distributor's bill no", 'Product ID', 'Product', 'Quantity', 'Rate', 'Discount', 'Amount'])).toEqual([
+      { 'Purchase ID': 1, Date: today, "Distributor's bill no": 'A-1', 'Product ID': 3, Product: 'Greenply Ecotec 6mm Plywood', Quantity: 1, Rate: 810, Discount: 0, Amount: 810 },
+    ]);
+
+    // Stock book of products 1-3 (demo openings 42, 35, 8): sold 1 and returned 1; sold 2; bought 1 and returned 1.
+    const moves = await sheet('stock-movements.xlsx');
+    const of = (id: number) => pick(moves.filter((m) => m['Product ID'] === id), ['Type', 'Document ID', 'Quantity', 'Stock after']);
+    expect(of(1)).toEqual([
+      { Type: 'Adjustment', 'Document ID': expect.any(Number), Quantity: 42, 'Stock after': 42 },
+      { Type: 'Sell', 'Document ID': 1, Quantity: -1, 'Stock after': 41 },
+      { Type: 'Sale return', 'Document ID': 1, Quantity: 1, 'Stock after': 42 },
+    ]);
+    expect(of(2)).toEqual([
+      { Type: 'Adjustment', 'Document ID': expect.any(Number), Quantity: 35, 'Stock after': 35 },
+      { Type: 'Sell', 'Document ID': 2, Quantity: -2, 'Stock after': 33 },
+    ]);
+    expect(of(3)).toEqual([
+      { Type: 'Adjustment', 'Document ID': expect.any(Number), Quantity: 8, 'Stock after': 8 },
+      { Type: 'Buy', 'Document ID': 1, Quantity: 1, 'Stock after': 9 },
+      { Type: 'Purchase return', 'Document ID': 1, Quantity: -1, 'Stock after': 8 },
+    ]);
+    expect(moves.every((m) => m.Product !== B_PRODUCT)).toBe(true);
+
+    // Payments: bill 1 and both notes moved no money; bill 2's two tenders, the cheque received, the bank transfer given.
+    const payments = await sheet('payments.xlsx');
+    const ofParty = (party: string, id: number) => pick(payments.filter((p) => p.Party === party && p['Party ID'] === id), ['Date', 'Type', 'Ref', 'Mode', 'Amount', 'Reference', 'By (user ID)']);
+    expect(ofParty('Customer', clientA)).toEqual([
+      { Date: today, Type: 'Sale', Ref: 2, Mode: 'Cash', Amount: 1000, Reference: null, 'By (user ID)': staffUid },
+      { Date: today, Type: 'Sale', Ref: 2, Mode: 'UPI', Amount: 3300, Reference: 'UPI 9001', 'By (user ID)': staffUid },
+      { Date: today, Type: 'Payment Received', Ref: expect.any(Number), Mode: 'Cheque', Amount: 250, Reference: 'CHQ 12', 'By (user ID)': staffUid },
+    ]);
+    expect(ofParty('Distributor', distA)).toEqual([
+      // The demo seed's payment to its first distributor, 8 days back: 5000.00 + 0 x 1500.00, cash (no mode recorded), by no one known.
+      { Date: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), Type: 'Payment Given', Ref: expect.any(Number), Mode: 'Cash', Amount: 5000, Reference: null, 'By (user ID)': null },
+      { Date: today, Type: 'Payment Given', Ref: expect.any(Number), Mode: 'Bank transfer', Amount: 100, Reference: 'NEFT 5', 'By (user ID)': managerUid },
+    ]);
+    expect(JSON.stringify(payments)).not.toContain(B_CUSTOMER);
   }, 120_000);
 
   it('staff are refused with a sentence, and no token is a 401', async () => {

@@ -319,6 +319,9 @@ const MANAGER_ONLY = [
   'GET /export/distributors',
   'GET /export/distributorHistory',
   'GET /export/ledgers',
+  'GET /export/stockMovements',
+  'GET /export/purchaseLines',
+  'GET /export/payments',
 ];
 
 describe('positions', () => {

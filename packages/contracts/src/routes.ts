@@ -228,6 +228,11 @@ export const Routes: readonly RouteDef[] = [
   r('GET', '/export/creditNotes', 'sales', 'bahi'),
   r('GET', '/export/estimates', 'sales', 'bahi'),
   r('GET', '/export/debitNotes', 'inventory', 'bahi'),
+  // The all-data zip's sheets (gateway export-all.ts); managers only but the bills' lines (as the sales list)
+  r('GET', '/export/stockMovements', 'inventory', 'bahi'),
+  r('GET', '/export/saleLines', 'sales', 'bahi'),
+  r('GET', '/export/purchaseLines', 'inventory', 'bahi'),
+  r('GET', '/export/payments', 'ledger', 'bahi'),
   // The accountant's Tally file (issue 31; reports assembles it, tally.ts) and its ledger names (identity).
   r('GET', '/export/tally', 'reports', 'bahi'),
   r('GET', '/accountant/ledgers', 'identity', 'bahi'),

@@ -8,10 +8,11 @@ import { LOGGER, NatsClient, Positions, Tenant } from '@bahi/service-kit';
 import { formatParam, importHttp, ImportSessions, sendTable, uploadedFile, type Column, type Upload } from '@bahi/tabular';
 import { milliStr, paiseStr, taxPercent } from '../common';
 import type { TaxMode } from '../products/gst-rules';
+import { HISTORY_TYPE } from '../products/products.controller';
 import { labelSpecs, parseFilters, ProductsService } from '../products/products.service';
-import { includesTax, type Product } from '../schemas';
+import { includesTax, type Movement, type Product } from '../schemas';
 import { DEBIT_NOTE_MODEL, type DebitNoteDoc } from '../purchases/debit-note.schema';
-import { PURCHASE_MODEL, type PurchaseDoc } from '../purchases/purchase.schema';
+import { PURCHASE_MODEL, type PurchaseDoc, type PurchaseLineDoc } from '../purchases/purchase.schema';
 import { StockService } from '../stock/stock.service';
 import { productImportHandler } from './products.import';
 
@@ -85,7 +86,79 @@ export class InventoryExportsController {
     private readonly products: ProductsService,
     @InjectModel(PURCHASE_MODEL) private readonly purchases: Model<PurchaseDoc>,
     @InjectModel(DEBIT_NOTE_MODEL) private readonly debitNotes: Model<DebitNoteDoc>,
+    private readonly stock: StockService,
   ) {}
+
+  /**
+   * GET /export/purchaseLines: every line of every purchase of the list (oldest first), for
+   * "Download all data"; GST mode adds each line's input tax as frozen on the purchase. Managers, as the list.
+   */
+  @Get('export/purchaseLines')
+  @Positions('manager')
+  async purchaseLines(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    type Row = { p: PurchaseDoc; l: PurchaseLineDoc };
+    const purchases = this.purchases.find({ companyId, status: 'complete' }).sort({ purchaseId: 1 }).lean().cursor() as AsyncIterable<PurchaseDoc>;
+    async function* rows(): AsyncIterable<Row> {
+      for await (const p of purchases) for (const l of p.lines) yield { p, l };
+    }
+    const gstOf = (r: Row) => r.p.gst?.lines.find((g) => g.sl_no === r.l.sl_no) ?? null;
+    const tax = (pick: (g: NonNullable<ReturnType<typeof gstOf>>) => string) => (r: Row) => gstOf(r) ? pick(gstOf(r)!) : null;
+    const columns: Column<Row>[] = [
+      { header: 'Purchase ID', type: 'number', value: (r) => r.p.purchaseId },
+      { header: 'Date', type: 'date', value: (r) => r.p.date },
+      { header: "Distributor's bill no", width: 16, value: (r) => r.p.bill_no },
+      { header: 'Distributor', width: 24, value: (r) => r.p.distributorName },
+      { header: 'Line', type: 'number', value: (r) => r.l.sl_no },
+      { header: 'Product ID', type: 'number', value: (r) => r.l.product_id },
+      { header: 'Product', width: 28, value: (r) => r.l.product_name },
+      { header: 'HSN code', value: (r) => r.l.hsn_code ?? '' },
+      { header: 'Quantity', type: 'number', value: (r) => r.l.quantity },
+      { header: 'Per piece quantity', type: 'number', value: (r) => r.l.per_peice_quantity },
+      { header: 'Unit', value: (r) => r.l.unit },
+      { header: 'Rate', type: 'number', numFmt: '0.00', value: (r) => r.l.rate },
+      { header: 'Discount', type: 'number', numFmt: '0.00', value: (r) => r.l.disc },
+      { header: 'Amount', type: 'number', numFmt: '0.00', value: (r) => r.l.amount },
+      { header: 'Taxable value', type: 'number', numFmt: '0.00', value: tax((g) => g.taxable_value) },
+      { header: 'GST %', type: 'number', value: (r) => gstOf(r)?.gst_rate ?? null },
+      { header: 'CGST', type: 'number', numFmt: '0.00', value: tax((g) => g.cgst) },
+      { header: 'SGST', type: 'number', numFmt: '0.00', value: tax((g) => g.sgst) },
+      { header: 'IGST', type: 'number', numFmt: '0.00', value: tax((g) => g.igst) },
+    ];
+    await sendTable(res, format, 'purchase-lines', columns, rows(), 'Purchase lines');
+  }
+
+  /**
+   * GET /export/stockMovements: every product's stock history (the product history's rows, oldest
+   * first, with the stock after each), one product at a time, for "Download all data"; managers, as the stock book.
+   */
+  @Get('export/stockMovements')
+  @Positions('manager')
+  async stockMovements(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    type Row = Movement & { product_name: string; unit: string };
+    const products = this.products.model.find({ companyId }, { product_id: 1, product_name: 1, unit: 1 }).sort({ product_id: 1 }).lean().cursor() as AsyncIterable<Product>;
+    const movements = this.stock.movements;
+    async function* rows(): AsyncIterable<Row> {
+      for await (const p of products) {
+        const ms = movements.find({ companyId, product_id: p.product_id }).sort({ seq: 1 }).lean().cursor() as AsyncIterable<Movement>;
+        for await (const m of ms) yield { ...m, product_name: p.product_name, unit: p.unit };
+      }
+    }
+    const columns: Column<Row>[] = [
+      { header: 'Product ID', type: 'number', width: 11, value: (m) => m.product_id },
+      { header: 'Product', width: 28, value: (m) => m.product_name },
+      { header: 'Date', type: 'date', value: (m) => new Date(m.date) },
+      { header: 'Type', width: 22, value: (m) => HISTORY_TYPE[m.kind] ?? m.kind },
+      { header: 'Document ID', type: 'number', value: (m) => m.source_id },
+      { header: 'Line', type: 'number', value: (m) => m.line },
+      { header: 'Quantity', type: 'number', value: (m) => milliStr(m.qty_m) },
+      { header: 'Unit', value: (m) => m.unit },
+      { header: 'Rate', type: 'number', numFmt: '0.00', value: (m) => paiseStr(m.rate_p) },
+      { header: 'Stock after', type: 'number', value: (m) => milliStr(m.stock_m) },
+    ];
+    await sendTable(res, format, 'stock-movements', columns, rows(), 'Stock movements');
+  }
 
   /** The debit note list (complete notes, newest first), managers as the list. */
   @Get('export/debitNotes')

@@ -13,7 +13,8 @@ export const GRID_PAGE_SIZE = 12;
 /** Rows the stock book prints at most. */
 export const STOCK_BOOK_MAX = 2000;
 
-const HISTORY_TYPE: Record<string, string> = {
+/** The product history's names of movement kinds (also the all-data stock movements sheet). */
+export const HISTORY_TYPE: Record<string, string> = {
   sale: 'Sell',
   purchase: 'Buy',
   'sale-reversal': 'Sell return',

@@ -11,7 +11,7 @@ import { PartyAccountDoc } from './party-account.schema';
 
 type Decimal = InstanceType<typeof Money.Decimal>;
 
-const TYPE_LABELS: Record<EntryKind, string> = {
+export const TYPE_LABELS: Record<EntryKind, string> = {
   opening: 'Opening Balance',
   sale: 'Sale',
   purchase: 'Purchase',

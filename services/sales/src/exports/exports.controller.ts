@@ -2,9 +2,10 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Response } from 'express';
-import { money, Tenant } from '@bahi/service-kit';
+import { money, sub, Tenant } from '@bahi/service-kit';
 import { formatParam, sendTable, type Column } from '@bahi/tabular';
 import { Models, type SaleDoc } from '../common/schemas';
+import { lineAmount, type StoredLine } from '../common/totals';
 import { EstimatesService } from '../estimates/estimates.service';
 import { returnStatus } from '../returns/status';
 import { ReturnModels, type CreditNoteDoc, type ReturnableSale } from '../returns/schema';
@@ -70,5 +71,48 @@ export class SalesExportsController {
       { header: 'Status', value: (s) => returnStatus(s) },
     ];
     await sendTable(res, format, 'sales', columns, cursor, 'Sales');
+  }
+
+  /**
+   * GET /export/saleLines: every line of every bill of the sales list (oldest bill first), for
+   * "Download all data". GST mode: each line's taxable value and tax as frozen on the invoice;
+   * simple mode charges tax on the bill (sales.xlsx), so those cells are empty. Every position, as the list.
+   */
+  @Get('export/saleLines')
+  async saleLines(@Tenant() companyId: number, @Query() q: Record<string, unknown>, @Res() res: Response) {
+    const format = formatParam(q.format);
+    type Row = { s: ReturnableSale; l: StoredLine };
+    const sales = this.sales.find({ companyId, status: 'complete' }).sort({ saleId: 1 }).lean().cursor() as AsyncIterable<ReturnableSale>;
+    async function* rows(): AsyncIterable<Row> {
+      for await (const s of sales) for (const l of s.lines) yield { s, l };
+    }
+    const gstOf = (r: Row) => r.s.gst?.lines.find((g) => g.sl_no === r.l.sl_no) ?? null;
+    const tax = (pick: (g: NonNullable<ReturnType<typeof gstOf>>) => string) => (r: Row) => {
+      const g = gstOf(r);
+      return g ? rupees(pick(g)) : null;
+    };
+    const columns: Column<Row>[] = [
+      { header: 'Bill no', type: 'number', value: (r) => r.s.saleId },
+      { header: 'Date', type: 'date', value: (r) => r.s.date },
+      { header: 'Invoice no', value: (r) => r.s.gst?.invoice_no || '' },
+      { header: 'Customer', width: 24, value: (r) => (r.s.customer.walkIn ? 'Unknown' : r.s.customer.name) },
+      { header: 'Line', type: 'number', value: (r) => r.l.sl_no },
+      { header: 'Product ID', type: 'number', value: (r) => r.l.product_id },
+      { header: 'Product', width: 28, value: (r) => r.l.product_name },
+      { header: 'HSN code', value: (r) => r.l.hsn_code || '' },
+      { header: 'Quantity', type: 'number', value: (r) => money(r.l.quantity).toFixed() },
+      { header: 'Per piece quantity', type: 'number', value: (r) => money(r.l.per_peice_quantity).toFixed() },
+      { header: 'Unit', value: (r) => r.l.unit },
+      { header: 'Rate', type: 'number', numFmt: '0.00', value: (r) => rupees(r.l.mrp) },
+      { header: 'Discount', type: 'number', numFmt: '0.00', value: (r) => rupees(r.l.discount) },
+      { header: 'Price', type: 'number', numFmt: '0.00', value: (r) => sub(r.l.mrp, r.l.discount).toFixed(2) },
+      { header: 'Amount', type: 'number', numFmt: '0.00', value: (r) => lineAmount(r.l).toFixed(2) },
+      { header: 'Taxable value', type: 'number', numFmt: '0.00', value: tax((g) => g.taxable_value) },
+      { header: 'GST %', type: 'number', value: (r) => gstOf(r)?.gst_rate ?? null },
+      { header: 'CGST', type: 'number', numFmt: '0.00', value: tax((g) => g.cgst) },
+      { header: 'SGST', type: 'number', numFmt: '0.00', value: tax((g) => g.sgst) },
+      { header: 'IGST', type: 'number', numFmt: '0.00', value: tax((g) => g.igst) },
+    ];
+    await sendTable(res, format, 'sale-lines', columns, rows(), 'Bill lines');
   }
 }
