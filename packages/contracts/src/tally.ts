@@ -6,6 +6,7 @@
  */
 import type { PaymentLine, PayMode } from './ledger';
 import type { PurchaseGst } from './gst';
+import { DEFAULT_EXPENSE_CATEGORIES } from './books';
 
 /** GST rates a sales or purchase ledger exists for (the same list as @bahi/gst GST_RATES). */
 export const TALLY_GST_RATES = ['0', '0.1', '0.25', '1', '1.5', '3', '5', '6', '7.5', '12', '18', '28', '40'] as const;
@@ -21,10 +22,20 @@ export interface TallyLedgerDef {
   group: TallyGroup;
 }
 
+const EXPENSE_LEDGER_NAMES: Record<(typeof DEFAULT_EXPENSE_CATEGORIES)[number], string> = {
+  rent: 'Rent',
+  salary: 'Salary',
+  electricity: 'Electricity Charges',
+  transport: 'Transport Charges',
+  tea: 'Tea and Refreshments',
+  other: 'Other Expenses',
+};
+
 /**
  * Bahi's ledgers and their default Tally names: simple mode's one sales and one purchase
  * ledger; a sales and a purchase ledger per GST rate; output and input CGST/SGST/IGST; round
- * off; one cash or bank ledger per payment mode; the walk-in customer's party ledger.
+ * off; one cash or bank ledger per payment mode; the walk-in customer's party ledger; one
+ * expense ledger per default expense category.
  */
 export const TALLY_LEDGERS: readonly TallyLedgerDef[] = [
   { key: 'sales', name: 'Sales', group: 'Sales Accounts' },
@@ -44,6 +55,8 @@ export const TALLY_LEDGERS: readonly TallyLedgerDef[] = [
   { key: 'cheque', name: 'Cheques', group: 'Bank Accounts' },
   { key: 'bank', name: 'Bank Account', group: 'Bank Accounts' },
   { key: 'walk_in', name: 'Walk-in Customer', group: 'Sundry Debtors' },
+  // Expenses (ledger, issue 29) per default category; a category a company added is its own ledger name.
+  ...DEFAULT_EXPENSE_CATEGORIES.map((c) => ({ key: `expense_${c}`, name: EXPENSE_LEDGER_NAMES[c], group: 'Indirect Expenses' as const })),
 ];
 
 /** The longest ledger name the mapping keeps (TallyPrime's own limit on a ledger name is larger). */

@@ -108,11 +108,14 @@ it('a GST day exported for Tally: mapped names, Devanagari and & escaped, hand-c
   const pl = (pd.purchasedProducts ?? pd.soldProducts ?? pd.lines) as { sl_no: number }[];
   await ok('POST', '/purchaseReturn', { purchaseId, lines: [{ sl_no: pl[0]!.sl_no, quantity: 2 }], refund: '188.80', idempotencyKey: `tally-pr-${Date.now()}` });
 
+  // Tea for the shop, 90.00 from the drawer.
+  await ok('POST', '/expenses', { date: D, category: 'tea', amount: '90', payments: [{ mode: 'cash', amount: '90' }], note: 'Tea & snacks' });
+
   // The read model lists the day's documents: 3 bills, 1 cancel, 1 credit note, 1 purchase, 1 debit note, 1 payment.
   await until('the day book to hold the day', async () => {
     const r = await call('GET', `/reports/daybook?date=${D}`);
     const kinds = (r.body?.rows ?? []).map((x: { kind: string }) => x.kind) as string[];
-    const need = ['sale', 'sale', 'sale', 'sale-cancel', 'sale-return', 'purchase', 'purchase-return', 'payment-received'];
+    const need = ['sale', 'sale', 'sale', 'sale-cancel', 'sale-return', 'purchase', 'purchase-return', 'payment-received', 'expense'];
     return need.every((k) => kinds.filter((x) => x === k).length >= need.filter((y) => y === k).length) ? true : null;
   });
 
@@ -152,7 +155,8 @@ it('a GST day exported for Tally: mapped names, Devanagari and & escaped, hand-c
   expect(vouchers.find((v) => v.type === 'Debit Note')!.entries).toEqual({ 'Gupta & Sons': '-188.80', 'Purchase GST 18%': '160.00', 'Input CGST': '14.40', 'Input SGST': '14.40' });
   expect(vouchers.find((v) => v.type === 'Receipt' && v.party === 'Gupta & Sons')!.entries).toEqual({ 'Galla Cash': '-188.80', 'Gupta & Sons': '188.80' });
   expect(vouchers.find((v) => v.type === 'Receipt' && v.party === 'Surat Traders')!.entries).toEqual({ Cheques: '-100.00', 'Surat Traders': '100.00' });
-  expect(vouchers.map((v) => v.type).sort()).toEqual(['Credit Note', 'Debit Note', 'Payment', 'Purchase', 'Receipt', 'Receipt', 'Receipt', 'Receipt', 'Sales', 'Sales', 'Sales'].sort());
+  expect(find('Payment', 'EXP-1')).toEqual({ type: 'Payment', number: 'EXP-1', party: 'Tea and Refreshments', cancelled: false, entries: { 'Tea and Refreshments': '-90.00', 'Galla Cash': '90.00' } });
+  expect(vouchers.map((v) => v.type).sort()).toEqual(['Credit Note', 'Debit Note', 'Payment', 'Payment', 'Purchase', 'Receipt', 'Receipt', 'Receipt', 'Receipt', 'Sales', 'Sales', 'Sales'].sort());
 
   // Voucher totals per type equal the registers of the range (cancelled bills count nothing).
   const total = (type: string) => vouchers.filter((v) => v.type === type && !v.cancelled).reduce((sum, v) => sum + Math.abs(Math.round(Number(v.entries[v.party]) * 100)), 0);
@@ -173,6 +177,7 @@ it('a GST day exported for Tally: mapped names, Devanagari and & escaped, hand-c
   expect(text(ledgers.get('Galla Cash'), 'PARENT')).toBe('Cash-in-Hand');
   expect(text(ledgers.get('IGST Payable'), 'GSTDUTYHEAD')).toBe('Integrated Tax');
   expect(ledgers.has('Cash')).toBe(false);
+  expect(text(ledgers.get('Tea and Refreshments'), 'PARENT')).toBe('Indirect Expenses');
 
   // Refusals: staff, bad or reversed dates, a year.
   const staff = (await call('POST', '/loginReact', { email: 'staff@demo.local', password: 'staff12345' })).body.token as string;

@@ -4,7 +4,7 @@ import { validateXML } from 'xmllint-wasm';
 import { DOMParser } from '@xmldom/xmldom';
 import { tallyLedgerNames, type CreditNoteDetails, type Customer, type DebitNoteDetails, type PaymentDocument, type PurchaseDocument, type SaleDocument } from '@bahi/contracts';
 import { BadRequestException } from '@nestjs/common';
-import { creditNoteVouchers, customerParty, debitNoteVouchers, imbalance, paymentVoucher, purchaseVouchers, saleVouchers, type Naming, type TallyVoucher } from '../src/tally/vouchers';
+import { creditNoteVouchers, customerParty, debitNoteVouchers, expenseVoucher, imbalance, paymentVoucher, purchaseVouchers, saleVouchers, type Naming, type TallyVoucher } from '../src/tally/vouchers';
 import { tallyXml } from '../src/tally/xml';
 import { tallyRange } from '../src/tally/tally.export';
 
@@ -141,6 +141,13 @@ it('the file is valid against tally.xsd, escapes & < > quotes, keeps Devanagari,
   }
   const first = Array.from(vs[0]!.getElementsByTagName('ALLLEDGERENTRIES.LIST')).map((e) => [text(e as unknown as Element, 'LEDGERNAME'), text(e as unknown as Element, 'AMOUNT')]);
   expect(first).toEqual([[SHARMA, '-1550.00'], ['Sales GST 5%', '1000.00'], ['Sales GST 18%', '423.73'], ['CGST Output @ Shop', '63.14'], ['Output SGST', '63.14'], ['Round Off', '-0.01']]);
+});
+
+it('an expense paid 50.00 cash + 40.00 UPI is a Payment: the expense ledger debited 90.00, each tender credited', () => {
+  const v = expenseVoucher({ expenseId: 4, date: '2026-11-09', category: 'tea', note: 'Tea for the shop', payments: [{ mode: 'cash', amount: 5000 }, { mode: 'upi', amount: 4000 }] }, names.expense_tea!, naming);
+  expect(v).toMatchObject({ type: 'Payment', number: 'EXP-4', party: 'Tea and Refreshments', narration: 'Bahi expense 4 (tea): Tea for the shop' });
+  expect(fig(v)).toEqual({ 'Tea and Refreshments': '90.00', 'Cash in Hand': '-50.00', 'UPI Collections': '-40.00' });
+  expect(imbalance(v).toFixed(2)).toBe('0.00');
 });
 
 it('the range: real dates, in order, at most 92 days', () => {

@@ -5,7 +5,7 @@ import type { Db } from 'mongodb';
 import { Subjects, TALLY_LEDGERS, TALLY_MAX_DAYS, TALLY_MESSAGES, type Customer, type PurchaseDocument, type SaleDocument } from '@bahi/contracts';
 import { isRealDate, NatsClient } from '@bahi/service-kit';
 import { C } from '../store';
-import { creditNoteVouchers, customerParty, debitNoteVouchers, distributorParty, imbalance, paymentVoucher, purchaseVouchers, saleVouchers, type Naming, type TallyParty, type TallyVoucher } from './vouchers';
+import { creditNoteVouchers, customerParty, debitNoteVouchers, distributorParty, expenseVoucher, imbalance, paymentVoucher, purchaseVouchers, saleVouchers, type ExpenseRow, type Naming, type TallyParty, type TallyVoucher } from './vouchers';
 import { tallyXml } from './xml';
 
 const KINDS = ['sale', 'sale-return', 'purchase', 'purchase-return', 'payment-received', 'payment-given'] as const;
@@ -159,12 +159,26 @@ export class TallyExport {
     }
     const vouchers: TallyVoucher[] = [];
     for (const f of fetched) vouchers.push(...(await f.run()));
+    // Expenses (their latest version, not deleted), after the documents: a Payment each.
+    const expenseLedgers = new Map<string, string>();
+    const expenses = await db
+      .collection(C.expenses)
+      .find({ companyId, date: { $gte: from, $lte: to }, deleted: { $ne: true } }, { projection: { expenseId: 1, date: 1, category: 1, note: 1, payments: 1, at: 1 } })
+      .sort({ date: 1, at: 1, expenseId: 1 })
+      .toArray();
+    for (const e of expenses as unknown as ExpenseRow[]) {
+      const own = names[`expense_${e.category}`];
+      // A category the company added is a ledger of its own name (kept apart from every other name).
+      const ledger = own ?? nameOf(`e:${e.category}`, e.category.charAt(0).toUpperCase() + e.category.slice(1), 'expense');
+      if (!own) expenseLedgers.set(ledger, ledger);
+      vouchers.push(expenseVoucher(e, ledger, naming));
+    }
     for (const v of vouchers) {
       if (!imbalance(v).isZero()) throw new Error(`unbalanced tally voucher ${v.type} ${v.number}: ${imbalance(v).toFixed(2)}`);
     }
     const used = new Set(vouchers.flatMap((v) => v.entries.map((e) => e.ledger)));
     if (vouchers.some((v) => v.party === walkIn)) parties.set('walk-in', { name: walkIn, group: 'Sundry Debtors', gstin: null, state: '', country: 'India', pincode: '', address: [] });
-    const xml = tallyXml({ company: company.name, ledgers: names, used, parties: [...parties.values()], vouchers });
+    const xml = tallyXml({ company: company.name, ledgers: names, used, parties: [...parties.values()], extra: [...expenseLedgers.keys()].map((name) => ({ name, group: 'Indirect Expenses' as const })), vouchers });
     return { xml, vouchers: vouchers.length };
   }
 }

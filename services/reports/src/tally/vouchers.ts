@@ -217,6 +217,22 @@ export function paymentVoucher(p: PaymentDocument, party: string, n: Naming): Ta
   return { type: inward ? 'Receipt' : 'Payment', date: p.date, number: `PAY-${p.paymentId}`, party, narration: `Bahi payment ${p.paymentId}${refs.length ? ` (ref ${refs.join(', ')})` : ''}`, cancelled: false, entries };
 }
 
+/** An expense (as the read model keeps its latest version; amounts in paise): a Payment, the expense ledger debited, each tender credited. */
+export interface ExpenseRow {
+  expenseId: number;
+  date: string;
+  category: string;
+  note: string;
+  payments: { mode: string; amount: number }[];
+}
+export function expenseVoucher(e: ExpenseRow, ledger: string, n: Naming): TallyVoucher {
+  const entries: TallyEntry[] = [];
+  const total = Money.add(...e.payments.map((p) => Money.fromPaise(p.amount)));
+  push(entries, ledger, total);
+  for (const p of e.payments) push(entries, ledgerOf(n, p.mode), Money.fromPaise(p.amount).neg());
+  return { type: 'Payment', date: e.date, number: `EXP-${e.expenseId}`, party: ledger, narration: `Bahi expense ${e.expenseId} (${e.category})${e.note ? `: ${e.note}` : ''}`, cancelled: false, entries };
+}
+
 /** Debits less credits: zero for a balanced voucher. */
 export const imbalance = (v: TallyVoucher): Decimal => Money.add(...v.entries.map((e) => e.dr));
 

@@ -31,6 +31,8 @@ export interface TallyFile {
   /** Which of Bahi's ledgers the vouchers use (only those are written as masters). */
   used: Set<string>;
   parties: TallyParty[];
+  /** Ledgers outside Bahi's list (an expense category the company added). */
+  extra?: { name: string; group: TallyGroup }[];
   vouchers: TallyVoucher[];
 }
 
@@ -60,6 +62,7 @@ export function tallyXml(f: TallyFile): string {
       l.ele('ISBILLWISEON').txt('No');
     });
   }
+  for (const x of f.extra ?? []) ledgerMaster(data, x.name, x.group, (l) => l.ele('ISBILLWISEON').txt('No'));
   for (const p of f.parties) {
     ledgerMaster(data, p.name, p.group, (l) => {
       l.ele('ISBILLWISEON').txt('Yes');
