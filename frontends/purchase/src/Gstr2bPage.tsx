@@ -12,7 +12,7 @@ const lastMonth = () => {
 };
 const thisMonth = () => new Date().toISOString().slice(0, 7);
 
-function BillCells({ b }: { b: Gstr2bBookBill | Gstr2bPortalInvoice }) {
+function BillCells({ b, note }: { b: Gstr2bBookBill | Gstr2bPortalInvoice; note?: string }) {
   const { t } = useTranslation('purchase');
   const original = 'original_bill_no' in b ? b.original_bill_no : undefined;
   return (
@@ -22,6 +22,7 @@ function BillCells({ b }: { b: Gstr2bBookBill | Gstr2bPortalInvoice }) {
       <td>
         {b.bill_no}
         {original && <div className="pu-2b-amended">{t('gstr2b.amendedFrom', { no: original })}</div>}
+        {note && <div className="pu-2b-amended">{note}</div>}
       </td>
       <td>{b.bill_date}</td>
       <td className="pu-num">{formatINR(b.taxable)}</td>
@@ -128,7 +129,7 @@ export function Gstr2bPage() {
               <tbody>
                 {data.matched.map((m) => (
                   <tr key={m.books.purchaseId}>
-                    <BillCells b={m.books} />
+                    <BillCells b={m.books} note={m.portal.section === 'b2ba' ? t('gstr2b.amendedAs', { no: m.portal.bill_no }) : undefined} />
                   </tr>
                 ))}
               </tbody>
@@ -221,43 +222,45 @@ function NotesCard({ notes }: { notes: Gstr2bReply['notes'] | undefined }) {
   return (
     <Card title={`${t('gstr2b.notes.title')} (${rows.length})`}>
       <p className="pu-2b-hint">{t('gstr2b.notes.hint')}</p>
-      <table className="bk-table" data-testid="gstr2b-notes">
-        <thead>
-          <tr>
-            <th>{t('gstr2b.notes.status')}</th>
-            <th>{t('gstr2b.supplier')}</th>
-            <th>{t('gstr2b.notes.noteNo')}</th>
-            <th>{t('gstr2b.notes.kind')}</th>
-            <th>{t('gstr2b.billDate')}</th>
-            <th className="pu-num">{t('gstr2b.taxable')}</th>
-            <th className="pu-num">{t('gstr2b.tax')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.key} data-status={r.status}>
-              <td>
-                {t(`gstr2b.notes.${r.status}`)}
-                {r.fields?.map((f) => (
-                  <div key={f.field} className="pu-2b-amended">
-                    {t(`gstr2b.fields.${f.field}`)}: {f.field === 'bill_date' ? f.books : formatINR(f.books)} / {f.field === 'bill_date' ? f.portal : formatINR(f.portal)}
-                  </div>
-                ))}
-              </td>
-              <td>{r.doc.supplier}</td>
-              <td>
-                {r.doc.bill_no}
-                {r.portal && r.portal.bill_no !== r.doc.bill_no && <div className="pu-2b-amended">{t('gstr2b.notes.reportedAs', { no: r.portal.bill_no })}</div>}
-                {r.portal?.original_bill_no && <div className="pu-2b-amended">{t('gstr2b.amendedFrom', { no: r.portal.original_bill_no })}</div>}
-              </td>
-              <td>{kind(r)}</td>
-              <td>{r.doc.bill_date}</td>
-              <td className="pu-num">{formatINR(r.doc.taxable)}</td>
-              <td className="pu-num">{formatINR(r.doc.tax)}</td>
+      <div className="bk-table-wrap">
+        <table className="bk-table" data-testid="gstr2b-notes">
+          <thead>
+            <tr>
+              <th>{t('gstr2b.notes.status')}</th>
+              <th>{t('gstr2b.supplier')}</th>
+              <th>{t('gstr2b.notes.noteNo')}</th>
+              <th>{t('gstr2b.notes.kind')}</th>
+              <th>{t('gstr2b.billDate')}</th>
+              <th className="pu-num">{t('gstr2b.taxable')}</th>
+              <th className="pu-num">{t('gstr2b.tax')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key} data-status={r.status}>
+                <td>
+                  {t(`gstr2b.notes.${r.status}`)}
+                  {r.fields?.map((f) => (
+                    <div key={f.field} className="pu-2b-amended">
+                      {t(`gstr2b.fields.${f.field}`)}: {f.field === 'bill_date' ? f.books : formatINR(f.books)} / {f.field === 'bill_date' ? f.portal : formatINR(f.portal)}
+                    </div>
+                  ))}
+                </td>
+                <td>{r.doc.supplier}</td>
+                <td>
+                  {r.doc.bill_no}
+                  {r.portal && r.portal.bill_no !== r.doc.bill_no && <div className="pu-2b-amended">{t('gstr2b.notes.reportedAs', { no: r.portal.bill_no })}</div>}
+                  {r.portal?.original_bill_no && <div className="pu-2b-amended">{t('gstr2b.amendedFrom', { no: r.portal.original_bill_no })}</div>}
+                </td>
+                <td>{kind(r)}</td>
+                <td>{r.doc.bill_date}</td>
+                <td className="pu-num">{formatINR(r.doc.taxable)}</td>
+                <td className="pu-num">{formatINR(r.doc.tax)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </Card>
   );
 }
