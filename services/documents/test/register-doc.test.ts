@@ -33,7 +33,7 @@ const Z: RegisterDocument = {
     { at: at('06:00'), kind: 'payment_received', ref: 1, mode: 'cash', amount: '150' },
     { at: at('06:00'), kind: 'payment_received', ref: 1, mode: 'cheque', amount: '250' },
     { at: at('07:00'), kind: 'credit_note', ref: 41, mode: 'cash', amount: '-120' },
-    { at: at('08:00'), kind: 'cancellation', ref: 61, mode: 'cash', amount: '-500' },
+    { at: at('08:00'), kind: 'cancellation', ref: 902, mode: 'cash', amount: '-500' },
     { at: at('09:00'), kind: 'sale', ref: 904, mode: 'cash', amount: '200' },
     { at: at('09:01'), kind: 'reversal', ref: 904, mode: 'cash', amount: '-200' },
   ],
@@ -94,7 +94,7 @@ describe('Z report', () => {
       'Note: Rs 30 short, checked twice',
       '09:30 Sale 901 Cash 1,000.00',
       '12:30 Refund (credit note) 41 Cash -120.00',
-      '13:30 Bill cancelled 61 Cash -500.00',
+      '13:30 Bill cancelled 902 Cash -500.00',
       '14:31 Undone 904 Cash -200.00',
     ])
       expect(text).toContain(s);

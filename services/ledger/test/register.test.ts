@@ -23,8 +23,8 @@ const staffToken = (uid: number, name: string, companyId = 1) =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Posts a document's entry as sales or inventory do, with its tenders and the user who took the money. */
-function post(source: { kind: string; id: number }, party: { kind: string; id: number }, amount: string, paid: string, payments: unknown[], by: number) {
-  return stack.ask(Subjects.ledger.entryPost, { companyId: 1, party, source, amount, paid, payments, by });
+function post(source: { kind: string; id: number }, party: { kind: string; id: number }, amount: string, paid: string, payments: unknown[], by: number, extra: Record<string, unknown> = {}) {
+  return stack.ask(Subjects.ledger.entryPost, { companyId: 1, party, source, amount, paid, payments, by, ...extra });
 }
 
 beforeAll(async () => {
@@ -76,12 +76,12 @@ describe('the cash register', () => {
     await post({ kind: 'sale', id: 901 }, C(), '1180', '1180', [{ mode: 'cash', amount: '1000' }, { mode: 'upi', amount: '180', ref: 'UPI1' }], RAVI);
     await post({ kind: 'sale', id: 902 }, C(), '500', '500', [{ mode: 'cash', amount: '500' }], RAVI);
     await post({ kind: 'sale', id: 903 }, C(), '750', '750', [{ mode: 'card', amount: '750' }], RAVI);
+    // Bill 902 cancelled (as sales posts it, guarded): its 500 paid at the counter given back in cash.
+    await post({ kind: 'sale-cancel', id: 61 }, C(), '500', '500', [{ mode: 'cash', amount: '500' }], RAVI, { guard: { noPaymentAfter: { kind: 'sale', id: 902 } } });
     // A payment of 400 received by Ravi: 150 cash + 250 cheque.
     expect((await ravi.post('/salesDuePayment', { client_id: cust, amount: '400', payments: [{ mode: 'cash', amount: '150' }, { mode: 'cheque', amount: '250', ref: '000123' }] })).body.done).toBe(true);
     // A refund of 120 in cash on credit note 41 (value 300).
     await post({ kind: 'credit-note', id: 41 }, C(), '300', '120', [{ mode: 'cash', amount: '120' }], RAVI);
-    // Bill 902 cancelled: its 500 paid at the counter given back in cash.
-    await post({ kind: 'sale-cancel', id: 61 }, C(), '500', '500', [{ mode: 'cash', amount: '500' }], RAVI);
     // Sale 904 of 200 cash whose checkout failed and was undone: in and out, and no sale.
     await post({ kind: 'sale', id: 904 }, C(), '200', '200', [{ mode: 'cash', amount: '200' }], RAVI);
     expect(await stack.ask(Subjects.ledger.entryReverse, { companyId: 1, source: { kind: 'sale', id: 904 } })).toEqual({ reversed: true });
@@ -161,7 +161,9 @@ describe('the cash register', () => {
     expect(doc).toMatchObject({ id: opened.id, open: false, user_name: 'Ravi Kumar', opening_cash: '2000', cash_in: '1850', cash_out: '820', expected_cash: '3030', counted_cash: '3000', difference: '-30', sales_count: 3 });
     expect(doc!.totals).toEqual({ cash: '1030', upi: '180', card: '750', cheque: '250', bank: '0' });
     const cash = doc!.movements.filter((x) => x.mode === 'cash').map((x) => x.amount);
-    expect(cash).toEqual(['1000', '500', '150', '-120', '-500', '200', '-200']);
+    expect(cash).toEqual(['1000', '500', '-500', '150', '-120', '200', '-200']);
+    // The cancellation is listed by its bill's number.
+    expect(doc!.movements.find((x) => x.kind === 'cancellation')).toMatchObject({ ref: 902, mode: 'cash', amount: '-500' });
     // The Z report's cash = the sum of the session's cash movements (the cash book's rows for this cashier and window).
     expect(cash.reduce((a, b) => a + Number(b), 0)).toBe(1030);
     expect(await stack.ask(Subjects.documents.registerDocument, { companyId: 1, sessionId: opened.id, userId: SITA, manager: false })).toBeNull();

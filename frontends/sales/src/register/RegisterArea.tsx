@@ -15,7 +15,7 @@ const clock = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-IN
 function Figures({ s, testId }: { s: RegisterSession; testId: string }) {
   const { t } = useTranslation('sales');
   const rows: [string, number | string][] = [
-    [t('register.openingCash'), formatINR(s.opening_cash)],
+    [t('register.opening'), formatINR(s.opening_cash)],
     [t('register.cashIn'), formatINR(s.cash_in)],
     [t('register.cashOut'), formatINR(s.cash_out)],
     [t('register.expected'), formatINR(s.expected_cash)],

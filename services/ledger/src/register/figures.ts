@@ -46,7 +46,7 @@ export interface SessionFigures {
   movements: RegisterMovement[];
 }
 
-type EntryRow = Pick<EntryDoc, 'entryKind' | 'sourceKind' | 'sourceId' | 'partyKind' | 'payments' | 'amount' | 'paid'> & { createdAt?: Date };
+type EntryRow = Pick<EntryDoc, 'entryKind' | 'sourceKind' | 'sourceId' | 'partyKind' | 'payments' | 'amount' | 'paid' | 'refId'> & { createdAt?: Date };
 
 /**
  * What one cashier took and paid out: every entry they recorded (`by`) in the session's window,
@@ -73,7 +73,9 @@ export function sessionFigures(entries: EntryRow[], expenses: ExpenseMovement[] 
     if (e.entryKind === 'reversal' && e.sourceKind === 'sale') salesCount--;
     const dir = entryDirection(e);
     if (!dir) continue;
-    for (const p of entryPayments(e)) add(e.createdAt, e.entryKind, e.sourceId, p.mode, Money.money(p.amount).times(dir));
+    // A cancellation is listed by its bill's number (refId), as the account shows it.
+    const ref = e.refId ?? e.sourceId;
+    for (const p of entryPayments(e)) add(e.createdAt, e.entryKind, ref, p.mode, Money.money(p.amount).times(dir));
   }
   for (const x of expenses) for (const p of x.payments) add(x.at, 'expense', x.expenseId, p.mode, Money.money(p.amount).negated());
   movements.sort((a, b) => a.at.localeCompare(b.at));

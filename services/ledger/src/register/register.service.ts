@@ -127,7 +127,7 @@ export class RegisterService {
   /** Every entry this cashier recorded from the opening to `until`, and the expenses they paid. */
   private async figures(s: Session, until: Date): Promise<SessionFigures> {
     const entries = await this.entries
-      .find({ companyId: s.companyId, by: s.userId, createdAt: { $gte: s.openedAt, $lte: until } }, { _id: 0, entryKind: 1, sourceKind: 1, sourceId: 1, partyKind: 1, payments: 1, amount: 1, paid: 1, createdAt: 1 })
+      .find({ companyId: s.companyId, by: s.userId, createdAt: { $gte: s.openedAt, $lte: until } }, { _id: 0, entryKind: 1, sourceKind: 1, sourceId: 1, refId: 1, partyKind: 1, payments: 1, amount: 1, paid: 1, createdAt: 1 })
       .sort({ createdAt: 1 })
       .lean<(EntryDoc & { createdAt: Date })[]>();
     return sessionFigures(entries, await this.expenses(s, until));
