@@ -319,6 +319,10 @@ const MANAGER_ONLY = [
   'GET /export/distributors',
   'GET /export/distributorHistory',
   'GET /export/ledgers',
+  // Issue 31: the Tally file and Setting > Accountant's ledger names.
+  'GET /export/tally',
+  'GET /accountant/ledgers',
+  'PUT /accountant/ledgers',
   'GET /export/stockMovements',
   'GET /export/purchaseLines',
   'GET /export/payments',
