@@ -85,4 +85,19 @@ describe('opening balances', () => {
     const page = await stack.ask<HistoryPageReply>(Subjects.ledger.historyPage, { companyId: 1, source: 'opening' });
     expect(page.events).toEqual([{ subject: EventSubjects.ledger.openingSet, event: expect.objectContaining({ eventId: events[2].eventId, cash: '12500', bank: '40250.75' }) }]);
   });
+
+  it('five PUTs at once: each write its own version; the last one is published and is what GET answers (latest wins)', async () => {
+    const B = as(stack.url, tokenFor(2));
+    await Promise.all([1, 2, 3, 4, 5].map((n) => B.put('/books/opening', { date: '2026-05-01', cash: `${n}00`, bank: '0' }).expect(200)));
+    const final = (await B.get('/books/opening')).body;
+    const version = Date.parse(final.at);
+    // The relay publishes the record as it is: writes it has not seen yet are folded into the last.
+    const published = async () => (await openingEvents()).filter((e) => e.companyId === 2);
+    const end = Date.now() + 5000;
+    while (!(await published()).some((e) => e.version === version) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    const events = await published();
+    expect(new Set(events.map((e) => e.version)).size).toBe(events.length);
+    const latest = events.reduce((a, b) => (b.version > a.version ? b : a));
+    expect([latest.version, `${latest.cash}.00`]).toEqual([version, final.cash]);
+  });
 });

@@ -32,10 +32,20 @@ export class BooksController {
     const date = pastDate(b.date, 'opening date');
     const cash = rupees(b.cash, 'opening cash', 'zero');
     const bank = rupees(b.bank, 'opening bank balance', 'any');
-    const prev = await this.openings.findOne({ companyId }, { version: 1 }).lean();
-    // Strictly rising even for two PUTs in one millisecond (the event id and "latest wins" need it).
-    const version = Math.max(Date.now(), (prev?.version ?? 0) + 1);
-    await this.openings.updateOne({ companyId }, { $set: { date, cash, bank, by: { id: user.uid, name: user.name }, version, ...pendingEventFields() } }, { upsert: true });
+    const fields = { date, cash, bank, by: { id: user.uid, name: user.name } };
+    // Each write takes a version above the last (its event id, and "latest wins"): two PUTs at once
+    // retry rather than share one, which JetStream would keep only once.
+    for (;;) {
+      const prev = await this.openings.findOne({ companyId }, { version: 1 }).lean();
+      const version = Math.max(Date.now(), (prev?.version ?? 0) + 1);
+      try {
+        if (!prev) await this.openings.create({ companyId, ...fields, version, ...pendingEventFields() });
+        else if ((await this.openings.updateOne({ companyId, version: prev.version }, { $set: { ...fields, version, ...pendingEventFields() } })).matchedCount !== 1) continue;
+        break;
+      } catch (err) {
+        if ((err as { code?: number }).code !== 11000) throw err;
+      }
+    }
     this.events.relay.kick('opening');
     return this.get(companyId);
   }
