@@ -589,8 +589,12 @@ export class ReportsService {
     const yday = card(byDate.get(yesterday));
     const cards: Record<string, { today: string; yesterday: string }> = Object.fromEntries((['sales', 'collections', 'newDues'] as const).map((k) => [k, { today: rs(today_[k]), yesterday: rs(yday[k]) }]));
     // Cash in hand and the bank balance at each day's end (from the books' opening).
+    // One read of the day rows since the opening: yesterday's close is today's less today's movements.
     const open = await this.openingOf(companyId);
-    const [endToday, endYday] = await Promise.all([this.balanceAt(companyId, now, open), this.balanceAt(companyId, yesterday, open)]);
+    const endToday = await this.balanceAt(companyId, now, open);
+    const t = byDate.get(now);
+    const endYday =
+      yesterday < open.date ? { cash: 0, bank: 0 } : { cash: endToday.cash - (n(t?.cIn) - n(t?.cOut)), bank: endToday.bank - (n(t?.bIn) - n(t?.bOut)) };
     cards.cashInHand = { today: rs(endToday.cash), yesterday: rs(endYday.cash) };
     cards.bankBalance = { today: rs(endToday.bank), yesterday: rs(endYday.bank) };
     const series = Array.from({ length: 30 }, (_, i) => {
