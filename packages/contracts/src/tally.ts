@@ -78,15 +78,18 @@ export function tallyLedgerNames(own: Readonly<Record<string, string>> | null | 
   return out;
 }
 
-/** The most days one Tally file covers (a quarter: the GST return period of QRMP filers). */
-export const TALLY_MAX_DAYS = 92;
+/**
+ * The most days one Tally file covers: a month (the monthly return period; a quarterly filer
+ * downloads three). Each voucher is a request to its owner, and the gateway waits 60 s for an answer.
+ */
+export const TALLY_MAX_DAYS = 31;
 
 /** The sentences of GET /export/tally's refusals. */
 export const TALLY_MESSAGES = {
   manager: 'Only a manager can download the Tally file.',
   dates: 'Choose the dates to export: from and to, written YYYY-MM-DD (for example 2026-04-01).',
   reversed: (from: string, to: string) => `The start date ${from} is after the end date ${to}. Choose a start on or before the end.`,
-  tooLong: (days: number) => `One Tally file covers at most ${TALLY_MAX_DAYS} days (a quarter); you chose ${days}. Download a quarter at a time.`,
+  tooLong: (days: number) => `One Tally file covers at most ${TALLY_MAX_DAYS} days (a month); you chose ${days}. Download a month at a time.`,
   unavailable: 'The bills could not be read right now, so the Tally file was not made. Please try again shortly.',
 } as const;
 

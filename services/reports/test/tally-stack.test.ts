@@ -186,5 +186,5 @@ it('a GST day exported for Tally: mapped names, Devanagari and & escaped, hand-c
   expect((await call('GET', '/export/tally?from=2026-13-01&to=2026-12-31')).body.message).toBe('Choose the dates to export: from and to, written YYYY-MM-DD (for example 2026-04-01).');
   expect((await call('GET', '/export/tally?from=2026-05-02&to=2026-05-01')).status).toBe(400);
   const year = await call('GET', '/export/tally?from=2026-01-01&to=2026-12-31');
-  expect([year.status, year.body.message]).toEqual([400, 'One Tally file covers at most 92 days (a quarter); you chose 365. Download a quarter at a time.']);
+  expect([year.status, year.body.message]).toEqual([400, 'One Tally file covers at most 31 days (a month); you chose 365. Download a month at a time.']);
 }, 180_000);

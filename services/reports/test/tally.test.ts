@@ -150,7 +150,7 @@ it('an expense paid 50.00 cash + 40.00 UPI is a Payment: the expense ledger debi
   expect(imbalance(v).toFixed(2)).toBe('0.00');
 });
 
-it('the range: real dates, in order, at most 92 days', () => {
+it('the range: real dates, in order, at most 31 days', () => {
   const sentence = (q: Record<string, unknown>) => {
     try {
       tallyRange(q);
@@ -160,9 +160,10 @@ it('the range: real dates, in order, at most 92 days', () => {
       return (e as Error).message;
     }
   };
-  expect(tallyRange({ from: '2026-04-01', to: '2026-06-30' })).toEqual({ from: '2026-04-01', to: '2026-06-30' });
+  expect(tallyRange({ from: '2026-01-01', to: '2026-01-31' })).toEqual({ from: '2026-01-01', to: '2026-01-31' });
+  expect(sentence({ from: '2026-01-01', to: '2026-02-01' })).toBe('One Tally file covers at most 31 days (a month); you chose 32. Download a month at a time.');
   expect(sentence({ from: '2026-02-30', to: '2026-03-01' })).toMatch(/from and to, written YYYY-MM-DD/);
   expect(sentence({ to: '2026-03-01' })).toMatch(/from and to/);
   expect(sentence({ from: '2026-03-02', to: '2026-03-01' })).toBe('The start date 2026-03-02 is after the end date 2026-03-01. Choose a start on or before the end.');
-  expect(sentence({ from: '2026-01-01', to: '2026-12-31' })).toMatch(/at most 92 days .* you chose 365/);
+  expect(sentence({ from: '2026-01-01', to: '2026-12-31' })).toMatch(/at most 31 days .* you chose 365/);
 });
