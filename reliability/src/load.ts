@@ -17,8 +17,12 @@ export interface LoadResult {
   answered: { key: string; saleId: number }[];
   /** Sales first answered 5xx/lost/409 and then retried with the same key. */
   retried: number;
+  /** Each retried sale that ended answered 200: when (ms after the start) that 200 came, and its first status. */
+  retriedAnswered: { key: string; first: number; at: number }[];
   /** When each kill was done, in ms after the start. */
   kills: { part: Part; at: number }[];
+  /** The start (epoch ms), to place the services' logged times. */
+  startedAt: number;
   audit: AuditReport;
   /** Time taken to set up the cashiers, to sell (retries included), and for the re-drivers to finish. */
   ms: { setup: number; load: number; settle: number };
@@ -79,6 +83,7 @@ export async function runLoad(rig: Rig, cashiers: number, seconds: number, opts:
   const kills: LoadResult['kills'] = [];
   let sales = 0;
   let retried = 0;
+  const retriedAnswered: LoadResult['retriedAnswered'] = [];
   const t0 = Date.now();
   const end = t0 + seconds * 1000;
   const note = (what: string, s: number, body: unknown, start: number) => {
@@ -120,10 +125,12 @@ export async function runLoad(rig: Rig, cashiers: number, seconds: number, opts:
         const giveUp = Date.now() + (opts.retrySalesForMs ?? 0);
         if (sale.status === 0 || sale.status === 409 || sale.status >= 500) {
           if (opts.retrySalesForMs) retried++;
+          const first = sale.status;
           while ((sale.status === 0 || sale.status === 409 || sale.status >= 500) && Date.now() < giveUp) {
             await sleep(500);
             sale = await call('sale retried', api.post('/MAKE_SALE', body, { 'Idempotency-Key': key }));
           }
+          if (sale.status === 200) retriedAnswered.push({ key, first, at: Date.now() - t0 });
         }
         if (sale.status === 200) {
           sales++;
@@ -145,7 +152,7 @@ export async function runLoad(rig: Rig, cashiers: number, seconds: number, opts:
     return r.inFlight.length === 0 && r;
   });
   const settleMs = Date.now() - t0 - loadMs;
-  return { requests: total, sales, statuses: Object.fromEntries(status), fivexx, failures, answered, retried, kills, audit: report, ms: { setup: setupMs, load: loadMs, settle: settleMs } };
+  return { requests: total, sales, statuses: Object.fromEntries(status), fivexx, failures, answered, retried, retriedAnswered, kills, startedAt: t0, audit: report, ms: { setup: setupMs, load: loadMs, settle: settleMs } };
 }
 
 async function main() {

@@ -10,27 +10,19 @@ const KILL_AT_MS = 8000;
 const KILLED: Part[] = ['sales', 'inventory', 'ledger', 'reports'];
 /**
  * What the kills may fail: a call in flight at the kill (it waits out a NATS request to the dead
- * replica, 5 s), and the dead sales replica's sales taken over when their lease runs out (8 s):
- * that burst queues at the live inventory replica together with the counters' new sales, and a
- * call caught in it may wait out a deadline twice (the apply, then the undo). Measured runs put
- * the last such failure 12-19 s after the kill.
+ * replica, 5 s, and at most once more on the undo) and the dead sales replica's unfinished sales.
+ * Those are taken over by their retries at once (the owner's pid is gone: service-kit's Saga) or
+ * when their 6 s lease runs out. Before that fix retries of a sale the killed replica left past its
+ * point of no return answered 503 until 30-38 s after the kill, and the window had been widened to
+ * 45 s; kill to a retried sale's 200 is logged below (docs/reliability.md has the figures).
  */
-const LEASE_MS = 8000;
-// Known regression (issue 27's Outbox change, to be fixed): a sale the killed replica left past its
-// point of no return is finished by a retry or the re-driver only after its lease, and retries of it
-// were answered 503 (after a 5 s wait) until 30-38 s after the kill in two runs; the bound waits for
-// that instead of the 20 s it had. Nothing is lost or doubled (asserted below).
-const WINDOW_MS = 4 * LEASE_MS + 2 * 5000 + 3000;
+const WINDOW_MS = 20_000;
 
 let rig: Rig;
 beforeAll(async () => {
-  // Short leases: the live sales replica takes over the dead one's sales within seconds. Longer
-  // than a NATS request's deadline (5 s), so a live sale is seldom taken over mid-way (and when it
-  // is, the outbox leaves the completed sale standing: service-kit's outbox test).
-  rig = await Rig.start({
-    replicas: { sales: 2, inventory: 2, ledger: 2 },
-    env: { BAHI_SALE_LEASE_MS: String(LEASE_MS), BAHI_PURCHASE_LEASE_MS: String(LEASE_MS) },
-  });
+  // The default leases (6 s, renewed while an attempt works): a live sale is never taken over
+  // however slow its steps, a dead replica's within seconds.
+  rig = await Rig.start({ replicas: { sales: 2, inventory: 2, ledger: 2 } });
 }, 600_000);
 afterAll(() => rig?.stop());
 
@@ -59,6 +51,18 @@ it('50 cashiers for 20 s on two replicas each of sales, inventory and ledger, on
   expect(r.sales).toBeGreaterThan(0);
   // Only calls caught by the kills failed: none answered before the kill, none started long after.
   const killedAt = Math.min(...r.kills.map((k) => k.at));
+  // The measure of the dead replica's sales: from the kill to each retried sale's 200.
+  const after = r.retriedAnswered.map((a) => a.at - killedAt).sort((a, b) => a - b);
+  console.log(`Kill to a retried sale's 200: ${after.length} sales, median ${after[after.length >> 1] ?? '-'} ms, last ${after[after.length - 1] ?? '-'} ms (${JSON.stringify(after)})`);
+  // The dead replica's sales taken over by the live one (its log), in ms after the kill.
+  const killEpoch = r.startedAt + killedAt;
+  const takeovers = rig
+    .readLog('sales-2')
+    .split('\n')
+    .filter((l) => l.includes('"msg":"sale taken over"'))
+    .map((l) => JSON.parse(l) as { time: number; why: string; pastNoReturn: boolean })
+    .map((t) => `${t.time - killEpoch} ms (${t.why}${t.pastNoReturn ? ', past its point of no return' : ''})`);
+  console.log(`Sales taken over from the killed replica: ${takeovers.length}: ${takeovers.join('; ')}`);
   const outside = r.failures.filter((f) => f.end < killedAt || f.start > killedAt + WINDOW_MS);
   expect(outside).toEqual([]);
   // Nothing lost: every sale answered 200 is in the database once, complete, under its key.
