@@ -59,6 +59,7 @@ async function openDashboard(page: Page) {
 }
 
 interface Dashboard {
+  cards: Record<'cashInHand', { today: string; yesterday: string }>;
   lowStock: number;
   receivables: { total: string; buckets: Record<'b0_30' | 'b31_60' | 'b61_90' | 'b90', string>; mostOverdue: { partyId: number; name: string; balance: string }[] };
 }
@@ -93,14 +94,19 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
   await page.getByTestId('card-sales-today').waitFor();
   expect(await page.getByRole('heading', { name: 'Dashboard', level: 1 }).count()).toBe(1);
 
-  // A new company: nothing sold, collected or owed today or yesterday.
-  expect(await cardsShown(page)).toEqual({ sales: '₹0.00', collections: '₹0.00', newDues: '₹0.00', cashInHand: '₹0.00', bankBalance: '₹0.00' });
+  // A new company: nothing sold, collected or owed today or yesterday. Cash in hand runs from the
+  // first day when no opening is set (issue 29): the demo purchases paid in cash are in it, the same
+  // at yesterday's close as now.
+  const base = (await api<Dashboard>('GET', '/reports/dashboard')).body;
+  const cash0 = base.cards.cashInHand.today;
+  expect(base.cards.cashInHand.yesterday).toBe(cash0);
+  const cash = (added: string) => formatINR(plus(cash0, added));
+  expect(await cardsShown(page)).toEqual({ sales: '₹0.00', collections: '₹0.00', newDues: '₹0.00', cashInHand: cash('0'), bankBalance: '₹0.00' });
   for (const k of CARD_NAMES) {
-    expect(await text(page, `card-${k}-yesterday`)).toBe('Yesterday ₹0.00');
+    expect(await text(page, `card-${k}-yesterday`)).toBe(`Yesterday ${k === 'cashInHand' ? cash('0') : '₹0.00'}`);
     expect(await text(page, `card-${k}-delta`)).toBe('Same as yesterday');
   }
   // Receivables: the demo customers' opening dues, oldest first, as the service holds them.
-  const base = (await api<Dashboard>('GET', '/reports/dashboard')).body;
   expect(await text(page, 'dashboard-receivables-total')).toBe(formatINR(base.receivables.total));
   expect(base.receivables.mostOverdue.length).toBeGreaterThan(0);
   const overdueRows = page.getByTestId('dashboard-overdue').locator('tbody tr');
@@ -143,7 +149,7 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
 
   await openDashboard(page);
   await refreshUntil(page, 'the sale', async () => (await cardsShown(page)).sales === '₹1,040.00');
-  expect(await cardsShown(page)).toEqual({ sales: '₹1,040.00', collections: '₹300.00', newDues: '₹740.00', cashInHand: '₹300.00', bankBalance: '₹0.00' });
+  expect(await cardsShown(page)).toEqual({ sales: '₹1,040.00', collections: '₹300.00', newDues: '₹740.00', cashInHand: cash('300'), bankBalance: '₹0.00' });
   expect(await text(page, 'card-sales-delta')).toBe('▲ ₹1,040.00 more than yesterday');
   expect(await text(page, 'card-newDues-delta')).toBe('▲ ₹740.00 more than yesterday');
   expect(await todayInChart(page)).toEqual([ddmm(todayIST()), '₹1,040.00', '₹300.00']);
@@ -178,8 +184,8 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
     const c = await cardsShown(page);
     return c.sales === '₹520.00' && c.collections === '₹400.00';
   });
-  expect(await cardsShown(page)).toEqual({ sales: '₹520.00', collections: '₹400.00', newDues: '₹220.00', cashInHand: '₹400.00', bankBalance: '₹0.00' });
-  expect(await text(page, 'card-cashInHand-yesterday')).toBe('Yesterday ₹0.00');
+  expect(await cardsShown(page)).toEqual({ sales: '₹520.00', collections: '₹400.00', newDues: '₹220.00', cashInHand: cash('400'), bankBalance: '₹0.00' });
+  expect(await text(page, 'card-cashInHand-yesterday')).toBe(`Yesterday ${cash('0')}`);
   expect(await text(page, 'card-cashInHand-delta')).toBe('▲ ₹400.00 more than yesterday');
   expect(await todayInChart(page)).toEqual([ddmm(todayIST()), '₹520.00', '₹400.00']);
   // Receivables: the customer's 120, dated today, joins the 0-30 days bucket on top of the demo
@@ -224,7 +230,7 @@ test('a manager lands on the dashboard; a sale, a return and a payment move its 
   await page.getByTestId('card-sales-today').waitFor();
   expect(await page.locator('.sh-sidebar').isVisible()).toBe(false);
   await page.getByTestId('dashboard-trend').and(page.locator('[data-ready="yes"]')).waitFor();
-  expect(await cardsShown(page)).toEqual({ sales: '₹520.00', collections: '₹400.00', newDues: '₹220.00', cashInHand: '₹400.00', bankBalance: '₹0.00' });
+  expect(await cardsShown(page)).toEqual({ sales: '₹520.00', collections: '₹400.00', newDues: '₹220.00', cashInHand: cash('400'), bankBalance: '₹0.00' });
   await shot(page, 'phone');
   // Nothing sideways: the page is no wider than the phone, and a statement is one tap away on it.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
