@@ -201,4 +201,23 @@ describe('expenses', () => {
     expect(page.events).toHaveLength(18);
     expect(page.events.find((h) => (h.event as any).expenseId === power)?.event).toMatchObject({ version: 2, deleted: true });
   });
+
+  it('removing a category races adding an expense in it (10 times): never both succeed', async () => {
+    const B = as(stack.url, tokenFor(2));
+    const all = ['rent', 'salary', 'electricity', 'transport', 'tea', 'other'];
+    let both = 0;
+    for (let round = 0; round < 10; round++) {
+      const cat = `misc ${round}`;
+      expect((await B.put('/expenses/categories', { categories: [...all, cat] })).status).toBe(200);
+      const [added, removed] = await Promise.all([B.post('/expenses', { date: '2026-10-10', category: cat, amount: '1' }), B.put('/expenses/categories', { categories: all })]);
+      expect([201, 400]).toContain(added.status);
+      expect([200, 409]).toContain(removed.status);
+      if (added.status === 201 && removed.status === 200) both++;
+      // Whatever the order, a live expense's category is still in the list.
+      const list = (await B.get('/expenses/categories')).body;
+      if (added.status === 201) expect(list.categories).toContain(cat);
+      if (added.status === 201) expect((await request(stack.url).delete(`/expenses/${added.body.id}?reason=race`).set(auth(tokenFor(2)))).status).toBe(200);
+    }
+    expect(both).toBe(0);
+  }, 60_000);
 });

@@ -54,7 +54,10 @@ ExpenseChangeSchema.index({ companyId: 1, expenseId: 1, version: 1 }, { unique: 
 @Schema({ collection: 'expense_categories', timestamps: true })
 export class ExpenseCategoriesDoc {
   @Prop({ required: true }) companyId!: number;
-  @Prop({ type: [String], required: true }) categories!: string[];
+  /** Absent until a manager edits the list (the defaults then). */
+  @Prop({ type: [String], default: undefined }) categories?: string[];
+  /** Bumped by every expense write and list edit: two at once conflict (ExpensesService.holdCategory). */
+  @Prop({ default: 0 }) writes!: number;
 }
 export const ExpenseCategoriesSchema = SchemaFactory.createForClass(ExpenseCategoriesDoc);
 ExpenseCategoriesSchema.index({ companyId: 1 }, { unique: true });

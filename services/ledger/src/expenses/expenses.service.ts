@@ -1,6 +1,6 @@
 import { ConflictException, ForbiddenException, Inject, Injectable, NotFoundException, BadRequestException } from '@nestjs/common';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
-import type { Connection, Model } from 'mongoose';
+import type { ClientSession, Connection, Model } from 'mongoose';
 import {
   DEFAULT_EXPENSE_CATEGORIES,
   Subjects,
@@ -64,9 +64,20 @@ export class ExpensesService {
     if (user.position !== 'staff' || co?.staff_expenses !== true) throw new ForbiddenException(EXPENSE_MSG.staffOff);
   }
 
-  async categories(companyId: number): Promise<string[]> {
-    const doc = await this.cats.findOne({ companyId }).lean();
-    return doc ? doc.categories : [...DEFAULT_EXPENSE_CATEGORIES];
+  async categories(companyId: number, session?: ClientSession): Promise<string[]> {
+    const doc = await this.cats.findOne({ companyId }).session(session ?? null).lean();
+    return doc?.categories?.length ? doc.categories : [...DEFAULT_EXPENSE_CATEGORIES];
+  }
+
+  /**
+   * Inside an expense write's transaction: the category must still be in the list, and the write
+   * touches the list's document, so it conflicts with a concurrent PUT /expenses/categories (one
+   * of the two retries and sees the other): a used category is never removed under a new expense.
+   */
+  private async holdCategory(companyId: number, category: string, session: ClientSession): Promise<void> {
+    const cats = await this.categories(companyId, session);
+    if (!cats.includes(category)) throw new BadRequestException(`"${category}" is not an expense category; choose one of ${cats.join(', ')} (a manager can add categories).`);
+    await this.cats.updateOne({ companyId }, { $inc: { writes: 1 } }, { session, upsert: true });
   }
 
   async categoriesReply(companyId: number): Promise<ExpenseCategoriesReply> {
@@ -89,12 +100,15 @@ export class ExpensesService {
       if (seen.has(n.toLowerCase())) throw new BadRequestException(`The category "${n}" is written twice.`);
       seen.add(n.toLowerCase());
     }
-    const current = await this.categories(companyId);
-    for (const old of current.filter((c) => !names.includes(c))) {
-      const n = await this.model.countDocuments({ companyId, deleted: false, category: old });
-      if (n > 0) throw new ConflictException(`The category "${old}" is used by ${n} expense(s); move them to another category or delete them before removing it.`);
-    }
-    await this.cats.updateOne({ companyId }, { $set: { categories: names } }, { upsert: true });
+    // One transaction with the counts: an expense written meanwhile conflicts (holdCategory) and retries.
+    await inTransaction(this.conn, async (session) => {
+      const current = await this.categories(companyId, session);
+      for (const old of current.filter((c) => !names.includes(c))) {
+        const n = await this.model.countDocuments({ companyId, deleted: false, category: old }).session(session);
+        if (n > 0) throw new ConflictException(`The category "${old}" is used by ${n} expense(s); move them to another category or delete them before removing it.`);
+      }
+      await this.cats.updateOne({ companyId }, { $set: { categories: names }, $inc: { writes: 1 } }, { session, upsert: true });
+    });
     return this.categoriesReply(companyId);
   }
 
@@ -123,6 +137,7 @@ export class ExpensesService {
     const expenseId = await this.seq.next(companyId, 'expense');
     const at = new Date();
     await inTransaction(this.conn, async (session) => {
+      await this.holdCategory(companyId, f.category, session);
       await this.model.create([{ companyId, expenseId, ...f, by, lastBy: by, version: 1, deleted: false, ...pendingEventFields() }], { session });
       await this.changes.create([{ companyId, expenseId, version: 1, action: 'added', at, by, reason: '', expense: f }], { session });
     });
@@ -147,6 +162,7 @@ export class ExpensesService {
         const e = await this.model.findOne({ companyId, expenseId }).session(session).lean();
         if (!e) throw new NotFoundException(`There is no expense ${expenseId} in this company.`);
         if (e.deleted) throw new ConflictException(fields ? `Expense ${expenseId} was deleted; it cannot be edited.` : `Expense ${expenseId} is already deleted.`);
+        if (fields) await this.holdCategory(companyId, fields.category, session);
         const version = e.version + 1;
         const now: Fields = fields ?? { date: e.date, category: e.category, amount: e.amount, payments: e.payments, note: e.note };
         const set = { ...(fields ?? {}), ...(fields ? {} : { deleted: true }), lastBy: by, version, ...pendingEventFields() };
