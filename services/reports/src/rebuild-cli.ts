@@ -28,7 +28,8 @@ async function main() {
   const st = await consumers.status();
   const upTo = Object.entries(st.checkpoints).map(([stream, seq]) => `${stream} ${seq}`).join(', ') || 'none';
   // Events this command applied (the history, and the streams when it replayed them itself).
-  process.stdout.write(`Reports rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${consumers.applied} events projected.\n`);
+  const seen = consumers.applied;
+  process.stdout.write(`Reports rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${seen} events projected.\n`);
   process.stdout.write(`Streams applied up to: ${upTo}; dead letters: ${st.deadLetters}.\n`);
   await app.close();
 }
