@@ -15,8 +15,8 @@ let rice: number;
 let asha: number;
 let sales: Model<SaleDoc>;
 
-const stock = async (id: number) => (await s.ask<any>(Subjects.inventory.productLookup, { companyId: s.companyId, code: String(id) })).stock as string;
-const due = async () => (await s.ask<any>(Subjects.ledger.partyDue, { companyId: s.companyId, party: { kind: 'customer', id: asha } })).due as string;
+const stock = async (id: number) => (await s.ask<{ stock: string }>(Subjects.inventory.productLookup, { companyId: s.companyId, code: String(id) })).stock;
+const due = async () => (await s.ask<{ due: string }>(Subjects.ledger.partyDue, { companyId: s.companyId, party: { kind: 'customer', id: asha } })).due;
 
 beforeAll(async () => {
   s = await startSales();

@@ -6,7 +6,7 @@ import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { castForInsert } from '../insert';
 import { pendingEventFields } from '../events/relay';
-import type { SagaRecord, SagaStatus } from './schema';
+import type { SagaRecord } from './schema';
 
 /** How often records left by a crash are looked for. */
 export const REDRIVE_EVERY_MS = 10_000;
