@@ -85,3 +85,29 @@ it('the manager maps Cash to the Tally name, downloads the Tally file from Repor
   await page.getByText(`The start date ${TODAY} is after the end date ${before}. Choose a start on or before the end.`).waitFor();
   await e2e.shot(page, 'tally-3-refused');
 }, 180_000);
+
+it('in Hindi: the Accountant card, its refusal and the Tally card speak Hindi', async () => {
+  await page.locator('.sh-profile__button').click();
+  await page.getByTestId('language-hi').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'hi');
+  await page.goto('/setting');
+  const card = page.getByTestId('accountant-ledgers');
+  await card.waitFor();
+  await card.scrollIntoViewIfNeeded();
+  await page.getByText('अकाउंटेंट (Tally)', { exact: true }).waitFor();
+  await card.getByLabel('Card Collections का Tally में नाम', { exact: true }).fill(GALLA);
+  await card.getByRole('button', { name: 'Tally नाम सेव करें', exact: true }).click();
+  await page.getByText(`Tally में Cash और Card Collections दोनों "${GALLA}" हो जाएँगे; हर एक को अपना नाम दें।`).waitFor();
+  await e2e.shot(page, 'tally-4-setting-hindi');
+
+  await page.goto('/reports/gst');
+  const tally = page.getByTestId('tally-export');
+  await tally.waitFor();
+  await tally.scrollIntoViewIfNeeded();
+  await page.getByText('अकाउंटेंट के लिए Tally फ़ाइल', { exact: true }).waitFor();
+  await tally.locator('input[name="tally-from"]').fill('2026-01-01');
+  await tally.locator('input[name="tally-to"]').fill('2026-03-31');
+  await page.getByRole('button', { name: 'Tally फ़ाइल डाउनलोड करें', exact: true }).click();
+  await page.getByText('एक Tally फ़ाइल में ज़्यादा से ज़्यादा 31 दिन (एक महीना) आते हैं; आपने 90 चुने। एक बार में एक महीना डाउनलोड करें।').waitFor();
+  await e2e.shot(page, 'tally-5-reports-hindi');
+}, 120_000);
