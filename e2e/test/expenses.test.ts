@@ -192,3 +192,23 @@ it('staff see Expenses once Setting lets them, add one, and cannot edit or delet
   await staff.waitForTimeout(150);
   await e2e.shot(staff, 'expenses-7-staff');
 });
+
+it('in Hindi: the screen, the categories and the server\'s refusal read in Hindi and fit', async () => {
+  await page.locator('.sh-profile__button').click();
+  await page.getByTestId('language-hi').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'hi');
+  try {
+    await page.getByRole('navigation', { name: 'मुख्य' }).or(page.locator('.sh-sidebar')).first().getByRole('link', { name: 'ख़र्चे', exact: true }).click();
+    await page.getByRole('heading', { name: 'ख़र्चे' }).waitFor();
+    await byId('expense-total').filter({ hasText: 'इन तारीख़ों का कुल:' }).waitFor();
+    const cats = byId('expense-categories');
+    await cats.getByRole('button', { name: 'tea हटाएँ' }).click();
+    await cats.getByRole('button', { name: 'श्रेणियाँ सेव करें' }).click();
+    await seeAlert('श्रेणी "tea" 2 ख़र्च में लगी है; इसे हटाने से पहले उन ख़र्चों को दूसरी श्रेणी में डालें या मिटाएँ।');
+    await look('expenses-8-hindi');
+  } finally {
+    await page.locator('.sh-profile__button').click();
+    await page.getByTestId('language-en').click();
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+  }
+});
