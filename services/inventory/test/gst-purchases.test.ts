@@ -359,3 +359,34 @@ describe('from an estimate', () => {
     expect(det.gst!.lines).toEqual([{ sl_no: det.lines[0].sl_no, hsn_code: '8539', gst_rate: '12', taxable_value: '200.00', cgst: '12.00', sgst: '12.00', igst: '0.00' }]);
   });
 });
+
+describe('Download all data: GET /export/purchaseLines', () => {
+  /** CSV rows as header -> text. */
+  const records = (csv: string) => {
+    const [head, ...rows] = csv.replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
+    const headers = head!.split(',');
+    return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [headers[i]!, v])));
+  };
+  const keys = ['Product', 'HSN code', 'Quantity', 'Rate', 'Discount', 'Amount', 'Taxable value', 'GST %', 'CGST', 'SGST', 'IGST'];
+
+  it("each line of the intra-state purchase above with its input tax as frozen on it (managers; another company's lines absent)", async () => {
+    const res = await inAs(G).get('/export/purchaseLines?format=csv').expect(200);
+    const rows = records(res.text).filter((r) => r['Purchase ID'] === String(ids.intra));
+    // The figures of the first test: Sugar 3 x 2000.00 = 6000.00, taxable 6046.67, CGST = SGST 151.17 at 5 %;
+    // Mixer 2 x (1500.50 - 0.50) = 3000.00, taxable 3023.33, CGST = SGST 272.10 at 18 %.
+    expect(rows.map((r) => Object.fromEntries(keys.map((k) => [k, r[k]])))).toEqual([
+      { Product: 'Sugar 50kg', 'HSN code': '1701', Quantity: '3', Rate: '2000.00', Discount: '0.00', Amount: '6000.00', 'Taxable value': '6046.67', 'GST %': '5', CGST: '151.17', SGST: '151.17', IGST: '0.00' },
+      { Product: 'Mixer', 'HSN code': '8509', Quantity: '2', Rate: '1500.50', Discount: '0.50', Amount: '3000.00', 'Taxable value': '3023.33', 'GST %': '18', CGST: '272.10', SGST: '272.10', IGST: '0.00' },
+    ]);
+    expect(rows[0]!.Distributor).toBe('Mumbai Wholesale');
+    // Company 3 (simple) has its own purchase only (Bulb 3 x 100.00 above), without tax per line.
+    const simple = records((await inAs(S).get('/export/purchaseLines?format=csv').expect(200)).text);
+    expect(simple.map((r) => Object.fromEntries(keys.map((k) => [k, r[k]])))).toEqual([
+      { Product: 'Bulb', 'HSN code': '', Quantity: '3', Rate: '100.00', Discount: '0.00', Amount: '300.00', 'Taxable value': '', 'GST %': '', CGST: '', SGST: '', IGST: '' },
+    ]);
+  });
+
+  it('staff are refused with 403', async () => {
+    await inAs(token(GST, 'staff')).get('/export/purchaseLines?format=csv').expect(403);
+  });
+});

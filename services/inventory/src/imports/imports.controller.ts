@@ -4,7 +4,7 @@ import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import type { Connection, Model } from 'mongoose';
 import type { Response } from 'express';
 import { ImportMaxBytes, ImportMaxRows, ImportSessionTtlHours, Subjects } from '@bahi/contracts';
-import { LOGGER, NatsClient, Positions, Tenant } from '@bahi/service-kit';
+import { LOGGER, money, NatsClient, Positions, Tenant } from '@bahi/service-kit';
 import { formatParam, importHttp, ImportSessions, sendTable, uploadedFile, type Column, type Upload } from '@bahi/tabular';
 import { milliStr, paiseStr, taxPercent } from '../common';
 import type { TaxMode } from '../products/gst-rules';
@@ -103,7 +103,9 @@ export class InventoryExportsController {
       for await (const p of purchases) for (const l of p.lines) yield { p, l };
     }
     const gstOf = (r: Row) => r.p.gst?.lines.find((g) => g.sl_no === r.l.sl_no) ?? null;
-    const tax = (pick: (g: NonNullable<ReturnType<typeof gstOf>>) => string) => (r: Row) => gstOf(r) ? pick(gstOf(r)!) : null;
+    // Rupees as stored ('1500.5') with two decimals, exact.
+    const rupees = (v: string | undefined) => money(v ?? '0').toFixed(2);
+    const tax = (pick: (g: NonNullable<ReturnType<typeof gstOf>>) => string) => (r: Row) => (gstOf(r) ? rupees(pick(gstOf(r)!)) : null);
     const columns: Column<Row>[] = [
       { header: 'Purchase ID', type: 'number', value: (r) => r.p.purchaseId },
       { header: 'Date', type: 'date', value: (r) => r.p.date },
@@ -113,12 +115,12 @@ export class InventoryExportsController {
       { header: 'Product ID', type: 'number', value: (r) => r.l.product_id },
       { header: 'Product', width: 28, value: (r) => r.l.product_name },
       { header: 'HSN code', value: (r) => r.l.hsn_code ?? '' },
-      { header: 'Quantity', type: 'number', value: (r) => r.l.quantity },
-      { header: 'Per piece quantity', type: 'number', value: (r) => r.l.per_peice_quantity },
+      { header: 'Quantity', type: 'number', value: (r) => money(r.l.quantity).toFixed() },
+      { header: 'Per piece quantity', type: 'number', value: (r) => money(r.l.per_peice_quantity).toFixed() },
       { header: 'Unit', value: (r) => r.l.unit },
-      { header: 'Rate', type: 'number', numFmt: '0.00', value: (r) => r.l.rate },
-      { header: 'Discount', type: 'number', numFmt: '0.00', value: (r) => r.l.disc },
-      { header: 'Amount', type: 'number', numFmt: '0.00', value: (r) => r.l.amount },
+      { header: 'Rate', type: 'number', numFmt: '0.00', value: (r) => rupees(r.l.rate) },
+      { header: 'Discount', type: 'number', numFmt: '0.00', value: (r) => rupees(r.l.disc) },
+      { header: 'Amount', type: 'number', numFmt: '0.00', value: (r) => rupees(r.l.amount) },
       { header: 'Taxable value', type: 'number', numFmt: '0.00', value: tax((g) => g.taxable_value) },
       { header: 'GST %', type: 'number', value: (r) => gstOf(r)?.gst_rate ?? null },
       { header: 'CGST', type: 'number', numFmt: '0.00', value: tax((g) => g.cgst) },
