@@ -25,7 +25,7 @@ describe('identity: company profile, logo, isolation, NATS', () => {
 
   it('gives every user of the company its details', async () => {
     const res = await request(s.url).get('/getCompanyDetails').set(auth(staff)).expect(200);
-    expect(res.body).toEqual({ id: companyId, name: 'Demo Traders', add1: expect.any(String), add2: expect.any(String), mob1: '9876543210', mob2: '', email: 'hello@demo.local', logo: null, upiId: null, tax_mode: 'simple', gstin: null, state_code: null, invoice_prefix: 'DT', gst_filing: 'monthly', aato_above_5cr: false, pincode: '', place: '', ewaybill_threshold: 50000, itc_from_matched_only: false, bill_format: 'a5', doc_language: 'en', share_expiry_days: 30, share_templates: DEFAULT_SHARE_TEMPLATES, staff_max_discount_percent: 100, walkin_credit: 'confirm' });
+    expect(res.body).toEqual({ id: companyId, name: 'Demo Traders', add1: expect.any(String), add2: expect.any(String), mob1: '9876543210', mob2: '', email: 'hello@demo.local', logo: null, upiId: null, tax_mode: 'simple', gstin: null, state_code: null, invoice_prefix: 'DT', gst_filing: 'monthly', aato_above_5cr: false, pincode: '', place: '', ewaybill_threshold: 50000, itc_from_matched_only: false, bill_format: 'a5', doc_language: 'en', share_expiry_days: 30, share_templates: DEFAULT_SHARE_TEMPLATES, staff_max_discount_percent: 100, walkin_credit: 'confirm', staff_expenses: false, require_register: false });
     const admin = (await login(s.url, ADMIN)).token;
     expect((await request(s.url).get('/getCompanyDetails').set(auth(admin)).expect(403)).body.message).toMatch(/company/);
   });
