@@ -76,6 +76,11 @@ describe('ledger domain events', () => {
     expect(sale).toMatchObject({ companyId: 1, date: '2030-05-01', source: { kind: 'sale', id: 501 }, amount: '1000', paid: '250.5', dueDate: '2030-06-01' });
     const received = ofCust[1]!.event as PaymentEvent;
     expect(received).toMatchObject({ paymentId: pay.body.paymentId, payType: 'Cash', amount: '200.25', dueDate: '2030-07-01' });
+    // By mode for the cash books (issue 29): none given is cash; the reversal carries its entry's (none: 0 paid).
+    expect(sale.payments).toEqual([{ mode: 'cash', amount: '250.5' }]);
+    expect(sale.by).toBeNull();
+    expect(received.payments).toEqual([{ mode: 'cash', amount: '200.25' }]);
+    expect((ofCust[3]!.event as LedgerEntryEvent).payments).toEqual([]);
     const due = await stack.ask<PartyDueReply>(Subjects.ledger.partyDue, { companyId: 1, party: { kind: 'customer', id: cust } });
     expect(Money.add(...ofCust.map((e) => e.event.delta)).toFixed(2)).toBe('549.25');
     expect(Money.money(due.due).toFixed(2)).toBe('549.25');
