@@ -214,3 +214,31 @@ it("the Z report's cash equals the cash book's day, and the dashboard's cash and
   expect(await text('card-bankBalance-today')).toBe('₹520.00');
   await look('register-5-dashboard');
 });
+
+it("a staff cashier in Hindi: their own closed register, their own session only; the manager's stays apart; the Z report prints in Hindi", async () => {
+  const staff = await e2e.newPage();
+  await login(staff, ACCOUNTS.staff.email, ACCOUNTS.staff.password);
+  await staff.locator('.sh-profile__button').click();
+  await staff.getByTestId('language-hi').click();
+  await staff.waitForFunction(() => document.documentElement.lang === 'hi');
+  await staff.goto('/register');
+  await staff.getByText('आपका रजिस्टर बंद है').waitFor();
+  await staff.keyboard.type('500');
+  await staff.keyboard.press('Enter');
+  await staff.getByTestId('alert').filter({ hasText: 'रजिस्टर खुल गया।' }).first().waitFor();
+  await staff.getByTestId('register-running').waitFor();
+  expect(((await staff.getByTestId('register-running-cash').textContent()) ?? '').trim()).toBe('₹0.00');
+  // Staff see only their own session of the day; the manager sees both.
+  expect(await staff.getByTestId('register-sessions').locator('tbody tr').count()).toBe(1);
+  const all = (await ok<{ sessions: { user_name: string; open: boolean }[] }>('GET', '/register/sessions')).sessions;
+  expect(all.map((s) => `${s.user_name} ${s.open ? 'open' : 'closed'}`)).toEqual(['Demo Manager closed', expect.stringMatching(/ open$/)]);
+  await staff.waitForTimeout(150);
+  await e2e.shot(staff, 'register-6-staff-hindi');
+  expect(await layoutProblems(staff, { boxes: '.bk-card', texts: 'button, label, th' })).toEqual([]);
+
+  const res = await fetch(`${e2e.baseUrl}/api/documents/register/${sessionId}?lang=hi`, { headers: { Authorization: `Bearer ${manager}` } });
+  const file = path.join(tmp, 'z-hi.pdf');
+  fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+  const z = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+  for (const s of ['Z रिपोर्ट', 'दराज़ में अपेक्षित नकद ₹2,919.50', 'गिना गया नकद ₹2,919.50', 'बराबर']) expect(z).toContain(s);
+});
