@@ -34,7 +34,10 @@ async function owners(p: string, over: { sessions?: object[] } = {}) {
       lines: [{ sl_no: 1, quantity: '2', per_peice_quantity: '1', cp: '40.00' }, { sl_no: 2, quantity: '1', per_peice_quantity: '1', cp: '30.00' }],
     },
     { companyId: 1, saleId: 2, date: day, status: 'failed', amount: '80.00', paid: '0', lines: [{ sl_no: 1, quantity: '1', per_peice_quantity: '1', cp: '50.00' }] },
+    // Sold (3 x 10.00 = 30.00 of cost) and cancelled the same day: its cost goes back.
+    { companyId: 1, saleId: 3, date: day, status: 'complete', amount: '45.00', paid: '0', lines: [{ sl_no: 1, quantity: '3', per_peice_quantity: '1', cp: '10.00' }] },
   ]);
+  await client.db(`${p}_sales`).collection('sale_cancels').insertOne({ companyId: 1, saleId: 3, date: day, status: 'complete' });
   // The note takes line 2 back: 30.00 of cost.
   await client.db(`${p}_sales`).collection('credit_notes').insertOne({ companyId: 1, creditNoteId: 1, saleId: 1, date: day, status: 'complete', amount: '30.00', refund: '0', lines: [{ sl_no: 2, quantity: '1', per_peice_quantity: '1' }] });
   await client.db(`${p}_inventory`).collection('purchases').insertOne({ companyId: 1, purchaseId: 1, status: 'complete', total: '1000.00', paid: '400.00' });
@@ -59,10 +62,17 @@ async function owners(p: string, over: { sessions?: object[] } = {}) {
   );
 }
 
+const PROFIT_DAYS = [
+  { _id: `1:${day}:1`, companyId: 1, date: day, productId: 1, qty: 2, value: 12000, cost: 8000 },
+  { _id: `1:${day}:2`, companyId: 1, date: day, productId: 2, qty: 0, value: 0, cost: 0 },
+  { _id: `1:${day}:3`, companyId: 1, date: day, productId: 3, qty: 0, value: 0, cost: 0 },
+];
+const BILL_3 = { _id: '1:3', companyId: 1, saleId: 3, sold: true, amount: 4500, paid: 0, returned: 0, cancelled: true };
+
 /** The read model as the projections leave it for those facts (paise). */
 async function reports(p: string, over: { invoices?: object[]; parties?: object[]; cashMoves?: object[]; profitDays?: object[] } = {}) {
   const db = client.db(`${p}_reports`);
-  await db.collection('invoices').insertMany((over.invoices ?? [{ _id: '1:1', companyId: 1, saleId: 1, sold: true, amount: 19000, paid: 5000, returned: 3000 }]) as never[]);
+  await db.collection('invoices').insertMany((over.invoices ?? [{ _id: '1:1', companyId: 1, saleId: 1, sold: true, amount: 19000, paid: 5000, returned: 3000 }, BILL_3]) as never[]);
   await db.collection('purchases').insertOne({ _id: '1:1', companyId: 1, purchaseId: 1, bought: true, amount: 100000, paid: 40000 } as never);
   await db.collection('parties').insertMany((over.parties ?? [{ _id: '1:r:3', companyId: 1, side: 'r', partyId: 3, balance: 11000 }, { _id: '1:p:7', companyId: 1, side: 'p', partyId: 7, balance: 60000 }]) as never[]);
   await db.collection('products').insertMany([{ _id: '1:1', companyId: 1, productId: 1, stock: 18 }, { _id: '1:2', companyId: 1, productId: 2, stock: 7.5 }] as never[]);
@@ -76,8 +86,8 @@ async function reports(p: string, over: { invoices?: object[]; parties?: object[
       { _id: 'expense:1:2', companyId: 1, date: day, at: at('11:00').toISOString(), kind: 'expense', cash: 0, bank: -12000, by: null },
     ]) as never[],
   );
-  // Profit's frozen cost: product 1 80.00; product 2 30.00 sold and 30.00 returned.
-  await db.collection('profit_day').insertMany((over.profitDays ?? [{ _id: `1:${day}:1`, companyId: 1, date: day, productId: 1, qty: 2, value: 12000, cost: 8000 }, { _id: `1:${day}:2`, companyId: 1, date: day, productId: 2, qty: 0, value: 0, cost: 0 }]) as never[]);
+  // Profit's frozen cost: product 1 80.00; product 2 30.00 sold and 30.00 returned; product 3 30.00 sold and cancelled.
+  await db.collection('profit_day').insertMany((over.profitDays ?? PROFIT_DAYS) as never[]);
 }
 
 async function run(over?: Parameters<typeof reports>[1], ownerOver?: Parameters<typeof owners>[1]) {
@@ -95,7 +105,7 @@ it('finds nothing when the reports agree with the owners', async () => {
 
 it('names a lost credit note and a payment counted twice', async () => {
   const r = await run({
-    invoices: [{ _id: '1:1', companyId: 1, saleId: 1, sold: true, amount: 19000, paid: 5000, returned: 0 }],
+    invoices: [{ _id: '1:1', companyId: 1, saleId: 1, sold: true, amount: 19000, paid: 5000, returned: 0 }, BILL_3],
     // 140 - 30 = 110.00 owed; the reports say 80.00 (a -30.00 counted twice).
     parties: [{ _id: '1:r:3', companyId: 1, side: 'r', partyId: 3, balance: 8000 }, { _id: '1:p:7', companyId: 1, side: 'p', partyId: 7, balance: 60000 }],
   });
@@ -105,7 +115,7 @@ it('names a lost credit note and a payment counted twice', async () => {
   ]);
 });
 
-it('names a cash book that differs from the ledger by mode, a Z report that differs from the cash book, and a wrong cost of goods sold', async () => {
+it('names a cash book that differs from the ledger by mode, a Z report that differs from the cash book, a wrong cost of goods sold and a lost cancel', async () => {
   const moves = (purchaseCash: number) => [
     { _id: 'entry:1:4', companyId: 1, date: day, at: at('10:05').toISOString(), kind: 'sale', cash: 3000, bank: 2000, by: 11 },
     { _id: 'entry:1:5', companyId: 1, date: day, at: at('10:20').toISOString(), kind: 'payment-received', cash: 2500, bank: 0, by: 11 },
@@ -122,6 +132,9 @@ it('names a cash book that differs from the ledger by mode, a Z report that diff
     'company 1: register session 1 (Asha) took 45.00 in cash by its Z report but 40.00 in the cash book',
   ]);
   // Product 1's cost 70.00 instead of 2 x 40.00.
-  const days = [{ _id: `1:${day}:1`, companyId: 1, date: day, productId: 1, qty: 2, value: 12000, cost: 7000 }, { _id: `1:${day}:2`, companyId: 1, date: day, productId: 2, qty: 0, value: 0, cost: 0 }];
+  const days = [{ ...PROFIT_DAYS[0]!, cost: 7000 }, PROFIT_DAYS[1]!, PROFIT_DAYS[2]!];
   expect((await run({ profitDays: days })).mismatches).toEqual([`company 1: profit's cost of goods sold on ${day} is 80.00 by the sales' frozen costs but 70.00 in the reports`]);
+  // The cancel of bill 3 lost: its 30.00 of cost still counted (80.00 + 30.00 = 110.00).
+  const uncancelled = [PROFIT_DAYS[0]!, PROFIT_DAYS[1]!, { ...PROFIT_DAYS[2]!, qty: 3, value: 4500, cost: 3000 }];
+  expect((await run({ profitDays: uncancelled })).mismatches).toEqual([`company 1: profit's cost of goods sold on ${day} is 80.00 by the sales' frozen costs but 110.00 in the reports`]);
 });
