@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { Response } from 'express';
 import { PAY_MODE_LABELS, type PaymentLine } from '@bahi/contracts';
-import { Positions, Tenant } from '@bahi/service-kit';
+import { money, Positions, Tenant } from '@bahi/service-kit';
 import { formatParam, sendTable, type Column } from '@bahi/tabular';
 import { entryPayments, TYPE_LABELS } from '../accounts/accounts.service';
 import { EntryDoc } from '../accounts/entry.schema';
@@ -51,7 +51,7 @@ export class PaymentsExportController {
       { header: 'Ref', type: 'number', value: (r) => r.e.refId ?? r.e.sourceId },
       { header: 'Document no', width: 18, value: (r) => r.e.docNo ?? '' },
       { header: 'Mode', width: 14, value: (r) => PAY_MODE_LABELS[r.p.mode] ?? r.p.mode },
-      { header: 'Amount', type: 'number', numFmt: '0.00', value: (r) => r.p.amount },
+      { header: 'Amount', type: 'number', numFmt: '0.00', value: (r) => money(r.p.amount).toFixed(2) },
       { header: 'Reference', width: 18, value: (r) => r.p.ref ?? '' },
       // identity owns users' names and answers only its own lookups: Setting > Users maps the id.
       { header: 'By (user ID)', type: 'number', value: (r) => r.e.by ?? null },
