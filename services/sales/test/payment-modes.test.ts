@@ -108,3 +108,16 @@ describe('the return: preview and refund modes', () => {
     expect((await S.get(`/previewReturn?saleId=${saleId}&lines=${sl}:1`)).body).toEqual({ value: '1.00', refund_max: '1.00', lines: [{ sl_no: sl, quantity: '1', value: '1.00' }] });
   });
 });
+
+describe('a cancelled bill gives its counter payment back in the modes it was taken (issue 29)', () => {
+  it('the ledger cancellation entry carries the bill\'s tenders and the manager who cancelled', async () => {
+    // 1,650.00 paid 300.00 UPI + 200.00 cash (1,150.00 due); cancelled: the 500.00 goes back as it came.
+    await fill(S, `1*${sheet}`);
+    const payments = [{ mode: 'upi', amount: '300', ref: 'UTR55' }, { mode: 'cash', amount: '200' }];
+    const sale = await S.post('/MAKE_SALE', { clientId: asha, cart_no: 1, paid: '500', payments }).expect(200);
+    await M.post('/cancelSale', { saleId: sale.body.saleId, reason: 'Billed twice' }).expect(200);
+    const entries = s.ledger.app.get<Connection>(getConnectionToken()).db!.collection('entries');
+    const entry = await entries.findOne({ companyId: s.companyId, sourceKind: 'sale-cancel', entryKind: 'cancellation', refId: sale.body.saleId });
+    expect(entry).toMatchObject({ amount: '1650', paid: '500', delta: '-1150', by: uidOf(mgr), payments: [{ mode: 'upi', amount: '300', ref: 'UTR55' }, { mode: 'cash', amount: '200' }] });
+  });
+});
