@@ -178,6 +178,7 @@ const cents = (p: bigint) => rupees(p);
  * The issue-29 figures against their owners:
  *  - the cash and the bank book (`cash_moves`) per company and date against the ledger's entries
  *    (each tender in its mode, by the entry's direction) less its expenses as they now are;
+ *  - the P&L's expenses per company and date (the day rows) against the ledger's expenses;
  *  - each closed register session's Z report (ledger `register_sessions.totals`) against the cash
  *    book's rows that cashier recorded in the session, plus the expenses they added while open;
  *  - profit's frozen cost per company and date (`profit_day`) against the sales' lines
@@ -212,6 +213,20 @@ async function booksAndTills(led: Db, sal: Db, rep: Db, scope: Doc): Promise<Rep
       compared++;
       const [company, date, which] = k.split('|');
       if (want !== got) mismatches.push(`company ${company}: ${which} moved ${cents(want)} on ${date} by the ledger's entries and expenses but ${cents(got)} in the ${which} book`);
+    }
+
+    // The P&L's expenses: each day's total (the day row) against the ledger's expenses as they now are.
+    const spent = new Map<string, bigint>();
+    for (const x of expenses) spent.set(`${x.companyId}|${x.date}`, (spent.get(`${x.companyId}|${x.date}`) ?? 0n) + paise(x.amount));
+    const dayRows = await all(rep, 'daily', { expenses: { $exists: true } });
+    const booked = new Map(dayRows.map((d) => [`${d.companyId}|${d.date}`, stored(d.expenses)]));
+    for (const k of new Set([...spent.keys(), ...booked.keys()])) {
+      const want = spent.get(k) ?? 0n;
+      const got = booked.get(k) ?? 0n;
+      if (!want && !got) continue;
+      compared++;
+      const [company, date] = k.split('|');
+      if (want !== got) mismatches.push(`company ${company}: expenses on ${date} are ${cents(want)} in the ledger but ${cents(got)} in the profit and loss`);
     }
 
     // Z reports: what each closed session counted against the cash book's rows of that cashier then.

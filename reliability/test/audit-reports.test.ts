@@ -70,7 +70,7 @@ const PROFIT_DAYS = [
 const BILL_3 = { _id: '1:3', companyId: 1, saleId: 3, sold: true, amount: 4500, paid: 0, returned: 0, cancelled: true };
 
 /** The read model as the projections leave it for those facts (paise). */
-async function reports(p: string, over: { invoices?: object[]; parties?: object[]; cashMoves?: object[]; profitDays?: object[] } = {}) {
+async function reports(p: string, over: { invoices?: object[]; parties?: object[]; cashMoves?: object[]; profitDays?: object[]; expenses?: number } = {}) {
   const db = client.db(`${p}_reports`);
   await db.collection('invoices').insertMany((over.invoices ?? [{ _id: '1:1', companyId: 1, saleId: 1, sold: true, amount: 19000, paid: 5000, returned: 3000 }, BILL_3]) as never[]);
   await db.collection('purchases').insertOne({ _id: '1:1', companyId: 1, purchaseId: 1, bought: true, amount: 100000, paid: 40000 } as never);
@@ -86,6 +86,8 @@ async function reports(p: string, over: { invoices?: object[]; parties?: object[
       { _id: 'expense:1:2', companyId: 1, date: day, at: at('11:00').toISOString(), kind: 'expense', cash: 0, bank: -12000, by: null },
     ]) as never[],
   );
+  // The day's expenses: tea 15.00 + electricity 120.00 (the deleted one not).
+  await db.collection('daily').insertOne({ _id: `1:${day}`, companyId: 1, date: day, expenses: over.expenses ?? 13500 } as never);
   // Profit's frozen cost: product 1 80.00; product 2 30.00 sold and 30.00 returned; product 3 30.00 sold and cancelled.
   await db.collection('profit_day').insertMany((over.profitDays ?? PROFIT_DAYS) as never[]);
 }
@@ -115,7 +117,7 @@ it('names a lost credit note and a payment counted twice', async () => {
   ]);
 });
 
-it('names a cash book that differs from the ledger by mode, a Z report that differs from the cash book, a wrong cost of goods sold and a lost cancel', async () => {
+it('names a cash book that differs from the ledger by mode, a Z report that differs from the cash book, a wrong cost of goods sold, a lost cancel and a deleted expense still counted', async () => {
   const moves = (purchaseCash: number) => [
     { _id: 'entry:1:4', companyId: 1, date: day, at: at('10:05').toISOString(), kind: 'sale', cash: 3000, bank: 2000, by: 11 },
     { _id: 'entry:1:5', companyId: 1, date: day, at: at('10:20').toISOString(), kind: 'payment-received', cash: 2500, bank: 0, by: 11 },
@@ -134,6 +136,8 @@ it('names a cash book that differs from the ledger by mode, a Z report that diff
   // Product 1's cost 70.00 instead of 2 x 40.00.
   const days = [{ ...PROFIT_DAYS[0]!, cost: 7000 }, PROFIT_DAYS[1]!, PROFIT_DAYS[2]!];
   expect((await run({ profitDays: days })).mismatches).toEqual([`company 1: profit's cost of goods sold on ${day} is 80.00 by the sales' frozen costs but 70.00 in the reports`]);
+  // The deleted tea (99.00) still counted in the P&L: 234.00 against 135.00.
+  expect((await run({ expenses: 23400 })).mismatches).toEqual([`company 1: expenses on ${day} are 135.00 in the ledger but 234.00 in the profit and loss`]);
   // The cancel of bill 3 lost: its 30.00 of cost still counted (80.00 + 30.00 = 110.00).
   const uncancelled = [PROFIT_DAYS[0]!, PROFIT_DAYS[1]!, { ...PROFIT_DAYS[2]!, qty: 3, value: 4500, cost: 3000 }];
   expect((await run({ profitDays: uncancelled })).mismatches).toEqual([`company 1: profit's cost of goods sold on ${day} is 80.00 by the sales' frozen costs but 110.00 in the reports`]);
