@@ -354,7 +354,7 @@ fold is first checked against the service's Projector on a sample (every documen
 bench stops). Lag: 10 cashiers sell the counter bench's way; a separate client polls the sales register
 every 100 ms; a sale's lag runs from its MAKE_SALE answer to the first poll showing it (so it
 includes up to one poll interval), cross-checked with the service's own record (occurredAt to
-its \`seen_events\` row). MAKE_SALE is timed in alternating slices with the reports process
+its \`recent_events\` row). MAKE_SALE is timed in alternating slices with the reports process
 running and stopped. Paint: \`/reports\` in headless Chromium, a fresh context per run (cold
 cache), first contentful paint and the four cards showing figures.
 
