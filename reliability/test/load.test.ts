@@ -15,6 +15,9 @@ const KILLED: Part[] = ['sales', 'inventory', 'ledger', 'reports'];
  * when their 6 s lease runs out. Before that fix retries of a sale the killed replica left past its
  * point of no return answered 503 until 30-38 s after the kill, and the window had been widened to
  * 45 s; kill to a retried sale's 200 is logged below (docs/reliability.md has the figures).
+ * Known, not the saga's: an inventory replica killed inside a stock transaction leaves it open on
+ * the database server for its 60 s lifetime, and the survivor's stock calls that need those
+ * documents stall until then; a run where the kill lands so fails this window (docs/reliability.md).
  */
 const WINDOW_MS = 20_000;
 
