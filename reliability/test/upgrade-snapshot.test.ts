@@ -47,7 +47,7 @@ afterAll(async () => {
 describe('the current code on the snapshot of release ' + facts.version, () => {
   it("every service brought the data to its code's version, each migration recorded once", async () => {
     for (const s of WITH_DATA) {
-      const { migrations } = require(path.join(ROOT, 'services', s, 'dist', 'migrations')) as { migrations: { version: number; name: string }[] };
+      const { migrations } = (await import(path.join(ROOT, 'services', s, 'dist', 'migrations'))) as { migrations: { version: number; name: string }[] };
       const latest = Math.max(0, ...migrations.map((m) => m.version));
       const doc = await client.db(`bahi_${s}`).collection<{ _id: string; version: number; applied: { version: number }[] }>('migrations').findOne({ _id: 'version' });
       expect({ service: s, version: doc?.version }).toEqual({ service: s, version: latest });
