@@ -114,7 +114,7 @@ describe('identity: bills and sharing settings (bill_format, share_expiry_days, 
     let d = await details(staff);
     expect(d.share_templates.gstr2b_missing).toEqual({ en, hi });
     expect(d.share_templates.document).toEqual(DEFAULT_SHARE_TEMPLATES.document);
-    expect((await nestRequest(nc, Subjects.identity.companyDetails, { companyId })).share_templates.gstr2b_missing).toEqual({ en, hi });
+    expect((await nestRequest<{ share_templates: Record<string, unknown> }>(nc, Subjects.identity.companyDetails, { companyId })).share_templates.gstr2b_missing).toEqual({ en, hi });
     expect((await details(otherMgr)).share_templates.gstr2b_missing).toEqual(DEFAULT_SHARE_TEMPLATES.gstr2b_missing);
     await save({ share_templates: { gstr2b_missing: { en: '' } } });
     d = await details();
