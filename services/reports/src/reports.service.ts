@@ -106,7 +106,8 @@ export class ReportsService {
   private async movesOf(companyId: number, srcs: string[]) {
     const out = new Map<string, { cash: number; bank: number; payments: { mode: string; amount: string }[] }>();
     if (!srcs.length) return out;
-    const moves = await coll(this.db, C.cashMoves).find({ companyId, src: { $in: [...new Set(srcs)] } }).sort({ at: 1, _id: 1 }).toArray();
+    // Sorted here (a few per document), so the database only walks the (companyId, src) index.
+    const moves = (await coll(this.db, C.cashMoves).find({ companyId, src: { $in: [...new Set(srcs)] } }).toArray()).sort((a, b) => String(a.at).localeCompare(String(b.at)) || a._id.localeCompare(b._id));
     const byMode = new Map<string, Map<string, number>>();
     for (const m of moves) {
       const src = String(m.src);
