@@ -6,6 +6,7 @@
 import type { Binary } from 'bson';
 import { MongoError } from './errors';
 import { Index, type Bound, type IndexSpec } from './indexes';
+import { conditions } from './implies';
 import { Filter } from './matcher';
 import { Blocked, writeConflict, type Transaction } from './sessions';
 import type { CollectionMeta, Persistence } from './storage';
@@ -177,29 +178,9 @@ export class Collection {
    */
   sortedMatch(filter: Filter, sort: Doc, reader: Transaction | null, skip: number, limit: number): Entry[] | null {
     if (this.locks.size) return null;
-    const keys = Object.keys(sort);
-    if (!keys.length || keys.some((k) => k.startsWith('$'))) return null;
-    const dirs = keys.map((k) => sort[k]);
-    if (!dirs.every((d) => d === dirs[0]) || (dirs[0] !== 1 && dirs[0] !== -1)) return null;
-    const dir = dirs[0] as 1 | -1;
-    const eq = equalities(filter.raw);
-    let pick: { index: Index; prefix: unknown[] } | null = null;
-    for (const index of this.indexes) {
-      if (!index.walkable) continue;
-      const prefix: unknown[] = [];
-      while (prefix.length < index.fields.length) {
-        const vals = eq.get(index.fields[prefix.length]);
-        if (!vals || vals.length !== 1 || !scalarKey(vals[0])) break;
-        prefix.push(vals[0]);
-      }
-      const next = index.fields.slice(prefix.length, prefix.length + keys.length);
-      if (next.length !== keys.length || next.some((f, i) => f !== keys[i])) continue;
-      if (!pick || prefix.length > pick.prefix.length) pick = { index, prefix };
-    }
+    const pick = this.sortPick(filter, sort, limit ? skip + limit : 0);
     if (!pick) return null;
-    const wanted = limit ? skip + limit : 0;
-    const known = this.estimate(eq);
-    if (known !== undefined && known <= Math.max(1000, wanted * 8)) return null;
+    const { dir, keys } = pick;
 
     const width = pick.prefix.length + keys.length;
     const out: Entry[] = [];
@@ -230,6 +211,46 @@ export class Collection {
     return out;
   }
 
+  /**
+   * The index a sorted find walks: its leading fields fixed by equalities, its next fields the
+   * sort keys, each in the index's direction (dir 1) or all reversed (dir -1). null when none
+   * fits or an equality lookup gives few enough matches to sort them in memory.
+   */
+  private sortPick(filter: Filter, sort: Doc, wanted: number): { index: Index; prefix: unknown[]; dir: 1 | -1; keys: string[] } | null {
+    const keys = Object.keys(sort);
+    if (!keys.length || keys.some((k) => k.startsWith('$'))) return null;
+    const dirs = keys.map((k) => sort[k]);
+    if (dirs.some((d) => d !== 1 && d !== -1)) return null;
+    const eq = equalities(filter.raw);
+    const usable = this.usable(filter.raw);
+    let pick: { index: Index; prefix: unknown[]; dir: 1 | -1; keys: string[] } | null = null;
+    for (const index of usable) {
+      if (!index.walkable) continue;
+      const prefix: unknown[] = [];
+      while (prefix.length < index.fields.length) {
+        const vals = eq.get(index.fields[prefix.length]);
+        if (!vals || vals.length !== 1 || !scalarKey(vals[0])) break;
+        prefix.push(vals[0]);
+      }
+      const next = index.fields.slice(prefix.length, prefix.length + keys.length);
+      if (next.length !== keys.length || next.some((f, i) => f !== keys[i])) continue;
+      const along = next.map((f, i) => (Number(index.spec.key[f]) < 0 ? -1 : 1) * (dirs[i] as number));
+      if (!along.every((d) => d === along[0])) continue;
+      if (!pick || prefix.length > pick.prefix.length) pick = { index, prefix, dir: along[0] as 1 | -1, keys };
+    }
+    if (!pick) return null;
+    const known = this.estimate(eq, usable);
+    if (known !== undefined && known <= Math.max(1000, wanted * 8)) return null;
+    return pick;
+  }
+
+  /** The indexes the planner may use for this filter (sparse and partial ones only when it implies their filter). */
+  private usable(filter: Doc): Index[] {
+    if (!this.indexes.some((i) => i.sparse || i.partial)) return this.indexes.filter((i) => i.plannable);
+    const q = conditions(filter);
+    return this.indexes.filter((i) => i.usableFor(q));
+  }
+
   /** Number of matches; an equality filter on an index's fields (all, or its leading ones) is counted without reading documents. */
   countMatches(filter: Filter, reader: Transaction | null): number {
     if (filter.isEmpty) return this.count(reader);
@@ -238,7 +259,7 @@ export class Collection {
       const eq = equalities(filter.raw);
       const exact = fields.every((f) => !f.startsWith('$') && scalarKey(filter.raw[f]));
       if (exact) {
-        for (const index of this.indexes) {
+        for (const index of this.usable(filter.raw)) {
           if (!index.walkable) continue;
           const n = index.fields.length;
           const whole = n === fields.length && index.fields.every((f) => fields.includes(f));
@@ -262,10 +283,9 @@ export class Collection {
   }
 
   /** The smallest candidate count an equality lookup would give, without building the set. */
-  private estimate(eq: Map<string, unknown[]>): number | undefined {
+  private estimate(eq: Map<string, unknown[]>, usable: Index[]): number | undefined {
     let best: number | undefined;
-    for (const index of this.indexes) {
-      if (!index.plannable) continue;
+    for (const index of usable) {
       let n: number | undefined;
       if (index.isId) {
         const vals = eq.get('_id');
@@ -281,29 +301,40 @@ export class Collection {
     return best;
   }
 
+  /** The index a sorted find walks (explain), or null when it sorts in memory. */
+  walkName(filter: Filter, sort: Doc, wanted = 0): string | null {
+    return this.locks.size ? null : (this.sortPick(filter, sort, wanted)?.index.name ?? null);
+  }
+
   /** Which index (if any) answers a filter, for explain. */
   planName(filter: Filter): string | null {
     if (filter.isEmpty) return null;
-    return this.choose(equalities(filter.raw), ranges(filter.raw))?.index.name ?? null;
+    return this.choose(equalities(filter.raw), ranges(filter.raw), types(filter.raw), this.usable(filter.raw))?.index.name ?? null;
   }
 
-  /** Candidate ids from the best index for the filter's equality and range predicates, or null for a scan. */
+  /** Candidate ids from the best index for the filter's equality, range and `$type` predicates (or a partial index it implies), or null for a scan. */
   private plan(filter: Doc): Set<string> | null {
     const eq = equalities(filter);
     const rg = ranges(filter);
-    if (!eq.size && !rg.size) return null;
-    return this.choose(eq, rg)?.ids ?? null;
+    const ty = types(filter);
+    const usable = this.usable(filter);
+    if (!eq.size && !rg.size && !ty.size && !usable.some((i) => i.sparse || i.partial)) return null;
+    return this.choose(eq, rg, ty, usable)?.ids ?? null;
   }
 
-  private choose(eq: Map<string, unknown[]>, rg: Map<string, { lower?: Bound; upper?: Bound }>): { index: Index; ids: Set<string> } | null {
+  private choose(
+    eq: Map<string, unknown[]>,
+    rg: Map<string, { lower?: Bound; upper?: Bound }>,
+    ty: Map<string, number[]>,
+    usable: Index[],
+  ): { index: Index; ids: Set<string> } | null {
     // Sizes first, then only the chosen index's ids are copied into a set: with several
     // `{ companyId, ... }` indexes each prefix holds the whole company.
     let best: { index: Index; size: number; ids: () => Set<string> } | null = null;
     // What an exact lookup of another index gives caps the walk of a prefix below: a
     // {companyId, status, ...} prefix holds the whole company and may come first.
     let exact: number | undefined | null = null;
-    for (const index of this.indexes) {
-      if (!index.plannable) continue;
+    for (const index of usable) {
       let found: { size: number; ids: () => Set<string> } | null = null;
       if (index.isId) {
         const vals = eq.get('_id');
@@ -330,13 +361,19 @@ export class Collection {
           ids: () => union(keys.map((k) => (one ? index.lookup(k) : index.lookupPrefix(k)))),
         };
         // Equalities on more leading fields than the first: walk those prefixes in the ordered index.
-        if (exact === null) exact = this.estimate(eq);
+        if (exact === null) exact = this.estimate(eq, usable);
         const narrowed = this.prefixIds(index, eq, Math.min(found.size, best?.size ?? Infinity, exact ?? Infinity));
         if (narrowed) found = { size: narrowed.size, ids: () => narrowed };
       } else if (rg.has(index.fields[0])) {
         const { lower, upper } = rg.get(index.fields[0])!;
         const ids = index.range(lower, upper);
         if (ids) found = { size: ids.size, ids: () => ids };
+      } else if (ty.has(index.fields[0])) {
+        const ids = index.bracketIds(ty.get(index.fields[0])!);
+        if (ids) found = { size: ids.size, ids: () => ids };
+      } else if (index.sparse || index.partial) {
+        // The query implies the index's filter: every match has an entry.
+        found = { size: index.coveredCount, ids: () => index.coveredIds() };
       }
       if (found && (!best || found.size < best.size)) best = { index, ...found };
       if (best && best.size <= 1) break;
@@ -599,6 +636,34 @@ export function ranges(filter: Doc, out = new Map<string, { lower?: Bound; upper
       r[spec.side] = { value: bound, inclusive: spec.inclusive };
       out.set(k, r);
     }
+  }
+  return out;
+}
+
+/** `$type` names and numbers -> the comparison bracket (typeOrder) their values sort in; arrays, null and the rest have none. */
+const TYPE_BRACKETS: Record<string, number> = {
+  number: 3, int: 3, double: 3, long: 3, decimal: 3, '1': 3, '16': 3, '18': 3, '19': 3,
+  string: 4, symbol: 4, '2': 4, '14': 4,
+  object: 5, '3': 5,
+  binData: 7, '5': 7,
+  objectId: 8, '7': 8,
+  bool: 9, '8': 9,
+  date: 10, '9': 10,
+  timestamp: 11, '17': 11,
+  regex: 12, '11': 12,
+};
+
+/** `$type` predicates of a filter: field -> the type brackets its values must lie in. */
+export function types(filter: Doc, out = new Map<string, number[]>()): Map<string, number[]> {
+  for (const [k, v] of Object.entries(filter)) {
+    if (k === '$and' && Array.isArray(v)) {
+      for (const sub of v) if (isPlainObject(sub)) types(sub, out);
+      continue;
+    }
+    if (k.startsWith('$') || !isPlainObject(v) || !('$type' in v)) continue;
+    const list = Array.isArray(v.$type) ? v.$type : [v.$type];
+    const orders = list.map((t) => (Object.hasOwn(TYPE_BRACKETS, String(t)) ? TYPE_BRACKETS[String(t)] : undefined));
+    if (orders.length && orders.every((o) => o !== undefined)) out.set(k, [...new Set(orders)]);
   }
   return out;
 }

@@ -1,9 +1,11 @@
 /**
- * Secondary indexes: hash maps from index key to document ids. They enforce `unique` (with
- * `sparse` and `partialFilterExpression`) and give the planner exact lookups for equality
- * predicates; range predicates and sorts run on the candidate set in memory.
+ * Secondary indexes: hash maps from index key to document ids, the first field's values in
+ * order and every entry in key order. They enforce `unique` (with `sparse` and
+ * `partialFilterExpression`) and give the planner equality lookups, range and `$type` slices and
+ * sorted walks; a sparse or partial index serves only the queries that imply its filter.
  */
 import { MongoError } from './errors';
+import { conditions, queryImplies, queryNeedsOneOf, type Cond } from './implies';
 import { Filter } from './matcher';
 import { compareValues, getPath, isPlainObject, pathValues, typeOrder, valueKey, type Doc } from './values';
 
@@ -172,6 +174,22 @@ class SortedValues {
     }
   }
 
+  /** Ids whose value lies in one of these type brackets (typeOrder numbers). */
+  brackets(orders: number[]): Set<string> {
+    const out = new Set<string>();
+    for (const order of orders) {
+      let lo = 0;
+      let hi = this.values.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (typeOrder(this.values[mid]) < order) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < this.values.length && typeOrder(this.values[i]) === order; i++) for (const id of this.ids.get(this.keys[i])!) out.add(id);
+    }
+    return out;
+  }
+
   /** Ids whose value lies within the bounds (and in the bounds' type bracket). */
   range(lower: Bound | undefined, upper: Bound | undefined): Set<string> {
     const out = new Set<string>();
@@ -202,25 +220,27 @@ export interface OrderedItem {
 
 const CHUNK = 512;
 
-function compareTuple(a: unknown[], b: unknown[], n: number): number {
+/** Compares the first n values, each field in its key pattern's direction (1 or -1). */
+function compareTuple(a: unknown[], b: unknown[], n: number, dirs: number[]): number {
   for (let i = 0; i < n; i++) {
     const c = compareValues(a[i], b[i]);
-    if (c) return c;
+    if (c) return c * dirs[i];
   }
   return 0;
 }
 
-function compareItem(a: OrderedItem, b: OrderedItem): number {
-  return compareTuple(a.vals, b.vals, a.vals.length) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
 /**
- * Every entry of a compound index in key order (ascending over all fields, ties by id), kept in
+ * Every entry of a compound index in key order (each field in its direction, ties by id), kept in
  * chunks of at most 512 so an insert or removal moves a few hundred slots, not the whole index.
  * A sorted find walks it and stops after skip + limit matches instead of sorting every match.
  */
 export class OrderedKeys {
   private chunks: OrderedItem[][] = [];
+
+  constructor(private readonly dirs: number[]) {}
+
+  private compareItem = (a: OrderedItem, b: OrderedItem): number =>
+    compareTuple(a.vals, b.vals, a.vals.length, this.dirs) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
   /** First chunk whose last item is >= item (by `cmp`), or the last chunk. */
   private chunkFor(cmp: (x: OrderedItem) => number): number {
@@ -251,7 +271,7 @@ export class OrderedKeys {
       this.chunks.push([item]);
       return;
     }
-    const cmp = (x: OrderedItem) => compareItem(x, item);
+    const cmp = (x: OrderedItem) => this.compareItem(x, item);
     const ci = this.chunkFor(cmp);
     const chunk = this.chunks[ci];
     chunk.splice(OrderedKeys.lowerBound(chunk, cmp), 0, item);
@@ -260,7 +280,7 @@ export class OrderedKeys {
 
   remove(item: OrderedItem): void {
     if (!this.chunks.length) return;
-    const cmp = (x: OrderedItem) => compareItem(x, item);
+    const cmp = (x: OrderedItem) => this.compareItem(x, item);
     const ci = this.chunkFor(cmp);
     const chunk = this.chunks[ci];
     const at = OrderedKeys.lowerBound(chunk, cmp);
@@ -272,7 +292,7 @@ export class OrderedKeys {
 
   /** Fills an empty structure in one sort. */
   load(items: OrderedItem[]): void {
-    items.sort(compareItem);
+    items.sort(this.compareItem);
     this.chunks = [];
     for (let i = 0; i < items.length; i += CHUNK) this.chunks.push(items.slice(i, i + CHUNK));
   }
@@ -281,7 +301,7 @@ export class OrderedKeys {
   count(prefix: unknown[]): number {
     if (!this.chunks.length) return 0;
     const k = prefix.length;
-    const below = (x: OrderedItem) => compareTuple(x.vals, prefix, k);
+    const below = (x: OrderedItem) => compareTuple(x.vals, prefix, k, this.dirs);
     const above = (x: OrderedItem) => (below(x) <= 0 ? -1 : 1);
     const c1 = this.chunkFor(below);
     const i1 = OrderedKeys.lowerBound(this.chunks[c1], below);
@@ -297,7 +317,7 @@ export class OrderedKeys {
   *walk(prefix: unknown[], dir: 1 | -1): Generator<OrderedItem> {
     if (!this.chunks.length) return;
     const k = prefix.length;
-    const below = (x: OrderedItem) => compareTuple(x.vals, prefix, k);
+    const below = (x: OrderedItem) => compareTuple(x.vals, prefix, k, this.dirs);
     if (dir === 1) {
       let ci = this.chunkFor(below);
       let i = OrderedKeys.lowerBound(this.chunks[ci], below);
@@ -333,8 +353,12 @@ export class Index {
   readonly partial: Filter | null;
   /** Text index fields (`$**` for a wildcard text index), else null. */
   readonly textFields: string[] | null;
-  /** Usable by the planner: an ordinary (non-text, non-geo) index without partial/sparse/collation. */
+  /** Usable by the planner: an ordinary (non-text, non-geo) index without collation; sparse and partial ones only for queries implying their filter (usableFor). */
   readonly plannable: boolean;
+  /** The partial filter's conditions per field; null when it has operators the implication rule does not read. */
+  private readonly partialConds: Map<string, Cond[]> | null;
+  /** Documents with an entry (sparse and partial indexes). */
+  coveredCount = 0;
   /** Indexed key -> ids; null for indexes that keep no map (text, geo, the _id index). */
   private readonly map: Map<string, Set<string>> | null;
   /** First field's key -> ids, for compound indexes (prefix lookups). */
@@ -365,12 +389,13 @@ export class Index {
     this.unique = this.isId || !!spec.unique;
     this.sparse = !!spec.sparse;
     this.partial = spec.partialFilterExpression ? new Filter(spec.partialFilterExpression) : null;
-    this.plannable = !special && !this.sparse && !this.partial && !spec.collation;
+    this.plannable = !special && !spec.collation;
+    this.partialConds = spec.partialFilterExpression ? conditions(spec.partialFilterExpression, new Map(), true) : null;
     const keeps = !this.isId && !special;
     this.map = keeps ? new Map() : null;
     this.prefix = keeps && this.fields.length > 1 && this.plannable ? new Map() : null;
     this.sorted = this.plannable ? new SortedValues() : null;
-    this.ordered = this.plannable && !this.isId ? new OrderedKeys() : null;
+    this.ordered = this.plannable && !this.isId ? new OrderedKeys(this.fields.map((f) => (Number(spec.key[f]) < 0 ? -1 : 1))) : null;
     const collation = spec.collation as Doc | undefined;
     const strength = Number(collation?.strength ?? 3);
     this.fold =
@@ -381,9 +406,31 @@ export class Index {
         : null;
   }
 
-  /** Values of the first field a range lookup sees: scalars, and the elements of arrays. */
+  /** Whether the planner may answer a query (its conditions, from `conditions`) from this index. */
+  usableFor(query: Map<string, Cond[]> | null): boolean {
+    if (!this.plannable) return false;
+    if (!this.sparse && !this.partial) return true;
+    if (!query) return false;
+    if (this.partial && !(this.partialConds && queryImplies(query, this.partialConds))) return false;
+    return !this.sparse || queryNeedsOneOf(query, this.fields);
+  }
+
+  /** Every id with an entry: what a sparse or partial index holds for `$exists: true` on its field. */
+  coveredIds(): Set<string> {
+    const out = new Set<string>();
+    if (this.map) for (const ids of this.map.values()) for (const id of ids) out.add(id);
+    return out;
+  }
+
+  /** Ids whose first field holds a value in one of these type brackets, or null if this index keeps no order. */
+  bracketIds(orders: number[]): Set<string> | null {
+    return this.sorted ? this.sorted.brackets(orders) : null;
+  }
+
+  /** Values of the first field a range lookup sees: scalars, and the elements of arrays (none when the index skips the document). */
   private rangeValues(doc: Doc): unknown[] {
     const out: unknown[] = [];
+    if (!this.covers(doc)) return out;
     for (const v of pathValues(doc, this.fields[0])) {
       if (Array.isArray(v)) {
         this.multikey = true;
@@ -530,6 +577,7 @@ export class Index {
 
   private addToMaps(id: string, doc: Doc): void {
     if (!this.map) return;
+    if ((this.sparse || this.partial) && this.covers(doc)) this.coveredCount++;
     for (const k of this.keysOf(doc)) addTo(this.map, k, id);
     if (this.prefix && this.covers(doc)) for (const k of this.fieldKeys(doc, this.fields[0])) addTo(this.prefix, k, id);
   }
@@ -539,6 +587,7 @@ export class Index {
     const item = this.orderedItem(id, doc);
     if (item) this.ordered!.remove(item);
     if (!this.map) return;
+    if ((this.sparse || this.partial) && this.covers(doc)) this.coveredCount--;
     for (const k of this.keysOf(doc)) removeFrom(this.map, k, id);
     if (this.prefix && this.covers(doc)) for (const k of this.fieldKeys(doc, this.fields[0])) removeFrom(this.prefix, k, id);
   }

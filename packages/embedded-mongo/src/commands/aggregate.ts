@@ -6,6 +6,7 @@
 import { Aggregator } from 'mingo/aggregator';
 import { MongoError, toMongoError } from '../errors';
 import { OpType } from 'mingo/core';
+import type { Collection } from '../collection';
 import { CONTEXT, mingoOptions, type Filter } from '../matcher';
 import { plainProjection } from '../projection';
 import { cloneValue, isPlainObject, type Doc } from '../values';
@@ -253,13 +254,26 @@ const aggregate: Handler = async (ctx, cmd) => {
 function explainPipeline(ctx: Ctx, collection: string | undefined, pipeline: unknown[]): Doc {
   const coll = collection ? existing(ctx, collection) : undefined;
   const first = pipeline[0] as Doc | undefined;
-  const index = coll && first && isPlainObject(first.$match) ? coll.planName(ctx.engine.filter(coll, first.$match)) : null;
+  const match = first && isPlainObject(first.$match) ? first.$match : null;
+  const sortStage = (match ? pipeline[1] : first) as Doc | undefined;
+  const sort = sortStage && isPlainObject(sortStage.$sort) ? sortStage.$sort : null;
+  const filter = coll ? ctx.engine.filter(coll, match ?? {}) : null;
+  const winningPlan = coll && filter ? winning(coll, filter, sort, 0) : { stage: 'COLLSCAN' };
   return {
     explainVersion: '1',
     stages: pipeline,
-    queryPlanner: { namespace: `${ctx.db}.${collection ?? ''}`, winningPlan: index ? { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: index } } : { stage: 'COLLSCAN' } },
+    queryPlanner: { namespace: `${ctx.db}.${collection ?? ''}`, winningPlan },
     ok: 1,
   };
+}
+
+/** The plan as MongoDB draws it: an index walk in sort order, or a lookup or scan under a SORT stage. */
+function winning(coll: Collection, filter: Filter, sort: Doc | null, wanted: number): Doc {
+  const walk = sort && Object.keys(sort).length ? coll.walkName(filter, sort, wanted) : null;
+  if (walk) return { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: walk } };
+  const index = coll.planName(filter);
+  const read = index ? { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: index } } : { stage: 'COLLSCAN' };
+  return sort && Object.keys(sort).length ? { stage: 'SORT', sortPattern: sort, inputStage: read } : read;
 }
 
 /** explain of find, count, distinct, aggregate, update, delete, findAndModify: the plan only. */
@@ -275,8 +289,11 @@ const explain: Handler = (ctx, cmd) => {
   let filterDoc: unknown = inner.filter ?? inner.query ?? {};
   if (name === 'update' && Array.isArray(inner.updates)) filterDoc = (inner.updates[0] as Doc)?.q ?? {};
   if (name === 'delete' && Array.isArray(inner.deletes)) filterDoc = (inner.deletes[0] as Doc)?.q ?? {};
+  const sort = name === 'find' && isPlainObject(inner.sort) ? inner.sort : null;
+  const limit = name === 'find' ? Math.abs(Number(inner.limit ?? 0)) : 0;
+  const wanted = limit ? limit + Number(inner.skip ?? 0) : 0;
+  const winningPlan = coll ? winning(coll, ctx.engine.filter(coll, filterDoc), sort, Number.isFinite(wanted) ? wanted : 0) : { stage: 'EOF' };
   const index = coll ? coll.planName(ctx.engine.filter(coll, filterDoc)) : null;
-  const winningPlan = index ? { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: index } } : { stage: coll ? 'COLLSCAN' : 'EOF' };
   const reply: Doc = {
     explainVersion: '1',
     queryPlanner: { namespace: `${ctx.db}.${collName}`, parsedQuery: filterDoc, winningPlan, rejectedPlans: [] },
