@@ -98,10 +98,9 @@ function* events({ products, sales, customers, days, payments }) {
       subtotal: rupees(amount), tax: 0, taxAmount: '0', shipping: '0', discount: '0', amount: rupees(amount), paid: rupees(paid), dueDate: addDays(date, 15), gst: null,
     }];
     yield [E.inventory.stockMoved, { ...base(`stock:${COMPANY}:sale:${s}:applied`, date, s), fact: 'applied', source: { kind: 'sale', id: s }, movements: lines.map((l, i) => ({ product_id: l.product_id, line: i + 1, quantity: `-${l.units}`, rate: '0', stock: '0' })) }];
-    if (amount > paid) {
-      const due = rupees(amount - paid);
-      yield [E.ledger.entryPosted, { ...base(`entry:${COMPANY}:sale:${s}`, date, s), entryKind: 'sale', party: { kind: 'customer', id: clientId }, source: { kind: 'sale', id: s }, seq: ++seq, amount: due, paid: '0', delta: due, dueDate: addDays(date, 15), docNo: null }];
-    }
+    // Every sale's ledger entry, with the tender (two in three cash, the rest UPI) as the ledger sends it (issue 29's cash and bank books).
+    const payments = paid > 0 ? [{ mode: rnd(3) ? 'cash' : 'upi', amount: rupees(paid) }] : [];
+    yield [E.ledger.entryPosted, { ...base(`entry:${COMPANY}:sale:${s}`, date, s), entryKind: 'sale', party: { kind: 'customer', id: clientId }, source: { kind: 'sale', id: s }, seq: ++seq, amount: rupees(amount), paid: rupees(paid), delta: rupees(amount - paid), dueDate: amount > paid ? addDays(date, 15) : null, docNo: null, payments }];
     if (payments && s % Math.max(1, Math.floor(sales / payments)) === 0) {
       const party = 1 + rnd(customers);
       const amt = rupees(5000 + rnd(200000));
@@ -262,6 +261,9 @@ async function scale(out) {
       ['/reports/stock-summary?category=Category%207', 'stock-summary, one category'],
       ['/reports/ageing?side=receivable', 'ageing, receivable'],
       ['/reports/dashboard', 'dashboard'],
+      [`/reports/cashbook?from=${addDays(today, -15)}&to=${addDays(today, -15)}&mode=cash`, 'cash book, one day: page 0 + running balance'],
+      [`/reports/cashbook?from=${from}&to=${today}&mode=cash&page=20`, 'cash book, 30 days: page 20'],
+      [`/reports/pnl?from=${from}&to=${today}`, 'profit and loss, 30 days by month'],
     ];
     const rows = [];
     for (const [p, label] of paths) {
