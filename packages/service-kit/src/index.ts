@@ -20,6 +20,6 @@ export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumbe
 export { RevocationList, Revoke } from '@bahi/auth';
 export { Saga, faultPoint, leaseMs, ownerGone, REDRIVE_EVERY_MS, billSummaryFields, type BillSummary, indexSaga, sagaFields, type SagaOptions, type SagaRecord, type SagaStatus } from './saga';
 export { CompanyMsg, EmptyMsg, RpcDecimal, RpcId, RpcIdList, RpcNested, RpcOneOf, RpcText } from './rpc';
-export { EventRelay, EVENT_PENDING_FIELD, EVENT_FLAG_FIELD, pendingEvent, pendingEventFields, eventSweepMs, streamReplicas, istDate, dec, decOrNull, RelayService, historyHandlers, type EventSource, type EventRelayOptions } from './events';
+export { EventRelay, EVENT_PENDING_FIELD, EVENT_FLAG_FIELD, RELAY_COMMENT, pendingEvent, pendingEventFields, eventSweepMs, streamReplicas, istDate, dec, decOrNull, RelayService, historyHandlers, type EventSource, type EventRelayOptions } from './events';
 export { parsePayments, paymentsLabel, PaymentsError } from './payments';
 export { dataVersion, latestVersion, migrateBeforeStart, migratingHealth, MigrationError, MIGRATIONS_COLLECTION, runMigrations, type MigrateOptions, type Migration } from './migrations';

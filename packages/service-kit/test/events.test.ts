@@ -99,6 +99,8 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
   });
 
   it('creates the stream with its retention and publishes a committed fact once, then clears the pending mark', async () => {
+    // The index an older version created for its boolean flag: start() drops it.
+    await facts.createIndex({ evtPending: 1 }, { name: 'evt_pending_flag' });
     const relay = newRelay();
     await relay.start();
     await facts.insertOne({ companyId: 1, factId: 1, amount: '120.50', status: 'complete', ...pendingEventFields() });
@@ -110,10 +112,16 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
     // One copy on a single node (BAHI_JS_REPLICAS unset); a three-node cluster sets 3.
     expect(info.config.num_replicas).toBe(1);
     expect(await streamMessages(reader)).toEqual([{ subject: 'events.sales.sale.completed', msgId: 'fact:1:1:completed', eventId: 'fact:1:1:completed', amount: '120.50' }]);
-    // The sweep's lookup is an equality on a plain index; both marks are gone once published.
-    const idx = (await facts.indexes()).find((i) => i.name === 'evt_pending_flag');
-    expect(idx?.key).toEqual({ evtPending: 1 });
-    expect(await facts.findOne({ factId: 1 })).not.toHaveProperty('evtPending');
+    // The sweep's lookup is `$type: 'string'` on a partial index of pending records only; the mark is gone once published.
+    const indexes = await facts.indexes();
+    const idx = indexes.find((i) => i.name === 'evt_pending');
+    expect(idx?.key).toEqual({ evt: 1 });
+    expect(idx?.partialFilterExpression).toEqual({ evt: { $type: 'string' } });
+    expect(indexes.map((i) => i.name)).not.toContain('evt_pending_flag');
+    const plan = await facts.find({ evt: { $type: 'string' } }).explain();
+    expect(plan.queryPlanner.winningPlan.inputStage.indexName).toBe('evt_pending');
+    expect(pendingEventFields()).not.toHaveProperty('evtPending');
+    expect(await facts.findOne({ factId: 1 })).not.toHaveProperty('evt');
     await relay.stop();
   });
 
@@ -121,12 +129,14 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
     const relay = newRelay();
     await relay.start();
     const token = pendingEvent();
+    // As an older version wrote it, with the boolean flag: found by its token, both cleared.
     await facts.insertOne({ companyId: 1, factId: 2, amount: '10', status: 'complete', evt: token, evtPending: true });
     relay.kick();
     await until(async () => (await facts.countDocuments({ factId: 2, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0);
+    expect(await facts.findOne({ factId: 2 })).not.toHaveProperty('evtPending');
     await relay.stop();
     // The state a crash after the publish leaves: the record still pending with its token.
-    await facts.updateOne({ factId: 2 }, { $set: { evt: token, evtPending: true } });
+    await facts.updateOne({ factId: 2 }, { $set: { evt: token } });
     const restarted = newRelay();
     await restarted.start();
     await until(async () => (await facts.countDocuments({ factId: 2, [EVENT_PENDING_FIELD]: { $exists: true } })) === 0);

@@ -40,7 +40,6 @@ export class Product {
   @Prop({ type: String }) supply_type?: SupplyType;
   /** Its product.changed event is not yet published (service-kit EventRelay). */
   @Prop({ type: String }) evt?: string;
-  @Prop({ type: Boolean }) evtPending?: boolean;
 }
 
 export const includesTax = (p: Pick<Product, 'price_includes_tax'>): boolean => p.price_includes_tax !== false;
@@ -117,7 +116,6 @@ export class StockSourceDoc {
   @Prop({ required: true }) at!: Date;
   /** Its stock.moved event is not yet published (service-kit EventRelay). */
   @Prop({ type: String }) evt?: string;
-  @Prop({ type: Boolean }) evtPending?: boolean;
 }
 export const StockSourceSchema = SchemaFactory.createForClass(StockSourceDoc);
 StockSourceSchema.index({ companyId: 1, kind: 1, id: 1 }, { unique: true });

@@ -1,6 +1,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection, mongo } from 'mongoose';
 import { Subjects } from '@bahi/contracts';
+import { RELAY_COMMENT } from '@bahi/service-kit';
 import { as, customerForm, startLedger, tokenFor, type Stack } from './helpers';
 
 let stack: Stack;
@@ -90,7 +91,7 @@ describe('ledger.customer.statement', () => {
     const reads: string[] = [];
     const listen = (e: mongo.CommandStartedEvent) => {
       // The event relay's look-up of unpublished entries (after the inserts above) is not the statement's.
-      if (e.commandName === 'find' && e.command.find === 'entries' && !('evtPending' in (e.command.filter ?? {}))) reads.push(JSON.stringify(e.command.filter));
+      if (e.commandName === 'find' && e.command.find === 'entries' && e.command.comment !== RELAY_COMMENT) reads.push(JSON.stringify(e.command.filter));
     };
     client.on('commandStarted', listen);
     let s: any;

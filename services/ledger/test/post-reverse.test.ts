@@ -1,6 +1,7 @@
 import { Subjects, type CustomerStatement, type EntryPostReply, type EntryReverseReply, type PartyDueReply } from '@bahi/contracts';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection, mongo } from 'mongoose';
+import { RELAY_COMMENT } from '@bahi/service-kit';
 import { AccountsService } from '../src/accounts/accounts.service';
 import { as, customerForm, distributorForm, startLedger, tokenFor, type Stack } from './helpers';
 
@@ -188,7 +189,7 @@ describe('cost of a post (the sale hot path)', () => {
     const c = await freshCustomer(4);
     const sent: string[] = [];
     // The event relay's look-up and mark (after the answer, off the post's path) are counted apart.
-    const relay = (e: mongo.CommandStartedEvent) => JSON.stringify(e.command).includes('evtPending');
+    const relay = (e: mongo.CommandStartedEvent) => e.command.comment === RELAY_COMMENT;
     const listen = (e: mongo.CommandStartedEvent) => void (e.commandName !== 'endSessions' && !relay(e) && sent.push(e.commandName));
     client.on('commandStarted', listen);
     try {

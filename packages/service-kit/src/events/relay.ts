@@ -6,14 +6,22 @@ import type { Logger } from 'pino';
 import type { EventStreamDef, HistoryEvent, HistoryPageReply, HistoryPageRequest } from '@bahi/contracts';
 
 /**
- * The fields marking a record whose event is not yet published, written in the same update (or
- * transaction) as the fact: `evt`, a fresh token, and `evtPending: true`, what the relay looks
- * up (an equality on a plain index: embedded MongoDB plans neither partial indexes nor `$type`).
- * The relay clears both only if the record still holds the token it published, so a later write
- * (a reversal) is published too.
+ * The field marking a record whose event is not yet published, written in the same update (or
+ * transaction) as the fact: `evt`, a fresh token. The relay looks up `{ evt: { $type: 'string' } }`
+ * on a partial index holding only pending records, and clears `evt` only if the record still
+ * holds the token it published, so a later write (a reversal) is published too.
  */
 export const EVENT_PENDING_FIELD = 'evt';
+/**
+ * The boolean flag written beside `evt` before the embedded server planned partial indexes. No
+ * longer written or read: a record flagged by an older version also holds its `evt` token, so the
+ * `evt` query finds it; publishing unsets the flag with the token, and `start()` drops its index.
+ */
 export const EVENT_FLAG_FIELD = 'evtPending';
+const PENDING_INDEX = 'evt_pending';
+const OLD_FLAG_INDEX = 'evt_pending_flag';
+/** Set on the relay's commands, so logs, profilers and tests tell them from the application's. */
+export const RELAY_COMMENT = 'bahi event relay';
 
 /** A new pending-event token. */
 export function pendingEvent(): string {
@@ -21,8 +29,8 @@ export function pendingEvent(): string {
 }
 
 /** The marks of a pending event, to spread into an insert or a `$set` with the fact. */
-export function pendingEventFields(): { evt: string; evtPending: true } {
-  return { evt: pendingEvent(), evtPending: true };
+export function pendingEventFields(): { evt: string } {
+  return { evt: pendingEvent() };
 }
 
 /** How often the relay looks for unpublished events (kicks publish at once; this catches crashes and NATS outages). */
@@ -68,7 +76,7 @@ const KICK_DELAY_MS = 5;
 
 /**
  * Publishes an owner's domain events to its JetStream stream, at least once, after the owner's
- * commit: records carry `evt` and `evtPending` (pendingEventFields) until published. `kick()` after a commit
+ * commit: records carry `evt` (pendingEventFields) until published. `kick()` after a commit
  * publishes within milliseconds, outside the request; a sweep every few seconds takes what a
  * crash or a NATS outage left. Each message has `Nats-Msg-Id` = eventId, so a republish inside
  * the stream's duplicate window is dropped by JetStream (and consumers count an eventId once).
@@ -87,10 +95,12 @@ export class EventRelay {
 
   constructor(private readonly o: EventRelayOptions) {}
 
-  /** Creates the pending-field indexes, ensures the stream and starts the sweep. Never throws for NATS. */
+  /** Creates the pending-field indexes (dropping the old flag's), ensures the stream and starts the sweep. Never throws for NATS. */
   async start(): Promise<void> {
     for (const s of this.o.sources) {
-      await s.collection.createIndex({ [EVENT_FLAG_FIELD]: 1 }, { name: 'evt_pending_flag' });
+      await s.collection.createIndex({ [EVENT_PENDING_FIELD]: 1 }, { name: PENDING_INDEX, partialFilterExpression: { [EVENT_PENDING_FIELD]: { $type: 'string' } } });
+      const names = (await s.collection.indexes()).map((i) => i.name);
+      if (names.includes(OLD_FLAG_INDEX)) await s.collection.dropIndex(OLD_FLAG_INDEX);
     }
     this.timer = setInterval(() => this.kick(), this.o.sweepMs ?? eventSweepMs());
     this.timer.unref();
@@ -184,7 +194,7 @@ export class EventRelay {
     for (const s of this.o.sources) {
       if (only && !only.has(s.name)) continue;
       for (;;) {
-        const batch = await s.collection.find({ [EVENT_FLAG_FIELD]: true }).limit(this.o.batch ?? 200).toArray();
+        const batch = await s.collection.find({ [EVENT_PENDING_FIELD]: { $type: 'string' } }, { comment: RELAY_COMMENT }).limit(this.o.batch ?? 200).toArray();
         if (!batch.length) break;
         // One round trip for the batch: under load kicks coalesce, and a sale's share of the work stays small.
         const events: HistoryEvent[] = [];
@@ -193,7 +203,7 @@ export class EventRelay {
         this.published += events.length;
         await s.collection.bulkWrite(
           batch.map((doc) => ({ updateOne: { filter: { _id: doc._id, [EVENT_PENDING_FIELD]: doc[EVENT_PENDING_FIELD] }, update: { $unset: { [EVENT_PENDING_FIELD]: 1, [EVENT_FLAG_FIELD]: 1 } } } })),
-          { ordered: false },
+          { ordered: false, comment: RELAY_COMMENT },
         );
         if (batch.length < (this.o.batch ?? 200) || this.stopped) break;
       }

@@ -53,7 +53,6 @@ export class EntryDoc {
   @Prop({ type: Number }) partyVersion?: number;
   /** Its domain event is not yet published (service-kit EventRelay): a default, so every insert path marks it. */
   @Prop({ type: String, default: () => pendingEvent() }) evt?: string;
-  @Prop({ type: Boolean, default: true }) evtPending?: boolean;
 }
 
 export type EntryDocument = HydratedDocument<EntryDoc>;

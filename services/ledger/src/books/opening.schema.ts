@@ -14,7 +14,6 @@ export class OpeningDoc {
   /** Orders the writes (ms, strictly rising): the event's version, latest wins. */
   @Prop({ required: true }) version!: number;
   @Prop({ type: String, default: () => pendingEvent() }) evt?: string;
-  @Prop({ type: Boolean, default: true }) evtPending?: boolean;
   updatedAt?: Date;
 }
 

@@ -23,7 +23,6 @@ export class CustomerDoc {
   @Prop({ type: Date, default: null }) lastRemindedAt!: Date | null;
   /** Its party.changed event is not yet published (service-kit EventRelay): a default on insert, set again by every edit. */
   @Prop({ type: String, default: () => pendingEvent() }) evt?: string;
-  @Prop({ type: Boolean, default: true }) evtPending?: boolean;
 }
 
 export type CustomerDocument = HydratedDocument<CustomerDoc>;

@@ -29,7 +29,6 @@ export class DistributorDoc {
   @Prop({ type: [OfficerSchema], default: [] }) officers!: OfficerDoc[];
   /** Its party.changed event is not yet published (service-kit EventRelay): a default on insert, set again by every edit. */
   @Prop({ type: String, default: () => pendingEvent() }) evt?: string;
-  @Prop({ type: Boolean, default: true }) evtPending?: boolean;
 }
 
 export type DistributorDocument = HydratedDocument<DistributorDoc>;

@@ -25,7 +25,6 @@ export class ExpenseDoc {
   @Prop({ required: true }) version!: number;
   @Prop({ default: false }) deleted!: boolean;
   @Prop({ type: String, default: () => pendingEvent() }) evt?: string;
-  @Prop({ type: Boolean, default: true }) evtPending?: boolean;
   createdAt?: Date;
   updatedAt?: Date;
 }
