@@ -375,20 +375,9 @@ export class ReportsService {
     return out;
   }
 
-  /**
-   * A month's product rows by `key` (highest first, then by product), rows skip..skip+limit. The
-   * index walk is asked for one sort key only (the embedded server sorts a two-key sort in memory,
-   * over every product); the rows tied with the last one are read too and ordered here.
-   */
+  /** A month's product rows by `key` (highest first, then by product), rows skip..skip+limit: a walk of the {companyId, month, key, productId} index. */
   private async topMonthRows(companyId: number, month: string, key: 'value' | 'profit', skip: number, limit: number): Promise<Row[]> {
-    const rows = coll(this.db, C.profitMonth);
-    const head = await rows.find({ companyId, month }).sort({ [key]: -1 }).limit(skip + limit).toArray();
-    if (!head.length) return [];
-    const edge = head[head.length - 1]![key];
-    const ties = await rows.find({ companyId, month, [key]: edge }).toArray();
-    const all = new Map<string, Row>();
-    for (const r of [...head.filter((r) => r[key] !== edge), ...ties]) all.set(r._id, r);
-    return [...all.values()].sort((a, b) => n(b[key]) - n(a[key]) || n(a.productId) - n(b.productId)).slice(skip, skip + limit);
+    return coll(this.db, C.profitMonth).find({ companyId, month }).sort({ [key]: -1, productId: 1 }).skip(skip).limit(limit).toArray();
   }
 
   /**

@@ -74,8 +74,9 @@ export async function ensureIndexes(conn: Pick<Connection, 'db'>): Promise<void>
     db.collection(C.txns).createIndex({ companyId: 1, date: 1, at: 1, _id: 1 }),
     db.collection(C.pending).createIndex({ companyId: 1, saleId: 1 }),
     db.collection(C.profitDay).createIndex({ companyId: 1, date: 1 }),
-    db.collection(C.profitMonth).createIndex({ companyId: 1, month: 1, value: -1 }),
-    db.collection(C.profitMonth).createIndex({ companyId: 1, month: 1, profit: -1 }),
+    // The month's top products, ties by product: the sort is the index's order.
+    db.collection(C.profitMonth).createIndex({ companyId: 1, month: 1, value: -1, productId: 1 }),
+    db.collection(C.profitMonth).createIndex({ companyId: 1, month: 1, profit: -1, productId: 1 }),
     db.collection(C.profitCat).createIndex({ companyId: 1, date: 1 }),
     db.collection(C.profitCatMonth).createIndex({ companyId: 1, month: 1 }),
     db.collection(C.profitDay).createIndex({ companyId: 1, productId: 1 }),
@@ -90,6 +91,10 @@ export async function ensureIndexes(conn: Pick<Connection, 'db'>): Promise<void>
     db.collection(C.cashMoves).createIndex({ companyId: 1, date: 1, at: 1, _id: 1 }),
     db.collection(C.cashMoves).createIndex({ companyId: 1, src: 1 }),
   ]);
+  // Their three-key forerunners (the tie order was sorted in the service): not needed any more.
+  const old = ['companyId_1_month_1_value_-1', 'companyId_1_month_1_profit_-1'];
+  const held = (await db.collection(C.profitMonth).indexes()).map((i) => i.name);
+  for (const name of old) if (held.includes(name)) await db.collection(C.profitMonth).dropIndex(name);
   await daybookTotalsFromRows(conn);
 }
 
