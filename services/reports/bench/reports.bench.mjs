@@ -302,7 +302,8 @@ async function checkFoldOn() {
 
 async function lag(out) {
   const { benchClient } = await import(path.join(ROOT, 'services', 'sales', 'bench', 'client.mjs'));
-  const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales', 'reports'], env: { LOG_LEVEL: 'warn' }, logs: 'files' });
+  // restart: false: the bench stops and starts reports itself between slices (the supervisor would start it again first).
+  const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales', 'reports'], env: { LOG_LEVEL: 'warn' }, logs: 'files', restart: false });
   let reports = null;
   try {
     const { agent, call, login: signIn } = benchClient(stack.gatewayUrl, { maxSockets: CASHIERS + 4, gzip: true });
