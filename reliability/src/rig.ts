@@ -41,6 +41,8 @@ export interface RigOptions {
   seedDir?: string;
   /** NATS nodes (default 1): with 3, a JetStream cluster (`nats`, `nats-2`, `nats-3`), every stream at 3 copies. */
   natsNodes?: number;
+  /** The database server's transactionLifetimeLimitSeconds (default 60): how long a killed client's open transaction holds its documents. */
+  mongoTransactionLifetimeSeconds?: number;
 }
 
 export class Rig {
@@ -87,6 +89,7 @@ export class Rig {
       bind: (port) => {
         mongo.port = port;
         mongo.args = [cli, '--port', String(port), '--dbpath', dbPath];
+        if (opts.mongoTransactionLifetimeSeconds) mongo.args.push('--setParameter', `transactionLifetimeLimitSeconds=${opts.mongoTransactionLifetimeSeconds}`);
         this.mongoUri = `mongodb://127.0.0.1:${port}`;
       },
     };

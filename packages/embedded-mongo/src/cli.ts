@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
  * embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync] [--advertise-host NAME] [--users FILE]
+ *                [--setParameter transactionLifetimeLimitSeconds=N]
  * Runs the embedded MongoDB-compatible server until SIGINT/SIGTERM. Without --dbpath the data
  * lives in memory only; with --users (stored SCRAM-SHA-256 users) every client must authenticate.
  * embedded-mongo hash-user NAME ROLE[@DB]... reads a password on stdin and prints the user entry.
@@ -8,7 +9,7 @@
 import { storedUser, type Role } from './commands/auth';
 import { EmbeddedMongo } from './server';
 
-const USAGE = 'usage: embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync] [--advertise-host NAME] [--users FILE]\n       embedded-mongo hash-user NAME root|readWrite@DB ... < password\n';
+const USAGE = 'usage: embedded-mongo [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--fsync] [--advertise-host NAME] [--users FILE] [--setParameter transactionLifetimeLimitSeconds=N]\n       embedded-mongo hash-user NAME root|readWrite@DB ... < password\n';
 
 interface Args {
   port?: number;
@@ -17,6 +18,7 @@ interface Args {
   dbPath?: string;
   fsync?: boolean;
   usersFile?: string;
+  transactionLifetimeSeconds?: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -50,6 +52,16 @@ function parseArgs(argv: string[]): Args {
       case '--users-file':
         out.usersFile = value();
         break;
+      case '--setParameter': {
+        // mongod's own flag: an open transaction older than this is aborted (default 60), which
+        // bounds how long a crashed client's transaction holds its documents.
+        const [name, raw] = (value() ?? '').split('=');
+        const seconds = Number(raw);
+        if (name !== 'transactionLifetimeLimitSeconds') throw new Error(`unsupported parameter: ${name} (only transactionLifetimeLimitSeconds)`);
+        if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`transactionLifetimeLimitSeconds must be a whole number of seconds, got '${raw}'`);
+        out.transactionLifetimeSeconds = seconds;
+        break;
+      }
       case '--help':
       case '-h':
         process.stdout.write(USAGE);
@@ -86,6 +98,7 @@ async function main(): Promise<void> {
     dbPath: args.dbPath,
     fsync: args.fsync,
     usersFile: args.usersFile,
+    transactionLifetimeSeconds: args.transactionLifetimeSeconds,
   });
   process.stdout.write(
     `embedded MongoDB listening on ${server.uri}${server.dbPath ? ` (data in ${server.dbPath})` : ' (in memory)'}${server.authEnabled ? ', authentication required' : ''}\n`,
