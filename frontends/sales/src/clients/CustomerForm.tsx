@@ -58,7 +58,8 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
     });
 
   // In GST mode a new customer starts in the company's state, not the spec's Maharashtra (the state
-  // decides CGST/SGST versus IGST); simple mode keeps the spec's defaults.
+  // decides CGST/SGST versus IGST), and with an empty zip: the server wants a 6-digit PIN there, which
+  // the spec's 1000001 is not. Simple mode keeps the spec's defaults.
   useEffect(() => {
     if (existing) return;
     let live = true;
@@ -66,7 +67,11 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
       .get<{ tax_mode?: string; state_code?: string | null }>('/getCompanyDetails')
       .then((c) => {
         if (!live || !c || (c.tax_mode ?? 'simple') === 'simple' || !c.state_code) return;
-        const start = (f: CustomerFormValues) => (f.state === NEW_CUSTOMER.state ? { ...f, state: c.state_code! } : f);
+        const start = (f: CustomerFormValues) => ({
+          ...f,
+          ...(f.state === NEW_CUSTOMER.state ? { state: c.state_code! } : {}),
+          ...(f.postal_code === NEW_CUSTOMER.postal_code ? { postal_code: '' } : {}),
+        });
         setForm(start);
         setSaved(start);
       })
