@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from '@bahi/i18n';
 import { ApiError, Button, PartyField, api, errorMessage, useAlert } from '@bahi/ui-kit';
-import { customerFormError, fieldLabel, newCustomerFromSearch, NEW_CUSTOMER, stateFromGstin, type Customer, type CustomerFormValues } from './customer';
+import { customerFormError, fieldLabel, gstModeStart, newCustomerFromSearch, NEW_CUSTOMER, stateFromGstin, type Customer, type CustomerFormValues } from './customer';
 import './clients.css';
 
 interface SaveReply {
@@ -67,11 +67,7 @@ export function CustomerForm({ customer, createPath = '/clients/addClient', onSa
       .get<{ tax_mode?: string; state_code?: string | null }>('/getCompanyDetails')
       .then((c) => {
         if (!live || !c || (c.tax_mode ?? 'simple') === 'simple' || !c.state_code) return;
-        const start = (f: CustomerFormValues) => ({
-          ...f,
-          ...(f.state === NEW_CUSTOMER.state ? { state: c.state_code! } : {}),
-          ...(f.postal_code === NEW_CUSTOMER.postal_code ? { postal_code: '' } : {}),
-        });
+        const start = (f: CustomerFormValues) => gstModeStart(f, c.state_code!);
         setForm(start);
         setSaved(start);
       })

@@ -1,6 +1,6 @@
 import { applyLanguage, i18n } from '@bahi/i18n';
 import '../i18n';
-import { chosenClientId, customerFormError, newCustomerFromSearch, NEW_CUSTOMER, stateFromGstin, suggestionText } from './customer';
+import { chosenClientId, customerFormError, gstModeStart, newCustomerFromSearch, NEW_CUSTOMER, stateFromGstin, suggestionText } from './customer';
 
 describe('customer form rules', () => {
   const ok = { ...NEW_CUSTOMER, name: 'Asha', mobile_no: '9876500001' };
@@ -60,5 +60,12 @@ describe('customer form rules', () => {
     expect(chosenClientId('12 : Asha 9876500001', listed)).toBe(12);
     expect(chosenClientId('13 : Someone', listed)).toBeNull();
     expect(chosenClientId('Asha', listed)).toBeNull();
+  });
+});
+
+describe('gstModeStart (a new customer in GST mode)', () => {
+  it("starts in the company's state with an empty zip, and keeps what was already typed", () => {
+    expect(gstModeStart({ ...NEW_CUSTOMER }, '24')).toEqual({ ...NEW_CUSTOMER, state: '24', postal_code: '' });
+    expect(gstModeStart({ ...NEW_CUSTOMER, state: 'Goa', postal_code: '403001' }, '24')).toEqual({ ...NEW_CUSTOMER, state: 'Goa', postal_code: '403001' });
   });
 });

@@ -24,6 +24,19 @@ export const NEW_CUSTOMER: CustomerFormValues = {
   gstin: '',
 };
 
+/**
+ * A new customer's form in GST mode: the company's state instead of the spec's Maharashtra (the
+ * state decides CGST/SGST versus IGST) and an empty zip, since the server wants a 6-digit PIN and
+ * the spec's 1000001 is none. What the user already changed stays.
+ */
+export function gstModeStart(f: CustomerFormValues, companyState: string): CustomerFormValues {
+  return {
+    ...f,
+    ...(f.state === NEW_CUSTOMER.state ? { state: companyState } : {}),
+    ...(f.postal_code === NEW_CUSTOMER.postal_code ? { postal_code: '' } : {}),
+  };
+}
+
 // Read when shown, in the active language.
 const labels = (): Record<keyof CustomerFormValues, string> => ({
   mobile_no: i18n.t('sales:customerForm.mobile'),
