@@ -22,7 +22,7 @@ import { jsonDate, n2, noteItems, ReturnTotals, saleItems, sectionOf, taxableLin
 import { paiseOf, paiseText } from './paise';
 import type { ReturnPeriod } from './period';
 import { noteTotals, periodTotals } from './period-totals';
-import { invoices, monthSales, monthFilter, saleCursor, type ReturnSale } from './returns-data';
+import { invoices, monthByDay, monthFilter, saleCursor, type ReturnSale } from './returns-data';
 import type { Sink } from './sink';
 
 /** The sections Bahi writes, in the order the file has them. */
@@ -190,7 +190,7 @@ export class Gstr1Service {
       return;
     }
     if (sec === 'b2cl') {
-      for await (const s of invoices(monthSales(this.sales, companyId, p, { 'gst.b2b': false }))) {
+      for await (const s of invoices(monthByDay(this.sales, companyId, p, { 'gst.b2b': false }))) {
         if (!taxableLines(s).length || sectionOf(s) !== 'b2cl') continue;
         for (const { itm_det: d } of saleItems(s)) {
           await out.write(csvLine([s.gst.invoice_no, gstr1CsvDate(s.gst.invoice_date), money(s.gst.invoice_value), gstr1CsvPos(s.gst.place_of_supply), '', d.rt, paiseText(Math.round(d.txval * 100)), '', '']));

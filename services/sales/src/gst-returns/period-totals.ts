@@ -5,7 +5,7 @@ import type { CreditNoteDoc } from '../returns/schema';
 import { ReturnTotals, type NoteLine, type ResolvedNote } from './gstr1-totals';
 import { monthNotes, type ReturnNote } from './notes-data';
 import type { ReturnPeriod } from './period';
-import { invoices, monthSales, saleCursor } from './returns-data';
+import { invoices, monthByDay, saleCursor } from './returns-data';
 
 /**
  * The period's totals (GSTR-1's aggregates and GSTR-3B's 3.1 / 3.2) in one streamed pass over its
@@ -14,7 +14,7 @@ import { invoices, monthSales, saleCursor } from './returns-data';
  */
 export async function periodTotals(sales: Model<SaleDoc>, notes: Model<CreditNoteDoc>, companyId: number, p: ReturnPeriod): Promise<ReturnTotals> {
   const t = new ReturnTotals();
-  for await (const s of invoices(monthSales(sales, companyId, p), { withCancelled: true })) t.add(s);
+  for await (const s of invoices(monthByDay(sales, companyId, p), { withCancelled: true })) t.add(s);
   return noteTotals(sales, notes, companyId, p, t);
 }
 
