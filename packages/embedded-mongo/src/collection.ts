@@ -42,6 +42,14 @@ export interface CollectionHost {
   nextSeq(): number;
   /** Advances and returns the logical commit clock. */
   tick(): number;
+  /** The earliest snapshot of an open transaction, or null when none is open. */
+  oldestSnapshot(): number | null;
+}
+
+/** A committed version replaced at commit time `until` (null: the document did not exist). */
+interface PastVersion {
+  until: number;
+  entry: Entry | null;
 }
 
 const MAX_PLAN_KEYS = 1000;
@@ -50,6 +58,11 @@ export class Collection {
   readonly entries = new Map<string, Entry>();
   readonly indexes: Index[];
   private readonly locks = new Map<string, Lock>();
+  /** Versions replaced while an older transaction is open, oldest first: what its reads see. */
+  private readonly past = new Map<string, PastVersion[]>();
+  private remembered = 0;
+  /** The latest `until` in `past`: a transaction that began after it reads the current versions. */
+  private pastUntil = 0;
   private validator: Filter | null = null;
 
   constructor(
@@ -108,15 +121,58 @@ export class Collection {
 
   // ---- reads -------------------------------------------------------------------------------
 
-  /** The entry `reader` sees under this id: another transaction's uncommitted change is hidden. */
+  /**
+   * The entry `reader` sees under this id: another transaction's uncommitted change is hidden,
+   * and a transaction sees the version committed when it started (its snapshot).
+   */
   visibleEntry(id: string, reader: Transaction | null): Entry | undefined {
     const lock = this.locks.get(id);
-    if (lock && lock.txn !== reader) return lock.before ?? undefined;
-    return this.entries.get(id);
+    if (lock && lock.txn === reader) return this.entries.get(id);
+    const cur = lock ? (lock.before ?? undefined) : this.entries.get(id);
+    if (!this.asOfSnapshot(reader)) return cur;
+    if (cur && cur.ver <= reader!.snapshot) return cur;
+    const then = this.past.get(id)?.find((p) => p.until > reader!.snapshot);
+    return then ? (then.entry ?? undefined) : cur;
+  }
+
+  /** Whether a transaction's reads need the replaced versions (something changed since an open transaction began). */
+  private asOfSnapshot(reader: Transaction | null): boolean {
+    return !!reader && this.past.size > 0 && reader.snapshot < this.pastUntil;
+  }
+
+  /** Keeps the committed version `before` replaced at `at` while an open transaction started earlier. */
+  private remember(id: string, before: Entry | null, at: number): void {
+    const oldest = this.host.oldestSnapshot();
+    if (oldest === null) {
+      if (this.past.size) this.past.clear();
+      return;
+    }
+    // Every 256 changes, versions no open transaction can see any more are let go.
+    if (++this.remembered % 256 === 0) {
+      for (const [pid, list] of this.past) {
+        const keep = list.filter((p) => p.until > oldest);
+        if (keep.length) this.past.set(pid, keep);
+        else this.past.delete(pid);
+      }
+    }
+    if (oldest >= at) return;
+    this.pastUntil = Math.max(this.pastUntil, at);
+    const list = this.past.get(id);
+    if (list) list.push({ until: at, entry: before });
+    else this.past.set(id, [{ until: at, entry: before }]);
   }
 
   /** Every entry `reader` sees, in natural order. */
   *visible(reader: Transaction | null): Iterable<Entry> {
+    if (this.asOfSnapshot(reader)) {
+      const out: Entry[] = [];
+      for (const id of new Set([...this.entries.keys(), ...this.past.keys(), ...this.locks.keys()])) {
+        const e = this.visibleEntry(id, reader);
+        if (e) out.push(e);
+      }
+      yield* out.sort((a, b) => a.seq - b.seq);
+      return;
+    }
     if (!this.locks.size) {
       yield* this.entries.values();
       return;
@@ -135,7 +191,7 @@ export class Collection {
   }
 
   count(reader: Transaction | null): number {
-    if (!this.locks.size) return this.entries.size;
+    if (!this.locks.size && !this.asOfSnapshot(reader)) return this.entries.size;
     let n = 0;
     for (const _ of this.visible(reader)) n++;
     return n;
@@ -155,6 +211,7 @@ export class Collection {
       return out;
     }
     for (const [id, lock] of this.locks) if (lock.txn !== reader) ids.add(id);
+    if (this.asOfSnapshot(reader)) for (const id of this.past.keys()) ids.add(id);
     const candidates: Entry[] = [];
     for (const id of ids) {
       const e = this.visibleEntry(id, reader);
@@ -177,7 +234,7 @@ export class Collection {
    * fits (or another index is more selective): the caller sorts in memory.
    */
   sortedMatch(filter: Filter, sort: Doc, reader: Transaction | null, skip: number, limit: number): Entry[] | null {
-    if (this.locks.size) return null;
+    if (this.locks.size || this.asOfSnapshot(reader)) return null;
     const pick = this.sortPick(filter, sort, limit ? skip + limit : 0);
     if (!pick) return null;
     const { dir, keys } = pick;
@@ -199,7 +256,9 @@ export class Collection {
       group = [];
       return false;
     };
-    for (const item of pick.index.walk(pick.prefix, dir)) {
+    const { lo, hi } = walkBounds(filter.raw, keys[0]);
+    const items = lo === undefined && hi === undefined ? pick.index.walk(pick.prefix, dir) : pick.index.walkBetween(pick.prefix, lo, hi, dir);
+    for (const item of items) {
       if (groupVals && !sameTuple(groupVals, item.vals, pick.prefix.length, width)) {
         if (flush()) return out;
       }
@@ -254,6 +313,7 @@ export class Collection {
   /** Number of matches; an equality filter on an index's fields (all, or its leading ones) is counted without reading documents. */
   countMatches(filter: Filter, reader: Transaction | null): number {
     if (filter.isEmpty) return this.count(reader);
+    if (this.asOfSnapshot(reader)) return this.match(filter, reader).length;
     if (!this.locks.size) {
       const fields = Object.keys(filter.raw);
       const eq = equalities(filter.raw);
@@ -423,6 +483,8 @@ export class Collection {
     if (w.txn && !lock) {
       const cur = this.entries.get(id);
       if (cur && cur.ver > w.txn.snapshot) throw writeConflict();
+      // Deleted since the transaction began.
+      if (!cur && this.past.get(id)?.some((p) => p.until > w.txn!.snapshot)) throw writeConflict();
     }
   }
 
@@ -481,6 +543,7 @@ export class Collection {
     this.checkUnique(id, doc, w);
     this.lockFor(id, w);
     const entry: Entry = { id, doc, seq: this.host.nextSeq(), ver: this.version(w) };
+    if (!w.txn) this.remember(id, null, entry.ver);
     this.entries.set(id, entry);
     for (const index of this.indexes) index.add(id, doc);
     this.persist(entry, id, w);
@@ -497,6 +560,7 @@ export class Collection {
     const changed = this.indexes.filter((index) => !index.sameEntries(old.doc, doc));
     for (const index of changed) index.remove(id, old.doc);
     const entry: Entry = { id, doc, seq: old.seq, ver: this.version(w) };
+    if (!w.txn) this.remember(id, old, entry.ver);
     this.entries.set(id, entry);
     for (const index of changed) index.add(id, doc);
     this.persist(entry, id, w);
@@ -508,6 +572,7 @@ export class Collection {
     const old = this.entries.get(id);
     if (!old) return;
     this.lockFor(id, w);
+    if (!w.txn) this.remember(id, old, this.host.tick());
     for (const index of this.indexes) index.remove(id, old.doc);
     this.entries.delete(id);
     this.persist(null, id, w);
@@ -528,6 +593,7 @@ export class Collection {
       const lock = this.locks.get(id);
       if (!lock || lock.txn !== txn) continue;
       this.locks.delete(id);
+      this.remember(id, lock.before, ver);
       let e = this.entries.get(id);
       if (e) this.entries.set(id, (e = { ...e, ver }));
       if (p) pending.push(e ? p.putDoc(this.uuid, id, e.seq, e.doc) : p.removeDoc(this.uuid, id));
@@ -688,6 +754,19 @@ function scalarKey(v: unknown): boolean {
   if (typeof v === 'string' || typeof v === 'boolean') return true;
   const t = typeOrder(v);
   return t === 8 || t === 10;
+}
+
+/** The values the first sort key may take under the filter (its `$in`/equality values' span, or its range), to start and end a walk there. */
+function walkBounds(filter: Doc, field: string): { lo?: unknown; hi?: unknown } {
+  const vals = equalities(filter).get(field);
+  if (vals && vals.length && vals.every(scalarKey) && vals.every((v) => typeOrder(v) === typeOrder(vals[0]))) {
+    const sorted = [...vals].sort(compareValues);
+    return { lo: sorted[0], hi: sorted[sorted.length - 1] };
+  }
+  const r = ranges(filter).get(field);
+  if (!r) return {};
+  // A one-sided range stays in its type bracket only through the filter; bound just that side.
+  return { lo: r.lower?.value, hi: r.upper?.value };
 }
 
 function union(sets: Array<Set<string> | undefined>): Set<string> {

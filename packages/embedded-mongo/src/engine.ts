@@ -8,7 +8,7 @@ import { CursorRegistry } from './cursors';
 import { MongoError } from './errors';
 import type { IndexSpec } from './indexes';
 import { Filter } from './matcher';
-import { SessionRegistry } from './sessions';
+import { SessionRegistry, type Transaction } from './sessions';
 import type { Persistence } from './storage';
 import { pathValues, type Doc } from './values';
 
@@ -46,12 +46,14 @@ export class Engine implements CollectionHost {
   private readonly dbs = new Map<string, Map<string, Collection>>();
   private seq = 0;
   private clock = 0;
+  private readonly openTxns = new Set<Transaction>();
 
   constructor(opts: EngineOptions = {}) {
     this.persistence = opts.persistence ?? null;
     this.sessions = new SessionRegistry((opts.transactionLifetimeSeconds ?? 60) * 1000, {
       now: () => this.clock,
       tick: () => this.tick(),
+      open: this.openTxns,
     });
     if (this.persistence) {
       for (const { meta, docs } of this.persistence.load()) {
@@ -69,6 +71,13 @@ export class Engine implements CollectionHost {
 
   tick(): number {
     return ++this.clock;
+  }
+
+  /** The earliest snapshot of an open transaction, or null when none is open. */
+  oldestSnapshot(): number | null {
+    let oldest: number | null = null;
+    for (const t of this.openTxns) if (oldest === null || t.snapshot < oldest) oldest = t.snapshot;
+    return oldest;
   }
 
   private attach(coll: Collection): void {

@@ -313,6 +313,43 @@ export class OrderedKeys {
     return n;
   }
 
+  /**
+   * Items with these leading values whose next value lies between lo and hi (value order,
+   * inclusive; undefined = open), in key order (dir 1) or reversed: a sorted find over a date
+   * range starts at its first day instead of the prefix's first entry.
+   */
+  *walkBetween(prefix: unknown[], lo: unknown, hi: unknown, dir: 1 | -1): Generator<OrderedItem> {
+    if (!this.chunks.length) return;
+    const k = prefix.length;
+    const d = this.dirs[k];
+    const head = d === 1 ? lo : hi;
+    const tail = d === 1 ? hi : lo;
+    const start = (x: OrderedItem) => compareTuple(x.vals, head === undefined ? prefix : [...prefix, head], head === undefined ? k : k + 1, this.dirs);
+    const end = (x: OrderedItem) => compareTuple(x.vals, tail === undefined ? prefix : [...prefix, tail], tail === undefined ? k : k + 1, this.dirs);
+    if (dir === 1) {
+      let ci = this.chunkFor(start);
+      let i = OrderedKeys.lowerBound(this.chunks[ci], start);
+      for (; ci < this.chunks.length; ci++, i = 0) {
+        const chunk = this.chunks[ci];
+        for (; i < chunk.length; i++) {
+          if (end(chunk[i]) > 0) return;
+          yield chunk[i];
+        }
+      }
+    } else {
+      const above = (x: OrderedItem) => (end(x) <= 0 ? -1 : 1);
+      let ci = this.chunkFor(above);
+      let i = OrderedKeys.lowerBound(this.chunks[ci], above) - 1;
+      for (; ci >= 0; ci--, i = ci >= 0 ? this.chunks[ci].length - 1 : 0) {
+        const chunk = this.chunks[ci];
+        for (; i >= 0; i--) {
+          if (start(chunk[i]) < 0) return;
+          yield chunk[i];
+        }
+      }
+    }
+  }
+
   /** Items whose first `prefix.length` values equal `prefix`, ascending (dir 1) or descending (dir -1). */
   *walk(prefix: unknown[], dir: 1 | -1): Generator<OrderedItem> {
     if (!this.chunks.length) return;
@@ -471,6 +508,11 @@ export class Index {
   /** How many entries have these leading values; only when `walkable`. */
   countPrefix(prefix: unknown[]): number {
     return this.ordered!.count(prefix);
+  }
+
+  /** Entries with these leading values and the next one between lo and hi, in key order; only when `walkable`. */
+  walkBetween(prefix: unknown[], lo: unknown, hi: unknown, dir: 1 | -1): Iterable<OrderedItem> {
+    return this.ordered!.walkBetween(prefix, lo, hi, dir);
   }
 
   /** Entries with these leading values, in key order; only when `walkable`. */

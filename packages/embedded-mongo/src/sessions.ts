@@ -28,6 +28,13 @@ export function writeConflict(): MongoError {
   );
 }
 
+/** The commit clock, and the open transactions (whose snapshots keep replaced versions alive). */
+export interface TxnClock {
+  now(): number;
+  tick(): number;
+  open?: Set<Transaction>;
+}
+
 export class Transaction {
   state: TxnState = 'active';
   abortReason = '';
@@ -44,9 +51,10 @@ export class Transaction {
     readonly session: ServerSession,
     readonly txnNumber: number,
     lifetimeMs: number,
-    private readonly clock: { now(): number; tick(): number },
+    private readonly clock: TxnClock,
   ) {
     this.snapshot = clock.now();
+    clock.open?.add(this);
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     if (lifetimeMs > 0) {
       this.timer = setTimeout(() => this.abort('transaction exceeded its lifetime limit'), lifetimeMs);
@@ -77,6 +85,7 @@ export class Transaction {
 
   private finish(state: TxnState): void {
     this.state = state;
+    this.clock.open?.delete(this);
     this.touched.clear();
     if (this.timer) clearTimeout(this.timer);
     this.resolveDone();
@@ -100,7 +109,7 @@ export class SessionRegistry {
 
   constructor(
     private readonly txnLifetimeMs: number,
-    private readonly clock: { now(): number; tick(): number },
+    private readonly clock: TxnClock,
   ) {}
 
   get(key: string): ServerSession {

@@ -91,7 +91,7 @@ test('a compound index serves an equality prefix and a sort on its next keys, fo
   const docs = [];
   // 1,500 invoices in company 1 (so the walk beats an equality lookup), 10 in company 2.
   for (let i = 0; i < 1510; i++) docs.push({ companyId: i < 1500 ? 1 : 2, date: `2026-11-${String(1 + (i % 28)).padStart(2, '0')}`, no: i });
-  await c.insertMany(docs);
+  await c.insertMany(docs as never);
   expect(await plan(c, { companyId: 1 }, { date: 1, no: -1 }, 5)).toBe('by_date');
   expect(await plan(c, { companyId: 1 }, { date: -1, no: 1 }, 5)).toBe('by_date');
   // Mixed against the index's directions: sorted in memory.
@@ -108,4 +108,24 @@ test('a compound index serves an equality prefix and a sort on its next keys, fo
   expect(agg.map((d) => d.no)).toEqual([27, 55]);
   const explained = await c.db.command({ explain: { aggregate: 'invoices', pipeline: [{ $match: { companyId: 1 } }, { $sort: { date: -1, no: 1 } }], cursor: {} } });
   expect(explained.queryPlanner.winningPlan.inputStage.indexName).toBe('by_date');
+});
+
+test('a sorted walk starts and ends at the span of the sort key\'s $in values or range', async () => {
+  const c = h.client.db('planner').collection('sales');
+  await c.createIndex({ companyId: 1, date: 1 });
+  const dates = ['2026-04-10', '2026-05-02', '2026-05-20', '2026-06-01', '2026-06-15', '2026-07-09'];
+  const docs = Array.from({ length: 9000 }, (_, i) => ({ _id: i, companyId: 1 + (i % 2), date: dates[(i * 7) % dates.length] }));
+  await c.insertMany(docs as never);
+  // What a scan in insertion order, stably sorted, gives.
+  const expected = (keep: (d: (typeof docs)[0]) => boolean, dir: 1 | -1) =>
+    docs.filter((d) => d.companyId === 1 && keep(d)).sort((a, b) => dir * a.date.localeCompare(b.date)).map((d) => d._id);
+  const may = ['2026-05-02', '2026-05-20']; // 1,500 of company 1's sales: more than an equality lookup would sort in memory
+  expect(await plan(c, { companyId: 1, date: { $in: may } }, { date: 1 })).toBe('companyId_1_date_1');
+  for (const dir of [1, -1] as const) {
+    expect((await c.find({ companyId: 1, date: { $in: may } }).sort({ date: dir }).toArray()).map((d) => d._id)).toEqual(expected((d) => may.includes(d.date), dir));
+    const range = { $gt: '2026-05-02', $lte: '2026-06-15' };
+    expect((await c.find({ companyId: 1, date: range }).sort({ date: dir }).toArray()).map((d) => d._id)).toEqual(expected((d) => d.date > '2026-05-02' && d.date <= '2026-06-15', dir));
+    expect((await c.find({ companyId: 1, date: { $gte: '2026-06-01' } }).sort({ date: dir }).limit(5).toArray()).map((d) => d._id)).toEqual(expected((d) => d.date >= '2026-06-01', dir).slice(0, 5));
+    expect((await c.find({ companyId: 1, date: { $lt: '2026-05-03' } }).sort({ date: dir }).toArray()).map((d) => d._id)).toEqual(expected((d) => d.date < '2026-05-03', dir));
+  }
 });
