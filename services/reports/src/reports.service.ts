@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import type { Db, Filter } from 'mongodb';
 import type { Connection } from 'mongoose';
+import { PAY_MODES } from '@bahi/contracts';
 import { today } from '@bahi/service-kit';
 import { coll, CUM_ANCHOR, registerPart, type CumEntry, type OpenDue, type Row } from './projector';
 import { addDays, daysBetween, PAGE_SIZE, rs } from './params';
@@ -102,27 +103,19 @@ export class ReportsService {
     };
   }
 
-  /** The money moved by documents (`sale:12`...), netted by mode: signed cash and bank paise and the tenders (in when above 0). */
+  /** The money moved by documents (`sale:12`...), netted by mode: signed cash and bank paise and the tenders (in when above 0), read by id. */
   private async movesOf(companyId: number, srcs: string[]) {
     const out = new Map<string, { cash: number; bank: number; payments: { mode: string; amount: string }[] }>();
-    if (!srcs.length) return out;
-    // Sorted here (a few per document), so the database only walks the (companyId, src) index.
-    const moves = (await coll(this.db, C.cashMoves).find({ companyId, src: { $in: [...new Set(srcs)] } }).toArray()).sort((a, b) => String(a.at).localeCompare(String(b.at)) || a._id.localeCompare(b._id));
-    const byMode = new Map<string, Map<string, number>>();
-    for (const m of moves) {
-      const src = String(m.src);
-      const o = out.get(src) ?? { cash: 0, bank: 0, payments: [] };
-      o.cash += n(m.cash);
-      o.bank += n(m.bank);
-      out.set(src, o);
-      const sign = n(m.cash) + n(m.bank) < 0 ? -1 : 1;
-      const modes = byMode.get(src) ?? new Map<string, number>();
-      for (const p of (m.payments as { mode: string; amount: number }[]) ?? []) modes.set(p.mode, (modes.get(p.mode) ?? 0) + sign * p.amount);
-      byMode.set(src, modes);
-    }
-    for (const [src, modes] of byMode) {
-      // Tenders as the row moved them (a reversal nets its entry out); amounts unsigned, the row's in/out says which way.
-      out.get(src)!.payments = [...modes].filter(([, v]) => v !== 0).map(([mode, v]) => ({ mode, amount: rs(Math.abs(v)) }));
+    const ids = [...new Set(srcs)].map((src) => `${companyId}:${src}`);
+    for (let i = 0; i < ids.length; i += 1000) {
+      for (const m of await coll(this.db, C.srcMoney).find({ _id: { $in: ids.slice(i, i + 1000) } }).toArray()) {
+        out.set(String(m.src), {
+          cash: n(m.cash),
+          bank: n(m.bank),
+          // Amounts unsigned, in the modes' order; the row's in/out says which way.
+          payments: PAY_MODES.filter((mode) => n(m[`m_${mode}`]) !== 0).map((mode) => ({ mode, amount: rs(Math.abs(n(m[`m_${mode}`]))) })),
+        });
+      }
     }
     return out;
   }
@@ -181,8 +174,10 @@ export class ReportsService {
     const cancels = docs.filter((d) => String(d.src).startsWith('sale-cancel:'));
     const bills = new Map<string, number>();
     if (cancels.length) {
-      const found = await coll(this.db, C.txns).find({ companyId, date: { $in: [...new Set(cancels.map((d) => String(d.date)))] }, src: { $in: cancels.map((d) => String(d.src)) } }, { projection: { src: 1, ref: 1 } }).toArray();
-      for (const t of found) bills.set(String(t.src), Number(t.ref));
+      const want = new Set(cancels.map((d) => String(d.src)));
+      for (const date of new Set(cancels.map((d) => String(d.date)))) {
+        for (const t of await coll(this.db, C.txns).find({ companyId, date, kind: 'sale-cancel' }, { projection: { src: 1, ref: 1 } }).toArray()) if (want.has(String(t.src))) bills.set(String(t.src), Number(t.ref));
+      }
     }
     let balance = before;
     const rows = docs.map((d) => {

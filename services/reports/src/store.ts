@@ -53,6 +53,8 @@ export const C = {
   parties: 'parties',
   /** Every movement of money by mode (`cash`, `bank` signed paise): ledger entries and expenses; the cash book and the day book's payments. */
   cashMoves: 'cash_moves',
+  /** Per document's ledger source (`<c>:<src>`): its money netted by mode (`m_<mode>`, `cash`, `bank`), so a day book page reads its rows' money by id. */
+  srcMoney: 'src_money',
   /** Per company: the books' opening balances (cash, bank, date; the latest version). */
   books: 'books',
   /** Per expense (`<c>:<expenseId>`): its latest version as last applied (what it counts for). */

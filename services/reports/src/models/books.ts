@@ -1,7 +1,7 @@
 import type { ExpenseFact, Fact, OpeningFact } from '../facts';
 import type { Fold } from '../fold';
 import { C } from '../store';
-import { split } from './cash';
+import { split, srcMoney } from './cash';
 import { daily, type ReadModel } from './model';
 
 /**
@@ -14,7 +14,7 @@ import { daily, type ReadModel } from './model';
 export const books: ReadModel = {
   name: 'books',
   kinds: ['opening-set', 'expense'],
-  collections: [C.books, C.expenses, C.cashMoves, C.txns, C.daily],
+  collections: [C.books, C.expenses, C.cashMoves, C.srcMoney, C.txns, C.daily],
   prefetch(f, want) {
     if (f.kind === 'opening-set') want(C.books, String(f.companyId));
     else if (f.kind === 'expense') want(C.expenses, `${f.companyId}:${f.expenseId}`);
@@ -44,7 +44,10 @@ async function expense(f: ExpenseFact, w: Fold) {
   const id = `${c}:${f.expenseId}`;
   const cur = await w.get(C.expenses, id);
   if (cur && Number(cur.version) >= f.version) return;
-  if (cur && !cur.deleted) daily({ companyId: c, date: String(cur.date) }, dayPart(cur as never, -1), w);
+  if (cur && !cur.deleted) {
+    daily({ companyId: c, date: String(cur.date) }, dayPart(cur as never, -1), w);
+    srcMoney(c, `expense:${f.expenseId}`, (cur.payments as { mode: string; amount: number }[]) ?? [], 1, w);
+  }
   const { cash, bank } = split(f.payments);
   await w.update(C.expenses, id, {
     set: { companyId: c, expenseId: f.expenseId, version: f.version, date: f.date, at: f.at, category: f.category, amount: f.amount, cash, bank, payments: f.payments, note: f.note, by: f.by, deleted: f.deleted },
@@ -56,6 +59,7 @@ async function expense(f: ExpenseFact, w: Fold) {
     return;
   }
   daily(f, dayPart({ date: f.date, amount: f.amount, cash, bank }, 1), w);
+  srcMoney(c, `expense:${f.expenseId}`, f.payments, -1, w);
   w.write(C.cashMoves, rowId, {
     set: { companyId: c, date: f.date, at: f.at, kind: 'expense', src: `expense:${f.expenseId}`, docNo: null, side: null, partyId: null, party: f.category, note: f.note, payments: f.payments, cash: -cash, bank: -bank, by: null },
   });

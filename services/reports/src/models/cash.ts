@@ -34,7 +34,7 @@ export function moveTotals(f: Pick<Fact, 'companyId' | 'date'>, cash: number, ba
 export const cash: ReadModel = {
   name: 'cash',
   kinds: ['sale', 'sale-return', 'purchase', 'purchase-return', 'payment-received', 'payment-given', 'ledger-entry'],
-  collections: [C.daily, C.cashMoves],
+  collections: [C.daily, C.cashMoves, C.srcMoney],
   async fold(f: Fact, w: Fold) {
     switch (f.kind) {
       case 'sale':
@@ -83,4 +83,15 @@ function move(f: Fact, e: EntryPart, w: Fold): void {
     },
   });
   moveTotals(f, cashPaise, bankPaise, w);
+  srcMoney(f.companyId, e.src, e.payments, e.dir, w);
+}
+
+/** Adds a movement to its document's money by mode (`src_money`, summed: order does not matter). */
+export function srcMoney(companyId: number, src: string, payments: { mode: string; amount: number }[], sign: number, w: Fold): void {
+  const inc: Record<string, number> = {};
+  for (const p of payments) {
+    inc[`m_${p.mode}`] = (inc[`m_${p.mode}`] ?? 0) + sign * p.amount;
+    inc[p.mode === 'cash' ? 'cash' : 'bank'] = (inc[p.mode === 'cash' ? 'cash' : 'bank'] ?? 0) + sign * p.amount;
+  }
+  if (Object.keys(inc).length) w.write(C.srcMoney, `${companyId}:${src}`, { inc, onInsert: { companyId, src } });
 }
