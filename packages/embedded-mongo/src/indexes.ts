@@ -7,7 +7,7 @@
 import { MongoError } from './errors';
 import { conditions, queryImplies, queryNeedsOneOf, type Cond } from './implies';
 import { Filter } from './matcher';
-import { compareValues, getPath, isPlainObject, pathValues, typeOrder, valueKey, type Doc } from './values';
+import { compareValues, getPath, intlLocale, isPlainObject, pathValues, typeOrder, valueKey, type Doc } from './values';
 
 export interface IndexSpec {
   v: number;
@@ -438,8 +438,8 @@ export class Index {
     this.fold =
       collation && collation.locale !== 'simple' && strength < 3
         ? strength === 1
-          ? (s) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLocaleLowerCase(String(collation.locale))
-          : (s) => s.toLocaleLowerCase(String(collation.locale))
+          ? (s) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLocaleLowerCase(intlLocale(collation.locale))
+          : (s) => s.toLocaleLowerCase(intlLocale(collation.locale))
         : null;
   }
 

@@ -17,7 +17,7 @@ import type { Options } from 'mingo/types';
 import { MongoError } from './errors';
 import { limitedExpressionOps, limitedPipelineOps } from './operator-limits';
 import { plainProjection } from './projection';
-import { cloneValue as cloneDeepDoc, compareValues, isPlainObject, matchesType, pathValues, typeOrder, valueKey, type Doc } from './values';
+import { cloneValue as cloneDeepDoc, compareValues, intlLocale, isPlainObject, matchesType, pathValues, typeOrder, valueKey, type Doc } from './values';
 
 type QueryOp = (selector: string, value: unknown, options: Options) => (obj: Doc) => boolean;
 
@@ -294,7 +294,7 @@ export function sortComparator(spec: unknown, collation?: unknown): (a: Doc, b: 
   });
   let collator: Intl.Collator | null = null;
   if (isPlainObject(collation) && typeof collation.locale === 'string' && collation.locale !== 'simple') {
-    collator = new Intl.Collator(collation.locale, {
+    collator = new Intl.Collator(intlLocale(collation.locale), {
       sensitivity: STRENGTH[Number(collation.strength ?? 3)] ?? 'variant',
       numeric: collation.numericOrdering === true,
       caseFirst: (collation.caseFirst as Intl.CollatorOptions['caseFirst']) ?? undefined,

@@ -15,6 +15,11 @@ function bsonType(v: unknown): string | undefined {
     : undefined;
 }
 
+/** A collation locale as JavaScript's Intl reads it: MongoDB names them with underscores (`en_US`), BCP 47 with hyphens. */
+export function intlLocale(locale: unknown): string {
+  return String(locale).replace(/_/g, '-');
+}
+
 export function isPlainObject(v: unknown): v is Doc {
   if (v === null || typeof v !== 'object') return false;
   const proto = Object.getPrototypeOf(v);

@@ -10,7 +10,7 @@ import type { Collection } from '../collection';
 import { CONTEXT, mingoOptions, type Filter } from '../matcher';
 import { plainProjection } from '../projection';
 import { cloneValue, isPlainObject, type Doc } from '../values';
-import { prepareInsert, simpleCollation, sortDocs } from './crud';
+import { checkCollation, prepareInsert, simpleCollation, sortDocs } from './crud';
 import { collectionName, existing, optionalArray, optionalBatchSize, optionalDoc, unit, type Ctx, type Handler } from './context';
 
 /** Stages handled here rather than by mingo. */
@@ -85,6 +85,8 @@ export async function runPipeline(
   const stages = checkStages(pipeline);
   const variables = optionalDoc(cmd, 'let');
   const collation = optionalDoc(cmd, 'collation');
+  // `$match` anywhere in the pipeline compares strings under the collation: refused as find refuses it.
+  checkCollation(collation, stages.filter((s) => s.name === '$match').map((s) => s.spec));
   const last = stages[stages.length - 1];
   const writeStage = last && (last.name === '$out' || last.name === '$merge') ? stages.pop()! : null;
   if (stages.some((s) => s.name === '$out' || s.name === '$merge')) {

@@ -401,6 +401,8 @@ const distinct: Handler = (ctx, cmd) => {
   const coll = existing(ctx, name);
   if (!coll) return { values: [], ok: 1 };
   const filter = filterFor(ctx, coll, optionalDoc(cmd, 'query') ?? {}, cmd);
+  // Which strings count as one value depends on the collation: refused rather than answered by code point.
+  checkCollation(optionalDoc(cmd, 'collation'), ['strings']);
   const seen = new Map<string, unknown>();
   for (const e of coll.match(filter, ctx.txn)) {
     for (const v of pathValues(e.doc, key)) {
