@@ -46,8 +46,8 @@ export function monthFilter(companyId: number, p: ReturnPeriod, extra: Record<st
 /**
  * All the month's sales, one day's lookup after another: each query is an exact key of
  * {companyId, status, gst.fy, gst.invoice_date}, so no query builds the whole month's result at
- * once (the embedded server holds a query's result in memory and slowed down more than in
- * proportion on one 100,000-sale result).
+ * once. Kept for the embedded server: one query sorted by date (monthFilter, a bounded index
+ * walk) cost it 8.5 s of CPU against 3.2 s day by day for GSTR-1 of 100,000 invoices (2026-11-28).
  */
 export async function* monthByDay(model: Model<SaleDoc>, companyId: number, p: ReturnPeriod, extra: Record<string, unknown> = {}): AsyncIterable<ReturnSale> {
   for (const day of p.days) {
