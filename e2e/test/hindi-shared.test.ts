@@ -266,7 +266,8 @@ describe('the shared components in Hindi', () => {
 
     await page.goto('/reports/gst');
     await page.getByRole('heading', { name: 'GST रिटर्न', exact: true }).waitFor();
-    expect(await page.locator('.rp-month span').textContent()).toBe('महीना');
+    // The period's own label (the page's Tally card has date fields of the same style).
+    expect(await page.locator('label.rp-month').filter({ has: byId('gst-period') }).locator('span').textContent()).toBe('महीना');
     await byId('gst-period').fill(period);
     const b2b = byId('gst-b2b');
     await b2b.waitFor();
