@@ -3,6 +3,7 @@
 // lost connection or broken invariant.
 import { ACCOUNTS, Api, todayIST } from './api';
 import { audit, type AuditReport } from './audit';
+import { MongoClient } from 'mongodb';
 import { Rig, sleep, until, type Part } from './rig';
 
 export interface LoadResult {
@@ -184,4 +185,21 @@ if (require.main === module) {
     console.error(err);
     process.exit(2);
   });
+}
+
+/** The stored sales of the answered keys (company 1, the demo's), by key: a test requires each once, complete, with the answered id. */
+export async function storedSales(mongoUri: string, answered: LoadResult['answered']): Promise<Map<string, { saleId: number; status: string }>> {
+  const c = new MongoClient(mongoUri);
+  try {
+    const docs = await c
+      .db('bahi_sales')
+      .collection('sales')
+      .find({ companyId: 1, idempotencyKey: { $in: answered.map((a) => a.key) } }, { projection: { _id: 0, saleId: 1, idempotencyKey: 1, status: 1 } })
+      .toArray();
+    // Two documents under one key would be a doubled sale: the map would then be smaller than docs.
+    if (new Set(docs.map((d) => d.idempotencyKey)).size !== docs.length) throw new Error('a key holds two sales');
+    return new Map(docs.map((d) => [d.idempotencyKey as string, { saleId: d.saleId as number, status: d.status as string }]));
+  } finally {
+    await c.close();
+  }
 }

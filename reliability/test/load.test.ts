@@ -1,9 +1,8 @@
 // A short run of the load script inside `npm test` (the full 60 s run is `npm run test:load`),
 // with two replicas each of sales, inventory and ledger, and one of each SIGKILLed mid-load; the
 // reports service is killed with them and started again after the load.
-import { MongoClient } from 'mongodb';
 import { auditReports, type ReportsAudit } from '../src/audit';
-import { runLoad } from '../src/load';
+import { runLoad, storedSales } from '../src/load';
 import { Rig, until, type Part } from '../src/rig';
 
 const KILL_AT_MS = 8000;
@@ -70,19 +69,9 @@ it('50 cashiers for 20 s on two replicas each of sales, inventory and ledger, on
   const outside = r.failures.filter((f) => f.end < killedAt || f.start > killedAt + WINDOW_MS);
   expect(outside).toEqual([]);
   // Nothing lost: every sale answered 200 is in the database once, complete, under its key.
-  const c = new MongoClient(rig.mongoUri);
-  try {
-    const docs = await c
-      .db('bahi_sales')
-      .collection('sales')
-      .find({ companyId: 1, idempotencyKey: { $in: r.answered.map((a) => a.key) } }, { projection: { saleId: 1, idempotencyKey: 1, status: 1 } })
-      .toArray();
-    const byKey = new Map(docs.map((d) => [d.idempotencyKey as string, d]));
-    expect(docs).toHaveLength(r.answered.length);
-    for (const a of r.answered) expect(byKey.get(a.key)).toMatchObject({ saleId: a.saleId, status: 'complete' });
-  } finally {
-    await c.close();
-  }
+  const byKey = await storedSales(rig.mongoUri, r.answered);
+  expect(byKey.size).toBe(r.answered.length);
+  for (const a of r.answered) expect(byKey.get(a.key)).toMatchObject({ saleId: a.saleId, status: 'complete' });
   // ... with its stock and due (the auditor checks every complete sale), nothing left in flight.
   expect(r.audit.inFlight).toEqual([]);
   expect(r.audit.violations).toEqual([]);
