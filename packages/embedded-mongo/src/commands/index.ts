@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 /**
  * The command table and dispatch: resolves the session and transaction of a command, runs its
  * handler, waits for its writes to be durable and turns any failure into MongoDB's error reply.
@@ -64,6 +65,19 @@ function checkGenericFields(body: Doc): void {
   if (body.txnNumber !== undefined) txnNumberOf(body);
 }
 
+// BAHI_MONGO_TRACE=<file>: one line per command (db, collection, shape of its filter), to see where a request's commands go.
+const TRACE = process.env.BAHI_MONGO_TRACE;
+function shape(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
+  if (v && typeof v === 'object' && !(v instanceof Date) && v.constructor === Object) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)]));
+  return 1;
+}
+function traceCommand(db: string, name: string, body: Doc): void {
+  const what = body.filter ?? body.query ?? body.q ?? (Array.isArray(body.updates) ? body.updates.map((u: Doc) => u.q) : undefined) ?? (Array.isArray(body.pipeline) ? body.pipeline : undefined);
+  const line = `${Date.now()} ${db}.${String(body[Object.keys(body)[0]])} ${name}${body.autocommit === false ? ' txn' : ''} ${JSON.stringify(shape(what)) ?? ''}${Array.isArray(body.documents) ? ` docs=${body.documents.length}` : ''}\n`;
+  fs.appendFileSync(TRACE as string, line);
+}
+
 export async function runCommand(engine: Engine, server: ServerInfo, conn: ConnectionInfo, body: Doc): Promise<Doc> {
   let txn: Transaction | null = null;
   try {
@@ -78,6 +92,7 @@ export async function runCommand(engine: Engine, server: ServerInfo, conn: Conne
     if (!name) throw new MongoError('CommandNotFound', `no such command: '${first}'`);
     engine.commandCounts.set(name, (engine.commandCounts.get(name) ?? 0) + 1);
     const db = validateDbName(body.$db ?? 'admin');
+    if (TRACE) traceCommand(db, name, body);
     const key = commandSessionKey(body.lsid);
     const session = key ? engine.sessions.get(key) : null;
     if (body.autocommit === false) {
