@@ -10,6 +10,7 @@ export { GST_RATES, isGstRate, isHsn, parseHsn, parseRate } from './rates';
 export { isInterState, placeOfSupply } from './place-of-supply';
 export type { PlaceOfSupplyInput } from './place-of-supply';
 export { apportion, netOfDiscount } from './apportion';
+export { completingAmount, returnedPart } from './note-part';
 export { roundOff } from './round-off';
 export { computeInvoice } from './invoice';
 export type { ComputedInvoice, ComputedLine, InvoiceInput, SaleLineInput, TaxMode } from './invoice';

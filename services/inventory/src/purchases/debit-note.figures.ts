@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { add, Decimal, isMoney, money, mul, round2, sub } from '@bahi/service-kit';
+import { completingAmount, returnedPart } from '@bahi/gst';
 import type { PurchaseDoc, PurchaseLineDoc } from './purchase.schema';
 
 /** One returned line's figures, exact decimal strings to the paisa (quantity: packs). */
@@ -115,9 +116,8 @@ export function noteFigures(p: PurchaseDoc, returns: { line: PurchaseLineDoc; qu
     };
     full.value = gst ? add(full.taxable, full.cgst, full.sgst, full.igst) : full.subtotal.minus(full.discount).plus(full.tax);
     const last = add(taken.get(line.sl_no) ?? 0, quantity).eq(line.quantity);
-    const part = quantity.dividedBy(line.quantity);
     const fig = {} as Record<Field, string>;
-    for (const f of FIELDS) fig[f] = last ? s2(round2(full[f]).minus(earlierOf(line.sl_no, f))) : s2(full[f].times(part));
+    for (const f of FIELDS) fig[f] = s2(returnedPart(full[f], quantity, line.quantity, earlierOf(line.sl_no, f), last));
     return { sl_no: line.sl_no, quantity: quantity.toFixed(), units: mul(quantity, line.per_peice_quantity).toFixed(), ...fig };
   });
 
@@ -128,7 +128,7 @@ export function noteFigures(p: PurchaseDoc, returns: { line: PurchaseLineDoc; qu
   let amount = add(sum('value'), shipping);
   let roundOff = new Decimal(0);
   if (completes) {
-    const rest = sub(p.total, add(...holds.map((h) => h.amount)));
+    const rest = completingAmount(p.total, holds.map((h) => h.amount));
     const diff = rest.minus(amount);
     if (gst) roundOff = diff;
     else if (!diff.isZero()) {

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { apportion } from '@bahi/gst';
+import { apportion, completingAmount, returnedPart } from '@bahi/gst';
 import { add, Decimal, div, money, mul, round2, sub } from '@bahi/service-kit';
 import type { GstLine } from '@bahi/contracts';
 import { lineAmount } from '../common/totals';
@@ -88,17 +88,16 @@ export function noteValue(sale: ReturnableSale, lines: ReturnLine[]): NoteValue 
       const done = credited(l.sl_no, 'quantity').plus(r).eq(d(l.quantity));
       let a: Decimal, disc: Decimal, t: Decimal, value: Decimal;
       if (done) {
-        a = A[i]!.minus(credited(l.sl_no, 'amount'));
-        disc = D[i]!.minus(credited(l.sl_no, 'summary_discount'));
-        t = T[i]!.minus(credited(l.sl_no, 'tax'));
+        a = returnedPart(A[i]!, r, l.quantity, credited(l.sl_no, 'amount'), true);
+        disc = returnedPart(D[i]!, r, l.quantity, credited(l.sl_no, 'summary_discount'), true);
+        t = returnedPart(T[i]!, r, l.quantity, credited(l.sl_no, 'tax'), true);
         value = a.minus(disc).plus(t);
       } else {
-        const f = div(r, l.quantity);
-        value = paisa(mul(A[i]!.minus(D[i]!).plus(T[i]!), f));
-        a = paisa(mul(A[i]!, f));
+        value = returnedPart(A[i]!.minus(D[i]!).plus(T[i]!), r, l.quantity, 0, false);
+        a = returnedPart(A[i]!, r, l.quantity, 0, false);
         // The parts are shown to the paisa and add up to the value: the tax (or, without tax, the discount) takes the rounding.
         if (!T[i]!.isZero()) {
-          disc = paisa(mul(D[i]!, f));
+          disc = returnedPart(D[i]!, r, l.quantity, 0, false);
           t = value.minus(a).plus(disc);
         } else {
           t = ZERO;
@@ -126,18 +125,14 @@ export function noteValue(sale: ReturnableSale, lines: ReturnLine[]): NoteValue 
         tx = { cgst: d(g.cgst).minus(credited(l.sl_no, 'cgst')), sgst: d(g.sgst).minus(credited(l.sl_no, 'sgst')), igst: d(g.igst).minus(credited(l.sl_no, 'igst')) };
         disc = DP[i]!.minus(credited(l.sl_no, 'summary_discount'));
         a = paisa(amounts[i]!).minus(credited(l.sl_no, 'amount'));
-      } else if (done) {
-        const full = taxOf(B, g.gst_rate, gst.inter_state);
-        taxable = B.minus(credited(l.sl_no, 'taxable_value'));
-        tx = { cgst: full.cgst.minus(credited(l.sl_no, 'cgst')), sgst: full.sgst.minus(credited(l.sl_no, 'sgst')), igst: full.igst.minus(credited(l.sl_no, 'igst')) };
-        disc = DP[i]!.minus(credited(l.sl_no, 'summary_discount'));
-        a = paisa(amounts[i]!).minus(credited(l.sl_no, 'amount'));
       } else {
-        const f = div(r, l.quantity);
-        taxable = paisa(mul(B, f));
-        tx = taxOf(taxable, g.gst_rate, gst.inter_state);
-        disc = paisa(mul(DP[i]!, f));
-        a = paisa(mul(amounts[i]!, f));
+        // A part takes its share; the part completing the line what earlier notes left (tax at the line's rate on the whole).
+        const full = taxOf(B, g.gst_rate, gst.inter_state);
+        const part = (x: Decimal, f: keyof ReturnedLine) => returnedPart(x, r, l.quantity, credited(l.sl_no, f), done);
+        taxable = part(B, 'taxable_value');
+        tx = done ? { cgst: part(full.cgst, 'cgst'), sgst: part(full.sgst, 'sgst'), igst: part(full.igst, 'igst') } : taxOf(taxable, g.gst_rate, gst.inter_state);
+        disc = part(DP[i]!, 'summary_discount');
+        a = part(amounts[i]!, 'amount');
       }
       if (r.isZero() && taxable.isZero() && tx.cgst.isZero() && tx.igst.isZero()) return;
       const value = taxable.plus(tx.cgst).plus(tx.sgst).plus(tx.igst);
@@ -150,8 +145,7 @@ export function noteValue(sale: ReturnableSale, lines: ReturnLine[]): NoteValue 
   let amount = sum((l) => l.value).plus(shipping);
   if (completesBill) {
     // The credits of a bill sum exactly to its amount (GST mode: the invoice value, round off included).
-    const before = add(...(sale.creditNotes ?? []).map((n) => d(n.amount)));
-    amount = d(sale.amount).minus(before);
+    amount = completingAmount(d(sale.amount), (sale.creditNotes ?? []).map((n) => d(n.amount)));
   }
   let noteGst: StoredNoteGst | null = null;
   if (gst) {
