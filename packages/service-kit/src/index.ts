@@ -5,10 +5,10 @@ export { AllowedBeforePasswordChange, AuthGuard, AuthService, CurrentUser, Posit
 export { AllExceptionsFilter, describeError, validationException, type ErrorOutcome } from './errors';
 export { NatsClient, NATS_CONNECTION, remoteToHttp } from './nats';
 export { SequenceService } from './sequence';
-export { DocumentSeries, financialYearOf, type DocumentSeriesOptions } from './series';
+export { DocumentSeries, financialYearOf, SeriesDocumentGone, type DocumentSeriesOptions } from './series';
 export { EventCache, type EventCacheOptions } from './event-cache';
 export { today, isRealDate } from './dates';
-export { BIDI_CONTROL, stripBidi, stripBidiDeep, StripBidiInterceptor } from './text';
+export { BIDI_CONTROL, stripBidi, stripBidiDeep, StripBidiNatsDeserializer } from './text';
 export { BoundedArray, Limits, hasControlChar, intParam, listProblem } from './limits';
 export { inTransaction, duplicateIn } from './transaction';
 export { castForInsert } from './insert';
@@ -20,6 +20,6 @@ export { money, MoneyError, isMoney, add, sub, mul, div, round1, round2, toNumbe
 export { RevocationList, Revoke } from '@bahi/auth';
 export { Saga, faultPoint, leaseMs, ownerGone, REDRIVE_EVERY_MS, billSummaryFields, type BillSummary, indexSaga, sagaFields, type SagaOptions, type SagaRecord, type SagaStatus } from './saga';
 export { CompanyMsg, EmptyMsg, RpcDecimal, RpcId, RpcIdList, RpcNested, RpcOneOf, RpcText } from './rpc';
-export { EventRelay, EVENT_PENDING_FIELD, EVENT_FLAG_FIELD, RELAY_COMMENT, pendingEvent, pendingEventFields, eventSweepMs, streamReplicas, istDate, dec, decOrNull, RelayService, historyHandlers, type EventSource, type EventRelayOptions } from './events';
+export { EventRelay, EVENT_PENDING_FIELD, EVENT_FLAG_FIELD, RELAY_COMMENT, pendingEvent, pendingEventFields, eventSweepMs, eventKickDelayMs, streamReplicas, istDate, dec, decOrNull, RelayService, historyHandlers, type CommittedRecord, type EventSource, type EventRelayOptions } from './events';
 export { parsePayments, paymentsLabel, PaymentsError } from './payments';
 export { dataVersion, latestVersion, migrateBeforeStart, migratingHealth, MigrationError, MIGRATIONS_COLLECTION, runMigrations, type MigrateOptions, type Migration } from './migrations';

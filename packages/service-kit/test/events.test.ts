@@ -6,7 +6,7 @@ import { connect, JSONCodec, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { natsInboxPrefix, type EventStreamDef, type HistoryEvent } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
-import { EventRelay, EVENT_PENDING_FIELD, pendingEvent, pendingEventFields, streamReplicas } from '../src/events';
+import { EventRelay, EVENT_PENDING_FIELD, eventKickDelayMs, pendingEvent, pendingEventFields, RELAY_COMMENT, streamReplicas } from '../src/events';
 
 const log = pino({ level: 'silent' });
 const codec = JSONCodec<{ eventId: string; companyId: number; amount: string }>();
@@ -181,5 +181,124 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
     await expect(relay.history({ source: 'nope' })).rejects.toThrow('Unknown history source');
     await expect(relay.history({ source: 'fact', limit: 5000 })).rejects.toThrow('limit must be');
     await expect(relay.history({ source: 'fact', after: 'x' })).rejects.toThrow('cursor');
+  });
+
+  describe('records handed in with the kick', () => {
+    // A connection whose commands are watched: the relay's carry RELAY_COMMENT.
+    let watched: mongoose.Connection;
+    let handed: mongoose.mongo.Collection;
+    const relayCommands: string[] = [];
+    const handRelay = (sweepMs = 60_000) => {
+      const r = new EventRelay({ nc, stream, sources: [{ name: 'fact', collection: handed, complete: { status: 'complete' }, toEvents: toEvents as never }], log, sweepMs });
+      relays.push(r);
+      return r;
+    };
+    const pending = (factId: number) => handed.countDocuments({ factId, [EVENT_PENDING_FIELD]: { $type: 'string' } });
+    /** A fact inserted as a writer does; the driver sets `_id` on the object, which is then the record as stored. */
+    const commit = async (doc: Record<string, unknown>) => {
+      const row: Record<string, unknown> = { status: 'complete', ...doc, ...pendingEventFields() };
+      await handed.insertOne(row);
+      return row;
+    };
+
+    beforeAll(async () => {
+      watched = await mongoose.createConnection(mongo.uri, { dbName: 'relay_test', monitorCommands: true }).asPromise();
+      handed = watched.db!.collection('handed_facts');
+      watched.getClient().on('commandStarted', (e) => {
+        if ((e.command as { comment?: unknown }).comment === RELAY_COMMENT) relayCommands.push(e.commandName);
+      });
+    });
+    afterAll(() => watched?.close());
+
+    it('waits BAHI_EVENT_KICK_MS (default 20 ms) before a round, to gather the facts committing together', () => {
+      const saved = process.env.BAHI_EVENT_KICK_MS;
+      try {
+        delete process.env.BAHI_EVENT_KICK_MS;
+        expect(eventKickDelayMs()).toBe(20);
+        process.env.BAHI_EVENT_KICK_MS = '5';
+        expect(eventKickDelayMs()).toBe(5);
+        process.env.BAHI_EVENT_KICK_MS = 'soon';
+        expect(eventKickDelayMs()).toBe(20);
+      } finally {
+        if (saved === undefined) delete process.env.BAHI_EVENT_KICK_MS;
+        else process.env.BAHI_EVENT_KICK_MS = saved;
+      }
+    });
+
+    it('publishes them as stored without looking them up, and clears three in one write', async () => {
+      const relay = handRelay();
+      await relay.start();
+      await relay.drain();
+      relayCommands.length = 0;
+      const kick = relay.forSource('fact').kick;
+      // Three sales committing together: one round, no find, one bulk clear.
+      const docs = [await commit({ companyId: 5, factId: 51, amount: '118.00' }), await commit({ companyId: 5, factId: 52, amount: '0.05' }), await commit({ companyId: 5, factId: 53, amount: '99999.99' })];
+      for (const d of docs) kick(d);
+      await relay.drain();
+      expect(relayCommands).toEqual(['update']);
+      for (const id of [51, 52, 53]) expect(await pending(id)).toBe(0);
+      expect(relay.published).toBe(3);
+      // Exactly what the lookup would have published: the same events as the stored records give.
+      const streamed = (await streamMessages(reader)).filter((m) => m.eventId.startsWith('fact:5:'));
+      const stored = (await handed.find({ companyId: 5 }).sort({ _id: 1 }).toArray()).flatMap((d) => toEvents(d as never));
+      expect(streamed).toEqual(stored.map((e) => ({ subject: e.subject, msgId: e.event.eventId, eventId: e.event.eventId, amount: (e.event as unknown as { amount: string }).amount })));
+      expect(streamed.map((m) => [m.eventId, m.amount])).toEqual([
+        ['fact:5:51:completed', '118.00'],
+        ['fact:5:52:completed', '0.05'],
+        ['fact:5:53:completed', '99999.99'],
+      ]);
+      await relay.stop();
+    });
+
+    it('a record handed in with an older token is cleared only by its own; the later write is published by the next lookup', async () => {
+      const relay = handRelay();
+      await relay.start();
+      await relay.drain();
+      const first = await commit({ companyId: 6, factId: 61, amount: '40' });
+      // A cancellation commits before the relay's round: the record now holds a newer token.
+      await handed.updateOne({ factId: 61 }, { $set: { cancelled: true, ...pendingEventFields() } });
+      relayCommands.length = 0;
+      relay.forSource('fact').kick(first);
+      await relay.drain();
+      expect(relayCommands).toEqual(['update']);
+      expect(await pending(61)).toBe(1);
+      // A kick without a record (as the sweep) looks it up and publishes the cancellation; the first event stays once.
+      relay.kick('fact');
+      await relay.drain();
+      expect(relayCommands).toEqual(['update', 'find', 'update']);
+      expect(await pending(61)).toBe(0);
+      expect((await streamMessages(reader)).filter((m) => m.eventId.startsWith('fact:6:')).map((m) => m.eventId)).toEqual(['fact:6:61:completed', 'fact:6:61:cancelled']);
+      // A record lacking its token (or _id) cannot be cleared by it: the kick looks the source up instead.
+      relayCommands.length = 0;
+      relay.forSource('fact').kick({ _id: first._id });
+      await relay.drain();
+      expect(relayCommands).toEqual(['find']);
+      await relay.stop();
+    });
+
+    it('when publishing fails the handed-in record keeps evt, and the sweep publishes it once', async () => {
+      const relay = handRelay();
+      await relay.start();
+      await relay.drain();
+      const port = nats.port;
+      await nats.stop();
+      const doc = await commit({ companyId: 7, factId: 71, amount: '12.34' });
+      relayCommands.length = 0;
+      relay.forSource('fact').kick(doc);
+      // The round's publish times out (5 s) with NATS down: nothing cleared.
+      await relay.drain();
+      expect(relayCommands).toEqual([]);
+      expect(await pending(71)).toBe(1);
+      nats = await startNats({ port, storeDir, users });
+      await until(async () => {
+        relay.kick();
+        await relay.drain();
+        return (await pending(71)) === 0;
+      }, 20_000);
+      expect(relayCommands).toContain('find');
+      const msgs = (await streamMessages(reader)).filter((m) => m.eventId.startsWith('fact:7:'));
+      expect(msgs).toEqual([{ subject: 'events.sales.sale.completed', msgId: 'fact:7:71:completed', eventId: 'fact:7:71:completed', amount: '12.34' }]);
+      await relay.stop();
+    }, 40_000);
   });
 });

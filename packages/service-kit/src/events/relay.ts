@@ -69,10 +69,34 @@ export interface EventRelayOptions {
   sweepMs?: number;
   /** Records per sweep round and source. */
   batch?: number;
+  /** A kick's wait before its round (default eventKickDelayMs()). */
+  kickDelayMs?: number;
 }
 
 const codec = JSONCodec();
-const KICK_DELAY_MS = 5;
+
+/**
+ * How long a kick waits before its round (`BAHI_EVENT_KICK_MS`, default 20 ms): the facts
+ * committing meanwhile share the round's one clearing write per source (and, kicked without
+ * their records, its one lookup). Projection lag grows by as much, far under a second.
+ */
+export function eventKickDelayMs(): number {
+  const raw = process.env.BAHI_EVENT_KICK_MS;
+  const v = raw ? Number(raw) : NaN;
+  return Number.isFinite(v) && v >= 0 ? v : 20;
+}
+
+/** A record a writer hands to `kick`: as stored after its commit, with `_id` and its `evt` token. */
+export type CommittedRecord = mongo.Document;
+
+/** What one source has waiting for the next round: a lookup, or only the records handed in. */
+interface Dirty {
+  find: boolean;
+  docs: CommittedRecord[];
+}
+
+/** Whether a handed-in record can be published and cleared without reading it back. */
+const inHand = (d: CommittedRecord | null | undefined): boolean => d != null && d._id != null && typeof d[EVENT_PENDING_FIELD] === 'string';
 
 /**
  * Publishes an owner's domain events to its JetStream stream, at least once, after the owner's
@@ -80,20 +104,24 @@ const KICK_DELAY_MS = 5;
  * publishes within milliseconds, outside the request; a sweep every few seconds takes what a
  * crash or a NATS outage left. Each message has `Nats-Msg-Id` = eventId, so a republish inside
  * the stream's duplicate window is dropped by JetStream (and consumers count an eventId once).
+ * A writer that hands in the records it committed (`kick(source, docs)`) spares the round its
+ * lookup: they are published as given and cleared on their token, like found ones.
  */
 export class EventRelay {
   private js: JetStreamClient | null = null;
   private streamReady = false;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
-  private again = false;
-  private readonly dirty = new Set<string>();
+  private readonly dirty = new Map<string, Dirty>();
   private dirtyAll = false;
   private stopped = false;
+  private readonly kickDelayMs: number;
   /** Events published since start (tests, logs). */
   published = 0;
 
-  constructor(private readonly o: EventRelayOptions) {}
+  constructor(private readonly o: EventRelayOptions) {
+    this.kickDelayMs = o.kickDelayMs ?? eventKickDelayMs();
+  }
 
   /** Creates the pending-field indexes (dropping the old flag's), ensures the stream and starts the sweep. Never throws for NATS. */
   async start(): Promise<void> {
@@ -116,42 +144,51 @@ export class EventRelay {
 
   /**
    * Publishes what is pending within milliseconds, off the caller's path: of one source (a
-   * commit knows which), or of all (the sweep). Kicks during a round make one more round.
+   * commit knows which), or of all (the sweep). `docs`: the records the caller just committed,
+   * exactly as stored (with `_id`, the `evt` token and what `toEvents` reads; not changed after).
+   * A round whose sources were kicked only with records publishes those without looking any up;
+   * a kick without records (or one lacking `_id` or `evt`) looks the source's pending ones up.
+   * Kicks during a round make one more round.
    */
-  kick(source?: string): void {
+  kick(source?: string, docs?: readonly CommittedRecord[]): void {
     if (this.stopped) return;
-    if (source) this.dirty.add(source);
-    else this.dirtyAll = true;
-    if (this.running) {
-      this.again = true;
-      return;
+    if (!source) this.dirtyAll = true;
+    else {
+      let d = this.dirty.get(source);
+      if (!d) this.dirty.set(source, (d = { find: false, docs: [] }));
+      if (docs?.length && docs.every(inHand)) d.docs.push(...docs);
+      else d.find = true;
     }
-    // A few milliseconds' wait gathers the facts committing together into one round (lag stays far under a second).
-    this.running = new Promise<void>((r) => setTimeout(r, KICK_DELAY_MS))
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.running || this.stopped) return;
+    // A short wait gathers the facts committing together into one round (lag stays far under a second).
+    this.running = new Promise<void>((r) => setTimeout(r, this.kickDelayMs))
       .then(() => {
-        const only = this.dirtyAll ? null : new Set(this.dirty);
+        const all = this.dirtyAll;
+        const work = new Map(this.dirty);
         this.dirty.clear();
         this.dirtyAll = false;
-        return this.round(only);
+        return this.round(all, work);
       })
       .catch((err) => {
-        // The stream may be gone (deleted, a new JetStream store): ensure it again on the next round.
+        // The stream may be gone (deleted, a new JetStream store): ensure it again on the next
+        // round. Records not cleared keep `evt`: the sweep finds them.
         this.streamReady = false;
         this.o.log.warn({ err: (err as Error).message }, 'event relay round failed; the sweep retries');
       })
       .finally(() => {
         this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.kick([...this.dirty][0]);
-        }
+        if (this.dirtyAll || this.dirty.size) this.schedule();
       });
   }
 
-  /** What a Saga (option `relay`) or a service kicks after committing a fact of `source`. */
-  forSource(source: string): { kick(): void } {
+  /** What a Saga (option `relay`) or a service kicks after committing a fact of `source`, with the record as stored when it has it. */
+  forSource(source: string): { kick(doc?: CommittedRecord): void } {
     if (!this.o.sources.some((s) => s.name === source)) throw new Error(`EventRelay: no source ${source}`);
-    return { kick: () => this.kick(source) };
+    return { kick: (doc?: CommittedRecord) => this.kick(source, doc ? [doc] : undefined) };
   }
 
   /** Waits until nothing is pending or running (tests). */
@@ -188,26 +225,39 @@ export class EventRelay {
     return this.js;
   }
 
-  private async round(only: Set<string> | null): Promise<void> {
+  private async round(all: boolean, work: Map<string, Dirty>): Promise<void> {
     if (this.o.nc.isClosed()) return;
     const js = await this.ensureStream();
+    const limit = this.o.batch ?? 200;
     for (const s of this.o.sources) {
-      if (only && !only.has(s.name)) continue;
-      for (;;) {
-        const batch = await s.collection.find({ [EVENT_PENDING_FIELD]: { $type: 'string' } }, { comment: RELAY_COMMENT }).limit(this.o.batch ?? 200).toArray();
-        if (!batch.length) break;
-        // One round trip for the batch: under load kicks coalesce, and a sale's share of the work stays small.
-        const events: HistoryEvent[] = [];
-        for (const doc of batch) events.push(...(await s.toEvents(doc as never)));
-        await Promise.all(events.map((e) => js.publish(e.subject, codec.encode(e.event), { msgID: e.event.eventId })));
-        this.published += events.length;
-        await s.collection.bulkWrite(
-          batch.map((doc) => ({ updateOne: { filter: { _id: doc._id, [EVENT_PENDING_FIELD]: doc[EVENT_PENDING_FIELD] }, update: { $unset: { [EVENT_PENDING_FIELD]: 1, [EVENT_FLAG_FIELD]: 1 } } } })),
-          { ordered: false, comment: RELAY_COMMENT },
-        );
-        if (batch.length < (this.o.batch ?? 200) || this.stopped) break;
+      const w = work.get(s.name);
+      if (all || w?.find) {
+        // The lookup also finds the records handed in (committed before their kick).
+        for (;;) {
+          const batch = await s.collection.find({ [EVENT_PENDING_FIELD]: { $type: 'string' } }, { comment: RELAY_COMMENT }).limit(limit).toArray();
+          if (!batch.length) break;
+          await this.publish(s, js, batch);
+          if (batch.length < limit || this.stopped) break;
+        }
+      } else if (w?.docs.length) {
+        // One record handed in twice (two kicks) is published once.
+        const docs = [...new Map(w.docs.map((d) => [`${String(d._id)} ${String(d[EVENT_PENDING_FIELD])}`, d])).values()];
+        for (let i = 0; i < docs.length; i += limit) await this.publish(s, js, docs.slice(i, i + limit));
       }
     }
+  }
+
+  /** Publishes records' events, then clears each one's `evt` if it still holds the published token, in one write. */
+  private async publish(s: EventSource<never>, js: JetStreamClient, batch: mongo.Document[]): Promise<void> {
+    // One round trip for the batch: under load kicks coalesce, and a sale's share of the work stays small.
+    const events: HistoryEvent[] = [];
+    for (const doc of batch) events.push(...(await s.toEvents(doc as never)));
+    await Promise.all(events.map((e) => js.publish(e.subject, codec.encode(e.event), { msgID: e.event.eventId })));
+    this.published += events.length;
+    await s.collection.bulkWrite(
+      batch.map((doc) => ({ updateOne: { filter: { _id: doc._id, [EVENT_PENDING_FIELD]: doc[EVENT_PENDING_FIELD] }, update: { $unset: { [EVENT_PENDING_FIELD]: 1, [EVENT_FLAG_FIELD]: 1 } } } })),
+      { ordered: false, comment: RELAY_COMMENT },
+    );
   }
 
   /** A page of one source's complete records as their events, oldest first (the owner's `<domain>.history.page`). */
