@@ -1,7 +1,9 @@
 // `npm run bench`: the whole benchmark suite on this machine, one command, then docs/benchmarks.md.
 //  1. every workspace's own `bench` script through turbo (embedded MongoDB, inventory, documents, ...),
-//  2. the sales counter benchmark (services/sales/bench) with 1, 10 and 50 cashiers, then GST mode
-//     beside simple mode (gst-counter.bench.mjs),
+//  2. the sales counter (services/sales/bench/counter-matrix.bench.mjs): issue 33's figures in one
+//     run on the whole stack (the counter's and the whole stack's CPU and MongoDB commands per sale,
+//     1, 10 and 50 cashiers at 2,000 and 50,000 products, reports running / stopped, projection lag,
+//     the ratio to a bare HTTP round trip), then GST mode beside simple mode (gst-counter.bench.mjs),
 //  3. scripts/bench/suite.mjs: HTTP floor, gateway vs direct, lists at 1,000 and 100,000 documents,
 //  4. scripts/bench/first-load.mjs: the cart screen's first load in headless Chromium,
 //  5. scripts/bench/report.mjs: writes docs/benchmarks.md from the figures of this run.
@@ -28,6 +30,7 @@ function run(cmd, args, log, extraEnv = {}) {
   const loadStart = load();
   const t0 = Date.now();
   return new Promise((resolve) => {
+    fs.mkdirSync(OUT, { recursive: true }); // test-results/ may be cleared by other work meanwhile
     const out = fs.createWriteStream(path.join(OUT, log));
     const child = spawn(cmd, args, { cwd: ROOT, env: { ...env, ...extraEnv } });
     for (const s of [child.stdout, child.stderr]) {
@@ -54,12 +57,11 @@ if (want('workspaces')) {
   // The sales counter runs below with several cashier counts instead of its default.
   await run(path.join(ROOT, 'node_modules', '.bin', 'turbo'), ['run', 'bench', '--concurrency=1', '--output-logs=full', '--filter=!@bahi/sales'], 'workspaces.log');
 }
-const counter = path.join(ROOT, 'services', 'sales', 'bench', 'counter.bench.mjs');
+const counter = path.join(ROOT, 'services', 'sales', 'bench', 'counter-matrix.bench.mjs');
 if (want('counter') && fs.existsSync(counter)) {
-  for (const [cashiers, sales] of [[1, 20], [10, 15], [50, 4]]) {
-    say(`Counter with ${cashiers} cashiers…`);
-    await run(process.execPath, [counter], `counter-${cashiers}.log`, { BENCH_CASHIERS: String(cashiers), BENCH_SALES: String(sales) });
-  }
+  say('The counter: both scopes, 1/10/50 cashiers at 2,000 and 50,000 products, reports beside…');
+  fs.rmSync(path.join(OUT, 'counter.json'), { force: true }); // a failed run shows as no figures, not the last run's
+  await run(process.execPath, [counter, path.join(OUT, 'counter.json')], 'counter.log');
 }
 const gstCounter = path.join(ROOT, 'services', 'sales', 'bench', 'gst-counter.bench.mjs');
 if (want('gst') && fs.existsSync(gstCounter)) {

@@ -36,34 +36,56 @@ function span() {
     : `the latest run of each step, between ${utc(start)} and ${utc(end)} UTC (${minutes}; \`--only\` reran some)`;
 }
 const rows = [];
-const row = (area, figure, value, budget = '—', ok = null, load = '—') => rows.push(`| ${area} | ${figure} | ${value} | ${budget} | ${verdict(ok)} | ${load} |`);
+/** The step whose rows are being written (rows of a step with no figures this time are kept from the page, below). */
+let step = null;
+const row = (area, figure, value, budget = '—', ok = null, load = '—') => rows.push({ step, area, line: `| ${area} | ${figure} | ${value} | ${budget} | ${verdict(ok)} | ${load} |` });
+const n0 = (v) => v.toLocaleString('en-US');
 
-// 1. the counter (services/sales/bench/counter.bench.mjs)
-for (const c of [1, 10, 50]) {
-  const log = read(`counter-${c}.log`);
-  if (!log) {
-    row('counter', `${c} cashiers`, 'not run (services/sales/bench/counter.bench.mjs missing or failed)');
-    continue;
-  }
-  for (const [name, target] of [['addProductIntoCart', 50], ['MAKE_SALE', 200]]) {
-    const m = log.match(new RegExp(`\\| ${name} \\| (\\d+) \\| ([\\d.]+) \\| ([\\d.]+) \\| ([\\d.]+) \\|`));
-    if (!m) {
-      row('counter', `${name}, ${c} cashiers`, 'no figure (see test-results/bench/counter-' + c + '.log)', c === 10 ? `p95 ≤ ${target} ms` : '—', c === 10 ? false : null, loadOf(`counter-${c}.log`));
+// 1. the counter, issue 33's figures side by side in one run (services/sales/bench/counter-matrix.bench.mjs)
+step = 'counter';
+const counter = json('counter.json');
+if (counter?.phases?.length) {
+  const cload = (p) => (Array.isArray(p.load) ? `${p.load[0]}→${p.load[1]}` : String(p.load));
+  const list = (o, unit = '') => Object.entries(o).map(([k, v]) => `${k} ${v}${unit}`).join(', ');
+  // The two scopes: the counter (reports stopped; its seven processes) and the whole npm start stack (reports running).
+  for (const [key, label, cpuBudget, cmdBudget] of [
+    ['counter', 'counter (sales, inventory, ledger, identity, gateway, MongoDB, NATS; reports stopped)', 15, 18],
+    ['stack', 'whole `npm start` stack (every service, reports consuming, documents idle, the launcher)', 20, 24],
+  ]) {
+    const sc = counter.scopes?.[key];
+    if (!sc) {
+      row('counter', `${label}: CPU and MongoDB commands per sale`, 'no figure (see test-results/bench/counter.log)', `≤ ${cpuBudget} ms, ≤ ${cmdBudget}`, false);
       continue;
     }
-    const p95 = Number(m[3]);
-    row('counter', `${name} via gateway, ${c} cashiers (n=${m[1]})`, `p50 ${m[2]} / p95 ${m[3]} / p99 ${m[4]} ms`, c === 10 ? `p95 ≤ ${target} ms` : '—', c === 10 ? p95 <= target : null, loadOf(`counter-${c}.log`));
+    const at = `${sc.cashiers} cashiers, ${n0(sc.products)} products, n=${sc.sales}`;
+    row('counter', `CPU per sale (3 scans + MAKE_SALE), ${label}, ${at}`, `**${sc.cpuPerSale} ms**: ${list(sc.cpu, ' ms')}`, `≤ ${cpuBudget} ms`, sc.cpuPerSale <= cpuBudget, cload(sc));
+    row('counter', `MongoDB commands per sale, ${label}, ${at}`, `**${sc.commandsPerSale}**: ${list(sc.commands)}`, `≤ ${cmdBudget}`, sc.commandsPerSale <= cmdBudget, cload(sc));
   }
-  const t = log.match(/throughput: ([\d.]+) requests\/s, ([\d.]+) sales\/s/);
-  if (t) row('counter', `throughput, ${c} cashiers`, `${t[1]} requests/s, ${t[2]} sales/s`, '—', null, loadOf(`counter-${c}.log`));
-  // Where a sale's CPU goes, by process, and what it asks of the database.
-  const cpu = log.match(/CPU per sale \(([^)]*)\): (.*); total ([\d.]+) ms/);
-  if (cpu) row('counter', `CPU per sale (${cpu[1]}), ${c} cashiers`, `${cpu[3]} ms: ${cpu[2]}`, '—', null, loadOf(`counter-${c}.log`));
-  const cmds = log.match(/MongoDB commands per sale: (.*); total ([\d.]+)/);
-  if (cmds) row('counter', `MongoDB commands per sale, ${c} cashiers`, `${cmds[2]}: ${cmds[1]}`, '—', null, loadOf(`counter-${c}.log`));
-}
+  if (counter.scopes?.counter) row('counter', 'the bench client\'s own CPU per sale (apart from both scopes)', `${counter.scopes.counter.benchCpuPerSale} ms`, '—', null, cload(counter.scopes.counter));
+  // Latencies at each size and number of cashiers, the counter alone (reports stopped).
+  const budgets = { addProductIntoCart: { 10: 20 }, MAKE_SALE: { 10: 80, 50: 250 } };
+  for (const p of counter.phases.filter((ph) => ph.reports === 'stopped').sort((a, b) => a.products - b.products || a.cashiers - b.cashiers)) {
+    const at = `${p.cashiers} cashier${p.cashiers > 1 ? 's' : ''}, ${n0(p.products)} products`;
+    for (const name of ['addProductIntoCart', 'MAKE_SALE']) {
+      const l = p[name];
+      const b = budgets[name][p.cashiers];
+      row('counter', `${name} via gateway, ${at} (n=${l.n})`, `p50 ${l.p50} / p95 ${l.p95} / p99 ${l.p99} ms`, b ? `p95 ≤ ${b} ms` : '—', b ? l.p95 <= b : null, cload(p));
+    }
+    const f = counter.floor?.[p.cashiers];
+    if (p.floorRatio !== null && f) row('counter', `MAKE_SALE p50 / bare Node HTTP round trip p50, ${at} (floor ${f.p50.toFixed(3)} ms at ${p.cashiers} client${p.cashiers > 1 ? 's' : ''}, same run)`, `${p.floorRatio}x`, '—', null, cload(p));
+    row('counter', `throughput; CPU and commands per sale (counter scope), ${at}`, `${p.salesPerSecond} sales/s; ${p.cpuPerSale} ms (${list(p.cpu)}); ${p.commandsPerSale} commands (${list(p.commands)})`, '—', null, cload(p));
+  }
+  // Reports beside the counter (alternating slices of one run) and the projection lag while selling.
+  const r = counter.reports;
+  if (r) {
+    row('counter', `MAKE_SALE p95 with reports running / stopped (${r.pairs * 2} alternating slices of ${r.sliceSales} sales, ${r.cashiers} cashiers, ${n0(r.products)} products)`, `**${r.ratio}x**: p95 ${r.running.p95} ms (n=${r.running.n}) / ${r.stopped.p95} ms (n=${r.stopped.n})`, '≤ 1.2x', r.ratio <= 1.2, String(r.load));
+    row('counter', `projection lag while selling, MAKE_SALE answered → seen in the sales register (polled every 100 ms; n=${r.lagMs.n}, ${r.lagMs.missing} never seen)`, `p50 ${ms(r.lagMs.p50)} / p95 ${ms(r.lagMs.p95)} / max ${ms(r.lagMs.max)}`, 'p95 < 1000 ms', r.lagMs.missing === 0 && r.lagMs.p95 !== null && r.lagMs.p95 < 1000, String(r.load));
+    row('counter', `projection lag, the service's own (event occurredAt → projected) over the running slices (n=${r.serviceLagMs.n})`, `p50 ${ms(r.serviceLagMs.p50)} / p95 ${ms(r.serviceLagMs.p95)} / max ${ms(r.serviceLagMs.max)}`, '—', null, String(r.load));
+  } else row('counter', 'MAKE_SALE p95 with reports running / stopped; projection lag', 'no figure (see test-results/bench/counter.log)', '≤ 1.2x; p95 < 1000 ms', false);
+} else row('counter', 'services/sales/bench/counter-matrix.bench.mjs', 'not run');
 
 // 1b. GST mode beside simple mode (services/sales/bench/gst-counter.bench.mjs)
+step = 'gst';
 const gstLog = read('gst-counter.log');
 if (gstLog) {
   for (const m of gstLog.matchAll(/\| (simple|gst) \| (\w+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|/g)) {
@@ -75,6 +97,7 @@ if (gstLog) {
   row('gst', 'MAKE_SALE p95, GST mode / simple mode (alternating slices of one run)', r ? `${r[1]}x` : 'no figure (see test-results/bench/gst-counter.log)', '≤ 1.10x', r ? Number(r[1]) <= 1.1 : false, loadOf('gst-counter.log'));
 } else row('gst', 'services/sales/bench/gst-counter.bench.mjs', 'not run');
 
+step = 'gstr1';
 // 1c. GSTR-1 of a month of 100,000 invoices through the gateway (services/sales/bench/gstr1.bench.mjs)
 const gstr1 = json('gstr1.json');
 if (gstr1) {
@@ -82,6 +105,7 @@ if (gstr1) {
   row('gstr1', `GSTR-1 of ${gstr1.invoices} invoices, slowest call`, `${gstr1.worst_s} s`, `< ${gstr1.budget_s} s`, gstr1.pass, loadOf('gstr1.log'));
 } else row('gstr1', 'services/sales/bench/gstr1.bench.mjs', 'not run');
 
+step = 'imports';
 // 1d. Import of 20,000 products from one CSV through the gateway (services/inventory/bench/import.bench.mjs)
 const imports = json('imports.json');
 if (imports?.runs?.length) {
@@ -92,6 +116,7 @@ if (imports?.runs?.length) {
 } else row('imports', 'services/inventory/bench/import.bench.mjs', 'not run');
 
 // 2. gateway, direct call and the floor; 3. lists at scale
+step = 'suite';
 if (suite) {
   for (const f of suite.figures) {
     if (f.section === 'floor' || (f.section === 'gateway' && f.p50 !== undefined)) {
@@ -107,6 +132,7 @@ if (suite) {
 } else row('gateway/lists', 'scripts/bench/suite.mjs', 'not run');
 
 // 4. PDFs and 6. embedded MongoDB, from the workspace benchmarks' own output
+step = 'workspaces';
 const ws = read('workspaces.log') ?? '';
 const wsLines = (pkg) =>
   ws
@@ -137,6 +163,7 @@ if (mem.length) row('pdf', 'memory over 500 renders', mem.join('<br>'), '—', n
 if (!warm) row('pdf', 'bill renders', 'no figure (see test-results/bench/workspaces.log)');
 
 // 5. first load
+step = 'first-load';
 if (first) {
   const kb = first.jsKB + first.cssKB;
   row('first load', `cart screen JS + CSS transferred (gzip; ${first.files.length} files: shell + sales remote + shared)`, `${kb.toFixed(0)} KB (JS ${first.jsKB.toFixed(0)}, CSS ${first.cssKB.toFixed(0)})`, '≤ 300 KB', kb <= 300, String(first.load));
@@ -144,6 +171,7 @@ if (first) {
 } else row('first load', 'scripts/bench/first-load.mjs', 'not run');
 
 // 7. reports (services/reports/bench/reports.bench.mjs)
+step = 'reports';
 const reports = json('reports.json');
 if (reports?.scale) {
   const sc = reports.scale;
@@ -161,6 +189,8 @@ if (reports?.paint) {
   row('reports', `dashboard cold: first contentful paint (median of ${p.runs}; worst ${ms(p.fcpWorst)})`, `first paint ${ms(p.firstPaint)}, FCP ${ms(p.fcp)}, cards with figures ${ms(p.cards)}`, 'FCP < 1500 ms', p.pass, String(p.load));
 } else row('reports', 'services/reports/bench/reports.bench.mjs (paint)', 'not run');
 
+step = 'workspaces-mongo';
+if (!ws) row('embedded MongoDB', 'turbo run bench (embedded MongoDB, inventory)', 'not run');
 const mongo = wsLines('@bahi/embedded-mongo').filter((l) => /^\s{2}\S/.test(l));
 for (const l of mongo) {
   const m = l.trim().match(/^(.*?)\s{2,}(\S+)$/);
@@ -180,9 +210,38 @@ const before = baseline.figures
   })
   .join('\n');
 
-const md = `# Benchmarks
+// A step with no figures under test-results/bench this time (not in this `--only`) keeps its rows
+// from the page as it is, so rerunning one step does not blank the others.
+const STEP_AREAS = {
+  counter: ['counter'], gst: ['gst'], gstr1: ['gstr1'], imports: ['imports'], suite: ['floor', 'gateway', 'lists'], workspaces: ['pdf'],
+  'workspaces-mongo': ['embedded MongoDB', 'inventory'], 'first-load': ['first load'], reports: ['reports'],
+};
+const ran = {
+  counter: Boolean(counter?.phases?.length), gst: Boolean(gstLog), gstr1: Boolean(gstr1), imports: Boolean(imports?.runs?.length), suite: Boolean(suite),
+  workspaces: Boolean(ws), 'workspaces-mongo': Boolean(ws), 'first-load': Boolean(first), reports: Boolean(reports),
+};
+const DOC = path.join(ROOT, 'docs', 'benchmarks.md');
+const page = fs.existsSync(DOC) ? fs.readFileSync(DOC, 'utf8') : null;
+// The figure table's rows: from its header to the first line that is not a row.
+const pageLines = (page ?? '').split('\n');
+const tableStart = pageLines.findIndex((l) => l.startsWith('| area |'));
+const oldRows = [];
+for (let i = tableStart + 2; tableStart >= 0 && pageLines[i]?.startsWith('| '); i++) oldRows.push({ area: pageLines[i].split(' | ')[0].slice(2), line: pageLines[i] });
+const kept = [];
+const table = [];
+for (const r of rows) {
+  if (ran[r.step] !== false) table.push(r.line);
+  else if (!kept.includes(r.step)) {
+    const old = oldRows.filter((o) => STEP_AREAS[r.step].includes(o.area));
+    kept.push(r.step);
+    table.push(...(old.length ? old.map((o) => o.line) : [r.line]));
+  }
+}
+const keptNote = kept.length && page ? ` The rows of the steps not rerun (${kept.filter((k) => k !== 'workspaces-mongo').join(', ')}) are kept from the page as it was.` : '';
 
-Figures of \`npm run bench\` on ${os.cpus().length} CPUs, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}: ${span()}.
+const top = `# Benchmarks
+
+Figures of \`npm run bench\` on ${os.cpus().length} CPUs, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}: ${span()}.${keptNote}
 The machine is shared with other builds and test runs: every figure carries the 1-minute load
 average (\`os.loadavg()\`) when it was taken (\`a→b\`: at the start and end of that step). On 2 CPUs
 a load of 10 means each process gets about a fifth of a CPU, so latencies are several times what
@@ -191,25 +250,49 @@ Budgets are checked here, never in tests.
 
 | area | figure | value | budget | result | load |
 |---|---|---|---|---|---|
-${rows.join('\n')}
+${table.join('\n')}
+`;
 
+const commands = `\`\`\`sh
+npm run bench                          # everything, then this page
+npm run bench -- --only=counter        # some steps: workspaces, counter, gst, gstr1, imports, suite, reports, first-load
+node scripts/bench/report.mjs          # this page again from the figures under test-results/bench/
+\`\`\``;
+
+const counterBullet = `- **Counter** (issue 33's figures side by side, one run of about 5 minutes on an idle machine):
+  \`services/sales/bench/counter-matrix.bench.mjs\` starts the whole \`npm start\` stack (every built
+  service, reports and documents too) in a launcher process of its own
+  (\`services/sales/bench/launcher.mjs\`, devstack's \`startStack\` without restarts, so the bench can stop
+  reports), seeds the demo company with 2,000 products and signs in 50 cashiers. After about 300
+  sales of warm-up (not measured: V8 compiles each process's hot paths as they run), 10 cashiers
+  sell in alternating slices with reports running and stopped (${counter?.reports?.pairs * 2 || 6} slices of
+  ${counter?.reports?.sliceSales || 50} sales): each cashier scans 3 products (a barcode, then typed ids) and sells to the walk-in
+  with no pause between calls. The stopped slices give the **counter** scope (the CPU time, from
+  \`/proc\`, of sales, inventory, ledger, identity, gateway, MongoDB and NATS), the running ones the
+  **whole stack** (every process, the launcher included; a process's own children too); both
+  with MongoDB's \`metrics.commands\` per sale (\`serverStatus\`; the bench's own reads left out).
+  A running slice's window closes once reports has projected its sales, so their projection is
+  counted. The bench client's CPU is shown apart. Then a slice with the sales register polled
+  every 100 ms as the reports bench does (projection lag from MAKE_SALE's answer to the register),
+  and 1 and 50 cashiers with reports stopped; then the catalogue grows to 50,000 products and
+  1, 10 and 50 cashiers sell again. A bare \`node:http\` server answering a constant is loaded
+  from the bench at 1, 10 and 50 clients in the same run (\`scripts/bench/load.mjs\`, as the suite's
+  floor) for the ratio MAKE_SALE p50 / floor p50 at the same concurrency. The machine is
+  saturated from 10 cashiers on, so latency there is mostly waiting for CPU.
+  \`services/sales/bench/counter.bench.mjs\` remains for one configuration at a time
+  (\`BENCH_PRODUCTS\`, \`BENCH_CASHIERS\`, \`BENCH_SALES\`; the counter's four services only), e.g. with
+  \`BAHI_MONGO_TRACE=<file>\` to list one sale's commands.`;
+
+const md = `${top}
 ## How to reproduce
 
-\`\`\`sh
-npm run bench                              # everything, then this page (about 15 minutes)
-npm run bench -- --only=suite,first-load   # some steps: workspaces, counter, suite, first-load
-\`\`\`
+${commands}
 
 - **Workspaces**: \`turbo run bench\` in every workspace but sales (embedded MongoDB, inventory, documents);
   their own READMEs explain each. The PDF memory figures are taken after a full garbage
   collection (\`--expose-gc\`): without it the heap read 64 -> 115 MiB over 500 renders, garbage
   waiting for the next major collection; after it, it holds flat (about 32 MiB).
-- **Counter**: \`services/sales/bench/counter.bench.mjs\` with \`BENCH_CASHIERS\` 1, 10 and 50 (20, 15
-  and 4 sales each): identity, inventory, ledger, sales and the gateway on the embedded MongoDB and
-  nats-server, 20,000 products, each cashier scanning 3 products and selling with no pause between
-  calls (a closed loop: the machine is saturated from 10 cashiers on, so latency is mostly waiting
-  for CPU), after about 300 sales of warm-up that are not measured. It also reports each process's CPU time per sale (from \`/proc\`) and the MongoDB
-  commands per sale (\`serverStatus\`), which say where a sale's cost goes.
+${counterBullet}
 - **GST mode beside simple mode**: \`services/sales/bench/gst-counter.bench.mjs\`: one stack, the demo
   company in simple mode and a second company in GST mode (a GSTIN, the same 5,000 products at
   18 % with an HSN code), 10 cashiers each selling 3-scan sales to the walk-in; the two companies
@@ -385,5 +468,27 @@ cache), first contentful paint and the four cards showing figures.
 - The load tool is a closed loop in \`scripts/bench/suite.mjs\` rather than autocannon, to avoid a
   new dependency; it reports the same p50/p95/p99 and throughput.
 `;
-fs.writeFileSync(path.join(ROOT, 'docs', 'benchmarks.md'), md);
-console.log(`docs/benchmarks.md written (${rows.length} figures)`);
+/**
+ * The page's prose is the lead's: an existing page gets only what this script owns replaced, its
+ * top (title, run, table), the commands of "How to reproduce" and its Counter item.
+ */
+function splice(text) {
+  const cut = text.indexOf('\n## ');
+  let out = `${top}${cut < 0 ? '' : text.slice(cut)}`;
+  const how = out.indexOf('## How to reproduce');
+  if (how < 0) return `${out.trimEnd()}\n\n## How to reproduce\n\n${commands}\n\n${counterBullet}\n`;
+  const sh = out.indexOf('```sh\n', how);
+  const nextSection = out.indexOf('\n## ', how + 3);
+  if (sh >= 0 && (nextSection < 0 || sh < nextSection)) out = out.slice(0, sh) + commands + out.slice(out.indexOf('```\n', sh + 6) + 3);
+  const item = out.indexOf('\n- **Counter**', how);
+  const end = out.indexOf('\n- **', item + 3);
+  const sectionEnd = out.indexOf('\n## ', how + 3);
+  if (item >= 0 && (sectionEnd < 0 || item < sectionEnd)) {
+    const stop = end >= 0 && (sectionEnd < 0 || end < sectionEnd) ? end : sectionEnd >= 0 ? sectionEnd : out.length;
+    out = `${out.slice(0, item + 1)}${counterBullet}${out.slice(stop)}`;
+  }
+  return out;
+}
+const target = process.env.BENCH_REPORT_OUT ?? DOC;
+fs.writeFileSync(target, page ? splice(page) : md);
+console.log(`${path.relative(ROOT, target)} written (${table.length} figures${kept.length ? `; kept from the page: ${kept.join(', ')}` : ''})`);

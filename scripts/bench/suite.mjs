@@ -1,12 +1,12 @@
 // The cross-cutting benchmark: HTTP floor, gateway vs direct service, lists at 1,000 and
 // 100,000 documents per company. Writes its figures as JSON (argv[2]) for scripts/bench.mjs.
 // Runs on this machine only; every figure carries the 1-minute load average when it was taken.
-import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { bareFloor, loadTest, summary } from './load.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(path.join(ROOT, 'services', 'inventory', 'package.json'));
@@ -28,53 +28,8 @@ function record(f) {
   log(JSON.stringify(figures[figures.length - 1]));
 }
 
-/** Closed loop: `concurrency` clients each sending the next request when the last answered. */
-async function loadTest(url, { concurrency, seconds = SECONDS, headers = {}, method = 'GET', body }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const lat = [];
-  const until = performance.now() + seconds * 1000;
-  let errors = 0;
-  // headers and body may be functions of the client's number (each cashier has their own cart).
-  const one = (i) =>
-    new Promise((resolve) => {
-      const t0 = performance.now();
-      const b = typeof body === 'function' ? body(i) : body;
-      const h = typeof headers === 'function' ? headers(i) : headers;
-      const payload = b === undefined ? undefined : JSON.stringify(b);
-      const hdrs = payload ? { ...h, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : h;
-      const req = http.request(url, { method, agent, headers: hdrs }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode >= 400) errors++;
-          lat.push(performance.now() - t0);
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      req.end(payload);
-    });
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, i) => {
-      while (performance.now() < until) await one(i);
-    }),
-  );
-  const elapsed = (performance.now() - start) / 1000;
-  agent.destroy();
-  return summary(lat, elapsed, errors);
-}
-
 /** What is recorded of a load test: its figures, not every latency. */
 const figure = ({ lat, elapsed, ...f }) => f;
-
-function summary(lat, elapsed, errors) {
-  lat.sort((a, b) => a - b);
-  const q = (p) => lat[Math.min(lat.length - 1, Math.floor(lat.length * p))];
-  return { p50: q(0.5), p95: q(0.95), p99: q(0.99), rps: lat.length / elapsed, errors, lat, elapsed };
-}
 
 /**
  * The same load on two URLs (through the gateway, straight at the service) in alternating slices,
@@ -109,15 +64,8 @@ async function median(url, headers) {
 }
 
 // ---- 1. the floor: a bare Node HTTP server on this machine --------------------------------
-const bare = http.createServer((req, res) => res.end('{"ok":true}'));
-await new Promise((r) => bare.listen(0, '127.0.0.1', r));
-const floorUrl = `http://127.0.0.1:${bare.address().port}/`;
-const floor = {};
-for (const c of [1, 10, 50]) {
-  floor[c] = await loadTest(floorUrl, { concurrency: c });
-  record({ section: 'floor', name: `bare Node HTTP round trip, ${c} clients`, ...figure(floor[c]) });
-}
-bare.close();
+const floor = await bareFloor([1, 10, 50], SECONDS);
+for (const c of [1, 10, 50]) record({ section: 'floor', name: `bare Node HTTP round trip, ${c} clients`, ...figure(floor[c]) });
 
 // ---- the stack ------------------------------------------------------------------------------
 const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales'], env: { BAHI_DEMO: '0', LOG_LEVEL: 'warn' }, logs: 'files' });

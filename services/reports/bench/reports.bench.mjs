@@ -14,13 +14,13 @@
 //    MAKE_SALE p95 is compared in alternating slices with the reports service running and stopped.
 //  paint: the dashboard (/reports) in headless Chromium, a fresh context each run (cold cache):
 //    first paint, first contentful paint and the four cards showing figures.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processSwitch, registerWatcher, serviceLag, todayIST } from './lag.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..', '..');
@@ -49,8 +49,6 @@ const pct = (xs, p) => (xs.length ? xs.slice().sort((a, b) => a - b)[Math.min(xs
 const r1 = (v) => (v === null ? null : Math.round(v * 10) / 10);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Today in India (the services' business date). */
-const todayIST = () => new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
 const addDays = (d, n) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const rupees = (p) => `${Math.trunc(p / 100)}.${String(Math.abs(p) % 100).padStart(2, '0')}`;
 
@@ -318,30 +316,7 @@ async function lag(out) {
       await call('POST', '/manage/profile/edit/updatePassword', first, { current_password: 'cashier12345', new_password: 'cashier-own-1', re_type_new_password: 'cashier-own-1' });
       cashiers.push(await signIn(email, 'cashier-own-1'));
     }
-    // The reports process as devstack started it (its command line and environment), to stop and start it between slices.
-    const pid = stack.pids().reports;
-    const environ = Object.fromEntries(fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
-    const reportsUrl = stack.services.reports;
-    const stopReports = async () => {
-      if (reports) {
-        const gone = new Promise((r) => reports.once('exit', r));
-        reports.kill('SIGTERM');
-        await gone;
-        reports = null;
-      } else process.kill(pid, 'SIGTERM');
-      for (let i = 0; i < 100 && (await fetch(`${reportsUrl}/health`).then(() => true, () => false)); i++) await sleep(100);
-    };
-    const startReports = async () => {
-      const log = fs.openSync(path.join(stack.logDir, 'reports-bench.log'), 'a');
-      reports = spawn(cmdline[0], cmdline.slice(1), { cwd, env: environ, stdio: ['ignore', log, log] });
-      for (let i = 0; !(await fetch(`${reportsUrl}/health`).then((r) => r.ok, () => false)); i++) {
-        if (i > 600) throw new Error('reports did not come back');
-        await sleep(100);
-      }
-    };
-
+    reports = processSwitch({ pid: stack.pids().reports, url: stack.services.reports, logFile: path.join(stack.logDir, 'reports-bench.log') });
     let k = 0;
     const sale = async (token, measured) => {
       for (let l = 0; l < 3; l++) await call('GET', `/addProductIntoCart/${1 + ((k * 7 + l * 3) % 10)}`, token);
@@ -356,80 +331,33 @@ async function lag(out) {
         while (Date.now() < end) await sale(t, measured);
       }));
     };
-    const today = todayIST();
-    // The sales register's last two pages (100 bills a page, by bill): what a manager watching
-    // today's register would see, and light enough to ask every 100 ms.
-    let count = 0;
-    const visible = async () => {
-      const last = Math.max(0, Math.floor((count - 1) / 100));
-      const ids = [];
-      for (const page of new Set([Math.max(0, last - 1), last, last + 1])) {
-        const reg = await call('GET', `/reports/sales-register?from=${today}&to=${today}&page=${page}`, manager);
-        count = Math.max(count, reg.totals.count);
-        ids.push(...reg.rows.map((r) => r.saleId));
-      }
-      return ids;
-    };
-    const allVisible = async () => {
-      const ids = [];
-      for (let page = 0; page <= Math.floor(count / 100) + 1; page++) {
-        const reg = await call('GET', `/reports/sales-register?from=${today}&to=${today}&page=${page}`, manager);
-        count = Math.max(count, reg.totals.count);
-        ids.push(...reg.rows.map((r) => r.saleId));
-      }
-      return ids;
-    };
+    const register = registerWatcher(call, manager);
     // Warm-up: every process compiles its hot paths; not measured.
     await Promise.all(cashiers.map(async (t) => {
       for (let i = 0; i < 3; i++) await sale(t, null);
     }));
     const running = [];
     const stopped = [];
-    const firstSeen = new Map();
-    const polls = [];
     for (let round = 0; round < 2; round++) {
       // Reports running: a separate client polls the sales register at a steady 100 ms.
-      let polling = true;
-      const poller = (async () => {
-        while (polling) {
-          const t = Date.now();
-          try {
-            const ids = await visible();
-            const now = Date.now();
-            polls.push(now - t);
-            for (const id of ids) if (!firstSeen.has(id)) firstSeen.set(id, now);
-          } catch {
-            /* counted by the missing sales below */
-          }
-          await sleep(Math.max(0, 100 - (Date.now() - t)));
-        }
-      })();
+      const stopWatch = register.watch();
       const before = running.length;
       await slice(SLICE_S, running);
       // Until every sale of the slice is seen (or 30 s), so the lag of the last ones counts too.
-      for (let i = 0; i < 300 && running.slice(before).some((s) => !firstSeen.has(s.saleId)); i++) await sleep(100);
-      polling = false;
-      await poller;
-      await stopReports();
+      await register.waitSeen(running.slice(before).map((s) => s.saleId));
+      await stopWatch();
+      await reports.stop();
       await slice(SLICE_S, stopped);
-      await startReports();
+      await reports.start();
       // Caught up with what was sold while it was down before the next slice is measured.
-      const all = new Set([...running, ...stopped].map((s) => s.saleId));
-      for (let i = 0; i < 600; i++) {
-        const ids = new Set(await allVisible().catch(() => []));
-        if ([...all].every((id) => ids.has(id))) break;
-        await sleep(200);
-      }
+      await register.waitAll([...running, ...stopped].map((s) => s.saleId));
     }
+    const { firstSeen, polls } = register;
     const lags = running.map((s) => (firstSeen.has(s.saleId) ? firstSeen.get(s.saleId) - s.answeredAt : null));
     const missing = lags.filter((x) => x === null).length;
     const seenLags = lags.filter((x) => x !== null);
-    // The service's own measure: each sale event's occurredAt to its recent_events row (kept for the duplicate window).
     const client = await MongoClient.connect(stack.mongoUri);
-    const ids = running.map((s) => `sale:${COMPANY}:${s.saleId}:completed`);
-    const seen = await client.db('bahi_reports').collection('recent_events').find({ _id: { $in: ids } }).toArray();
-    const txns = new Map((await client.db('bahi_reports').collection('txns').find({ _id: { $in: ids } }, { projection: { at: 1 } }).toArray()).map((t) => [t._id, Date.parse(t.at)]));
-    const own = seen.filter((s) => txns.has(s._id)).map((s) => new Date(s.at).getTime() - txns.get(s._id));
+    const own = await serviceLag(client, COMPANY, running.map((s) => s.saleId));
     await client.close();
     const saleMs = (xs) => ({ n: xs.length, p50: r1(pct(xs.map((s) => s.ms), 50)), p95: r1(pct(xs.map((s) => s.ms), 95)) });
     out.lag = {
@@ -449,7 +377,7 @@ async function lag(out) {
     console.log(JSON.stringify(out.lag, null, 2));
     agent.destroy();
   } finally {
-    if (reports) reports.kill('SIGTERM');
+    reports?.kill();
     await stack.stop();
   }
 }
