@@ -18,6 +18,13 @@ export interface DocumentSeriesOptions {
   busyMessage?: string;
 }
 
+/** No document matches the filter given to `assign` (e.g. one whose conditions no longer hold). */
+export class SeriesDocumentGone extends Error {
+  constructor() {
+    super('DocumentSeries.assign: no such document');
+  }
+}
+
 const MAX_ATTEMPTS = 50;
 const isDuplicate = (err: unknown) => (err as { code?: number }).code === 11000;
 
@@ -67,7 +74,8 @@ export class DocumentSeries {
    * Numbers the document matched by `filter` (which must name the company and the document) in
    * year `fy`, unless it already has a number (a re-driven finish keeps it; `alsoSet` is still
    * written). Returns the serial and the formatted number. `format` overrides the series' own
-   * (e.g. an invoice prefix kept per document).
+   * (e.g. an invoice prefix kept per document). SeriesDocumentGone when nothing matches `filter`
+   * (which may carry conditions, e.g. a saga's "still pending and this attempt's").
    */
   assign(companyId: number, fy: string, filter: mongo.Document, alsoSet: mongo.Document = {}, format = this.opts.format): Promise<{ serial: number; number: string }> {
     const k = `${companyId}:${fy}`;
@@ -100,10 +108,10 @@ export class DocumentSeries {
         }
         // Numbered already (a re-driven finish, another attempt meanwhile): keep its number.
         const now = await collection.findOne(where);
-        if (!now) throw new Error('DocumentSeries.assign: no such document');
+        if (!now) throw new SeriesDocumentGone();
         const serial = Number(read(now, serialField) ?? 0);
         if (serial > 0) {
-          if (Object.keys(alsoSet).length) await collection.updateOne(where, { $set: { ...alsoSet, updatedAt: new Date() } });
+          if (Object.keys(alsoSet).length && (await collection.updateOne(where, { $set: { ...alsoSet, updatedAt: new Date() } })).matchedCount !== 1) throw new SeriesDocumentGone();
           return { serial, number: String(read(now, numberField)) };
         }
       } catch (err) {

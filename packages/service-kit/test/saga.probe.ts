@@ -30,6 +30,8 @@ export class Remote {
   holdApply: Promise<void> | null = null;
   /** The point of no return written by the step's own update (as a GST number's is), not by `mark`. */
   ownMark = false;
+  /** The point of no return written by the step's own update through `saga.passNoReturn` (guarded, as a GST invoice number is). */
+  guardedMark = false;
   /** The same for the step after the point of no return. */
   holdFinish: Promise<void> | null = null;
   /** Sources reversed: a late apply or post of one is a no-op, as in inventory and ledger. */
@@ -85,6 +87,12 @@ export function tallySaga(model: Model<TallyDoc>, nats: NatsClient, remote: Remo
       if (remote.ownMark) {
         await model.collection.updateOne({ companyId: t.companyId, tallyId: t.tallyId }, { $set: { ledgerPosted: true } });
         t.ledgerPosted = true;
+      } else if (remote.guardedMark) {
+        await saga.passNoReturn(t, async (guard, renew) => {
+          const r = await model.collection.updateOne({ companyId: t.companyId, tallyId: t.tallyId, ...guard }, { $set: { ledgerPosted: true, ...renew } });
+          return r.matchedCount === 1;
+        });
+        t.ledgerPosted = true;
       } else await saga.mark(t, { ledgerPosted: true });
     },
     finish: async () => {
@@ -124,11 +132,20 @@ export class TallyService implements OnApplicationBootstrap, OnApplicationShutdo
   onApplicationShutdown() {
     this.saga.stop();
   }
-  /** A new tally keyed by `key`, as a service's checkout does it. */
+  /** A new tally keyed by `key`, the key looked up first (as purchases and returns do). */
   async count(companyId: number, tallyId: number, key: string, saga = this.saga) {
     const earlier = await saga.replay(companyId, key);
     if (earlier) return earlier;
-    return saga.run({ companyId, tallyId, status: 'pending', idempotencyKey: key, lockedUntil: saga.lease(), stockApplied: false, ledgerPosted: false, warnings: [], amount: '10' });
+    return saga.run(this.record(companyId, tallyId, key, saga));
+  }
+
+  /** The same without the lookup, as MAKE_SALE does: the insert finds the key taken. */
+  first(companyId: number, tallyId: number, key: string, saga = this.saga) {
+    return saga.run(this.record(companyId, tallyId, key, saga));
+  }
+
+  record(companyId: number, tallyId: number, key: string, saga = this.saga): TallyDoc {
+    return { companyId, tallyId, status: 'pending', idempotencyKey: key, lockedUntil: saga.lease(), stockApplied: false, ledgerPosted: false, warnings: [], amount: '10' };
   }
 }
 

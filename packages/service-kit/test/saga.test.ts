@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import request from 'supertest';
 import { connect, JSONCodec } from 'nats';
+import type { Connection, mongo } from 'mongoose';
+import { getConnectionToken } from '@nestjs/mongoose';
 import { Subjects } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '../src/testing';
@@ -32,7 +34,9 @@ describe('Saga: one business fact across services, all or nothing', () => {
 
   beforeAll(async () => {
     [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-    svc = await startTestService(SagaProbeModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: secret, natsTimeoutMs: 1000 });
+    // monitorCommands: the driver reports every command it sends (the tests that count a record's commands).
+    const mongoUri = `${mongo.uri.replace(/\/?$/, '/')}?monitorCommands=true`;
+    svc = await startTestService(SagaProbeModule, { service: 'inventory', mongoUri, natsUrl: nats.url, jwtSecret: secret, natsTimeoutMs: 1000 });
     tally = svc.app.get(TallyService);
     remote = svc.app.get(Remote);
     // The tests re-drive by hand; the timer would race the replica test.
@@ -51,7 +55,31 @@ describe('Saga: one business fact across services, all or nothing', () => {
     remote.holdApply = null;
     remote.holdFinish = null;
     remote.ownMark = false;
+    remote.guardedMark = false;
   });
+
+  /**
+   * The commands `work` sends to the records' collection, in order (name and the first filter),
+   * leaving out lease renewals (the heartbeat's updateMany, which comes when it comes).
+   */
+  async function commandsOf(work: () => Promise<unknown>): Promise<{ name: string; q?: mongo.Document; set?: mongo.Document }[]> {
+    const client = svc.app.get<Connection>(getConnectionToken()).getClient();
+    const sent: { name: string; q?: mongo.Document; set?: mongo.Document }[] = [];
+    const listen = (e: mongo.CommandStartedEvent) => {
+      const c = e.command as mongo.Document;
+      if (c[e.commandName] !== 'tallies') return;
+      const u = c.updates?.[0];
+      if (u?.multi) return;
+      sent.push({ name: e.commandName, q: u?.q ?? c.query ?? c.filter, set: u?.u?.$set ?? c.update?.$set });
+    };
+    client.on('commandStarted', listen);
+    try {
+      await work();
+    } finally {
+      client.off('commandStarted', listen);
+    }
+    return sent;
+  }
 
   it('runs the steps, completes and replays the same answer for the same key', async () => {
     const id = next++;
@@ -82,6 +110,99 @@ describe('Saga: one business fact across services, all or nothing', () => {
     const [a, b] = await Promise.all([tally.count(1, next++, 'k-double'), tally.count(1, next++, 'k-double')]);
     expect(a).toEqual(b);
     expect(await tally.model.countDocuments({ companyId: 1, idempotencyKey: 'k-double' })).toBe(1);
+  });
+
+  // Issue 33: a sale cost 33 commands; these are the record's own.
+  describe('the commands of one record', () => {
+    it('a first attempt: its insert, its progress, the point of no return (guarded, renewing the lease: no fence after it), complete; no lookup', async () => {
+      const id = next++;
+      const sent = await commandsOf(() => tally.first(1, id, 'k-cost'));
+      expect(sent.map((c) => c.name)).toEqual(['insert', 'update', 'update', 'update']);
+      const stored = (await tally.model.findOne({ tallyId: id }).lean())!;
+      expect(stored).toMatchObject({ status: 'complete', stockApplied: true, ledgerPosted: true });
+      // The point of no return: written only while pending and this attempt's, the lease renewed with it.
+      expect(sent[2]).toMatchObject({ q: { companyId: 1, tallyId: id, status: 'pending', owner: expect.any(String) }, set: { ledgerPosted: true, lockedUntil: expect.any(Date) } });
+      expect(sent[3]).toMatchObject({ q: { status: 'pending', owner: sent[2]!.q!.owner }, set: { status: 'complete' } });
+    });
+
+    it('the same when the step writes the point itself through passNoReturn (as a GST number is): guarded, no fence', async () => {
+      remote.guardedMark = true;
+      const id = next++;
+      const sent = await commandsOf(() => tally.first(1, id, 'k-cost-own'));
+      expect(sent.map((c) => c.name)).toEqual(['insert', 'update', 'update', 'update']);
+      expect(sent[2]).toMatchObject({ q: { tallyId: id, status: 'pending', owner: expect.any(String) }, set: { ledgerPosted: true, lockedUntil: expect.any(Date) } });
+      expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'complete', ledgerPosted: true });
+    });
+
+    it('a step writing the point with an unguarded update of its own is still fenced before finish', async () => {
+      remote.ownMark = true;
+      const id = next++;
+      const sent = await commandsOf(() => tally.first(1, id, 'k-cost-raw'));
+      expect(sent.map((c) => c.name)).toEqual(['insert', 'update', 'update', 'update', 'update']);
+      expect(sent[3]).toMatchObject({ q: { tallyId: id, status: 'pending', ledgerPosted: true, owner: expect.any(String) }, set: { lockedUntil: expect.any(Date) } });
+    });
+
+    it('a take-over past the point of no return is still fenced before finish: the key found taken, the record claimed, fenced, completed', async () => {
+      const id = next++;
+      remote.stock.set(id, 1);
+      remote.entries.add(id);
+      const dead = `${deadPid()}@${os.hostname()}#a1b2c3d4`;
+      await tally.model.create({ companyId: 1, tallyId: id, status: 'pending', idempotencyKey: 'k-cost-take', owner: dead, lockedUntil: new Date(Date.now() + 60_000), stockApplied: true, ledgerPosted: true, warnings: [], amount: '10' });
+      const before = { ...remote.calls };
+      const sent = await commandsOf(async () => expect(await tally.first(1, next++, 'k-cost-take')).toEqual({ tallyId: id }));
+      expect(sent.map((c) => c.name)).toEqual(['insert', 'find', 'findAndModify', 'update', 'update']);
+      const owner = sent[2]!.set!.owner;
+      expect(owner).not.toBe(dead);
+      expect(sent[3]).toMatchObject({ q: { tallyId: id, status: 'pending', ledgerPosted: true, owner }, set: { lockedUntil: expect.any(Date) } });
+      expect(remote.calls).toEqual({ ...before, finish: before.finish + 1, completed: before.completed + 1 });
+    });
+  });
+
+  describe('the key found taken by the insert (no lookup first)', () => {
+    it('a retry of a completed record answers it and runs no step again', async () => {
+      const id = next++;
+      expect(await tally.first(1, id, 'k-ins-done')).toEqual({ tallyId: id });
+      const calls = { ...remote.calls };
+      const unused = next++;
+      expect(await tally.first(1, unused, 'k-ins-done')).toEqual({ tallyId: id });
+      expect(remote.calls).toEqual(calls);
+      expect(await tally.model.countDocuments({ tallyId: unused })).toBe(0);
+    });
+
+    it('a double click: both inserts race, one record is driven once and both answer it', async () => {
+      remote.slowApplyMs = 300;
+      const before = { ...remote.calls };
+      const [a, b] = [next++, next++];
+      const [ra, rb] = await Promise.all([tally.first(1, a, 'k-ins-dbl'), tally.first(1, b, 'k-ins-dbl')]);
+      expect(ra).toEqual(rb);
+      expect([a, b]).toContain(ra.tallyId);
+      expect(await tally.model.countDocuments({ companyId: 1, idempotencyKey: 'k-ins-dbl' })).toBe(1);
+      expect(await tally.model.countDocuments({ tallyId: { $in: [a, b] } })).toBe(1);
+      expect(remote.calls).toEqual({ ...before, apply: before.apply + 1, post: before.post + 1, finish: before.finish + 1, completed: before.completed + 1 });
+    });
+
+    it('an earlier attempt whose undo stalled: the retry finishes the undo and starts afresh with its own record', async () => {
+      remote.failPost = true;
+      remote.failUndo = true;
+      const id = next++;
+      await expect(tally.first(1, id, 'k-ins-back')).rejects.toMatchObject({ message: expect.stringMatching(/It will be undone automatically\.$/) });
+      remote.failPost = false;
+      remote.failUndo = false;
+      const again = next++;
+      expect(await tally.first(1, again, 'k-ins-back')).toEqual({ tallyId: again });
+      expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-ins-back' });
+      expect(remote.stock.has(id)).toBe(false);
+      expect(remote.stock.has(again) && remote.entries.has(again)).toBe(true);
+    });
+
+    it('a record whose id is taken under another key is an error, not a retry', async () => {
+      const id = next++;
+      expect(await tally.first(1, id, 'k-ins-id-a')).toEqual({ tallyId: id });
+      const calls = { ...remote.calls };
+      await expect(tally.first(1, id, 'k-ins-id-b')).rejects.toMatchObject({ code: 11000 });
+      expect(remote.calls).toEqual(calls);
+      expect(await tally.model.countDocuments({ companyId: 1, idempotencyKey: 'k-ins-id-b' })).toBe(0);
+    });
   });
 
   it('a failing step undoes what was applied, answers clearly and frees the key', async () => {
@@ -239,6 +360,26 @@ describe('Saga: one business fact across services, all or nothing', () => {
     expect(remote.calls.finish).toBe(finished);
     expect(remote.stock.has(id) || remote.entries.has(id)).toBe(false);
     expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-own-mark' });
+  });
+
+  it('the same when the step writes the point through passNoReturn: its guarded write stops it before finish', async () => {
+    const id = next++;
+    let release!: () => void;
+    remote.guardedMark = true;
+    remote.holdApply = new Promise<void>((r) => (release = r));
+    const finished = remote.calls.finish;
+    const running = tally.first(1, id, 'k-guarded-mark', tally.stalled).then(
+      (v) => ({ v }),
+      (err: unknown) => ({ err }),
+    );
+    await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.stockApplied === true);
+    await until(async () => ((await tally.model.findOne({ tallyId: id }).lean())?.lockedUntil.getTime() ?? Infinity) < Date.now());
+    expect(await tally.saga.redrive()).toBeGreaterThanOrEqual(1);
+    release();
+    expect(await running).toMatchObject({ err: { status: 409, message: expect.stringMatching(/taken over and undone while it ran/) } });
+    expect(remote.calls.finish).toBe(finished);
+    expect(remote.stock.has(id) || remote.entries.has(id)).toBe(false);
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-guarded-mark', ledgerPosted: false });
   });
 
   // A sale left past its point of no return by a killed replica is finished by the retry itself

@@ -203,6 +203,25 @@ describe('sale', () => {
     expect(stored!.lines.map((l) => l.product_id)).toEqual([rice, soap, dal]);
   });
 
+  // Issue 33: the key is no longer looked up before a sale (the insert finds it taken), only
+  // before a refusal: each retry below must still answer the first sale and sell nothing.
+  it('a retry of a sold cart answers that sale, whatever the cart holds now and whatever it would be refused for', async () => {
+    const sales = s.sales.app.get<Model<SaleDoc>>(getModelToken(Models.Sale));
+    const count = await sales.countDocuments({ companyId: s.companyId });
+    // Refused for its date or its now-empty cart: the earlier answer instead.
+    expect((await A.post('/MAKE_SALE', { clientId: asha, cart_no: 1, paid: '300', date: '2024-02-30' }, { 'Idempotency-Key': 'sale-one' }).expect(200)).body).toEqual({ success: true, saleId: firstSale, warnings: [], invoice_no: null });
+    expect((await A.post('/MAKE_SALE', { clientId: asha, cart_no: 3, paid: '300' }, { 'Idempotency-Key': 'sale-one' }).expect(200)).body.saleId).toBe(firstSale);
+    // The cart filled again since: the insert finds the key taken; the new cart is left alone.
+    await A.get(`/addProductIntoCart/${soap}`).expect(200);
+    expect((await A.post('/MAKE_SALE', { clientId: asha, cart_no: 1, paid: '300' }, { 'Idempotency-Key': 'sale-one' }).expect(200)).body.saleId).toBe(firstSale);
+    expect(await stock(soap)).toBe('9');
+    expect((await A.get('/getProducts').expect(200)).body.cart.map((l: { product_id: number }) => l.product_id)).toEqual([soap]);
+    expect(await sales.countDocuments({ companyId: s.companyId })).toBe(count);
+    // Without a key nothing is looked up: the refusal stands.
+    await A.del('/clearCart/1').expect(200);
+    expect((await A.post('/MAKE_SALE', { clientId: asha, cart_no: 1, paid: '300' }).expect(400)).body.message).toBe('cart is emplty!!');
+  });
+
   it('shows the bill with frozen prices, previous due and a rounded due', async () => {
     await A.get(`/addProductIntoCart/${encodeURIComponent(`2*${soap}`)}`).expect(200);
     const r = await A.post('/MAKE_SALE', { clientId: asha, cart_no: 1, paid: 0, dueDate: '2030-02-28', date: '2030-02-01' }).expect(200);

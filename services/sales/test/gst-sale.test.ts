@@ -7,7 +7,7 @@ import { Subjects, type SaleDocument } from '@bahi/contracts';
 import { today } from '@bahi/service-kit';
 import { type CartDoc, Models, type SaleDoc } from '../src/common/schemas';
 import { CheckoutService } from '../src/sales/checkout.service';
-import { fyOfDate } from '../src/sales/invoice-numbers';
+import { fyOfDate, InvoiceNumbers } from '../src/sales/invoice-numbers';
 import { as, auth, category, product, startSales, tokenFor, type Stack } from './helpers';
 
 // The GST portal's example GSTIN (Maharashtra, 27) and a Gujarat (24) one; check characters in packages/gst/test/gstin.test.ts.
@@ -280,15 +280,17 @@ describe('a sale in GST mode', () => {
     }
   });
 
+  /** A pending GST sale of 2 May 2035 (year 35-36) as an attempt left it, past the point of no return unless told. */
+  const base = (saleId: number, key: string, gst: object, extra: object = {}): never => ({
+    companyId: s.companyId, saleId, status: 'pending', idempotencyKey: key, lockedUntil: new Date(Date.now() - 1000), invoicePrefix: 'SG', tax_mode: 'gst',
+    source: { kind: 'estimate', userId: 1, cart_no: 0, estimateId: 1, version: 0 }, clientId: 0,
+    customer: { client_id: 0, name: 'Walk-in', mobile_no: '', address_line_1: '', address_line_2: '', city_or_district: '', state: '', country: '', postal_code: '', walkIn: true },
+    date: '2035-05-02', dueDate: '2035-05-02', paid: '0', lines: [], tax: 0, shipping: '0', discount: '0', subtotal: '0', taxAmount: '0', amount: '0', previousDue: '0',
+    stockApplied: true, ledgerPosted: true, warnings: [], createdBy: 1, gst: { fy: '35-36', lines: [], ...gst }, ...extra,
+  }) as never;
+
   it('the re-driver numbers a sale a crash left past the point of no return, and keeps a number already given', async () => {
     const checkout = s.sales.app.get(CheckoutService);
-    const base = (saleId: number, key: string, gst: object): never => ({
-      companyId: s.companyId, saleId, status: 'pending', idempotencyKey: key, lockedUntil: new Date(Date.now() - 1000), invoicePrefix: 'SG', tax_mode: 'gst',
-      source: { kind: 'estimate', userId: 1, cart_no: 0, estimateId: 1, version: 0 }, clientId: 0,
-      customer: { client_id: 0, name: 'Walk-in', mobile_no: '', address_line_1: '', address_line_2: '', city_or_district: '', state: '', country: '', postal_code: '', walkIn: true },
-      date: '2035-05-02', dueDate: '2035-05-02', paid: '0', lines: [], tax: 0, shipping: '0', discount: '0', subtotal: '0', taxAmount: '0', amount: '0', previousDue: '0',
-      stockApplied: true, ledgerPosted: true, warnings: [], createdBy: 1, gst: { fy: '35-36', lines: [], ...gst },
-    }) as never;
     await sales.create(base(90101, 'late-1', { serial: 0, invoice_no: '' }));
     await sales.create(base(90102, 'late-2', { serial: 7, invoice_no: 'SG/35-36/0007' }));
     await checkout.redrive();
@@ -296,6 +298,24 @@ describe('a sale in GST mode', () => {
     expect([one!.status, two!.status]).toEqual(['complete', 'complete']);
     // The year held only serial 7, so the next is 8; 7 stays 7.
     expect([one!.gst!.invoice_no, two!.gst!.invoice_no]).toEqual(['SG/35-36/0008', 'SG/35-36/0007']);
+  });
+
+  // Issue 33: the number is written with the point of no return under the saga's guard (still
+  // pending, still this attempt's), so no fence follows it; a taken-over attempt must take none.
+  it('numbering is guarded as the point of no return: an attempt no longer the owner writes nothing and takes no number', async () => {
+    const numbers = s.sales.app.get(InvoiceNumbers);
+    await sales.create(base(90103, 'guarded-1', { serial: 0, invoice_no: '' }, { owner: '1@host#first', ledgerPosted: false, lockedUntil: new Date(Date.now() + 60_000) }));
+    const seen = (await sales.findOne({ companyId: s.companyId, saleId: 90103 }).lean()) as SaleDoc;
+    // Taken over since by another attempt: the old owner's write matches nothing.
+    await sales.updateOne({ companyId: s.companyId, saleId: 90103 }, { $set: { owner: '1@host#second' } });
+    expect(await numbers.assign(seen, { ledgerPosted: true }, { status: 'pending', owner: '1@host#first' })).toBe(false);
+    expect(await sales.findOne({ companyId: s.companyId, saleId: 90103 }).lean()).toMatchObject({ ledgerPosted: false, gst: { serial: 0, invoice_no: '' } });
+    expect(seen.gst!.serial).toBe(0);
+    // The owner's own write numbers it (35-36 holds 7 and 8 from the test above: 9) with its progress.
+    const mine = (await sales.findOne({ companyId: s.companyId, saleId: 90103 }).lean()) as SaleDoc;
+    expect(await numbers.assign(mine, { ledgerPosted: true }, { status: 'pending', owner: '1@host#second' })).toBe(true);
+    expect(await sales.findOne({ companyId: s.companyId, saleId: 90103 }).lean()).toMatchObject({ ledgerPosted: true, gst: { serial: 9, invoice_no: 'SG/35-36/0009' } });
+    await sales.deleteOne({ companyId: s.companyId, saleId: 90103 });
   });
 
   it('prices and sells an estimate for its customer (inter-state), fillCartFromBill refills the cart', async () => {

@@ -105,6 +105,11 @@ export class Saga<D extends SagaRecord, R> {
   /** The records this runner's attempts are driving, by attempt (owner): the heartbeat renews their leases. */
   private readonly held = new Map<string, Record<string, unknown>>();
   private heartbeat: NodeJS.Timeout | null = null;
+  /**
+   * Records whose point of no return this runner wrote under a guard (still pending, still that
+   * owner's), by the owner that wrote it: that attempt needs no fence before `finish`.
+   */
+  private readonly guarded = new WeakMap<D, string>();
 
   constructor(private readonly o: SagaOptions<D, R>) {
     this.Noun = o.noun.charAt(0).toUpperCase() + o.noun.slice(1);
@@ -183,36 +188,74 @@ export class Saga<D extends SagaRecord, R> {
    * Writes progress fields, on the stored record and on `doc`. `ledgerPosted: true` (the point of
    * no return) is written only while the record is still pending and this attempt's: an attempt
    * whose lease ran out may have been taken over (and undone) meanwhile, and must then stop before
-   * emptying the cart.
+   * emptying the cart. That write also renews the lease.
    */
   async mark(doc: D, fields: Partial<D>): Promise<void> {
-    const filter = fields.ledgerPosted === true ? this.where(doc, { status: 'pending', ...(doc.owner ? { owner: doc.owner } : {}) }) : this.where(doc);
+    if (fields.ledgerPosted === true && doc.owner) {
+      await this.passNoReturn(doc, (guard, renew) => this.update(this.where(doc, guard), { ...fields, ...renew }));
+      Object.assign(doc, fields);
+      return;
+    }
+    const filter = fields.ledgerPosted === true ? this.where(doc, { status: 'pending' }) : this.where(doc);
     if (!(await this.update(filter, fields)) && fields.ledgerPosted === true) throw new TakenOver();
     Object.assign(doc, fields);
   }
 
-  /** The answer of an earlier attempt with this key, or null when there was none (or it was just undone: start afresh). */
+  /**
+   * Writes the point of no return with the step's own update (a GST number written with it):
+   * `write` adds `guard` to its filter (still pending, still this attempt's) and `renew` to its
+   * $set (the lease), and says whether its update matched. Not matched: this attempt was taken
+   * over and stops before `finish`. Matched: `finish` follows without a fence (see `drive`).
+   */
+  async passNoReturn(doc: D, write: (guard: Record<string, unknown>, renew: { lockedUntil: Date }) => Promise<boolean>): Promise<void> {
+    const owner = doc.owner;
+    if (!owner) throw new Error(`${this.Noun} ${String(this.id(doc))} has no owner: only a running attempt passes its point of no return.`);
+    const lockedUntil = this.lease();
+    if (!(await write({ status: 'pending', owner }, { lockedUntil }))) throw new TakenOver();
+    doc.lockedUntil = lockedUntil;
+    this.guarded.set(doc, owner);
+  }
+
+  /**
+   * The answer of an earlier attempt with this key, or null when there was none (or it was just
+   * undone: start afresh). `run` needs no lookup before it (its insert finds the key taken); a
+   * request about to be refused (an empty cart) calls this first, so a retry of a completed
+   * fact still gets its answer.
+   */
   async replay(companyId: number, key: string): Promise<R | null> {
     const earlier = await this.find({ companyId, idempotencyKey: key });
     return earlier ? this.resume(earlier) : null;
   }
 
-  /** Stores a new pending record (its lease and owner this attempt's) and drives it; a racing twice-sent key answers what the other attempt answers. */
+  /**
+   * Stores a new pending record (its lease and owner this attempt's) and drives it. The key
+   * already taken (a retry, a double click: the unique index refuses the insert) answers what
+   * the earlier attempt answers, resuming it as `replay` does; one undone meanwhile (the key
+   * freed) is started afresh with this record.
+   */
   async run(doc: D): Promise<R> {
-    Object.assign(doc, { lockedUntil: this.lease(), owner: this.newOwner() });
-    try {
-      const row = castForInsert(this.o.model as never, doc);
-      if (this.stamped) row.createdAt = row.updatedAt = new Date();
-      await this.records.insertOne(row as never);
-    } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
-      const other = await this.find({ companyId: doc.companyId, idempotencyKey: doc.idempotencyKey });
-      if (!other) throw new ConflictException(`This ${this.o.noun} is being retried; please try again.`);
-      const answer = await this.resume(other);
-      if (answer === null) throw new ConflictException(`This ${this.o.noun} is being retried; please try again.`);
-      return answer;
+    for (let attempt = 1; ; attempt++) {
+      Object.assign(doc, { lockedUntil: this.lease(), owner: this.newOwner() });
+      try {
+        const row = castForInsert(this.o.model as never, doc);
+        if (this.stamped) row.createdAt = row.updatedAt = new Date();
+        await this.records.insertOne(row as never);
+      } catch (err) {
+        if (!this.keyTaken(err)) throw err;
+        const other = await this.find({ companyId: doc.companyId, idempotencyKey: doc.idempotencyKey });
+        const answer = other ? await this.resume(other) : null;
+        if (answer !== null) return answer;
+        if (attempt >= 3) throw new ConflictException(`This ${this.o.noun} is being retried; please try again.`);
+        continue;
+      }
+      return this.drive(doc);
     }
-    return this.drive(doc);
+  }
+
+  /** Whether an insert failed on the idempotency key's unique index (not on the id's). */
+  private keyTaken(err: unknown): boolean {
+    const e = err as { code?: number; keyPattern?: Record<string, unknown> };
+    return e.code === 11000 && (!e.keyPattern || 'idempotencyKey' in e.keyPattern);
   }
 
   /** Whether the record may be taken over now: its lease ran out, or its owner is known dead. */
@@ -286,9 +329,13 @@ export class Saga<D extends SagaRecord, R> {
     try {
       if (!doc.ledgerPosted) await this.o.apply(doc);
       // The fence before the steps that cannot be undone (emptying the cart): still pending past
-      // the point of no return and still ours, whoever wrote the mark (a GST number's own update
-      // does not check, as `mark` does), with the lease renewed for them.
-      if (!(await this.update(this.where(doc, { status: 'pending', ledgerPosted: true, owner: doc.owner }), { lockedUntil: this.lease() }))) throw new TakenOver();
+      // the point of no return and still ours, with the lease renewed for them. Not needed when
+      // this attempt itself wrote that point under the same conditions (`mark`, `passNoReturn`),
+      // which renewed the lease too; kept for a take-over (claimed past it) and for a step that
+      // wrote the point with an unguarded update of its own.
+      const guarded = doc.owner !== undefined && this.guarded.get(doc) === doc.owner;
+      this.guarded.delete(doc);
+      if (!guarded && !(await this.update(this.where(doc, { status: 'pending', ledgerPosted: true, owner: doc.owner }), { lockedUntil: this.lease() }))) throw new TakenOver();
       await this.o.finish(doc);
       if (!(await this.complete(doc))) throw new TakenOver();
       return this.o.answer(doc);

@@ -105,15 +105,33 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     this.saga.stop();
   }
 
+  /**
+   * MAKE_SALE. The idempotency key is not looked up first: the sale's insert finds it taken (the
+   * unique index) and answers the earlier attempt (Saga.run). Only a request about to be refused
+   * looks it up, so a retry of a sale that emptied its cart gets the sale, not "cart is emplty!!".
+   * A retry that gets as far as the insert has taken a saleId it does not use: sale ids may have
+   * gaps (the spec numbers nothing by them; GST invoice numbers, which must not, are taken at the
+   * point of no return).
+   */
   async checkout(who: Who, input: CheckoutInput): Promise<MakeSaleReply> {
     const key = input.idempotencyKey || randomUUID();
-    // The cart and the customer are read while the key is looked up: a first attempt (nearly
-    // every sale) waits for one round trip instead of three. Settled here, thrown below, so an
-    // earlier answer or an empty cart is what the counter sees first.
+    let sale: SaleDoc;
+    try {
+      sale = await this.prepare(who, input, key);
+    } catch (err) {
+      const earlier = input.idempotencyKey ? await this.saga.replay(who.companyId, key) : null;
+      if (earlier) return earlier;
+      throw err;
+    }
+    return this.saga.run(sale);
+  }
+
+  /** The pending sale of the cart (or estimate), every check passed and its saleId taken; throws the refusal. */
+  private async prepare(who: Who, input: CheckoutInput, key: string): Promise<SaleDoc> {
+    // The cart, the customer and the company are read at once: one round trip's wait, not three.
+    // Settled here, thrown below, so an empty cart is what the counter sees first.
     const settle = <T>(p: Promise<T>) => p.then((v) => ({ v }), (err: unknown) => ({ err }));
     const reads = Promise.all([settle(this.loadSource(who, input.source)), settle(this.customers.resolve(who.companyId, input.clientId)), settle(this.companies.get(who.companyId))]);
-    const earlier = await this.saga.replay(who.companyId, key);
-    if (earlier) return earlier;
 
     const date = input.date || today();
     const dueDate = input.dueDate || date;
@@ -148,7 +166,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
     const approvals = saleApprovals(doc);
 
     const saleId = await this.seq.next(who.companyId, 'sale');
-    return this.saga.run({
+    return {
       companyId: who.companyId,
       saleId,
       status: 'pending',
@@ -184,7 +202,7 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
       ledgerPosted: false,
       warnings: [],
       createdBy: who.userId,
-    });
+    };
   }
 
   /**
@@ -261,8 +279,10 @@ export class CheckoutService implements OnApplicationBootstrap, OnApplicationShu
       .map((l) => `Stock of ${l.product_name} (${l.product_id}) is now below zero; book the purchase.`);
     const progress = { stockApplied: true, warnings, ledgerPosted: true };
     // The point of no return and the invoice number in one write: a sale past it has its number,
-    // an undone one never took one (and a sale costs one update fewer than numbering apart).
-    if (sale.gst && !(sale.gst.serial > 0)) await this.numbers.assign(sale, progress);
+    // an undone one never took one (and a sale costs one update fewer than numbering apart). The
+    // write is guarded as the saga's own mark is (still pending, still this attempt's), so no
+    // fence follows it.
+    if (sale.gst && !(sale.gst.serial > 0)) await this.saga.passNoReturn(sale, (guard, renew) => this.numbers.assign(sale, { ...progress, ...renew }, guard));
     else await this.saga.mark(sale, progress);
     // Kill point (tests only, docs/reliability.md): a sale past its point of no return, unfinished.
     faultPoint('sale.after-ledger');

@@ -2,7 +2,7 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { formatInvoiceNo, GstError, maxInvoiceSerial } from '@bahi/gst';
-import { DocumentSeries, financialYearOf } from '@bahi/service-kit';
+import { DocumentSeries, financialYearOf, SeriesDocumentGone } from '@bahi/service-kit';
 import { Models, type SaleDoc } from '../common/schemas';
 
 /** The financial year label ('26-27') of a sale dated YYYY-MM-DD on the shop's (IST) calendar. */
@@ -49,12 +49,14 @@ export class InvoiceNumbers {
 
   /**
    * Gives the sale its number unless it has one (a re-driven finish keeps it); sets it on `sale`.
-   * `alsoSet`: the sale's progress fields, written in the same update as the number. Sales of
-   * one replica are numbered one after another (the series' queue); replicas race through the index.
+   * `alsoSet`: the sale's progress fields, written in the same update as the number. `guard`:
+   * conditions the sale must still meet (the saga's "pending and this attempt's"); false when it
+   * no longer does (nothing written). Sales of one replica are numbered one after another (the
+   * series' queue); replicas race through the index.
    */
-  async assign(sale: SaleDoc, alsoSet: Partial<SaleDoc> = {}): Promise<void> {
+  async assign(sale: SaleDoc, alsoSet: Partial<SaleDoc> = {}, guard: Record<string, unknown> = {}): Promise<boolean> {
     const gst = sale.gst;
-    if (!gst || gst.serial > 0) return;
+    if (!gst || gst.serial > 0) return true;
     const prefix = sale.invoicePrefix || 'INV';
     const format = (fy: string, n: number) => {
       try {
@@ -64,8 +66,15 @@ export class InvoiceNumbers {
         throw err;
       }
     };
-    const { serial, number } = await this.series.assign(sale.companyId, gst.fy, { saleId: sale.saleId }, alsoSet, format);
+    let numbered: { serial: number; number: string };
+    try {
+      numbered = await this.series.assign(sale.companyId, gst.fy, { ...guard, saleId: sale.saleId }, alsoSet, format);
+    } catch (err) {
+      if (err instanceof SeriesDocumentGone && Object.keys(guard).length) return false;
+      throw err;
+    }
     Object.assign(sale, alsoSet);
-    Object.assign(gst, { serial, invoice_no: number });
+    Object.assign(gst, { serial: numbered.serial, invoice_no: numbered.number });
+    return true;
   }
 }
