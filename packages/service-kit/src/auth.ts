@@ -69,6 +69,13 @@ const POSITION_MESSAGES: Record<string, string> = {
   manager: 'Only a manager can do this.',
 };
 
+/** A route's @Public(), @AllowedBeforePasswordChange() and @Positions(), as the guard reads them. */
+interface RouteRules {
+  public: boolean;
+  forceChangeOk: boolean;
+  positions: Position[] | undefined;
+}
+
 /**
  * Global guard of HTTP routes: a valid, unrevoked bearer token unless @Public() (503 until the
  * revocation list has loaded), a temporary password's token only on
@@ -81,11 +88,30 @@ export class AuthGuard implements CanActivate {
     private readonly auth: AuthService,
   ) {}
 
+  /** Decorators are fixed when the classes load, so each route's are read once (per handler and class). */
+  private readonly rules = new WeakMap<object, WeakMap<object, RouteRules>>();
+
+  private rulesOf(handler: object, cls: object): RouteRules {
+    let byClass = this.rules.get(handler);
+    if (!byClass) this.rules.set(handler, (byClass = new WeakMap()));
+    let rules = byClass.get(cls);
+    if (!rules) {
+      const targets = [handler, cls] as Parameters<Reflector['getAllAndOverride']>[1];
+      rules = {
+        public: this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true,
+        forceChangeOk: this.reflector.getAllAndOverride<boolean>(FORCE_CHANGE_KEY, targets) === true,
+        positions: this.reflector.getAllAndOverride<Position[] | undefined>(POSITIONS_KEY, targets),
+      };
+      byClass.set(cls, rules);
+    }
+    return rules;
+  }
+
   canActivate(ctx: ExecutionContext): boolean {
     if (ctx.getType() !== 'http') return true;
-    const targets = [ctx.getHandler(), ctx.getClass()];
+    const route = this.rulesOf(ctx.getHandler(), ctx.getClass());
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) {
+    if (route.public) {
       // Public routes still see a valid token's claims when one is sent.
       req.user = this.auth.tryRequest(req) ?? undefined;
       return true;
@@ -99,10 +125,10 @@ export class AuthGuard implements CanActivate {
     } catch (err) {
       throw new UnauthorizedException((err as Error).message);
     }
-    if (req.user.fc && !this.reflector.getAllAndOverride<boolean>(FORCE_CHANGE_KEY, targets)) {
+    if (req.user.fc && !route.forceChangeOk) {
       throw new ForbiddenException(FORCE_CHANGE_MESSAGE);
     }
-    const allowed = this.reflector.getAllAndOverride<Position[] | undefined>(POSITIONS_KEY, targets);
+    const allowed = route.positions;
     if (allowed?.length && !allowed.includes(req.user.position)) {
       const need = allowed.length === 1 ? POSITION_MESSAGES[allowed[0]!] : undefined;
       throw new ForbiddenException(need ?? `Your position (${req.user.position}) may not do this.`);

@@ -1,6 +1,6 @@
-import { BadRequestException, type INestApplication, ValidationPipe } from '@nestjs/common';
+import { BadRequestException, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { type CustomStrategy, ServerNats } from '@nestjs/microservices';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Server } from 'node:http';
@@ -11,7 +11,9 @@ import { listProblem } from './limits';
 import { createLogger, PinoNestLogger, requestLogger } from './logger';
 import { type Migration, migrateBeforeStart } from './migrations';
 import { LOGGER } from './module';
-import { StripBidiInterceptor, stripBidiDeep } from './text';
+import { StripBidiNatsDeserializer } from './nats';
+import { stripBidiDeep } from './text';
+import { BahiValidationPipe } from './validation';
 
 /** Body size limit of JSON and form requests (file uploads have their own limits). */
 export const BODY_LIMIT = '1mb';
@@ -43,7 +45,7 @@ export function configureApp(app: INestApplication): { cfg: ServiceConfig; logge
     res.status(out.status).json(out.body);
   });
   app.useGlobalPipes(
-    new ValidationPipe({
+    new BahiValidationPipe({
       whitelist: true,
       forbidNonWhitelisted: true,
       transform: true,
@@ -51,15 +53,38 @@ export function configureApp(app: INestApplication): { cfg: ServiceConfig; logge
     }),
   );
   app.useGlobalFilters(new AllExceptionsFilter(logger));
-  app.useGlobalInterceptors(new StripBidiInterceptor());
-  app.connectMicroservice<MicroserviceOptions>(
+  // No global interceptor: NATS messages are cleaned of bidi controls as they are decoded.
+  app.connectMicroservice<CustomStrategy>(
     {
-      transport: Transport.NATS,
-      options: { ...natsConnectOptions(cfg), queue: cfg.service, name: `${cfg.service}-server`, maxReconnectAttempts: -1 },
+      strategy: new BahiNatsServer({
+        ...natsConnectOptions(cfg),
+        queue: cfg.service,
+        name: `${cfg.service}-server`,
+        maxReconnectAttempts: -1,
+        deserializer: new StripBidiNatsDeserializer(),
+      }),
     },
     { inheritAppConfig: true },
   );
   return { cfg, logger };
+}
+
+/**
+ * Nest's NATS server, remembering each subject's route: Nest finds a message's handler by
+ * JSON.parse of its subject, which throws (a SyntaxError and its stack) on every message, since
+ * a NATS subject is no JSON. Same routes as Nest's, computed once per subject.
+ */
+export class BahiNatsServer extends ServerNats {
+  private readonly routes = new Map<string, string>();
+  protected override getRouteFromPattern(pattern: string): string {
+    let route = this.routes.get(pattern);
+    if (route === undefined) {
+      route = super.getRouteFromPattern(pattern);
+      // Subjects are the handlers' own (a bounded set); the bound only guards against surprises.
+      if (this.routes.size < 10_000) this.routes.set(pattern, route);
+    }
+    return route;
+  }
 }
 
 /** Starts the NATS server and HTTP listener; a busy port is a clear error naming it. */

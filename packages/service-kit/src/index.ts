@@ -3,12 +3,12 @@ export { bootstrapService, configureApp, startApp, BODY_LIMIT } from './bootstra
 export { loadServiceConfig, uriNamesDatabase, SERVICE_CONFIG, type ServiceConfig } from './config';
 export { AllowedBeforePasswordChange, AuthGuard, AuthService, CurrentUser, Positions, Public, Tenant, type AuthedRequest } from './auth';
 export { AllExceptionsFilter, describeError, validationException, type ErrorOutcome } from './errors';
-export { NatsClient, NATS_CONNECTION, remoteToHttp } from './nats';
+export { NatsClient, NATS_CONNECTION, remoteToHttp, StripBidiNatsDeserializer } from './nats';
 export { SequenceService } from './sequence';
 export { DocumentSeries, financialYearOf, SeriesDocumentGone, type DocumentSeriesOptions } from './series';
 export { EventCache, type EventCacheOptions } from './event-cache';
 export { today, isRealDate } from './dates';
-export { BIDI_CONTROL, stripBidi, stripBidiDeep, StripBidiNatsDeserializer } from './text';
+export { BIDI_CONTROL, stripBidi, stripBidiDeep } from './text';
 export { BoundedArray, Limits, hasControlChar, intParam, listProblem } from './limits';
 export { inTransaction, duplicateIn } from './transaction';
 export { castForInsert } from './insert';

@@ -1,8 +1,11 @@
 import { HttpException, Inject, Injectable } from '@nestjs/common';
+import type { IncomingEvent, IncomingRequest } from '@nestjs/microservices';
+import { NatsRequestJSONDeserializer } from '@nestjs/microservices/deserializers';
 import { connect, type NatsConnection } from 'nats';
 import { nestEmit, nestRequest, RemoteError } from '@bahi/auth';
 import type { PayloadOf, ReplyOf, Subject } from '@bahi/contracts';
 import { natsConnectOptions, SERVICE_CONFIG, type ServiceConfig } from './config';
+import { stripBidiDeep } from './text';
 
 /** Injection token of the service's plain `nats` connection (requests, events, revocations, health). */
 export const NATS_CONNECTION = 'BAHI_NATS_CONNECTION';
@@ -47,5 +50,20 @@ export class NatsClient {
   /** Publishes an event (buffered by the connection, flushed in order with what follows). */
   async emit<S extends Subject>(subject: S, payload: PayloadOf<S>): Promise<void> {
     nestEmit(this.nc, subject, payload);
+  }
+}
+
+/**
+ * NATS messages get the same cleaning as HTTP bodies (configureApp strips those before any
+ * pipe): whatever a handler saves from a message carries no bidi control either. Used as the
+ * NATS server's deserializer (configureApp), so every request and event is cleaned as it is
+ * decoded, before the pipes, without a global interceptor (whose rxjs chain and AsyncResource
+ * binding every HTTP call paid for while it only acted on NATS messages).
+ */
+export class StripBidiNatsDeserializer extends NatsRequestJSONDeserializer {
+  override deserialize(value: Uint8Array, options?: Record<string, unknown>): IncomingRequest | IncomingEvent {
+    const msg = super.deserialize(value, options) as IncomingRequest | IncomingEvent;
+    if (msg && typeof msg === 'object') msg.data = stripBidiDeep(msg.data);
+    return msg;
   }
 }

@@ -1,6 +1,3 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
-import type { Observable } from 'rxjs';
-
 /**
  * Unicode's bidi embeddings, overrides and isolates: LRE, RLE, PDF, LRO, RLO (U+202A-202E) and
  * LRI, RLI, FSI, PDI (U+2066-2069). Each one reorders everything after it up to its end or the
@@ -42,16 +39,4 @@ export function stripBidiDeep<T>(value: T, depth = 0): T {
     } else if (v && typeof v === 'object') stripBidiDeep(v, depth + 1);
   }
   return value;
-}
-
-/**
- * NATS messages get the same cleaning as HTTP bodies (configureApp strips those before any
- * pipe): whatever a handler saves from a message carries no bidi control either.
- */
-@Injectable()
-export class StripBidiInterceptor implements NestInterceptor {
-  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (ctx.getType() === 'rpc') stripBidiDeep(ctx.switchToRpc().getData());
-    return next.handle();
-  }
 }

@@ -171,6 +171,33 @@ describe('service kit, wired like a real service', () => {
     expect(res.body.message).toMatch(/companyId/);
   });
 
+  it('validates an empty query as before once a class has accepted one: a new instance each call, other queries fully checked', async () => {
+    const auth = bearer(person());
+    for (let i = 0; i < 3; i++) {
+      const res = await request(svc.url).get('/probe/optional-query').set('Authorization', auth).expect(200);
+      // The handler changed the previous call's instance; this call's is its own, built as new.
+      expect(res.body).toEqual({ note: null, instance: true, fresh: true });
+    }
+    expect((await request(svc.url).get('/probe/optional-query?note=hi').set('Authorization', auth).expect(200)).body.note).toBe('hi');
+    expect((await request(svc.url).get('/probe/optional-query?note=toolong').set('Authorization', auth).expect(400)).body.message).toBe('note must be at most 5 characters.');
+    expect((await request(svc.url).get('/probe/optional-query?extra=1').set('Authorization', auth).expect(400)).body.message).toMatch(/extra/);
+    // A class that needs a field refuses an empty query every time.
+    for (let i = 0; i < 2; i++) {
+      expect((await request(svc.url).get('/probe/required-query').set('Authorization', auth).expect(400)).body.message).toMatch(/^q is required/);
+    }
+    expect((await request(svc.url).get('/probe/required-query?q=rice').set('Authorization', auth).expect(200)).body).toEqual({ q: 'rice' });
+  });
+
+  it('reads each route\'s public and position rules once, and keeps them apart per route', async () => {
+    const staff = bearer(person({ position: 'staff' }));
+    for (let i = 0; i < 2; i++) {
+      await request(svc.url).get('/probe/manager').set('Authorization', staff).expect(403);
+      await request(svc.url).get('/probe/public').expect(200);
+      await request(svc.url).get('/probe/me').expect(401);
+      await request(svc.url).get('/probe/me').set('Authorization', staff).expect(200);
+    }
+  });
+
   it('answers bad bodies with a 400 naming the field and stores nothing', async () => {
     const auth = bearer(person({ companyId: 3 }));
     const r1 = await request(svc.url).post('/probe/things').set('Authorization', auth).send({ code: '', qty: -1 }).expect(400);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 // A tiny service used to test the kit the way a real service uses it.
-import { Body, Controller, Get, Module, Param, ParseIntPipe, Post } from '@nestjs/common';
-import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { Body, Controller, Get, Module, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { EventPattern, MessagePattern, Payload, RpcException } from '@nestjs/microservices';
 import { InjectModel, MongooseModule, Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { IsEmail, IsInt, IsNotEmpty, IsString, Min } from 'class-validator';
+import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import type { Model } from 'mongoose';
 import { Subjects, type TokenClaims } from '@bahi/contracts';
 import { AllowedBeforePasswordChange, BahiServiceModule, CurrentUser, NatsClient, Positions, Public, SequenceService, Tenant } from '../src';
@@ -23,6 +23,14 @@ class ThingDto {
 }
 class SeqDto {
   @IsString() @IsNotEmpty() name!: string;
+}
+/** A query whose fields may all be absent (most GET calls' queries). */
+class OptionalQuery {
+  @IsOptional() @IsString() @MaxLength(5, { message: 'note must be at most 5 characters' }) note?: string;
+}
+/** A query with a required field: an empty one is refused every time. */
+class RequiredQuery {
+  @IsString({ message: 'q is required' }) @IsNotEmpty({ message: 'q is required' }) q!: string;
 }
 class LookupDto {
   @IsInt() companyId!: number;
@@ -55,6 +63,34 @@ class ProbeController {
   @MessagePattern(Subjects.identity.userLookup)
   userLookup(@Payload() dto: LookupDto) {
     return { user: null, echo: dto.email };
+  }
+
+  /** The last events heard on the probe subject (bidi cleaning of NATS events). */
+  readonly heard: unknown[] = [];
+  @EventPattern('probe.event.heard')
+  hear(@Payload() data: unknown) {
+    this.heard.push(data);
+  }
+  @Get('probe/heard')
+  @Public()
+  heardEvents() {
+    return this.heard;
+  }
+
+  private lastQuery?: OptionalQuery;
+  @Get('probe/optional-query')
+  optionalQuery(@Query() q: OptionalQuery) {
+    // Each call must get its own instance: a handler may change what it was given.
+    const fresh = q !== this.lastQuery;
+    this.lastQuery = q;
+    const note = q.note ?? null;
+    q.note = 'changed by the handler';
+    return { note, instance: q instanceof OptionalQuery, fresh };
+  }
+
+  @Get('probe/required-query')
+  requiredQuery(@Query() q: RequiredQuery) {
+    return { q: q.q };
   }
 
   @Get('probe/product/:id')

@@ -1,6 +1,6 @@
 import { connect, JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
-import { nestRequest } from '@bahi/auth';
+import { nestEmit, nestRequest } from '@bahi/auth';
 import { Subjects } from '@bahi/contracts';
 import { startTestService, type TestService } from '../src/testing';
 import { ProbeModule } from './probe.module';
@@ -36,5 +36,17 @@ describe('bidi controls in NATS messages', () => {
     const reply = await nestRequest<{ echo: string }>(nc, Subjects.identity.userLookup, { companyId: 1, email: 'mi\u202Era\u2069@a.local' });
     expect(reply.echo).toBe('mira@a.local');
     await expect(nestRequest(nc, Subjects.identity.userLookup, { companyId: 1, email: 'not an e-mail' })).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('cleans NATS events as well (the handler hears the text without them)', async () => {
+    nestEmit(nc, 'probe.event.heard', { name: 'Ra\u202Eju', note: ['a\u2066b'], password: 'p\u202Ew' });
+    const end = Date.now() + 5000;
+    let heard: unknown[] = [];
+    while (Date.now() < end && !heard.length) {
+      heard = (await (await fetch(`${svc.url}/probe/heard`)).json()) as unknown[];
+      if (!heard.length) await new Promise((r) => setTimeout(r, 50));
+    }
+    // Passwords are compared as typed, never shown: they keep theirs.
+    expect(heard).toEqual([{ name: 'Raju', note: ['ab'], password: 'p\u202Ew' }]);
   });
 });
