@@ -40,6 +40,8 @@ export class Product {
   @Prop({ type: String }) supply_type?: SupplyType;
   /** Its product.changed event is not yet published (service-kit EventRelay). */
   @Prop({ type: String }) evt?: string;
+  /** The `seq` of its last stock movement (stock/stock.service.ts movementSeq); absent before any since it was kept. */
+  @Prop({ type: Number }) mv_seq?: number;
 }
 
 export const includesTax = (p: Pick<Product, 'price_includes_tax'>): boolean => p.price_includes_tax !== false;
@@ -100,6 +102,7 @@ export class Movement {
   @Prop({ required: true }) rate_p!: number;
   @Prop({ required: true }) stock_m!: number;
   @Prop({ required: true }) date!: Date;
+  /** Orders one product's movements (movementSeq): not a number series, not shown. */
   @Prop({ required: true }) seq!: number;
 }
 export const MovementSchema = SchemaFactory.createForClass(Movement);

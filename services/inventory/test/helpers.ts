@@ -20,7 +20,7 @@ export interface Stack {
 }
 
 /** Embedded MongoDB, a real nats-server and inventory on free ports; no demo seed. */
-export async function startInventory(): Promise<Stack> {
+export async function startInventory(opts: { monitorCommands?: boolean } = {}): Promise<Stack> {
   process.env.BAHI_DEMO = '0';
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   const nc = await connect({ servers: nats.url });
@@ -29,7 +29,9 @@ export async function startInventory(): Promise<Stack> {
     callback: (_e, msg) => msg.respond(JSONCodec().encode({ id: (JSONCodec().decode(msg.data) as { id?: string }).id, response: { revocations: [] } })),
   });
   await nc.flush();
-  const svc = await startTestService(AppModule, { service: 'inventory', mongoUri: mongo.uri, natsUrl: nats.url, jwtSecret: SECRET });
+  // monitorCommands: the driver reports every command it sends (tests that count them).
+  const mongoUri = opts.monitorCommands ? `${mongo.uri.replace(/\/?$/, '/')}?monitorCommands=true` : mongo.uri;
+  const svc = await startTestService(AppModule, { service: 'inventory', mongoUri, natsUrl: nats.url, jwtSecret: SECRET });
   return {
     mongo,
     nats,

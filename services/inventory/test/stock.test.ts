@@ -1,4 +1,7 @@
 import request from 'supertest';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection, mongo } from 'mongoose';
+import { RELAY_COMMENT } from '@bahi/service-kit';
 import { auth, makeCategory, makeProduct, startInventory, token, type Stack } from './helpers';
 
 let s: Stack;
@@ -7,7 +10,7 @@ let p1: number;
 let p2: number;
 
 beforeAll(async () => {
-  s = await startInventory();
+  s = await startInventory({ monitorCommands: true });
   const cat = await makeCategory(s.url, A, 'Grocery');
   p1 = await makeProduct(s.url, A, { catagory: cat, name: 'Basmati Rice 5kg', brand_name: 'India Gate', mrp: '650', cp: '540', barcode: '8901234567890' });
   p2 = await makeProduct(s.url, A, { catagory: cat, name: 'Toor Dal', brand_name: 'Tata', unit: 'kg', mrp: '160', cp: '132.5' });
@@ -123,6 +126,96 @@ describe('inventory.stock.apply / reverse', () => {
     const late = await s.ask<any>('inventory.stock.apply', { companyId: 1, source: { kind: 'sale', id: 11 }, lines: [{ product_id: p2, quantity: '3', rate: '160' }] });
     expect(late).toMatchObject({ applied: false, movements: [] });
     expect(await stockOf(p2)).toBe(before);
+  });
+});
+
+describe('a stock-out in few commands (issue 33)', () => {
+  let cat: number;
+  let x: number;
+  let y: number;
+  const apply = (kind: string, id: number, lines: [number, string, string][]) =>
+    s.ask('inventory.stock.apply', { companyId: 1, source: { kind, id }, lines: lines.map(([product_id, quantity, rate]) => ({ product_id, quantity, rate })) });
+  const history = async (id: number) =>
+    ((await request(s.url).get(`/getProductHistory?id=${id}`).set(auth(A))).body.result as { type: string; Qty: string; Stock: string; source: { id: number } }[]).map((h) => [h.type, h.Qty, h.Stock, h.source.id]);
+  const details = async (id: number) => (await request(s.url).get(`/getProductDetails?id=${id}`).set(auth(A))).body.product;
+  const totals = async (q: string) => {
+    const r = await request(s.url).get(`/getProductList?pageNo=0&category=${cat}${q}`).set(auth(A));
+    return [r.body.count, r.body.totalStock, r.body.totalAmount];
+  };
+
+  beforeAll(async () => {
+    cat = await makeCategory(s.url, A, 'Hardware');
+    x = await makeProduct(s.url, A, { catagory: cat, name: 'Hinge 4in', brand_name: 'Godrej', mrp: '45', cp: '31.05', min_stock: '2', default_stock: '8' });
+    y = await makeProduct(s.url, A, { catagory: cat, name: 'Screw box', brand_name: 'Godrej', mrp: '120', cp: '96.40' });
+    expect((await apply('purchase', 500, [[x, '10', '31.05'], [y, '4', '96.40']])).applied).toBe(true);
+  });
+
+  it('a sale naming one product on two lines: each line stock after, the level, totals and history', async () => {
+    // x: 10 (High, >= 8) -3 = 7 (On) -6 = 1 (Low, <= 2); y (no min or default: High): 4 - 1.5 = 2.5.
+    // High before: 10 x 31.05 + 4 x 96.40 = 310.50 + 385.60 = 696.10.
+    expect(await totals('&stock=2')).toEqual([2, '14', '696.10']);
+    const r = await apply('sale', 500, [[x, '3', '45'], [y, '1.5', '120'], [x, '6', '45']]);
+    expect(r.movements.map((m: { product_id: number; line: number; quantity: string; stock: string }) => [m.product_id, m.line, m.quantity, m.stock])).toEqual([
+      [x, 1, '-3', '7'],
+      [y, 2, '-1.5', '2.5'],
+      [x, 3, '-6', '1'],
+    ]);
+    expect(r.negativeStock).toEqual([]);
+    expect(await details(x)).toMatchObject({ stock: '1', stock_level: 0 });
+    expect((await details(y)).stock).toBe('2.5');
+    // Low: x, 1 x 31.05 = 31.05; High: y, 2.5 x 96.40 = 241.00; the category: 3.5, 272.05.
+    expect(await totals('&stock=0')).toEqual([1, '1', '31.05']);
+    expect(await totals('&stock=2')).toEqual([1, '2.5', '241.00']);
+    expect(await totals('')).toEqual([2, '3.5', '272.05']);
+    expect(await history(x)).toEqual([
+      ['Sell', '-6', '1', 500],
+      ['Sell', '-3', '7', 500],
+      ['Buy', '10', '10', 500],
+    ]);
+    // Past zero: a later sale of x warns once, though it names x twice.
+    const neg = await apply('sale', 501, [[x, '1', '45'], [x, '1', '45']]);
+    expect(neg.movements.map((m: { stock: string }) => m.stock)).toEqual(['0', '-1']);
+    expect(neg.negativeStock).toEqual([x]);
+    expect(await apply('purchase', 501, [[x, '1', '31.05']])).toMatchObject({ applied: true });
+  });
+
+  it('costs the same six commands for one line or five: source, products read, one update, movements, totals, commit', async () => {
+    const conn = s.svc.app.get<Connection>(getConnectionToken());
+    const [client, db] = [conn.getClient(), conn.db!];
+    const sent: string[] = [];
+    // The event relay's look-up and mark (after the answer, off the apply's path) are counted apart.
+    const listen = (e: mongo.CommandStartedEvent) => void (e.commandName !== 'endSessions' && e.command.comment !== RELAY_COMMENT && sent.push(`${e.commandName} ${String(e.command[e.commandName])}`));
+    client.on('commandStarted', listen);
+    try {
+      for (const [id, lines] of [
+        [510, [[y, '0.5', '120']]],
+        [511, [[x, '1', '45'], [y, '0.25', '120'], [x, '1', '45'], [y, '0.25', '120'], [x, '1', '45']]],
+      ] as [number, [number, string, string][]][]) {
+        // The relay's work for the sale before (its look-up of the movements too) is done first.
+        while (await db.collection('stock_sources').countDocuments({ evt: { $type: 'string' } })) await new Promise((r) => setTimeout(r, 20));
+        sent.length = 0;
+        expect((await apply('sale', id, lines)).applied).toBe(true);
+        expect(sent).toEqual(['insert stock_sources', 'find products', 'update products', 'insert movements', 'update product_totals', 'commitTransaction 1']);
+      }
+    } finally {
+      client.off('commandStarted', listen);
+    }
+  });
+
+  it('orders a product history in commit order, also after movements numbered by the old company counter', async () => {
+    const z = await makeProduct(s.url, A, { catagory: cat, name: 'Latch', brand_name: 'Godrej', mrp: '60', cp: '50' });
+    expect((await apply('purchase', 520, [[z, '100', '50']])).applied).toBe(true);
+    // As the version before kept it: movements numbered 1, 2, ... by a company counter, no mv_seq on the product.
+    const db = s.svc.app.get<Connection>(getConnectionToken()).db!;
+    await db.collection('movements').updateOne({ companyId: 1, product_id: z }, { $set: { seq: 7 } });
+    await db.collection('products').updateOne({ companyId: 1, product_id: z }, { $unset: { mv_seq: '' } });
+    // Twenty sales at once, one unit each: whatever order they commit in, each stock after is one below the one before.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => apply('sale', 530 + i, [[z, '1', '60']])));
+    const h = await history(z);
+    expect(h.map((r) => r[2])).toEqual(['80', '81', '82', '83', '84', '85', '86', '87', '88', '89']);
+    const page2 = ((await request(s.url).get(`/getProductHistory?id=${z}&pageNo=2`).set(auth(A))).body.result as { type: string; Stock: string }[]).map((r) => [r.type, r.Stock]);
+    expect(page2).toEqual([['Buy', '100']]);
+    expect((await details(z)).stock).toBe('80');
   });
 });
 

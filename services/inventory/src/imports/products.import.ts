@@ -8,7 +8,7 @@ import { checkGstFields, type CompanyGstSettings, type TaxMode } from '../produc
 import { need, optional, parseEdit, yesNo } from '../products/product-input';
 import { labelSpecs, wordsOf, type ProductsService } from '../products/products.service';
 import type { Category, Product } from '../schemas';
-import type { StockService } from '../stock/stock.service';
+import { movementSeq, type StockService } from '../stock/stock.service';
 import type { Contribution } from '../products/product-totals';
 
 export const PRODUCT_FIELDS: ImportFieldDef[] = [
@@ -255,7 +255,7 @@ export function productImportHandler(products: ProductsService, stock: StockServ
       const inserts: Record<string, unknown>[] = [];
       const updates: { updateOne: { filter: object; update: object } }[] = [];
       const shifts: { before: Contribution | null; after: Contribution | null }[] = [];
-      const moves: { product_id: number; delta: number; rate_p: number; stock_m: number }[] = [];
+      const moves: { product_id: number; delta: number; rate_p: number; stock_m: number; seq: number }[] = [];
       for (const { value: v } of rows) {
         const cat = cats.get(v.categoryName.toLowerCase())!;
         const specs: Record<string, string> = {};
@@ -288,15 +288,19 @@ export function productImportHandler(products: ProductsService, stock: StockServ
             hsn_code: v.hsn_code ?? '',
             price_includes_tax: v.price_includes_tax ?? true,
           };
+          // Its opening stock's movement orders the product's history as a stock change's does (movementSeq).
+          if (p.stock_m !== 0) p.mv_seq = movementSeq(undefined, now.getTime());
           // Every field is set here with its stored type: no schema cast needed (it cost a tenth of the batch).
           inserts.push({ ...p, createdAt: now, updatedAt: now, ...pendingEventFields() });
           shifts.push({ before: null, after: p });
-          if (p.stock_m !== 0) moves.push({ product_id: p.product_id, delta: p.stock_m, rate_p: p.cp_p, stock_m: p.stock_m });
+          if (p.stock_m !== 0) moves.push({ product_id: p.product_id, delta: p.stock_m, rate_p: p.cp_p, stock_m: p.stock_m, seq: p.mv_seq! });
           continue;
         }
         const stockM = v.stock_m ?? old.stock_m;
         const minM = v.min_m ?? old.min_m;
         const defM = v.def_m ?? old.def_m;
+        // A stock change is an adjustment movement, ordered in the product's history by movementSeq.
+        const seq = stockM !== old.stock_m ? movementSeq(old.mv_seq, now.getTime()) : undefined;
         const set = {
           product_name: v.product_name,
           words: wordsOf(v.product_name, v.brand_name, v.barcode),
@@ -315,19 +319,19 @@ export function productImportHandler(products: ProductsService, stock: StockServ
           price_includes_tax: v.price_includes_tax ?? old.price_includes_tax !== false,
           specs: { ...(old.specs ?? {}), ...specs },
           updatedAt: now,
+          ...(seq !== undefined ? { mv_seq: seq } : {}),
           // Its product.changed event, published after the commit (EventRelay).
           ...pendingEventFields(),
         };
         updates.push({ updateOne: { filter: { companyId, product_id: old.product_id }, update: { $set: set } } });
         shifts.push({ before: old, after: { ...old, ...set } });
-        if (stockM !== old.stock_m) moves.push({ product_id: old.product_id, delta: stockM - old.stock_m, rate_p: v.cp_p, stock_m: stockM });
+        if (seq !== undefined) moves.push({ product_id: old.product_id, delta: stockM - old.stock_m, rate_p: v.cp_p, stock_m: stockM, seq });
       }
       if (inserts.length) await products.model.collection.insertMany(inserts, { session: session as ClientSession, ordered: true });
       if (updates.length) await products.model.collection.bulkWrite(updates as never, { session: session as ClientSession, ordered: true });
       if (moves.length) {
         // Each opening stock is its own adjustment, as a stock typed on the edit form is.
         const adj = await products.seq.reserve(companyId, 'adjustment', moves.length);
-        const seq = await products.seq.reserve(companyId, 'movement', moves.length);
         await stock.movements.collection.insertMany(
           moves.map((m, i) =>
             castForInsert(stock.movements as never, {
@@ -340,7 +344,7 @@ export function productImportHandler(products: ProductsService, stock: StockServ
               rate_p: m.rate_p,
               stock_m: m.stock_m,
               date: now,
-              seq: seq + i,
+              seq: m.seq,
             }),
           ),
           { session: session as ClientSession },

@@ -3,8 +3,8 @@ import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { StockApplyReply, StockMovement, StockSource, StockSourceKind } from '@bahi/contracts';
 import { castForInsert, inTransaction, pendingEventFields, SequenceService, SERVICE_CONFIG, type ServiceConfig } from '@bahi/service-kit';
-import { InventoryEvents } from '../events/inventory-events';
-import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
+import { InventoryEvents, movedLine, MOVEMENTS_IN_HAND, type StockSourceInHand } from '../events/inventory-events';
+import { parseMoney, parseQty, stockLevel } from '../common';
 import { type Contribution, ProductTotals } from '../products/product-totals';
 import { Movement, Product, StockSourceDoc } from '../schemas';
 import { Gate, GateTimeout } from './gate';
@@ -41,6 +41,23 @@ const REVERSAL_OF: Partial<Record<StockSourceKind, StockSourceKind>> = {
 };
 export const SOURCE_KINDS = Object.keys(DIRECTION) as StockSourceKind[];
 
+/**
+ * A movement's `seq`, which orders one product's history (getProductHistory, the export): one
+ * more than the product's last (`mv_seq`, written with its stock), and at least the clock in ms,
+ * so it also follows the movements numbered by the company counter before `mv_seq` was kept. Not
+ * a company counter: that cost a command per stock change, outside the transaction.
+ */
+export function movementSeq(last: number | undefined, nowMs: number): number {
+  return Math.max((last ?? 0) + 1, nowMs);
+}
+
+/** A product changed between the stock-out's read and its update: the transaction runs again. */
+class StockRace extends Error {
+  hasErrorLabel(l: string) {
+    return l === 'TransientTransactionError';
+  }
+}
+
 export interface LineInput {
   product_id: number;
   quantity: unknown;
@@ -48,16 +65,8 @@ export interface LineInput {
 }
 
 export function movementView(m: Movement): StockMovement {
-  return {
-    product_id: m.product_id,
-    kind: m.kind,
-    source: { kind: m.kind, id: m.source_id },
-    line: m.line,
-    quantity: milliStr(m.qty_m),
-    rate: paiseStr(m.rate_p),
-    stock: milliStr(m.stock_m),
-    date: new Date(m.date).toISOString(),
-  };
+  const { product_id, line, quantity, rate, stock, date } = movedLine(m);
+  return { product_id, kind: m.kind, source: { kind: m.kind, id: m.source_id }, line, quantity, rate, stock, date };
 }
 
 /**
@@ -114,13 +123,16 @@ export class StockService implements OnModuleInit {
     try {
       // An apply still queued when its caller's NATS deadline passed is dropped: the caller undoes
       // the sale, and the reverse's record makes the source a no-op anyway.
-      const applied = await this.gated(async (session) => {
+      const { record, moved } = await this.gated(async (session) => {
         // evt: its stock.moved event, committed with the movements and published after.
-        await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date(), ...pendingEventFields() }), { session });
-        return this.move(companyId, source.kind, source.id, parsed, when, session);
+        const record = castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date(), ...pendingEventFields() }) as unknown as StockSourceInHand;
+        await this.sources.collection.insertOne(record as never, { session });
+        return { record, moved: await this.move(companyId, source.kind, source.id, parsed, when, session) };
       }, this.cfg.natsTimeoutMs);
-      this.events.relay.kick('stock');
-      return applied;
+      // The committed record (the driver set its _id) and its movements: the relay reads neither back.
+      record[MOVEMENTS_IN_HAND] = { own: moved.movements };
+      this.events.relay.kick('stock', [record]);
+      return moved;
     } catch (err) {
       if (err instanceof GateTimeout) throw new ServiceUnavailableException(`Stock is busy (${err.message}); the ${source.kind} was not applied.`);
       // A concurrent retry of the same source won the unique index: report it as already applied.
@@ -134,12 +146,10 @@ export class StockService implements OnModuleInit {
     const source = this.checkSource(sourceIn);
     const kind = REVERSAL_OF[source.kind];
     if (!kind) throw new BadRequestException('Only a sale, a purchase, a return or a cancellation can be reversed.');
-    const done = await this.gated(async (session) => {
-      const src = await this.sources.findOneAndUpdate(
-        { companyId, kind: source.kind, id: source.id, reversed: false },
-        { $set: { reversed: true, ...pendingEventFields() } },
-        { session, returnDocument: 'after' },
-      );
+    const done = await this.gated(async (session): Promise<StockSourceInHand | null> => {
+      const src = await this.sources
+        .findOneAndUpdate({ companyId, kind: source.kind, id: source.id, reversed: false }, { $set: { reversed: true, ...pendingEventFields() } }, { session, returnDocument: 'after' })
+        .lean<StockSourceInHand>();
       if (!src) {
         // Undone before it was applied (the apply is still queued after a timeout): a reversed
         // record makes that late apply a no-op instead of stock moved for a failed sale.
@@ -148,10 +158,10 @@ export class StockService implements OnModuleInit {
           { $setOnInsert: { reversed: true, at: new Date() } },
           { upsert: true, session },
         );
-        return false;
+        return null;
       }
       const original = await this.movements.find({ companyId, kind: source.kind, source_id: source.id }).sort({ line: 1 }).session(session).lean();
-      await this.move(
+      const reply = await this.move(
         companyId,
         kind,
         source.id,
@@ -159,10 +169,12 @@ export class StockService implements OnModuleInit {
         new Date(),
         session,
       );
-      return true;
+      // The record as stored after this update, with both sets of movements for its events.
+      src[MOVEMENTS_IN_HAND] = { own: original.map(movedLine), reversal: reply.movements };
+      return src;
     });
-    if (done) this.events.relay.kick('stock');
-    return { reversed: done };
+    if (done) this.events.relay.kick('stock', [done]);
+    return { reversed: done !== null };
   }
 
   /** A manual change of one product's stock (product edit), as an adjustment movement. */
@@ -184,11 +196,11 @@ export class StockService implements OnModuleInit {
   }
 
   /**
-   * Writes the movements of one source. Products first, each locked from its update to the
-   * commit; the running totals, which every sale shares, last and in one write, so they are held
-   * for the shortest time (concurrent counters retry less). The movement numbers are taken in one
-   * step, outside the transaction (a shared counter inside would make every sale conflict), but
-   * while the products are held, so a product's movements are numbered in commit order.
+   * Writes the movements of one source: the lines' products read once, then changed in one update
+   * (a statement per product), the movements in one insert, the running totals (which every sale
+   * shares) last in one write, so they are held for the shortest time. The read and the update are
+   * in one transaction: a product another transaction wrote since the read is a write conflict
+   * (the transaction retries), so each line's stock after is the read stock plus the lines so far.
    */
   private async move(
     companyId: number,
@@ -198,47 +210,47 @@ export class StockService implements OnModuleInit {
     date: Date,
     session: ClientSession,
   ): Promise<StockApplyReply> {
-    const after: Product[] = [];
-    const shifts: { before: Contribution; after: Contribution }[] = [];
     // Through the driver: every counter sale comes here, and mongoose's casting of what this
     // method builds typed cost more than the writes (updatedAt is kept as its timestamps would;
     // inserts still go through the schema, castForInsert).
     const products = this.products.collection;
-    const updatedAt = new Date();
-    for (const l of lines) {
-      const p = (await products.findOneAndUpdate({ companyId, product_id: l.product_id }, { $inc: { stock_m: l.delta }, $set: { updatedAt } }, { session, returnDocument: 'after' })) as Product | null;
-      if (!p) throw await this.missing(companyId, lines, session);
-      const level = stockLevel(p.stock_m, p.min_m, p.def_m);
-      if (level !== p.level) await products.updateOne({ companyId, product_id: l.product_id }, { $set: { level } }, { session });
-      shifts.push({ before: { ...p, stock_m: p.stock_m - l.delta }, after: { ...p, level } });
-      after.push({ ...p, level });
-    }
-    const first = await this.seq.reserve(companyId, 'movement', lines.length);
-    const rows = lines.map((l, i) => ({
-      companyId,
-      product_id: l.product_id,
-      kind,
-      source_id: sourceId,
-      line: i + 1,
-      qty_m: l.delta,
-      rate_p: l.rate_p,
-      stock_m: after[i]!.stock_m,
-      date,
-      seq: first + i,
-    }));
+    const ids = [...new Set(lines.map((l) => l.product_id))];
+    const found = (await products
+      .find({ companyId, product_id: { $in: ids } }, { session, projection: { _id: 0, product_id: 1, stock_m: 1, min_m: 1, def_m: 1, level: 1, category: 1, brand_name: 1, active: 1, cp_p: 1, mv_seq: 1 } })
+      .toArray()) as unknown as Product[];
+    const byId = new Map(found.map((p) => [p.product_id, p]));
+    const unknown = ids.filter((id) => !byId.has(id));
+    if (unknown.length) throw new NotFoundException(`Product ${unknown.join(', ')} not found.`);
+    // Each product as the lines leave it (a product on two lines moves twice, in line order).
+    const now = new Date();
+    const state = new Map(found.map((p) => [p.product_id, { stock_m: p.stock_m ?? 0, mv_seq: p.mv_seq }]));
+    const rows = lines.map((l, i) => {
+      const st = state.get(l.product_id)!;
+      st.stock_m += l.delta;
+      st.mv_seq = movementSeq(st.mv_seq, now.getTime());
+      return { companyId, product_id: l.product_id, kind, source_id: sourceId, line: i + 1, qty_m: l.delta, rate_p: l.rate_p, stock_m: st.stock_m, date, seq: st.mv_seq };
+    });
+    const shifts: { before: Contribution; after: Contribution }[] = [];
+    const updates = found.map((p) => {
+      const st = state.get(p.product_id)!;
+      const level = stockLevel(st.stock_m, p.min_m, p.def_m);
+      shifts.push({ before: { ...p, stock_m: p.stock_m ?? 0 }, after: { ...p, stock_m: st.stock_m, level } });
+      return {
+        updateOne: {
+          // The stock read is part of the filter: a product changed since cannot take this change.
+          filter: { companyId, product_id: p.product_id, stock_m: p.stock_m ?? null },
+          update: { $inc: { stock_m: st.stock_m - (p.stock_m ?? 0) }, $set: { level, mv_seq: st.mv_seq, updatedAt: now } },
+        },
+      };
+    });
+    const res = await products.bulkWrite(updates, { session, ordered: true });
+    if (res.matchedCount !== updates.length) throw new StockRace(`stock: ${updates.length - res.matchedCount} product(s) changed while read`);
     await this.movements.collection.insertMany(rows.map((r) => castForInsert(this.movements as never, r)), { session });
     await this.totals.shiftMany(companyId, shifts, session);
     return {
       applied: true,
       movements: rows.map((m) => movementView(m as Movement)),
-      negativeStock: [...new Set(after.filter((p) => p.stock_m < 0).map((p) => p.product_id))],
+      negativeStock: [...new Set(rows.filter((m) => m.stock_m < 0).map((m) => m.product_id))],
     };
-  }
-
-  /** The 404 for lines naming products the company does not have. */
-  private async missing(companyId: number, lines: { product_id: number }[], session: ClientSession): Promise<NotFoundException> {
-    const ids = [...new Set(lines.map((l) => l.product_id))];
-    const have = new Set((await this.products.find({ companyId, product_id: { $in: ids } }, { product_id: 1 }).session(session).lean()).map((p) => p.product_id));
-    return new NotFoundException(`Product ${ids.filter((i) => !have.has(i)).join(', ')} not found.`);
   }
 }
