@@ -14,8 +14,9 @@ const gst400 = <T>(f: () => T): T => {
 };
 
 /** The product's rate in percent on a day (YYYY-MM-DD, IST; today by default): from its rate history when it has one, else its `tax`. */
-export function percentOn(p: Pick<Product, 'tax' | 'rates'>, day = today()): string {
-  return (p.rates?.length ? rateOn(p.rates, day) : null) ?? taxPercent(p.tax);
+export function percentOn(p: Pick<Product, 'tax' | 'rates'>, day?: string): string {
+  // The day is worked out only for a product with a history (every scan's snapshot asks twice).
+  return (p.rates?.length ? rateOn(p.rates, day ?? today()) : null) ?? taxPercent(p.tax);
 }
 
 /**

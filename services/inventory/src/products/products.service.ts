@@ -247,6 +247,7 @@ export class ProductsService {
   }
 
   snapshot(p: Product, categoryName?: string): ProductSnapshot {
+    const pct = percentOn(p);
     return {
       product_id: p.product_id,
       product_name: p.product_name,
@@ -257,8 +258,8 @@ export class ProductsService {
       unit: p.unit,
       per_peice_quantity: milliStr(p.ppq_m),
       stock: milliStr(p.stock_m),
-      tax: taxMultiplier(percentOn(p)),
-      tax_percent: percentOn(p),
+      tax: taxMultiplier(pct),
+      tax_percent: pct,
       ...(p.rates?.length ? { rates: p.rates.map((r) => ({ rate: r.rate, from: r.from })) } : {}),
       price_includes_tax: includesTax(p),
       hsn_code: p.hsn_code ?? '',
