@@ -46,7 +46,7 @@ step = 'counter';
 const counter = json('counter.json');
 if (counter?.phases?.length) {
   const cload = (p) => (Array.isArray(p.load) ? `${p.load[0]}→${p.load[1]}` : String(p.load));
-  const list = (o, unit = '') => Object.entries(o).map(([k, v]) => `${k} ${v}${unit}`).join(', ');
+  const list = (o, unit = '', digits = null) => Object.entries(o).map(([k, v]) => `${k} ${digits === null ? v : v.toFixed(digits)}${unit}`).join(', ');
   // The two scopes: the counter (reports stopped; its seven processes) and the whole npm start stack (reports running).
   for (const [key, label, cpuBudget, cmdBudget] of [
     ['counter', 'counter (sales, inventory, ledger, identity, gateway, MongoDB, NATS; reports stopped)', 15, 18],
@@ -58,7 +58,7 @@ if (counter?.phases?.length) {
       continue;
     }
     const at = `${sc.cashiers} cashiers, ${n0(sc.products)} products, n=${sc.sales}`;
-    row('counter', `CPU per sale (3 scans + MAKE_SALE), ${label}, ${at}`, `**${sc.cpuPerSale} ms**: ${list(sc.cpu, ' ms')}`, `≤ ${cpuBudget} ms`, sc.cpuPerSale <= cpuBudget, cload(sc));
+    row('counter', `CPU per sale (3 scans + MAKE_SALE), ${label}, ${at}`, `**${sc.cpuPerSale} ms**: ${list(sc.cpu, ' ms', 1)}`, `≤ ${cpuBudget} ms`, sc.cpuPerSale <= cpuBudget, cload(sc));
     row('counter', `MongoDB commands per sale, ${label}, ${at}`, `**${sc.commandsPerSale}**: ${list(sc.commands)}`, `≤ ${cmdBudget}`, sc.commandsPerSale <= cmdBudget, cload(sc));
   }
   if (counter.scopes?.counter) row('counter', 'the bench client\'s own CPU per sale (apart from both scopes)', `${counter.scopes.counter.benchCpuPerSale} ms`, '—', null, cload(counter.scopes.counter));
@@ -73,7 +73,7 @@ if (counter?.phases?.length) {
     }
     const f = counter.floor?.[p.cashiers];
     if (p.floorRatio !== null && f) row('counter', `MAKE_SALE p50 / bare Node HTTP round trip p50, ${at} (floor ${f.p50.toFixed(3)} ms at ${p.cashiers} client${p.cashiers > 1 ? 's' : ''}, same run)`, `${p.floorRatio}x`, '—', null, cload(p));
-    row('counter', `throughput; CPU and commands per sale (counter scope), ${at}`, `${p.salesPerSecond} sales/s; ${p.cpuPerSale} ms (${list(p.cpu)}); ${p.commandsPerSale} commands (${list(p.commands)})`, '—', null, cload(p));
+    row('counter', `throughput; CPU and commands per sale (counter scope), ${at}`, `${p.salesPerSecond} sales/s; ${p.cpuPerSale} ms (${list(p.cpu, '', 1)}); ${p.commandsPerSale} commands (${list(p.commands)})`, '—', null, cload(p));
   }
   // Reports beside the counter (alternating slices of one run) and the projection lag while selling.
   const r = counter.reports;
@@ -234,10 +234,28 @@ for (const r of rows) {
   else if (!kept.includes(r.step)) {
     const old = oldRows.filter((o) => STEP_AREAS[r.step].includes(o.area));
     kept.push(r.step);
-    table.push(...(old.length ? old.map((o) => o.line) : [r.line]));
+    // A page whose table has no rows of that step (its figures live in a section of their own) gets none.
+    table.push(...(page ? old.map((o) => o.line) : [r.line]));
   }
 }
-const keptNote = kept.length && page ? ` The rows of the steps not rerun (${kept.filter((k) => k !== 'workspaces-mongo').join(', ')}) are kept from the page as it was.` : '';
+// When each step's rows were measured, kept on the page in a comment under the table, so rows kept
+// from an earlier run still say when they were taken.
+const STEP_LOGS = { counter: 'counter.log', gst: 'gst-counter.log', gstr1: 'gstr1.log', imports: 'imports.log', suite: 'suite.log', workspaces: 'workspaces.log', 'first-load': 'first-load.log', reports: 'reports.log' };
+const RECORD = /<!-- bench-steps: (.*) -->/;
+const oldRecord = JSON.parse(page?.match(RECORD)?.[1] ?? '{}');
+// A page from before this record: its own line says when its rows were taken.
+const oldLine = page?.match(/^Figures of `npm run bench` on [^:]*: (.*)$/m)?.[1]?.replace(/\.$/, '');
+const when = {};
+for (const [st, log] of Object.entries(STEP_LOGS)) {
+  const e = steps[log];
+  const utc = (t) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
+  if (ran[st] && e) when[st] = `${utc(Date.parse(e.date) - e.seconds * 1000)}–${utc(e.date).slice(11)} UTC`;
+  else if (!ran[st] && (oldRecord[st] || oldLine)) when[st] = oldRecord[st] ?? `as the page before said (${oldLine})`;
+}
+const keptSteps = kept.filter((k) => k !== 'workspaces-mongo');
+const byWhen = new Map();
+for (const st of keptSteps) byWhen.set(when[st] ?? 'earlier', [...(byWhen.get(when[st] ?? 'earlier') ?? []), st]);
+const keptNote = keptSteps.length && page ? ` Kept from earlier runs (not rerun this time): ${[...byWhen].map(([w, sts]) => `${sts.join(', ')} ${w}`).join('; ')}.` : '';
 
 const top = `# Benchmarks
 
@@ -251,6 +269,8 @@ Budgets are checked here, never in tests.
 | area | figure | value | budget | result | load |
 |---|---|---|---|---|---|
 ${table.join('\n')}
+
+<!-- bench-steps: ${JSON.stringify(when)} -->
 `;
 
 const commands = `\`\`\`sh
