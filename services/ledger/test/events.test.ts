@@ -3,9 +3,9 @@
 // Every customer or distributor write as party.changed (the name reports shows).
 import { JSONCodec } from 'nats';
 import { EventStreams, EventSubjects, Subjects, type HistoryPageReply, type LedgerEntryEvent, type PartyChangedEvent, type PartyDueReply, type PaymentEvent } from '@bahi/contracts';
-import { Money } from '@bahi/service-kit';
+import { Money, RELAY_COMMENT } from '@bahi/service-kit';
 import { getConnectionToken } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
 import { startTestService } from '@bahi/service-kit/testing';
 import { AppModule } from '../src/app.module';
 import { as, customerForm, distributorForm, SECRET, startLedger, tokenFor, type Stack } from './helpers';
@@ -38,16 +38,31 @@ async function waitForCount(n: number, ms = 5000, read = entryEvents) {
   }
 }
 
+/** The relay's commands (RELAY_COMMENT) since the test began: `<command> <collection>`. */
+const relayCommands: string[] = [];
+
 beforeAll(async () => {
-  stack = await startLedger();
+  // No sweep during the tests: every lookup counted is a kick's.
+  process.env.BAHI_EVENT_SWEEP_MS = '600000';
+  stack = await startLedger({ monitorCommands: true });
+  stack.svc.app
+    .get<Connection>(getConnectionToken())
+    .getClient()
+    .on('commandStarted', (e: mongo.CommandStartedEvent) => {
+      if (e.command.comment === RELAY_COMMENT) relayCommands.push(`${e.commandName} ${String(e.command[e.commandName])}`);
+    });
   A = as(stack.url, tokenFor(1));
   cust = (await A.post('/clients/addClient', customerForm({ mobile_no: '9123400777', name: 'Ravi Events' }))).body.id;
   dist = (await A.post('/addDistributor', distributorForm())).body.id;
 }, 60_000);
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  delete process.env.BAHI_EVENT_SWEEP_MS;
+  await stack?.stop();
+});
 
 describe('ledger domain events', () => {
   it('a sale entry, a payment received, a purchase, a payment given and a reversal arrive once each; the deltas sum to the due', async () => {
+    relayCommands.length = 0;
     // Sale 1000.00 with 250.50 paid: delta +749.50. Payment 200.25: delta -200.25. Reversal of a second sale 80 (0 paid): +80 then -80.
     // Customer due = 749.50 - 200.25 + 80 - 80 = 549.25.
     await stack.ask(Subjects.ledger.entryPost, { companyId: 1, party: { kind: 'customer', id: cust }, source: { kind: 'sale', id: 501 }, amount: '1000', paid: '250.50', dueDate: '2030-06-01', date: '2030-05-01' });
@@ -64,6 +79,12 @@ describe('ledger domain events', () => {
     const all = await waitForCount(6);
     await new Promise((r) => setTimeout(r, 300));
     expect(await entryEvents()).toHaveLength(6);
+    // Each post, payment and reversal handed its entry to the relay: cleared, never looked up
+    // (the next test checks the events equal the stored entries' own).
+    const onEntries = relayCommands.filter((c) => c.endsWith(' entries'));
+    expect(onEntries.filter((c) => !c.startsWith('update'))).toEqual([]);
+    expect(onEntries.length).toBeGreaterThanOrEqual(1);
+    expect(onEntries.length).toBeLessThanOrEqual(6);
     expect(all.map((e) => e.msgId)).toEqual(all.map((e) => e.event.eventId));
     const ofCust = all.filter((e) => e.event.party.kind === 'customer');
     expect(ofCust.map((e) => [e.subject, e.event.entryKind, e.event.delta])).toEqual([

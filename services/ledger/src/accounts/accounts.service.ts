@@ -2,7 +2,7 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { HistoryRow, PartyKind, PartyRef, PaymentLine, SourceKind, SourceRef } from '@bahi/contracts';
-import { castForInsert, duplicateIn, inTransaction, Money, paymentsLabel, SequenceService } from '@bahi/service-kit';
+import { castForInsert, duplicateIn, inTransaction, Money, paymentsLabel, SequenceService, type CommittedRecord } from '@bahi/service-kit';
 import { LedgerEvents } from '../events/ledger-events';
 import { PAGE_SIZE, today } from '../common';
 import { EntrySourceDoc } from './entry-source.schema';
@@ -211,7 +211,7 @@ export class AccountsService {
           // A repeat that brings the number the first post could not know yet (a note is numbered
           // only after its entry is posted): written once onto the entry.
           if (input.docNo) await this.model.collection.updateOne({ ...key, entryKind: kind, docNo: { $exists: false } }, { $set: { docNo: input.docNo } }, { session });
-          return false;
+          return null;
         }
         let partyVersion: number | undefined;
         if (input.guard) {
@@ -239,10 +239,11 @@ export class AccountsService {
           createdAt: new Date(),
         });
         await this.model.collection.insertOne(entry, { session });
-        return true;
-      }).then((posted) => {
-        if (posted) this.events.relay.kick('entry');
-        return posted;
+        return entry;
+      }).then((entry) => {
+        // The entry as stored (the driver set its _id; evt is a schema default): the relay publishes it without reading it back.
+        if (entry) this.events.relay.kick('entry', [entry]);
+        return entry !== null;
       });
     } catch (err) {
       // The entry is there without a record: posted before records were kept.
@@ -262,13 +263,13 @@ export class AccountsService {
       const seen = await this.sources
         .findOneAndUpdate(key, { $set: { reversed: true }, $setOnInsert: { at: new Date() } }, { upsert: true, session, returnDocument: 'before' })
         .lean();
-      if (seen?.reversed) return false;
+      if (seen?.reversed) return null;
       // No record: either nothing posted yet, or an entry posted before records were kept.
       const rows = await this.model.find({ ...key, entryKind: { $in: [kind, 'reversal'] } }).session(session).lean();
       const original = rows.find((e) => e.entryKind === kind);
-      if (!original || rows.some((e) => e.entryKind === 'reversal')) return false;
+      if (!original || rows.some((e) => e.entryKind === 'reversal')) return null;
       const seq = await this.seq.next(companyId, 'entry');
-      await this.model.create(
+      const [reversal] = await this.model.create(
         [
           {
             ...key,
@@ -288,10 +289,11 @@ export class AccountsService {
         ],
         { session },
       );
-      return true;
-    }).then((reversed) => {
-      if (reversed) this.events.relay.kick('entry');
-      return reversed;
+      return reversal!.toObject();
+    }).then((reversal) => {
+      // The reversal as stored: published without reading it back.
+      if (reversal) this.events.relay.kick('entry', [reversal]);
+      return reversal !== null;
     });
   }
 
@@ -303,8 +305,9 @@ export class AccountsService {
       if (seen !== null) return seen;
     }
     const paymentId = await this.seq.next(input.companyId, 'payment');
+    let entry: CommittedRecord;
     try {
-      await this.createPayment(input, paymentId);
+      entry = await this.createPayment(input, paymentId);
     } catch (err) {
       // A concurrent retry with the same key won the unique index: answer its payment.
       if (key && (err as { code?: number }).code === 11000) {
@@ -313,7 +316,7 @@ export class AccountsService {
       }
       throw err;
     }
-    this.events.relay.kick('entry');
+    this.events.relay.kick('entry', [entry]);
     return paymentId;
   }
 
@@ -326,15 +329,17 @@ export class AccountsService {
     return e.sourceId;
   }
 
-  private async createPayment(input: PaymentInput, paymentId: number): Promise<void> {
+  /** Stores the payment's entry; returns it as stored. */
+  private async createPayment(input: PaymentInput, paymentId: number): Promise<CommittedRecord> {
     const seq = await this.seq.next(input.companyId, 'entry');
     // In a transaction with the party's account document, so a bill's cancellation checking
     // "no payment after the bill" cannot miss a payment committing at the same moment.
-    await inTransaction(
+    return inTransaction(
       this.conn,
       async (session) => {
         const partyVersion = await this.touchParty(input.companyId, input.party, session);
-        await this.model.create([{ ...this.paymentEntry(input, paymentId, seq), partyVersion }], { session });
+        const [entry] = await this.model.create([{ ...this.paymentEntry(input, paymentId, seq), partyVersion }], { session });
+        return entry!.toObject() as CommittedRecord;
       },
       (err) => duplicateIn(err, this.partyAccounts.collection.collectionName),
     );
