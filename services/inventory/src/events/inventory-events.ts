@@ -12,8 +12,9 @@ import {
   type PurchaseCompletedEvent,
   type PurchaseReturnedEvent,
   type StockMovedEvent,
+  type StockMovement,
 } from '@bahi/contracts';
-import { dec, EventRelay, historyHandlers, RelayService, istDate, LOGGER, NATS_CONNECTION } from '@bahi/service-kit';
+import { dec, EventRelay, historyHandlers, RelayService, istDate, LOGGER, NATS_CONNECTION, RELAY_COMMENT } from '@bahi/service-kit';
 import { milliStr, paiseStr } from '../common';
 import { DEBIT_NOTE_MODEL, type DebitNoteDoc } from '../purchases/debit-note.schema';
 import { PURCHASE_MODEL, type PurchaseDoc } from '../purchases/purchase.schema';
@@ -105,17 +106,31 @@ const REVERSAL: Record<string, string> = {
   'sale-cancel': 'sale-cancel-reversal',
 };
 
+/** A movement's figures as stock.moved and the stock replies carry them (contracts StockMovement). */
+export type MovedLine = Pick<StockMovement, 'product_id' | 'line' | 'quantity' | 'rate' | 'stock' | 'date'>;
+export function movedLine(m: Movement): MovedLine {
+  return { product_id: m.product_id, line: m.line, quantity: milliStr(m.qty_m), rate: paiseStr(m.rate_p), stock: milliStr(m.stock_m), date: new Date(m.date).toISOString() };
+}
+
+/**
+ * The movements a stock write has in hand, set on the source record it hands to the relay, so
+ * the stock.moved events are built without reading them back (a symbol: never stored). `own`:
+ * the source's movements by line; `reversal`: its reversal's, when it was reversed.
+ */
+export const MOVEMENTS_IN_HAND = Symbol('movements in hand');
+export type StockSourceInHand = StockSourceDoc & { [MOVEMENTS_IN_HAND]?: { own: MovedLine[]; reversal?: MovedLine[] } };
+
 /** A stock source's events: applied (its movements), then reversed (the reversal's) once a reverse wrote them. */
-export function stockEvents(src: StockSourceDoc, own: Movement[], reversal: Movement[]): HistoryEvent<'events.inventory.stock.moved'>[] {
+export function stockEvents(src: StockSourceDoc, own: MovedLine[], reversal: MovedLine[]): HistoryEvent<'events.inventory.stock.moved'>[] {
   const out: HistoryEvent<'events.inventory.stock.moved'>[] = [];
-  const one = (fact: 'applied' | 'reversed', ms: Movement[]): StockMovedEvent => ({
+  const one = (fact: 'applied' | 'reversed', ms: MovedLine[]): StockMovedEvent => ({
     eventId: `stock:${src.companyId}:${src.kind}:${src.id}:${fact}`,
     companyId: src.companyId,
     occurredAt: new Date(fact === 'applied' ? src.at : ms[0]!.date).toISOString(),
     date: istDate(new Date(ms[0]!.date)),
     fact,
     source: { kind: src.kind, id: src.id },
-    movements: ms.map((m) => ({ product_id: m.product_id, line: m.line, quantity: milliStr(m.qty_m), rate: paiseStr(m.rate_p), stock: milliStr(m.stock_m) })),
+    movements: ms.map((m) => ({ product_id: m.product_id, line: m.line, quantity: m.quantity, rate: m.rate, stock: m.stock })),
   });
   if (own.length) out.push({ subject: EventSubjects.inventory.stockMoved, event: one('applied', own) });
   if (reversal.length) out.push({ subject: EventSubjects.inventory.stockMoved, event: one('reversed', reversal) });
@@ -165,7 +180,7 @@ export class InventoryEvents extends RelayService {
     @Inject(LOGGER) log: Logger,
   ) {
     super();
-    const moves = (companyId: number, kind: string, id: number) => movements.collection.find({ companyId, kind, source_id: id }).sort({ line: 1 }).toArray() as unknown as Promise<Movement[]>;
+    const moves = async (companyId: number, kind: string, id: number) => ((await movements.collection.find({ companyId, kind, source_id: id }, { comment: RELAY_COMMENT }).sort({ line: 1 }).toArray()) as unknown as Movement[]).map(movedLine);
     this.relay = new EventRelay({
       nc,
       log,
@@ -177,7 +192,11 @@ export class InventoryEvents extends RelayService {
           name: 'stock',
           collection: sources.collection,
           complete: {},
-          toEvents: async (s: StockSourceDoc) => stockEvents(s, await moves(s.companyId, s.kind, s.id), REVERSAL[s.kind] && s.reversed ? await moves(s.companyId, REVERSAL[s.kind]!, s.id) : []),
+          toEvents: async (s: StockSourceInHand) => {
+            const held = s[MOVEMENTS_IN_HAND];
+            const reversal = REVERSAL[s.kind] && s.reversed ? (held?.reversal ?? (await moves(s.companyId, REVERSAL[s.kind]!, s.id))) : [];
+            return stockEvents(s, held?.own ?? (await moves(s.companyId, s.kind, s.id)), reversal);
+          },
         },
         {
           name: 'product',
