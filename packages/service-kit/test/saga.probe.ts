@@ -6,7 +6,7 @@ import { InjectModel, MongooseModule } from '@nestjs/mongoose';
 import { type Model, Schema } from 'mongoose';
 import type { Logger } from 'pino';
 import { Subjects } from '@bahi/contracts';
-import { BahiServiceModule, indexSaga, LOGGER, NatsClient, Saga, sagaFields, type SagaRecord } from '../src';
+import { BahiServiceModule, indexSaga, LOGGER, NatsClient, Saga, sagaFields, type SagaOptions, type SagaRecord } from '../src';
 
 export interface TallyDoc extends SagaRecord {
   tallyId: number;
@@ -70,7 +70,7 @@ class RemoteController {
 }
 
 /** The tally's saga; `renewEveryMs: 0` stands in for a stalled owner (its lease runs out under it). */
-export function tallySaga(model: Model<TallyDoc>, nats: NatsClient, remote: Remote, log: Logger, leaseMs: number, renewEveryMs?: number) {
+export function tallySaga(model: Model<TallyDoc>, nats: NatsClient, remote: Remote, log: Logger, leaseMs: number, renewEveryMs?: number, relay?: SagaOptions<TallyDoc, unknown>['relay']) {
   const source = (t: TallyDoc) => ({ kind: 'sale' as const, id: t.tallyId });
   const saga: Saga<TallyDoc, { tallyId: number }> = new Saga<TallyDoc, { tallyId: number }>({
     model,
@@ -78,6 +78,7 @@ export function tallySaga(model: Model<TallyDoc>, nats: NatsClient, remote: Remo
     noun: 'tally',
     leaseMs,
     renewEveryMs,
+    relay,
     log,
     apply: async (t) => {
       await nats.send(Subjects.inventory.stockApply, { companyId: t.companyId, source: source(t), lines: [] });

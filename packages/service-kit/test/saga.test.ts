@@ -7,6 +7,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import { Subjects } from '@bahi/contracts';
 import { startMongo, startNats, type MongoHandle, type NatsHandle } from '@bahi/devstack';
 import { startTestService, type TestService } from '../src/testing';
+import { EventRelay, EVENT_PENDING_FIELD, RELAY_COMMENT } from '../src/events';
 import { NoDatabaseProbeModule, SagaProbeModule, Remote, tallySaga, TallyService } from './saga.probe';
 
 const secret = 'saga-test-secret-0123456789abcdef';
@@ -62,15 +63,15 @@ describe('Saga: one business fact across services, all or nothing', () => {
    * The commands `work` sends to the records' collection, in order (name and the first filter),
    * leaving out lease renewals (the heartbeat's updateMany, which comes when it comes).
    */
-  async function commandsOf(work: () => Promise<unknown>): Promise<{ name: string; q?: mongo.Document; set?: mongo.Document }[]> {
+  async function commandsOf(work: () => Promise<unknown>): Promise<{ name: string; q?: mongo.Document; set?: mongo.Document; comment?: unknown }[]> {
     const client = svc.app.get<Connection>(getConnectionToken()).getClient();
-    const sent: { name: string; q?: mongo.Document; set?: mongo.Document }[] = [];
+    const sent: { name: string; q?: mongo.Document; set?: mongo.Document; comment?: unknown }[] = [];
     const listen = (e: mongo.CommandStartedEvent) => {
       const c = e.command as mongo.Document;
       if (c[e.commandName] !== 'tallies') return;
       const u = c.updates?.[0];
       if (u?.multi) return;
-      sent.push({ name: e.commandName, q: u?.q ?? c.query ?? c.filter, set: u?.u?.$set ?? c.update?.$set });
+      sent.push({ name: e.commandName, q: u?.q ?? c.query ?? c.filter, set: u?.u?.$set ?? c.update?.$set, comment: c.comment });
     };
     client.on('commandStarted', listen);
     try {
@@ -156,6 +157,49 @@ describe('Saga: one business fact across services, all or nothing', () => {
       expect(sent[3]).toMatchObject({ q: { tallyId: id, status: 'pending', ledgerPosted: true, owner }, set: { lockedUntil: expect.any(Date) } });
       expect(remote.calls).toEqual({ ...before, finish: before.finish + 1, completed: before.completed + 1 });
     });
+  });
+
+  it('with a relay: complete hands the record as its write stored it (_id, evt, the schema-cast fields) to the relay, which publishes it without a lookup', async () => {
+    const nc = await connect({ servers: nats.url });
+    const handed: Record<string, unknown>[] = [];
+    const relay = new EventRelay({
+      nc,
+      stream: { name: 'BAHI_TALLY_TEST', subjects: ['events.tally.>'], owner: 'sales', maxAgeDays: 1, maxBytes: 1024 ** 2, duplicateWindowMs: 60_000 },
+      sources: [{
+        name: 'tally', collection: tally.model.collection as never, complete: { status: 'complete' },
+        toEvents: ((d: Record<string, unknown>) => {
+          handed.push(d);
+          return [{ subject: 'events.tally.counted', event: { eventId: `tally:${String(d.tallyId)}`, companyId: d.companyId, amount: d.amount } }];
+        }) as never,
+      }],
+      log: tally.log,
+      kickDelayMs: 0,
+    });
+    try {
+      const saga = tallySaga(tally.model, tally.nats, remote, tally.log, 2000, undefined, relay.forSource('tally'));
+      const id = next++;
+      // amount given as a number: the schema stores it as a string, and that is what is published.
+      const sent = await commandsOf(async () => {
+        expect(await saga.run({ ...tally.record(1, id, 'k-relay'), amount: 12 as never })).toEqual({ tallyId: id });
+        await relay.drain();
+      });
+      // The last write is the relay clearing `evt`; nothing looked the record up.
+      expect(sent.map((c) => c.name)).toEqual(['insert', 'update', 'update', 'findAndModify', 'update']);
+      expect(sent[4]).toMatchObject({ comment: RELAY_COMMENT });
+      expect(sent[3]).toMatchObject({ q: { tallyId: id, status: 'pending' }, set: { status: 'complete', [EVENT_PENDING_FIELD]: expect.any(String) } });
+      expect(handed).toEqual([expect.objectContaining({ _id: expect.anything(), tallyId: id, status: 'complete', amount: '12', [EVENT_PENDING_FIELD]: sent[3]!.set![EVENT_PENDING_FIELD] })]);
+      expect(handed[0]).not.toHaveProperty('owner');
+      expect(relay.published).toBe(1);
+      const stored = (await tally.model.collection.findOne({ tallyId: id }))!;
+      expect(stored).toMatchObject({ status: 'complete', amount: '12' });
+      expect(stored).not.toHaveProperty(EVENT_PENDING_FIELD);
+      const jsm = await nc.jetstreamManager();
+      const m = await jsm.streams.getMessage('BAHI_TALLY_TEST', { last_by_subj: 'events.tally.counted' });
+      expect(JSONCodec().decode(m.data)).toEqual({ eventId: `tally:${id}`, companyId: 1, amount: '12' });
+    } finally {
+      await relay.stop();
+      await nc.close();
+    }
   });
 
   describe('the key found taken by the insert (no lookup first)', () => {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import type { Model } from 'mongoose';
 import type { Logger } from 'pino';
 import { castForInsert } from '../insert';
-import { pendingEventFields } from '../events/relay';
+import { pendingEventFields, type CommittedRecord } from '../events/relay';
 import type { SagaRecord } from './schema';
 
 /** How often records left by a crash are looked for. */
@@ -74,9 +74,10 @@ export interface SagaOptions<D extends SagaRecord, R> {
   completed?(doc: D): void;
   /**
    * The owner's EventRelay: the completing update also marks the record's domain event pending
-   * (`evt`, one write with the fact), and the relay is kicked after it; the answer never waits.
+   * (`evt`, one write with the fact), and the relay is kicked after it with the record as that
+   * write stored it, so it publishes without looking it up; the answer never waits.
    */
-  relay?: { kick(): void };
+  relay?: { kick(doc?: CommittedRecord): void };
   /** Ends of the failure message: everything undone / the undo left to the re-driver. */
   undoneTail: string;
   laterTail: string;
@@ -312,11 +313,20 @@ export class Saga<D extends SagaRecord, R> {
 
   /** Marks this attempt's pending record complete; false when it was no longer pending or no longer ours. */
   private async complete(doc: D): Promise<boolean> {
-    const fields: Record<string, unknown> = { status: 'complete' };
-    if (this.o.relay) Object.assign(fields, pendingEventFields());
-    if (!(await this.update(this.where(doc, { status: 'pending', owner: doc.owner }), fields, { owner: 1 }))) return false;
+    const filter = this.where(doc, { status: 'pending', owner: doc.owner });
+    if (!this.o.relay) {
+      if (!(await this.update(filter, { status: 'complete' }, { owner: 1 }))) return false;
+      this.o.completed?.(doc);
+      return true;
+    }
+    // One command still: the write returns the record as stored (with `_id` and `evt`), which the
+    // relay publishes as given instead of reading it back. Not `doc`: the stored record is the one
+    // cast by the schema and moved on by the steps' own writes.
+    const fields = { status: 'complete', ...pendingEventFields(), ...(this.stamped ? { updatedAt: new Date() } : {}) };
+    const stored = await this.records.findOneAndUpdate(filter as never, { $set: fields, $unset: { owner: 1 } } as never, { returnDocument: 'after' });
+    if (!stored) return false;
     this.o.completed?.(doc);
-    this.o.relay?.kick();
+    this.o.relay.kick(stored);
     return true;
   }
 
