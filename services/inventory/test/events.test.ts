@@ -1,6 +1,9 @@
 // Inventory's domain events on JetStream (a real nats-server -js): stock moved per applied and
 // reversed source, product changed per write; each once, with exact figures; the history answers the same.
 import { JSONCodec } from 'nats';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection, mongo } from 'mongoose';
+import { RELAY_COMMENT } from '@bahi/service-kit';
 import { EventStreams, Subjects, type HistoryPageReply, type ProductChangedEvent, type StockMovedEvent } from '@bahi/contracts';
 import { auth, makeCategory, makeProduct, startInventory, token, type Stack } from './helpers';
 import request from 'supertest';
@@ -8,6 +11,8 @@ import request from 'supertest';
 let s: Stack;
 const M = token(41, 'manager');
 const codec = JSONCodec<any>();
+/** The relay's commands (RELAY_COMMENT): `<command> <collection>`. */
+const relayCommands: string[] = [];
 
 async function streamEvents(): Promise<{ subject: string; msgId: string | undefined; event: any }[]> {
   const jsm = await s.nc.jetstreamManager();
@@ -31,7 +36,13 @@ async function waitFor(pick: (e: { subject: string; event: any }) => boolean, n 
 }
 
 beforeAll(async () => {
-  s = await startInventory();
+  s = await startInventory({ monitorCommands: true });
+  s.svc.app
+    .get<Connection>(getConnectionToken())
+    .getClient()
+    .on('commandStarted', (e: mongo.CommandStartedEvent) => {
+      if (e.command.comment === RELAY_COMMENT) relayCommands.push(`${e.commandName} ${String(e.command[e.commandName])}`);
+    });
   // Stands in for identity's company details (simple mode): the import asks for the tax mode.
   s.nc.subscribe(Subjects.identity.companyDetails, {
     callback: (_e, msg) => {
@@ -65,6 +76,7 @@ describe('inventory domain events', () => {
 
   it('a stock source applied publishes stock.moved once (a retried apply adds nothing); its reverse publishes reversed', async () => {
     const source = { kind: 'purchase', id: 9001 };
+    relayCommands.length = 0;
     // In: 12 soap at 33.00; the stock goes 0 -> 12.
     const r = await s.ask(Subjects.inventory.stockApply, { companyId: 41, source, lines: [{ product_id: soap, quantity: '12', rate: '33' }] });
     expect(r.applied).toBe(true);
@@ -79,6 +91,14 @@ describe('inventory domain events', () => {
     const reversed = await waitFor((e) => e.event.eventId === 'stock:41:purchase:9001:reversed');
     // Out again: 12 - 12 = 0.
     expect(reversed.map((e) => e.event)).toEqual([expect.objectContaining({ fact: 'reversed', source, movements: [{ product_id: soap, line: 1, quantity: '-12', rate: '33.00', stock: '0' }] })]);
+    // The apply and the reverse handed their record and movements to the relay: it cleared them
+    // and looked nothing up (a sweep meanwhile, which looks up every source, purchases too, may).
+    const sweeps = relayCommands.filter((c) => c === 'find purchases').length;
+    const clears = relayCommands.filter((c) => c === 'update stock_sources').length;
+    expect(clears).toBeGreaterThanOrEqual(2);
+    expect(clears).toBeLessThanOrEqual(2 + sweeps);
+    expect(relayCommands.filter((c) => c === 'find stock_sources')).toHaveLength(sweeps);
+    expect(relayCommands.filter((c) => c === 'find movements').length).toBeLessThanOrEqual(sweeps);
   });
 
   it('a CSV import publishes product.changed for each product and stock.moved for each opening stock (by the sweep)', async () => {
