@@ -285,7 +285,7 @@ const counterBullet = `- **Counter** (issue 33's figures side by side, one run o
   (\`services/sales/bench/launcher.mjs\`, devstack's \`startStack\` without restarts, so the bench can stop
   reports), seeds the demo company with 2,000 products and signs in 50 cashiers. After about 300
   sales of warm-up (not measured: V8 compiles each process's hot paths as they run), 10 cashiers
-  sell in alternating slices with reports running and stopped (${counter?.reports?.pairs * 2 || 6} slices of
+  sell in alternating slices with reports running and stopped (${counter?.reports?.pairs * 2 || 8} slices of
   ${counter?.reports?.sliceSales || 50} sales): each cashier scans 3 products (a barcode, then typed ids) and sells to the walk-in
   with no pause between calls. The stopped slices give the **counter** scope (the CPU time, from
   \`/proc\`, of sales, inventory, ledger, identity, gateway, MongoDB and NATS), the running ones the

@@ -35,7 +35,7 @@ const list = (v, d) => (v || d).split(',').map(Number);
 const SIZES = list(process.env.BENCH_PRODUCTS, '2000,50000');
 const CASHIERS = list(process.env.BENCH_CASHIERS, '1,10,50');
 const SIDE_BY_SIDE = 10; // cashiers in the reports running / stopped slices
-const PAIRS = Number(process.env.BENCH_PAIRS || 3);
+const PAIRS = Number(process.env.BENCH_PAIRS || 4);
 const SLICE_SALES = Number(process.env.BENCH_SLICE_SALES || 5);
 const SALES_EACH = { 1: 20, 10: 15, 50: 4 };
 const WARMUP = Number(process.env.BENCH_WARMUP_SALES || 300);

@@ -4,11 +4,11 @@
 // both alike; latencies are pooled per mode. Budget: GST adds at most 10 % to MAKE_SALE p95.
 // Run after `npm run build`: node services/sales/bench/gst-counter.bench.mjs (npm run bench runs it).
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchClient } from './client.mjs';
+import { commandCounter, cpuMs } from './kit.mjs';
 
 const require = createRequire(import.meta.url);
 const { startStack } = require('@bahi/devstack');
@@ -103,36 +103,21 @@ try {
 
   for (const mode of ['simple', 'gst']) await slice(mode, 0, WARMUP_SALES, false);
 
-  // CPU time of each process (utime + stime in 10 ms ticks), to see where GST mode's cost goes.
-  const cpuMs = () => {
-    const out = {};
-    for (const [name, pid] of Object.entries(stack.pids())) {
-      try {
-        const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        out[name] = ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-      } catch {
-        // not Linux, or the process is gone
-      }
-    }
-    return out;
-  };
-  const statusClient = await MongoClient.connect(stack.mongoUri);
-  const commands = async () => {
-    const status = await statusClient.db('admin').command({ serverStatus: 1 });
-    return Object.fromEntries(Object.entries(status.metrics?.commands ?? {}).map(([k, v]) => [k, v.total]));
-  };
+  // CPU time of each process and MongoDB's commands, to see where GST mode's cost goes.
+  const counter = await commandCounter(stack.mongoUri);
+  const commands = () => counter.read();
   const cpu = { simple: {}, gst: {} };
   const cmds = { simple: {}, gst: {} };
   for (let s = 0; s < SLICES; s++) {
     for (const mode of s % 2 ? ['gst', 'simple'] : ['simple', 'gst']) {
-      const before = cpuMs();
+      const before = cpuMs(stack.pids());
       const cmdsBefore = await commands();
       await slice(mode, 1000 + s * SALES_PER_SLICE, SALES_PER_SLICE, true);
-      for (const [name, ms] of Object.entries(cpuMs())) cpu[mode][name] = (cpu[mode][name] ?? 0) + ms - (before[name] ?? 0);
+      for (const [name, ms] of Object.entries(cpuMs(stack.pids()))) cpu[mode][name] = (cpu[mode][name] ?? 0) + ms - (before[name] ?? 0);
       for (const [name, n] of Object.entries(await commands())) cmds[mode][name] = (cmds[mode][name] ?? 0) + n - (cmdsBefore[name] ?? 0);
     }
   }
-  await statusClient.close();
+  await counter.close();
 
   const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
   console.log(`\n${CASHIERS} cashiers per company, ${PRODUCTS} products each, ${SLICES} alternating slices of ${SALES_PER_SLICE} sales of ${LINES_PER_SALE} lines per cashier; last GST invoice ${invoiceNo}`);
