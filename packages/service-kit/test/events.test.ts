@@ -210,15 +210,15 @@ describe('EventRelay: domain events to JetStream after the owner commit, at leas
     });
     afterAll(() => watched?.close());
 
-    it('waits BAHI_EVENT_KICK_MS (default 20 ms) before a round, to gather the facts committing together', () => {
+    it('waits BAHI_EVENT_KICK_MS (default 40 ms) before a round, to gather the facts committing together', () => {
       const saved = process.env.BAHI_EVENT_KICK_MS;
       try {
         delete process.env.BAHI_EVENT_KICK_MS;
-        expect(eventKickDelayMs()).toBe(20);
+        expect(eventKickDelayMs()).toBe(40);
         process.env.BAHI_EVENT_KICK_MS = '5';
         expect(eventKickDelayMs()).toBe(5);
         process.env.BAHI_EVENT_KICK_MS = 'soon';
-        expect(eventKickDelayMs()).toBe(20);
+        expect(eventKickDelayMs()).toBe(40);
       } finally {
         if (saved === undefined) delete process.env.BAHI_EVENT_KICK_MS;
         else process.env.BAHI_EVENT_KICK_MS = saved;

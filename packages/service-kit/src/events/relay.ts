@@ -76,14 +76,14 @@ export interface EventRelayOptions {
 const codec = JSONCodec();
 
 /**
- * How long a kick waits before its round (`BAHI_EVENT_KICK_MS`, default 20 ms): the facts
+ * How long a kick waits before its round (`BAHI_EVENT_KICK_MS`, default 40 ms): the facts
  * committing meanwhile share the round's one clearing write per source (and, kicked without
  * their records, its one lookup). Projection lag grows by as much, far under a second.
  */
 export function eventKickDelayMs(): number {
   const raw = process.env.BAHI_EVENT_KICK_MS;
   const v = raw ? Number(raw) : NaN;
-  return Number.isFinite(v) && v >= 0 ? v : 20;
+  return Number.isFinite(v) && v >= 0 ? v : 40;
 }
 
 /** A record a writer hands to `kick`: as stored after its commit, with `_id` and its `evt` token. */
