@@ -137,3 +137,49 @@ it('the cash book in Hindi', async () => {
   await page.locator('.sh-profile__button').click();
   await page.getByTestId('language-en').click();
 });
+
+// The books' screens at a phone's 390 px, in English and Hindi: no sideways scroll, no label cut
+// off (wide tables scroll inside their wrappers), the sidebar closed. Screenshots looked at.
+describe('the books at 390 px', () => {
+  const screens: [string, string, string][] = [
+    ['register', '/register', 'register-page'],
+    ['expenses', '/payments/expenses', 'expenses-page'],
+    ['opening', '/payments/expenses/opening', 'opening-page'],
+    ['cashbook', `/reports/cashbook?from=${TODAY}&to=${TODAY}`, 'cashbook-totals'],
+    ['pnl', `/reports/pnl?from=${TODAY.slice(0, 8)}01&to=${TODAY}`, 'pnl-table'],
+    ['accountant', '/setting', 'accountant-ledgers'],
+    ['tally', '/reports/gst', 'tally-export'],
+  ];
+  for (const lang of ['en', 'hi'] as const) {
+    it(`fit a phone (${lang})`, async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto('/reports');
+      if (lang === 'hi') {
+        await page.locator('.sh-profile__button').click();
+        await page.getByTestId('language-hi').click();
+        await page.waitForFunction(() => document.documentElement.lang === 'hi');
+      }
+      const problems: string[] = [];
+      for (const [name, url, ready] of screens) {
+        await page.goto(url);
+        await byId(ready).waitFor();
+        await byId(ready).scrollIntoViewIfNeeded();
+        expect(await page.locator('.sh-sidebar').isVisible()).toBe(false);
+        await page.waitForTimeout(150);
+        await e2e.shot(page, `books-phone-${name}-${lang}`);
+        const found = await layoutProblems(page, {
+          boxes: '.bk-card, .bk-stat, [role=dialog]',
+          texts: 'th, dt, label, h1, h2, button, .bk-stat__label, .rp-chip',
+          scrolling: '.bk-table-wrap, .tt-wrap, [class*=scroll]',
+        });
+        problems.push(...found.map((p) => `${name}: ${p}`));
+      }
+      expect(problems).toEqual([]);
+      if (lang === 'hi') {
+        await page.locator('.sh-profile__button').click();
+        await page.getByTestId('language-en').click();
+      }
+      await page.setViewportSize({ width: 1366, height: 800 });
+    });
+  }
+});

@@ -70,16 +70,20 @@ export function AccountantCard() {
     <Card title={t('accountant.title')}>
       <form onSubmit={(e) => void submit(e)} data-testid="accountant-ledgers">
         <p className="sh-gst__note">{t('accountant.note')}</p>
-        <table className="bk-table">
-          {head}
-          <tbody>{saved.filter((l) => !perRate(l)).map(row)}</tbody>
-        </table>
-        <details>
-          <summary>{t('accountant.perRate')}</summary>
+        <div className="bk-table-wrap">
           <table className="bk-table">
             {head}
-            <tbody>{saved.filter(perRate).map(row)}</tbody>
+            <tbody>{saved.filter((l) => !perRate(l)).map(row)}</tbody>
           </table>
+        </div>
+        <details>
+          <summary>{t('accountant.perRate')}</summary>
+          <div className="bk-table-wrap">
+            <table className="bk-table">
+              {head}
+              <tbody>{saved.filter(perRate).map(row)}</tbody>
+            </table>
+          </div>
         </details>
         <FormActions>
           <Button type="submit" busy={busy} data-testid="accountant-save">

@@ -378,34 +378,36 @@ function CompanyUsers() {
       {!users ? (
         <Spinner />
       ) : (
-        <table className="bk-table" data-testid="company-users">
-          <thead>
-            <tr>
-              <th>{t('users.name')}</th>
-              <th>{t('users.email')}</th>
-              <th>{t('users.position')}</th>
-              <th>{t('users.status')}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.id}>
-                <td>{u.name}</td>
-                <td>{u.email}</td>
-                <td style={{ textTransform: 'capitalize' }}>{u.position === 'manager' ? t('users.manager') : u.position === 'staff' ? t('users.staff') : u.position}</td>
-                <td>{u.is_locked ? <span className="bk-badge bk-badge--danger">{t('users.locked')}</span> : <span className="bk-badge bk-badge--success">{t('users.active')}</span>}</td>
-                <td style={{ textAlign: 'right' }}>
-                  {u.id !== me?.id && (
-                    <Button variant="ghost" onClick={() => remove(u)}>
-                      {t('users.remove')}
-                    </Button>
-                  )}
-                </td>
+        <div className="bk-table-wrap">
+          <table className="bk-table" data-testid="company-users">
+            <thead>
+              <tr>
+                <th>{t('users.name')}</th>
+                <th>{t('users.email')}</th>
+                <th>{t('users.position')}</th>
+                <th>{t('users.status')}</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <td>{u.name}</td>
+                  <td>{u.email}</td>
+                  <td style={{ textTransform: 'capitalize' }}>{u.position === 'manager' ? t('users.manager') : u.position === 'staff' ? t('users.staff') : u.position}</td>
+                  <td>{u.is_locked ? <span className="bk-badge bk-badge--danger">{t('users.locked')}</span> : <span className="bk-badge bk-badge--success">{t('users.active')}</span>}</td>
+                  <td style={{ textAlign: 'right' }}>
+                    {u.id !== me?.id && (
+                      <Button variant="ghost" onClick={() => remove(u)}>
+                        {t('users.remove')}
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <Modal open={adding} title={t('users.add')} onClose={() => setAdding(false)}>
         <form onSubmit={add} className="sh-stack">
