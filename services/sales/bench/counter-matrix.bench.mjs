@@ -104,8 +104,7 @@ try {
   }
   const account = () => ({ sales: 0, seconds: 0, cpu: {}, commands: {}, times: { addProductIntoCart: [], MAKE_SALE: [] } });
   const lat = (xs) => ({ n: xs.length, p50: r1(pct(xs, 50)), p95: r1(pct(xs, 95)), p99: r1(pct(xs, 99)) });
-  /** Per sale, rounded: a process's CPU ms or a command's count. */
-  // Every process of the scope is listed, even at 0 (the launcher: to show it is counted); commands from 0.01 a sale.
+  /** Per sale, rounded: a process's CPU ms (every one of the scope, even at 0: the launcher is counted) or a command's count (from `min`). */
   const perSale = (acc, obj, keep = () => true, min = 0) => Object.fromEntries(Object.entries(obj).filter(([k]) => keep(k)).map(([k, v]) => [k, Math.round((v / acc.sales) * 100) / 100]).filter(([, v]) => v >= min).sort((a, b) => b[1] - a[1]));
   const sum = (obj) => Math.round(Object.values(obj).reduce((a, v) => a + v, 0) * 10) / 10;
   function phase(products, cashiersN, reports, acc, loadStart) {
