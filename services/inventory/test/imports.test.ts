@@ -179,6 +179,24 @@ describe('product import', () => {
     expect(await movementsOf(41, sugar.product_id)).toHaveLength(1);
   });
 
+  it('a stock sold and then re-imported: the history lists the sale and the import in that order', async () => {
+    const rice = (await get('/getProductList?text=basmati')).body.list[0];
+    const sale = await s.ask('inventory.stock.apply', { companyId: 41, source: { kind: 'sale', id: 1 }, lines: [{ product_id: rice.product_id, quantity: '2', rate: '612.50' }] });
+    expect(sale.movements.map((m: { stock: string }) => m.stock)).toEqual(['13']);
+    // The file still says 15: the import moves the 13 back up by 2, after the sale.
+    const sheet = [HEADER, GOOD[0]!.replace(',12,4', ',15,4')].join('\n');
+    const up = await upload(sheet, 'after-sale.csv');
+    expect((await post(`/imports/products/${up.body.id}/run`, { mapping: up.body.mapping, mode: 'all' })).status).toBe(202);
+    expect(await waitDone(up.body.id)).toMatchObject({ state: 'done', created: 0, updated: 1 });
+    const hist = (await get(`/getProductHistory?id=${rice.product_id}`)).body.result;
+    expect(hist.map((h: { type: string; Qty: string; Stock: string }) => [h.type, h.Qty, h.Stock])).toEqual([
+      ['Adjustment', '2', '15'],
+      ['Sell', '-2', '13'],
+      ['Adjustment', '3', '15'],
+      ['Adjustment', '12', '12'],
+    ]);
+  });
+
   it('keeps companies apart: another company cannot read, validate or run this import', async () => {
     expect((await get(`/imports/products/${id}`, B)).status).toBe(404);
     expect((await post(`/imports/products/${id}/validate`, { mapping: {} }, B)).status).toBe(404);
