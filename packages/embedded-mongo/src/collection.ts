@@ -498,9 +498,9 @@ export class Collection {
     w.txn.touch(this, id);
   }
 
-  /** Throws DuplicateKey (or waits on / conflicts with a transaction) if `doc` breaks a unique index. */
-  private checkUnique(id: string, doc: Doc, w: WriteCtx): void {
-    for (const index of this.indexes) {
+  /** Throws DuplicateKey (or waits on / conflicts with a transaction) if `doc` breaks a unique index (of `indexes`). */
+  private checkUnique(id: string, doc: Doc, w: WriteCtx, indexes: Index[] = this.indexes): void {
+    for (const index of indexes) {
       if (!index.unique || index.isId) continue;
       const keys = index.keysOf(doc);
       if (!keys.length) continue;
@@ -550,14 +550,19 @@ export class Collection {
     return entry;
   }
 
-  replace(id: string, doc: Doc, w: WriteCtx): Entry {
+  /**
+   * Replaces a document. `paths`: where an operator update wrote (update.ts `applyChanges`);
+   * indexes on none of them keep their entries unchecked. Null: anything may have changed.
+   */
+  replace(id: string, doc: Doc, w: WriteCtx, paths: string[] | null = null): Entry {
     this.checkLock(id, w);
     const old = this.entries.get(id);
     if (!old) throw new MongoError('InternalError', `document ${id} vanished from ${this.ns}`);
     this.validate(doc, w);
-    this.checkUnique(id, doc, w);
+    const touched = paths ? this.indexes.filter((index) => index.touchedBy(paths)) : this.indexes;
+    this.checkUnique(id, doc, w, touched);
     this.lockFor(id, w);
-    const changed = this.indexes.filter((index) => !index.sameEntries(old.doc, doc));
+    const changed = touched.filter((index) => !index.sameEntries(old.doc, doc));
     for (const index of changed) index.remove(id, old.doc);
     const entry: Entry = { id, doc, seq: old.seq, ver: this.version(w) };
     if (!w.txn) this.remember(id, old, entry.ver);

@@ -412,6 +412,8 @@ export class Index {
   private readonly fold: ((s: string) => string) | null;
   /** Text, geo or hashed: keys are not the plain field values. */
   private readonly special: boolean;
+  /** The fields an entry depends on (indexed and partial filter fields); null: any (text, geo, hashed). */
+  private readonly watched: string[] | null;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -428,6 +430,7 @@ export class Index {
     this.partial = spec.partialFilterExpression ? new Filter(spec.partialFilterExpression) : null;
     this.plannable = !special && !spec.collation;
     this.partialConds = spec.partialFilterExpression ? conditions(spec.partialFilterExpression, new Map(), true) : null;
+    this.watched = special ? null : [...this.fields, ...filterFields(spec.partialFilterExpression)];
     const keeps = !this.isId && !special;
     this.map = keeps ? new Map() : null;
     this.prefix = keeps && this.fields.length > 1 && this.plannable ? new Map() : null;
@@ -537,7 +540,21 @@ export class Index {
     return this.spec.name;
   }
 
-  /** Whether the document has an entry in this index (sparse and partial indexes skip some). */
+  /**
+   * Whether an update that wrote only under `paths` (cut at array indexes, see update.ts) may
+   * change this index's entries: some path is one of its fields, inside one or above one. Null
+   * paths (a replacement) may change anything.
+   */
+  touchedBy(paths: string[] | null): boolean {
+    if (!paths || !this.watched) return true;
+    for (const p of paths) {
+      for (const f of this.watched) {
+        if (p === f || p === '' || f.startsWith(p + '.') || p.startsWith(f + '.')) return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * True when `a` and `b` give this index the same entries (the same values in every indexed
    * field, and both or neither covered), so an update from one to the other can leave it alone:
@@ -555,6 +572,7 @@ export class Index {
     return true;
   }
 
+  /** Whether the document has an entry in this index (sparse and partial indexes skip some). */
   covers(doc: Doc): boolean {
     if (this.sparse && this.fields.every((f) => pathValues(doc, f).length === 0)) return false;
     if (this.partial && !this.partial.test(doc)) return false;
@@ -666,6 +684,18 @@ export class Index {
     }
     return out;
   }
+}
+
+/** Every field a partial filter expression reads (at its top and under $and/$or/$nor). */
+function filterFields(filter: unknown, out: string[] = []): string[] {
+  if (Array.isArray(filter)) for (const f of filter) filterFields(f, out);
+  else if (isPlainObject(filter)) {
+    for (const [k, v] of Object.entries(filter)) {
+      if (k.startsWith('$')) filterFields(v, out);
+      else out.push(k);
+    }
+  }
+  return out;
 }
 
 function addTo(map: Map<string, Set<string>>, key: string, id: string): void {

@@ -9,7 +9,7 @@ import { Aggregator } from 'mingo/aggregator';
 import { update as mingoUpdate } from 'mingo/updater';
 import { MongoError } from './errors';
 import { mingoOptions } from './matcher';
-import { cloneValue, getPath, inspectValue, isNumeric, isPlainObject, setPath, typeName, valueKey, type Doc } from './values';
+import { cloneValue, getPath, inspectValue, isNumeric, isPlainObject, sameAtPath, sameBson, setPath, typeName, valueKey, type Doc } from './values';
 
 const OPERATORS = new Set([
   '$set',
@@ -74,6 +74,24 @@ export interface ApplyOptions {
 
 /** The document after the update (the input is left untouched). */
 export function applyUpdate(old: Doc, u: Doc | Doc[], opts: ApplyOptions = {}): Doc {
+  return applyChanges(old, u, opts).doc;
+}
+
+export interface Applied {
+  /** The document after the update (`old` itself when nothing changed). */
+  doc: Doc;
+  /** Whether the stored BSON changes (MongoDB's nModified): 5 to Decimal128("5") does, $set of the value already there does not. */
+  changed: boolean;
+  /**
+   * Where an operator update may have written: its paths cut at the first array index or
+   * positional segment (`lines.$.qty` is `lines`); null for a replacement or pipeline (anywhere).
+   * Indexes on none of these fields keep their entries.
+   */
+  paths: string[] | null;
+}
+
+/** Applies an update and tells whether, and where, it changed the document. */
+export function applyChanges(old: Doc, u: Doc | Doc[], opts: ApplyOptions = {}): Applied {
   const kind = updateKind(u);
   let next: Doc;
   if (kind === 'replacement') {
@@ -96,9 +114,22 @@ export function applyUpdate(old: Doc, u: Doc | Doc[], opts: ApplyOptions = {}): 
       next._id = old._id;
     }
   } else {
-    next = applyOperators(old, u as Doc, opts);
+    const { doc, paths } = applyOperators(old, u as Doc, opts);
+    const cut = paths.map(cutPath);
+    // Only the written paths can differ: compare there, not the whole document.
+    const changed = cut.some((p) => !sameAtPath(old, doc, p));
+    return { doc: changed ? idFirst(doc) : old, changed, paths: cut };
   }
-  return idFirst(next);
+  next = idFirst(next);
+  const changed = !sameBson(old, next);
+  return { doc: changed ? next : old, changed, paths: null };
+}
+
+/** A path up to its first array index or positional segment (`a.$[x].b`, `a.0.b` are `a`). */
+function cutPath(path: string): string {
+  const parts = path.split('.');
+  const i = parts.findIndex((p) => p.startsWith('$') || /^\d+$/.test(p));
+  return i < 0 ? path : parts.slice(0, i).join('.');
 }
 
 /** `_id` as the first field, as MongoDB stores it. */
@@ -170,13 +201,14 @@ function isSinglePush(arg: unknown): boolean {
 }
 
 /**
- * `$set`, `$unset` and a single-value `$push` of plain paths through objects only (the commonest
- * updates: every scan adds a cart line by `$push`) applied here: mingo's updater copies its whole
- * operator table on every call. False, with `doc` untouched, for anything else (arrays on the
- * path, positional paths, `$push` modifiers, other operators), which mingo applies. The caller has
- * already checked the paths are viable and a `$push` target is an array or missing.
+ * Whether `$set`, `$unset` and a single-value `$push` of plain paths through objects only (the
+ * commonest updates: every scan adds a cart line by `$push`) can be applied here: mingo's updater
+ * copies its whole operator table on every call and needs a deep copy of the document. False for
+ * anything else (arrays on the path, positional paths, `$push` modifiers, other operators), which
+ * mingo applies. The caller has already checked the paths are viable and a `$push` target is an
+ * array or missing.
  */
-function applyPlainSets(doc: Doc, rest: Doc): boolean {
+function plainSets(doc: Doc, rest: Doc): boolean {
   for (const [op, spec] of Object.entries(rest)) {
     if (op !== '$set' && op !== '$unset' && op !== '$push') return false;
     for (const [path, arg] of Object.entries(spec as Doc)) {
@@ -191,16 +223,46 @@ function applyPlainSets(doc: Doc, rest: Doc): boolean {
       if (Array.isArray(cur) && op === '$unset') return false;
     }
   }
+  return true;
+}
+
+/**
+ * Copies the sub-documents on the way to `path` that `doc` (a shallow copy) still shares with
+ * the stored version, so a write there leaves that version (and the other fields) untouched.
+ * `fresh` holds the objects already copied.
+ */
+function ownPath(doc: Doc, path: string, fresh: Set<unknown>): void {
+  const parts = path.split('.');
+  let cur: Doc = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = cur[parts[i]];
+    // Anything else is replaced by setPath with new sub-documents.
+    if (!isPlainObject(next) && !Array.isArray(next)) return;
+    if (fresh.has(next)) {
+      cur = next as Doc;
+      continue;
+    }
+    // An array on the way ($inc of `a.0.b`) is copied too, as a new array.
+    const copy = (Array.isArray(next) ? [...next] : { ...next }) as Doc;
+    fresh.add(copy);
+    cur[parts[i]] = copy;
+    cur = copy;
+  }
+}
+
+/** Applies what `plainSets` accepted to a shallow copy of the document (copy on write). */
+function applyPlainSets(doc: Doc, rest: Doc, fresh: Set<unknown>): void {
   for (const [op, spec] of Object.entries(rest)) {
     for (const [path, arg] of Object.entries(spec as Doc)) {
+      ownPath(doc, path, fresh);
       if (op === '$set') {
         setPath(doc, path, cloneValue(arg));
         continue;
       }
       if (op === '$push') {
         const target = getPath(doc, path);
-        if (Array.isArray(target)) target.push(cloneValue(arg));
-        else setPath(doc, path, [cloneValue(arg)]);
+        // A new array: the stored version keeps its own.
+        setPath(doc, path, Array.isArray(target) ? [...target, cloneValue(arg)] : [cloneValue(arg)]);
         continue;
       }
       const parts = path.split('.');
@@ -208,10 +270,9 @@ function applyPlainSets(doc: Doc, rest: Doc): boolean {
       if (isPlainObject(parent)) delete (parent as Doc)[parts[parts.length - 1]];
     }
   }
-  return true;
 }
 
-function applyOperators(old: Doc, u: Doc, opts: ApplyOptions): Doc {
+function applyOperators(old: Doc, u: Doc, opts: ApplyOptions): { doc: Doc; paths: string[] } {
   const ops: Doc = { ...u };
   const setOnInsert = ops.$setOnInsert as Doc | undefined;
   delete ops.$setOnInsert;
@@ -229,7 +290,7 @@ function applyOperators(old: Doc, u: Doc, opts: ApplyOptions): Doc {
   if (opts.inserting && setOnInsert) paths.push(...Object.keys(setOnInsert));
   checkConflicts(paths);
 
-  const doc = cloneValue(old);
+  // The checks read the stored version; the copy is made once the update's kind is known.
   const rest: Doc = {};
   const arithmetic: Array<{ op: string; path: string; arg: unknown; cur: unknown }> = [];
   for (const [op, spec] of Object.entries(ops)) {
@@ -244,8 +305,8 @@ function applyOperators(old: Doc, u: Doc, opts: ApplyOptions): Doc {
           deferred[path] = arg;
           continue;
         }
-        checkViable(doc, path);
-        const cur = getPath(doc, path);
+        checkViable(old, path);
+        const cur = getPath(old, path);
         if (cur !== undefined && !isNumeric(cur)) {
           throw new MongoError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. ${idOf(old)} has the field '${path.split('.').pop()}' of non-numeric type ${typeName(cur)}`);
         }
@@ -256,8 +317,8 @@ function applyOperators(old: Doc, u: Doc, opts: ApplyOptions): Doc {
     }
     for (const [path, arg] of entries) {
       if (isPositional(path)) continue;
-      if (op !== '$unset') checkViable(doc, path);
-      const cur = getPath(doc, path);
+      if (op !== '$unset') checkViable(old, path);
+      const cur = getPath(old, path);
       if ((op === '$push' || op === '$addToSet') && cur !== undefined && !Array.isArray(cur)) {
         throw new MongoError('BadValue', `The field '${path}' must be an array but is of type ${typeName(cur)} in document ${idOf(old)}`);
       }
@@ -296,7 +357,13 @@ function applyOperators(old: Doc, u: Doc, opts: ApplyOptions): Doc {
     }
   }
   if (rest.$addToSet) rest.$addToSet = dedupeEach(rest.$addToSet as Doc);
-  if (Object.keys(rest).length && !applyPlainSets(doc, rest)) {
+  const plain = plainSets(old, rest);
+  // The plain operators copy only what they write (the rest is shared with the stored
+  // version, which is never changed in place); mingo writes anywhere, on a deep copy.
+  const doc = plain ? { ...old } : cloneValue(old);
+  const fresh = new Set<unknown>();
+  if (plain) applyPlainSets(doc, rest, fresh);
+  else if (Object.keys(rest).length) {
     const positional = Object.values(rest).some((spec) => Object.keys(spec as Doc).some(isPositional));
     try {
       mingoUpdate(doc, rest as never, opts.arrayFilters, positional ? (opts.filter ?? {}) : undefined, {
@@ -311,12 +378,13 @@ function applyOperators(old: Doc, u: Doc, opts: ApplyOptions): Doc {
   if (newId !== undefined && old._id === undefined) doc._id = newId;
   // After mingo: positional operators test the query against the document as it was.
   for (const { op, path, arg, cur } of arithmetic) {
+    if (plain) ownPath(doc, path, fresh);
     setPath(doc, path, op === '$inc' ? addNumbers(cur ?? 0, arg) : mulNumbers(cur ?? zeroLike(arg), arg));
   }
   if (old._id !== undefined && valueKey(doc._id) !== valueKey(old._id)) {
     throw new MongoError('ImmutableField', `Performing an update on the path '_id' would modify the immutable field '_id'`);
   }
-  return doc;
+  return { doc, paths };
 }
 
 /** `$addToSet: { f: { $each: [x, x] } }` adds x once (mingo would add it twice). */

@@ -3,7 +3,7 @@
  * type classification, MongoDB's comparison order, hashing keys for indexes, cloning and
  * path traversal.
  */
-import { ObjectId } from 'bson';
+import { BSON, ObjectId } from 'bson';
 
 export type Doc = Record<string, unknown>;
 
@@ -312,6 +312,86 @@ export function valueKey(v: unknown): string {
     default:
       return 'x' + String(v);
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const own = Object.prototype.hasOwnProperty;
+
+/**
+ * Whether two values are stored as the same BSON (MongoDB's test for a no-op update, which
+ * compares bytes): unlike `valueKey`, 5 and Decimal128("5"), Decimal128("5.0") and
+ * Decimal128("5"), 0 and -0, or { a, b } and { b, a } differ. Walks both without allocating.
+ */
+export function sameBson(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number') return typeof b === 'number' && Object.is(a, b);
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    // A missing field and an undefined one are both left out of the stored document.
+    return a === undefined && b === undefined;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameBson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  if (isPlainObject(a)) {
+    if (!isPlainObject(b)) return false;
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    for (let i = 0; i < ka.length; i++) {
+      if (ka[i] !== kb[i] || !sameBson((a as Doc)[ka[i]], (b as Doc)[kb[i]])) return false;
+    }
+    return true;
+  }
+  if (isPlainObject(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (a instanceof Date) return Object.is(a.getTime(), (b as Date).getTime());
+  if (a instanceof RegExp) return a.source === (b as RegExp).source && a.flags === (b as RegExp).flags;
+  if (a instanceof Uint8Array) return sameBytes(a, b as Uint8Array);
+  switch (bsonType(a)) {
+    case 'ObjectId':
+    case 'ObjectID':
+      return (a as ObjectId).equals(b as ObjectId);
+    case 'Decimal128':
+      return sameBytes((a as { bytes: Uint8Array }).bytes, (b as { bytes: Uint8Array }).bytes);
+    case 'Long': {
+      const x = a as { low: number; high: number; unsigned: boolean };
+      const y = b as typeof x;
+      return x.low === y.low && x.high === y.high && x.unsigned === y.unsigned;
+    }
+    case 'Binary': {
+      const x = a as { sub_type: number; buffer: Uint8Array; position: number };
+      const y = b as typeof x;
+      return x.sub_type === y.sub_type && x.position === y.position && sameBytes(x.buffer.subarray(0, x.position), y.buffer.subarray(0, y.position));
+    }
+    case 'MinKey':
+    case 'MaxKey':
+      return true;
+  }
+  // Rarer BSON values (Timestamp, Code, DBRef, ...): compare what they would be stored as.
+  return sameBytes(BSON.serialize({ v: a }, { checkKeys: false, ignoreUndefined: true }), BSON.serialize({ v: b }, { checkKeys: false, ignoreUndefined: true }));
+}
+
+/**
+ * Whether `a` and `b` hold the same BSON at `path` (dotted), compared where the path stops going
+ * through sub-documents on either side (an array or scalar on the way is compared whole): what
+ * an update that wrote only under `path` may have changed.
+ */
+export function sameAtPath(a: unknown, b: unknown, path: string): boolean {
+  let x = a;
+  let y = b;
+  for (const part of path ? path.split('.') : []) {
+    if (!isPlainObject(x) || !isPlainObject(y)) break;
+    x = own.call(x, part) ? x[part] : undefined;
+    y = own.call(y, part) ? y[part] : undefined;
+  }
+  return sameBson(x, y);
 }
 
 /** A deep copy of a document; BSON value objects (immutable) are shared. */

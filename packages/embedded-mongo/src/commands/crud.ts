@@ -3,7 +3,7 @@ import { Long, ObjectId } from 'bson';
 import type { Collection, Entry } from '../collection';
 import { MongoError, toMongoError } from '../errors';
 import { compileProjection, sortComparator, stableSort, type Filter } from '../matcher';
-import { applyUpdate, idFirst, updateKind, upsertDocument } from '../update';
+import { applyChanges, idFirst, updateKind, upsertDocument } from '../update';
 import { compareValues, isPlainObject, pathValues, typeName, valueKey, type Doc } from '../values';
 import { collectionName, existing, optionalArray, optionalBatchSize, optionalDoc, optionalInt, unit, type Ctx, type Handler } from './context';
 
@@ -25,10 +25,6 @@ export function prepareInsert(raw: unknown): Doc {
     if (k.startsWith('$')) throw new MongoError('DollarPrefixedFieldName', `Document can't have $ prefixed field names: ${k}`);
   }
   return doc;
-}
-
-function sameDoc(a: Doc, b: Doc): boolean {
-  return valueKey(a) === valueKey(b);
 }
 
 function hasStrings(v: unknown): boolean {
@@ -125,9 +121,9 @@ async function updateOne(ctx: Ctx, name: string, stmt: Doc): Promise<UpdateOutco
         const cur = c.visibleEntry(e.id, ctx.txn);
         if (!cur || !filter.test(cur.doc)) return 0;
         c.checkLock(cur.id, ctx.w);
-        const next = applyUpdate(cur.doc, u, applyOpts);
-        if (sameDoc(cur.doc, next)) return 1;
-        c.replace(cur.id, next, ctx.w);
+        const next = applyChanges(cur.doc, u, applyOpts);
+        if (!next.changed) return 1;
+        c.replace(cur.id, next.doc, ctx.w, next.paths);
         return 2;
       });
       if (r) out.matched++;
@@ -139,9 +135,9 @@ async function updateOne(ctx: Ctx, name: string, stmt: Doc): Promise<UpdateOutco
       const cur = firstMatch(ctx, c, filter, sort, collation);
       if (!cur) return 0;
       c.checkLock(cur.id, ctx.w);
-      const next = applyUpdate(cur.doc, u, applyOpts);
-      if (sameDoc(cur.doc, next)) return 1;
-      c.replace(cur.id, next, ctx.w);
+      const next = applyChanges(cur.doc, u, applyOpts);
+      if (!next.changed) return 1;
+      c.replace(cur.id, next.doc, ctx.w, next.paths);
       return 2;
     });
     if (r) out.matched = 1;
@@ -276,9 +272,9 @@ const findAndModify: Handler = async (ctx, cmd) => {
           c.remove(cur.id, ctx.w);
           return { before: cur.doc, after: null as Doc | null };
         }
-        const next = applyUpdate(cur.doc, u!, applyOpts);
-        if (!sameDoc(cur.doc, next)) c.replace(cur.id, next, ctx.w);
-        return { before: cur.doc, after: next };
+        const next = applyChanges(cur.doc, u!, applyOpts);
+        if (next.changed) c.replace(cur.id, next.doc, ctx.w, next.paths);
+        return { before: cur.doc, after: next.doc };
       })
     : null;
 
