@@ -75,7 +75,7 @@ describe('startStack runs the embedded MongoDB with credentials', () => {
       // Anonymous: hello and ping only.
       const port = new URL(stack.mongoUri).port;
       await withClient(`mongodb://127.0.0.1:${port}`, async (c) => {
-        expect(await c.db('admin').command({ ping: 1 })).toEqual({ ok: 1 });
+        expect(await c.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
         expect(await refusal(c.db('bahi_identity').collection('users').findOne({}))).toMatchObject({ code: 13, errmsg: 'Command find requires authentication' });
       });
 

@@ -73,6 +73,11 @@ export class Engine implements CollectionHost {
     return ++this.clock;
   }
 
+  /** The commit clock now (every write outside a transaction and every commit ticks it). */
+  now(): number {
+    return this.clock;
+  }
+
   /** The earliest snapshot of an open transaction, or null when none is open. */
   oldestSnapshot(): number | null {
     let oldest: number | null = null;

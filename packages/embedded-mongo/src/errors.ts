@@ -35,6 +35,8 @@ export const ErrorCode = {
   MechanismUnavailable: 334,
   TransactionTooOld: 225,
   NotImplemented: 238,
+  SnapshotTooOld: 239,
+  SnapshotUnavailable: 246,
   NoSuchTransaction: 251,
   TransactionCommitted: 256,
   TransactionTooLarge: 257,

@@ -545,7 +545,7 @@ describe('collections and databases', () => {
 
   it('answers ping, buildInfo, serverStatus and CommandNotFound', async () => {
     const admin = h.client.db('admin');
-    expect(await admin.command({ ping: 1 })).toEqual({ ok: 1 });
+    expect(await admin.command({ ping: 1 })).toMatchObject({ ok: 1 });
     expect((await admin.command({ buildInfo: 1 })).version).toMatch(/^7\./);
     expect((await admin.command({ serverStatus: 1 })).connections.current).toBeGreaterThan(0);
     const err = await admin.command({ frobnicate: 1 }).catch((e) => e);

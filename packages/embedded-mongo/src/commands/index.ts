@@ -15,6 +15,7 @@ import { catalogCommands } from './catalog';
 import type { ConnectionInfo, Ctx, Handler, ServerInfo } from './context';
 import { crudCommands } from './crud';
 import { serverCommands } from './server';
+import { checkReadConcern, clusterTime, stampReply } from './read-concern';
 import { commandSessionKey } from './sessions-key';
 
 const TABLE: Record<string, Handler> = { ...serverCommands, ...crudCommands, ...catalogCommands, ...aggregateCommands };
@@ -78,7 +79,12 @@ function traceCommand(db: string, name: string, body: Doc): void {
   fs.appendFileSync(TRACE as string, line);
 }
 
+/** Runs one command; every reply, ok or not, carries the cluster time (read-concern.ts). */
 export async function runCommand(engine: Engine, server: ServerInfo, conn: ConnectionInfo, body: Doc): Promise<Doc> {
+  return stampReply(engine, await runUnstamped(engine, server, conn, body));
+}
+
+async function runUnstamped(engine: Engine, server: ServerInfo, conn: ConnectionInfo, body: Doc): Promise<Doc> {
   let txn: Transaction | null = null;
   try {
     const first = Object.keys(body)[0];
@@ -112,8 +118,14 @@ export async function runCommand(engine: Engine, server: ServerInfo, conn: Conne
       }
       session.txnNumber = retryable;
     }
+    const snapshotAt = checkReadConcern(engine, name, body, txn !== null) ? clusterTime(engine) : null;
     const ctx: Ctx = { engine, server, conn, db, session, txn, w: { txn, pending: [], bypassValidation: body.bypassDocumentValidation === true } };
     const reply = await TABLE[name](ctx, body);
+    // The result was taken whole at one point (cursors hold it): that point is the snapshot's time.
+    if (snapshotAt) {
+      if (reply.cursor && typeof reply.cursor === 'object') (reply.cursor as Doc).atClusterTime = snapshotAt;
+      else reply.atClusterTime = snapshotAt;
+    }
     if (session && retryable !== null) session.lastWrite = { txnNumber: retryable, reply };
     if (txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length) txn.abort('a write in the transaction failed');
     if (ctx.w.pending.length) await Promise.all(ctx.w.pending);
