@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { MongoClient } from 'mongodb';
+import { saleUpdates } from './sale-updates.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -114,6 +115,8 @@ try {
   for (const size of [100_000, 1_000]) {
     results[`server only: finds/s by indexed field, ${fmt(size)} docs`] = await serial((n) => run({ find: `docs${size}`, filter: { code: `C${(n * 7919) % size}` }, limit: 1, singleBatch: true }));
   }
+  // The counter's updates on documents and indexes shaped like the services' (sale-updates.mjs).
+  Object.assign(results, await saleUpdates(run));
   await local.stop();
   fs.rmSync(local.dbPath, { recursive: true, force: true });
 
