@@ -3,8 +3,8 @@ import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { StockApplyReply, StockMovement, StockSource, StockSourceKind } from '@bahi/contracts';
 import { castForInsert, inTransaction, pendingEventFields, SequenceService, SERVICE_CONFIG, type ServiceConfig } from '@bahi/service-kit';
-import { InventoryEvents } from '../events/inventory-events';
-import { milliStr, paiseStr, parseMoney, parseQty, stockLevel } from '../common';
+import { InventoryEvents, movedLine, MOVEMENTS_IN_HAND, type StockSourceInHand } from '../events/inventory-events';
+import { parseMoney, parseQty, stockLevel } from '../common';
 import { type Contribution, ProductTotals } from '../products/product-totals';
 import { Movement, Product, StockSourceDoc } from '../schemas';
 import { Gate, GateTimeout } from './gate';
@@ -65,16 +65,8 @@ export interface LineInput {
 }
 
 export function movementView(m: Movement): StockMovement {
-  return {
-    product_id: m.product_id,
-    kind: m.kind,
-    source: { kind: m.kind, id: m.source_id },
-    line: m.line,
-    quantity: milliStr(m.qty_m),
-    rate: paiseStr(m.rate_p),
-    stock: milliStr(m.stock_m),
-    date: new Date(m.date).toISOString(),
-  };
+  const { product_id, line, quantity, rate, stock, date } = movedLine(m);
+  return { product_id, kind: m.kind, source: { kind: m.kind, id: m.source_id }, line, quantity, rate, stock, date };
 }
 
 /**
@@ -131,13 +123,16 @@ export class StockService implements OnModuleInit {
     try {
       // An apply still queued when its caller's NATS deadline passed is dropped: the caller undoes
       // the sale, and the reverse's record makes the source a no-op anyway.
-      const applied = await this.gated(async (session) => {
+      const { record, moved } = await this.gated(async (session) => {
         // evt: its stock.moved event, committed with the movements and published after.
-        await this.sources.collection.insertOne(castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date(), ...pendingEventFields() }), { session });
-        return this.move(companyId, source.kind, source.id, parsed, when, session);
+        const record = castForInsert(this.sources as never, { companyId, kind: source.kind, id: source.id, at: new Date(), ...pendingEventFields() }) as unknown as StockSourceInHand;
+        await this.sources.collection.insertOne(record as never, { session });
+        return { record, moved: await this.move(companyId, source.kind, source.id, parsed, when, session) };
       }, this.cfg.natsTimeoutMs);
-      this.events.relay.kick('stock');
-      return applied;
+      // The committed record (the driver set its _id) and its movements: the relay reads neither back.
+      record[MOVEMENTS_IN_HAND] = { own: moved.movements };
+      this.events.relay.kick('stock', [record]);
+      return moved;
     } catch (err) {
       if (err instanceof GateTimeout) throw new ServiceUnavailableException(`Stock is busy (${err.message}); the ${source.kind} was not applied.`);
       // A concurrent retry of the same source won the unique index: report it as already applied.
@@ -151,12 +146,10 @@ export class StockService implements OnModuleInit {
     const source = this.checkSource(sourceIn);
     const kind = REVERSAL_OF[source.kind];
     if (!kind) throw new BadRequestException('Only a sale, a purchase, a return or a cancellation can be reversed.');
-    const done = await this.gated(async (session) => {
-      const src = await this.sources.findOneAndUpdate(
-        { companyId, kind: source.kind, id: source.id, reversed: false },
-        { $set: { reversed: true, ...pendingEventFields() } },
-        { session, returnDocument: 'after' },
-      );
+    const done = await this.gated(async (session): Promise<StockSourceInHand | null> => {
+      const src = await this.sources
+        .findOneAndUpdate({ companyId, kind: source.kind, id: source.id, reversed: false }, { $set: { reversed: true, ...pendingEventFields() } }, { session, returnDocument: 'after' })
+        .lean<StockSourceInHand>();
       if (!src) {
         // Undone before it was applied (the apply is still queued after a timeout): a reversed
         // record makes that late apply a no-op instead of stock moved for a failed sale.
@@ -165,10 +158,10 @@ export class StockService implements OnModuleInit {
           { $setOnInsert: { reversed: true, at: new Date() } },
           { upsert: true, session },
         );
-        return false;
+        return null;
       }
       const original = await this.movements.find({ companyId, kind: source.kind, source_id: source.id }).sort({ line: 1 }).session(session).lean();
-      await this.move(
+      const reply = await this.move(
         companyId,
         kind,
         source.id,
@@ -176,10 +169,12 @@ export class StockService implements OnModuleInit {
         new Date(),
         session,
       );
-      return true;
+      // The record as stored after this update, with both sets of movements for its events.
+      src[MOVEMENTS_IN_HAND] = { own: original.map(movedLine), reversal: reply.movements };
+      return src;
     });
-    if (done) this.events.relay.kick('stock');
-    return { reversed: done };
+    if (done) this.events.relay.kick('stock', [done]);
+    return { reversed: done !== null };
   }
 
   /** A manual change of one product's stock (product edit), as an adjustment movement. */
