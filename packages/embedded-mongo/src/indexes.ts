@@ -412,7 +412,7 @@ export class Index {
   private readonly fold: ((s: string) => string) | null;
   /** Text, geo or hashed: keys are not the plain field values. */
   private readonly special: boolean;
-  /** The fields an entry depends on (indexed and partial filter fields); null: any (text, geo, hashed). */
+  /** The fields an entry depends on (indexed and partial filter fields); null: any (text, geo, hashed, wildcard). */
   private readonly watched: string[] | null;
 
   constructor(spec: IndexSpec) {
@@ -430,7 +430,7 @@ export class Index {
     this.partial = spec.partialFilterExpression ? new Filter(spec.partialFilterExpression) : null;
     this.plannable = !special && !spec.collation;
     this.partialConds = spec.partialFilterExpression ? conditions(spec.partialFilterExpression, new Map(), true) : null;
-    this.watched = special ? null : [...this.fields, ...filterFields(spec.partialFilterExpression)];
+    this.watched = special || this.fields.some((f) => f.includes('$**')) ? null : [...this.fields, ...filterFields(spec.partialFilterExpression)];
     const keeps = !this.isId && !special;
     this.map = keeps ? new Map() : null;
     this.prefix = keeps && this.fields.length > 1 && this.plannable ? new Map() : null;

@@ -144,7 +144,7 @@ describe('copy on write: an update leaves the version it replaced as it was', ()
       session.startTransaction();
       // The snapshot is taken by the transaction's first read.
       expect(await c.findOne({ _id: 1 as never }, { session })).toEqual({ _id: 1, o: { p: { q: 1 }, r: [1] }, lines: [{ qty: 1 }], n: 1 });
-      await c.updateOne({ _id: 1 as never }, { $set: { 'o.p.q': 2 }, $push: { 'o.r': 2, lines: { qty: 2 } }, $inc: { n: 1 } });
+      await c.updateOne({ _id: 1 as never }, { $set: { 'o.p.q': 2 }, $push: { 'o.r': 2, lines: { qty: 2 } } as never, $inc: { n: 1 } });
       await c.updateOne({ _id: 1 as never }, { $inc: { 'lines.0.qty': 5 }, $unset: { 'o.p.q': '' } });
       expect(await c.findOne({ _id: 1 as never }, { session })).toEqual({ _id: 1, o: { p: { q: 1 }, r: [1] }, lines: [{ qty: 1 }], n: 1 });
       await session.abortTransaction();
@@ -178,7 +178,7 @@ describe('index entries on update', () => {
     const removes = jest.spyOn(Index.prototype, 'remove');
     try {
       // Stock, a price inside gst and a pushed line: no indexed field.
-      await c.updateOne({ _id: 1 as never }, { $inc: { stock: -2 }, $set: { 'gst.rate': 12 }, $push: { log: 'sold 2' } });
+      await c.updateOne({ _id: 1 as never }, { $inc: { stock: -2 }, $set: { 'gst.rate': 12 }, $push: { log: 'sold 2' } as never });
       expect(adds).not.toHaveBeenCalled();
       expect(removes).not.toHaveBeenCalled();
       expect(held(c, 'barcode', [1, 'A'])).toEqual(['n1']);
