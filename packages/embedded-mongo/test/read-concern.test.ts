@@ -35,7 +35,7 @@ test('every reply carries operationTime and $clusterTime, and a write moves them
 test('a causally consistent session reads its own write (afterClusterTime), and the driver tracks the cluster time', async () => {
   const session = h.client.startSession({ causalConsistency: true });
   try {
-    const c = db().collection('causal');
+    const c = db().collection<{ _id: string; v: number }>('causal');
     await c.insertOne({ _id: 'x', v: 1 }, { session });
     expect(session.operationTime).toBeInstanceOf(Timestamp);
     expect(await c.findOne({ _id: 'x' }, { session })).toEqual({ _id: 'x', v: 1 });
@@ -49,7 +49,7 @@ test('a causally consistent session reads its own write (afterClusterTime), and 
 });
 
 test('a snapshot read outside a transaction names its atClusterTime; an older one is refused once anything was written', async () => {
-  const c = db().collection('snap');
+  const c = db().collection<{ _id: number }>('snap');
   await c.insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
   const r = await db().command({ find: 'snap', readConcern: { level: 'snapshot' }, batchSize: 1 });
   const at = r.cursor.atClusterTime as Timestamp;
@@ -76,7 +76,7 @@ test('a snapshot read outside a transaction names its atClusterTime; an older on
 });
 
 test('a snapshot session through the driver reads from one point, and is refused after a write rather than shown newer data', async () => {
-  const c = db().collection('snapsession');
+  const c = db().collection<{ _id: number }>('snapsession');
   await c.insertMany([{ _id: 1 }, { _id: 2 }]);
   const session = h.client.startSession({ snapshot: true });
   try {
