@@ -18,8 +18,6 @@ type Bill = BillDetailsReply;
 /** Where the documents service serves the invoice PDF. */
 export const invoicePdf = (id: string | number) => `/documents/bill/${id}`;
 
-type Sale = Bill['saleDetails'];
-
 type Head = 'cgst' | 'sgst' | 'igst';
 
 /** A composition bill, or a GST bill of only nil-rated, exempt or non-GST lines (Rule 49): the one rule of @bahi/gst. */
