@@ -3,16 +3,15 @@
 // (clearCart, counted as a request). Prints addProductIntoCart p50/p95, CPU per request of every
 // process and MongoDB commands per scan, to measure each request's fixed cost without the sale.
 //   BENCH_PRODUCTS=2000 BENCH_CASHIERS=10 BENCH_SCANS=90 node services/sales/bench/scan.bench.mjs
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchClient } from './client.mjs';
+import { commandCounter, cpuMs, demoManager, FIRST_ID, makeCashiers, pct, seedProducts } from './kit.mjs';
 
 const require = createRequire(import.meta.url);
 const { startStack } = require('@bahi/devstack');
-const { MongoClient } = require('mongodb');
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS || 2000);
@@ -20,39 +19,15 @@ const CASHIERS = Number(process.env.BENCH_CASHIERS || 10);
 const SCANS_EACH = Number(process.env.BENCH_SCANS || 90);
 const WARMUP_SCANS = Number(process.env.BENCH_WARMUP_SCANS || 60);
 const PER_CART = 3;
-const FIRST_ID = 1001;
 const COMPANY = 1;
 
 const stack = await startStack({ rootDir: ROOT, services: ['identity', 'inventory', 'ledger', 'sales'], env: { LOG_LEVEL: 'warn' }, logs: 'files' });
 try {
-  const { agent, call, login } = benchClient(stack.gatewayUrl, { maxSockets: CASHIERS + 2, gzip: true });
-  const manager = await login('manager@demo.local', 'manager12345');
-  for (let i = 0; i < 200 && (await call('GET', '/getProductList', manager)).count < 50; i++) await new Promise((r) => setTimeout(r, 300));
-
-  const client = await MongoClient.connect(stack.mongoUri);
-  const products = client.db('bahi_inventory').collection('products');
-  for (let start = FIRST_ID; start < FIRST_ID + PRODUCTS; start += 1000) {
-    const docs = [];
-    for (let i = start; i < Math.min(start + 1000, FIRST_ID + PRODUCTS); i++) {
-      docs.push({
-        companyId: COMPANY, product_id: i, product_name: `Bench Product ${i}`, words: ['bench', 'product', String(i)], brand_name: `Brand ${i % 20}`, category: 1,
-        mrp_p: 10000 + (i % 5000), cp_p: 8000, unit: 'pcs', ppq_m: 1000, stock_m: 1_000_000_000, min_m: 10_000, def_m: 400_000, level: 2, tax: '1.18',
-        active: 1, image: null, specs: {}, barcode: `BN${i}`, hsn_code: '4412',
-      });
-    }
-    await products.insertMany(docs, { ordered: false });
-  }
-  await client.close();
-
-  const run = randomUUID().slice(0, 8);
-  const cashiers = [];
-  for (let c = 0; c < CASHIERS; c++) {
-    const email = `scanner${c}-${run}@demo.local`;
-    await call('POST', '/users', manager, { name: `Scanner ${c}`, email, password: 'cashier12345', position: 'staff' });
-    const first = await login(email, 'cashier12345');
-    await call('POST', '/manage/profile/edit/updatePassword', first, { current_password: 'cashier12345', new_password: 'cashier-own-1', re_type_new_password: 'cashier-own-1' });
-    cashiers.push(await login(email, 'cashier-own-1'));
-  }
+  const client = benchClient(stack.gatewayUrl, { maxSockets: CASHIERS + 2, gzip: true });
+  const { agent, call } = client;
+  const manager = await demoManager(client);
+  await seedProducts(stack.mongoUri, COMPANY, 0, PRODUCTS);
+  const cashiers = await makeCashiers(client, manager, CASHIERS);
 
   const times = [];
   let requests = 0;
@@ -70,39 +45,22 @@ try {
   }
   await Promise.all(cashiers.map((t, c) => scans(t, c + 100, WARMUP_SCANS, false)));
 
-  const cpuMs = () => {
-    const out = {};
-    for (const [name, pid] of Object.entries(stack.pids())) {
-      try {
-        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        out[name] = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-      } catch {
-        // not Linux, or gone
-      }
-    }
-    return out;
-  };
-  const statusClient = await MongoClient.connect(stack.mongoUri);
-  const commands = async () => {
-    const status = await statusClient.db('admin').command({ serverStatus: 1 });
-    return Object.fromEntries(Object.entries(status.metrics?.commands ?? {}).map(([k, v]) => [k, v.total]));
-  };
+  const counter = await commandCounter(stack.mongoUri);
   // BENCH_PROFILE_FILE=<path>: created here, for a --require'd profiler that starts when it appears.
   if (process.env.BENCH_PROFILE_FILE) {
     fs.writeFileSync(process.env.BENCH_PROFILE_FILE, '');
     await new Promise((r) => setTimeout(r, 300));
   }
-  const commandsBefore = await commands();
-  const cpuBefore = cpuMs();
+  const commandsBefore = await counter.read();
+  const cpuBefore = cpuMs(stack.pids());
   const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const start = performance.now();
   await Promise.all(cashiers.map((t, c) => scans(t, c, SCANS_EACH, true)));
   const seconds = (performance.now() - start) / 1000;
-  const cpuAfter = cpuMs();
-  const commandsAfter = await commands();
-  await statusClient.close();
+  const cpuAfter = cpuMs(stack.pids());
+  const commandsAfter = await counter.read();
+  await counter.close();
 
-  const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
   const xs = times.sort((a, b) => a - b);
   console.log(`\n${CASHIERS} cashiers, ${PRODUCTS} products, ${SCANS_EACH} scans each (clearCart every ${PER_CART}); load before ${load}`);
   console.log(`addProductIntoCart: ${xs.length} scans, p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms`);
