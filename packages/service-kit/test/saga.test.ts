@@ -386,13 +386,16 @@ describe('Saga: one business fact across services, all or nothing', () => {
     expect(await tally.count(1, again, 'k-overtaken')).toEqual({ tallyId: again });
   });
 
-  it('the same when the point of no return is written by the step itself (a GST number): the fence stops it before finish', async () => {
+  it.each([
+    { how: 'written by the step itself (a GST number): the fence stops it', mark: 'ownMark', call: 'count', key: 'k-own-mark', failed: {} },
+    { how: 'written by the step through passNoReturn: its guarded write stops it', mark: 'guardedMark', call: 'first', key: 'k-guarded-mark', failed: { ledgerPosted: false } },
+  ] as const)('the same when the point of no return is $how before finish', async ({ mark, call, key, failed }) => {
     const id = next++;
     let release!: () => void;
-    remote.ownMark = true;
+    remote[mark] = true;
     remote.holdApply = new Promise<void>((r) => (release = r));
     const finished = remote.calls.finish;
-    const running = tally.count(1, id, 'k-own-mark', tally.stalled).then(
+    const running = tally[call](1, id, key, tally.stalled).then(
       (v) => ({ v }),
       (err: unknown) => ({ err }),
     );
@@ -403,27 +406,7 @@ describe('Saga: one business fact across services, all or nothing', () => {
     expect(await running).toMatchObject({ err: { status: 409, message: expect.stringMatching(/taken over and undone while it ran/) } });
     expect(remote.calls.finish).toBe(finished);
     expect(remote.stock.has(id) || remote.entries.has(id)).toBe(false);
-    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-own-mark' });
-  });
-
-  it('the same when the step writes the point through passNoReturn: its guarded write stops it before finish', async () => {
-    const id = next++;
-    let release!: () => void;
-    remote.guardedMark = true;
-    remote.holdApply = new Promise<void>((r) => (release = r));
-    const finished = remote.calls.finish;
-    const running = tally.first(1, id, 'k-guarded-mark', tally.stalled).then(
-      (v) => ({ v }),
-      (err: unknown) => ({ err }),
-    );
-    await until(async () => (await tally.model.findOne({ tallyId: id }).lean())?.stockApplied === true);
-    await until(async () => ((await tally.model.findOne({ tallyId: id }).lean())?.lockedUntil.getTime() ?? Infinity) < Date.now());
-    expect(await tally.saga.redrive()).toBeGreaterThanOrEqual(1);
-    release();
-    expect(await running).toMatchObject({ err: { status: 409, message: expect.stringMatching(/taken over and undone while it ran/) } });
-    expect(remote.calls.finish).toBe(finished);
-    expect(remote.stock.has(id) || remote.entries.has(id)).toBe(false);
-    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: 'k-guarded-mark', ledgerPosted: false });
+    expect(await tally.model.findOne({ tallyId: id }).lean()).toMatchObject({ status: 'failed', failedKey: key, ...failed });
   });
 
   // A sale left past its point of no return by a killed replica is finished by the retry itself
